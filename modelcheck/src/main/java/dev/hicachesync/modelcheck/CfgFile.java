@@ -1,0 +1,55 @@
+package dev.hicachesync.modelcheck;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The parts of a TLC configuration file the runner needs: the checked invariants and temporal
+ * properties.
+ *
+ * <p>TLC's "Temporal properties were violated" does not say which property failed, so the
+ * runner reports the cfg's property list instead; and a cfg with properties must run with one
+ * worker (liveness checking with several workers is unsound in this TLC, see TLC-NOTES).
+ *
+ * @param invariants names after {@code INVARIANT}/{@code INVARIANTS}
+ * @param properties names after {@code PROPERTY}/{@code PROPERTIES}
+ */
+public record CfgFile(List<String> invariants, List<String> properties) {
+
+  private static final Set<String> KEYWORDS = Set.of(
+      "CONSTANT", "CONSTANTS", "INIT", "NEXT", "SPECIFICATION", "INVARIANT", "INVARIANTS",
+      "PROPERTY", "PROPERTIES", "CONSTRAINT", "CONSTRAINTS", "ACTION_CONSTRAINT",
+      "ACTION_CONSTRAINTS", "SYMMETRY", "VIEW", "CHECK_DEADLOCK", "ALIAS", "POSTCONDITION");
+
+  public CfgFile {
+    invariants = List.copyOf(invariants);
+    properties = List.copyOf(properties);
+  }
+
+  /** Parses the text of a cfg file. */
+  public static CfgFile parse(String text) {
+    String noComments = text.replaceAll("(?s)\\(\\*.*?\\*\\)", " ").replaceAll("\\\\\\*[^\\n]*", " ");
+    List<String> invariants = new ArrayList<>();
+    List<String> properties = new ArrayList<>();
+    String section = "";
+    for (String token : noComments.split("\\s+")) {
+      if (token.isEmpty()) {
+        continue;
+      }
+      if (KEYWORDS.contains(token)) {
+        section = token;
+      } else if (section.startsWith("INVARIANT")) {
+        invariants.add(token);
+      } else if (section.startsWith("PROPERT")) {
+        properties.add(token);
+      }
+    }
+    return new CfgFile(invariants, properties);
+  }
+
+  /** Whether TLC will check temporal properties. */
+  public boolean hasProperties() {
+    return !properties.isEmpty();
+  }
+}
