@@ -1,6 +1,6 @@
 package dev.hicachesync.modelcheck;
 
-import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.util.Locale;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -16,7 +16,7 @@ import java.util.concurrent.TimeUnit;
  */
 public final class ProgressReporter implements ProgressListener {
 
-  private final PrintStream out;
+  private final PrintWriter out;
   private final boolean terminal;
   private final ScheduledExecutorService ticker;
   private ScheduledFuture<?> tick;
@@ -27,7 +27,7 @@ public final class ProgressReporter implements ProgressListener {
   private int shownWidth;
 
   /** Creates a reporter on {@code out}; {@code terminal} selects the rewritten single line. */
-  public ProgressReporter(PrintStream out, boolean terminal) {
+  public ProgressReporter(PrintWriter out, boolean terminal) {
     this.out = out;
     this.terminal = terminal;
     this.ticker = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -35,11 +35,6 @@ public final class ProgressReporter implements ProgressListener {
       t.setDaemon(true);
       return t;
     });
-  }
-
-  /** A reporter on stderr that rewrites one line when a console is attached. */
-  public static ProgressReporter forStderr() {
-    return new ProgressReporter(System.err, System.console() != null);
   }
 
   @Override
@@ -50,6 +45,16 @@ public final class ProgressReporter implements ProgressListener {
     phase = "parsing";
     long period = terminal ? 1 : 10;
     tick = ticker.scheduleAtFixedRate(this::show, period, period, TimeUnit.SECONDS);
+  }
+
+  /** Prints a line of its own (a model's result) without breaking the progress line. */
+  public synchronized void println(String text) {
+    if (terminal && shownWidth > 0) {
+      out.print("\r" + " ".repeat(shownWidth) + "\r");
+      shownWidth = 0;
+    }
+    out.println(text);
+    out.flush();
   }
 
   @Override

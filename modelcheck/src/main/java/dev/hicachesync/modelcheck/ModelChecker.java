@@ -1,0 +1,71 @@
+package dev.hicachesync.modelcheck;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+/** Checks catalogue and ad-hoc models with TLC in a {@link Workspace}. */
+public final class ModelChecker {
+
+  /** Time limit when neither the caller nor the catalogue gives one: 1 h. */
+  public static final Duration DEFAULT_LIMIT = Duration.ofHours(1);
+  /** A catalogue model may take this many times its recorded time before it is stopped. */
+  static final int RECORDED_SLACK = 10;
+
+  private final Workspace workspace;
+  private final TlcRunner runner;
+  private final int workers;
+  private final Duration timeLimit;
+  private final List<String> jvmOptions;
+
+  /**
+   * A checker.
+   *
+   * @param workers TLC workers for safety-only models (liveness models always get one)
+   * @param timeLimit per-model limit, or null for the default (see {@link #limitFor})
+   * @param jvmOptions extra options for TLC's JVM
+   */
+  public ModelChecker(Workspace workspace, TlcRunner runner, int workers, Duration timeLimit, List<String> jvmOptions) {
+    this.workspace = workspace;
+    this.runner = runner;
+    this.workers = workers;
+    this.timeLimit = timeLimit;
+    this.jvmOptions = List.copyOf(jvmOptions);
+  }
+
+  /** Runs one catalogue model. */
+  public TlcResult check(ModelEntry model) throws BadInputException, IOException, InterruptedException {
+    Path cfg = workspace.models().resolve(model.cfg());
+    return runner.run(job(model.name(), model.module(), cfg, limitFor(model)));
+  }
+
+  /** Writes the ad-hoc model's cfg from the template and runs it. */
+  public TlcResult check(AdhocModel model) throws BadInputException, IOException, InterruptedException {
+    Path template = workspace.adhocTemplate();
+    if (!Files.isRegularFile(template)) {
+      throw new BadInputException("ad-hoc model template not found: " + template);
+    }
+    Files.createDirectories(workspace.work());
+    Path cfg = workspace.work().resolve(model.name() + ".cfg");
+    Files.writeString(cfg, model.render(Files.readString(template)));
+    return runner.run(job(model.name(), AdhocModel.MODULE, cfg, timeLimit == null ? DEFAULT_LIMIT : timeLimit));
+  }
+
+  /** The caller's limit, else ten times the recorded time (at least 2 min), else one hour. */
+  Duration limitFor(ModelEntry model) {
+    if (timeLimit != null) {
+      return timeLimit;
+    }
+    if (model.recorded() != null && model.recorded().seconds() > 0) {
+      return Duration.ofSeconds(Math.max(120, Math.round(RECORDED_SLACK * model.recorded().seconds())));
+    }
+    return DEFAULT_LIMIT;
+  }
+
+  private TlcJob job(String name, String module, Path cfg, Duration limit) {
+    return new TlcJob(name, module, cfg, List.of(workspace.spec(), workspace.models()), workspace.work(),
+        workers, limit, jvmOptions);
+  }
+}
