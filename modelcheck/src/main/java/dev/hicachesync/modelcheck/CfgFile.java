@@ -14,8 +14,9 @@ import java.util.Set;
  *
  * @param invariants names after {@code INVARIANT}/{@code INVARIANTS}
  * @param properties names after {@code PROPERTY}/{@code PROPERTIES}
+ * @param symmetry whether the cfg declares a {@code SYMMETRY} set
  */
-public record CfgFile(List<String> invariants, List<String> properties) {
+public record CfgFile(List<String> invariants, List<String> properties, boolean symmetry) {
 
   private static final Set<String> KEYWORDS = Set.of(
       "CONSTANT", "CONSTANTS", "INIT", "NEXT", "SPECIFICATION", "INVARIANT", "INVARIANTS",
@@ -33,19 +34,21 @@ public record CfgFile(List<String> invariants, List<String> properties) {
     List<String> invariants = new ArrayList<>();
     List<String> properties = new ArrayList<>();
     String section = "";
+    boolean symmetry = false;
     for (String token : noComments.split("\\s+")) {
       if (token.isEmpty()) {
         continue;
       }
       if (KEYWORDS.contains(token)) {
         section = token;
+        symmetry |= token.equals("SYMMETRY");
       } else if (section.startsWith("INVARIANT")) {
         invariants.add(token);
       } else if (section.startsWith("PROPERT")) {
         properties.add(token);
       }
     }
-    return new CfgFile(invariants, properties);
+    return new CfgFile(invariants, properties, symmetry);
   }
 
   /** Whether TLC will check temporal properties. */

@@ -38,7 +38,13 @@ public final class ModelChecker {
   /** Runs one catalogue model. */
   public TlcResult check(ModelEntry model) throws BadInputException, IOException, InterruptedException {
     Path cfg = workspace.models().resolve(model.cfg());
-    return runner.run(job(model.name(), model.module(), cfg, limitFor(model)));
+    TlcJob job = job(model.name(), model.module(), cfg, limitFor(model));
+    if (model.hasLiveness()) {
+      // The runner also forces one worker for a cfg with PROPERTY; the catalogue flag is the intent.
+      job = new TlcJob(job.name(), job.module(), job.cfg(), job.sourceDirs(), job.workRoot(), 1,
+          job.timeLimit(), job.jvmOptions());
+    }
+    return runner.run(job);
   }
 
   /** Writes the ad-hoc model's cfg from the template and runs it. */

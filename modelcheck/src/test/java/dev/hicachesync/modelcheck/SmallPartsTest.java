@@ -21,6 +21,7 @@ class SmallPartsTest {
     assertEquals(List.of("TypeOK", "TreeAgreement"), cfg.invariants());
     assertEquals(List.of("AcksConsumed", "PrefetchTerminates"), cfg.properties());
     assertFalse(CfgFile.parse("INIT Init NEXT Next INVARIANT Inv").hasProperties());
+    assertTrue(CfgFile.parse("SPECIFICATION Spec SYMMETRY Perms PROPERTY P").symmetry());
   }
 
   @Test

@@ -57,6 +57,22 @@ class TlcOutputParserTest {
   }
 
   @Test
+  void actionNamesWithArgumentsAndSingleVariableStates() {
+    List<String> lines = List.of(
+        "Error: Invariant Inv is violated by the initial state:",
+        "State 1: <Initial predicate>",
+        "x = 0",
+        "",
+        "State 2: <RankInsert(0, \"S1\") line 7, col 3 to line 9, col 20 of module M>",
+        "x = 1",
+        "");
+    ErrorTrace t = TlcOutputParser.parse(12, false, lines, List.of(), 1.0, Path.of("x")).trace().orElseThrow();
+    assertEquals("RankInsert(0, \"S1\")", t.states().get(1).action());
+    assertEquals("line 7, col 3 to line 9, col 20 of module M", t.states().get(1).location());
+    assertEquals("1", t.states().get(1).variables().get("x").format());
+  }
+
+  @Test
   void bigMultiLineTraceAndCommaCounts() {
     TlcResult r = parse("Big", 12, List.of());
     assertEquals(Verdict.violates("Inv"), r.verdict());

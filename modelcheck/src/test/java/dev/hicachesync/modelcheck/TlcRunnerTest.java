@@ -106,6 +106,17 @@ class TlcRunnerTest {
   }
 
   @Test
+  void symmetryWithLivenessIsRefused(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+    Workspace ws = TestSpecs.workspace();
+    java.nio.file.Path cfg = dir.resolve("Sym.cfg");
+    Files.writeString(cfg, "SPECIFICATION Spec\nSYMMETRY Perms\nPROPERTY ReachesTwo\n");
+    TlcJob job = new TlcJob("runner-sym", "Liveness", cfg, List.of(ws.spec()), ws.work(), 1, Duration.ofMinutes(1), List.of());
+    BadInputException e = assertThrows(BadInputException.class,
+        () -> new TlcRunner(TlcJar.locate(), ProgressListener.NONE).run(job));
+    assertTrue(e.getMessage().contains("SYMMETRY with temporal properties"), e.getMessage());
+  }
+
+  @Test
   void missingModuleIsBadInput() {
     Workspace ws = TestSpecs.workspace();
     TlcJob job = new TlcJob("runner-missing", "NoSuchModule", ws.models().resolve("Ok.cfg"),

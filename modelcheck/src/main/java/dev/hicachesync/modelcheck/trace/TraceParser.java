@@ -23,7 +23,7 @@ public final class TraceParser {
   private static final Pattern STATE =
       Pattern.compile("^State (\\d+): (?:<(.*)>|(Stuttering))\\s*$");
   private static final Pattern BACK_TO = Pattern.compile("^Back to state (\\d+)\\b.*");
-  private static final Pattern ACTION = Pattern.compile("^(\\S+?)(?: (line \\d+.*))?$");
+  private static final Pattern ACTION = Pattern.compile("^(.*?)(?: (line \\d+, col \\d+.*))?$");
   private static final Pattern ASSIGNMENT =
       Pattern.compile("^(?:/\\\\ )?([A-Za-z_][A-Za-z0-9_]*) = (.*)$");
 
