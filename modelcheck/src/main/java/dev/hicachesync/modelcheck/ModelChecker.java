@@ -39,8 +39,10 @@ public final class ModelChecker {
   public TlcResult check(ModelEntry model) throws BadInputException, IOException, InterruptedException {
     Path cfg = workspace.models().resolve(model.cfg());
     TlcJob job = job(model.name(), model.module(), cfg, limitFor(model));
-    if (model.hasLiveness()) {
-      // The runner also forces one worker for a cfg with PROPERTY; the catalogue flag is the intent.
+    if (model.hasLiveness() || model.expectedVerdict().isViolation()) {
+      // Liveness: several workers are unsound (the runner also forces one for a cfg with PROPERTY).
+      // Expected counterexamples: one worker keeps TLC's search strictly breadth-first, so the
+      // trace it prints is a shortest one (the catalogue reports its length).
       job = new TlcJob(job.name(), job.module(), job.cfg(), job.sourceDirs(), job.workRoot(), 1,
           job.timeLimit(), job.jvmOptions());
     }
