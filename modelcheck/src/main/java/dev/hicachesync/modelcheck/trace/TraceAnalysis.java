@@ -23,6 +23,9 @@ public final class TraceAnalysis {
   /** What changed in one step. */
   public record Step(TraceState state, List<List<String>> perRank, List<String> global, List<String> diverged) {}
 
+  /** Stands for the variable's name while the changes of all ranks are compared. */
+  private static final String NAME = "\u0000";
+
   private final ErrorTrace trace;
   private final RankLayout layout;
   private final Set<String> perRankVariables;
@@ -140,15 +143,17 @@ public final class TraceAnalysis {
           for (int r = 0; r < ranks; r++) {
             TlaValue o = old == null ? null : component(old, r);
             TlaValue n = component(e.getValue(), r);
-            changes.add(Objects.equals(o, n) ? List.of() : ValueDiff.describe(e.getKey(), o, n));
+            changes.add(Objects.equals(o, n) ? List.of() : ValueDiff.describe(NAME, o, n));
           }
-          if (!changes.get(0).isEmpty() && changes.stream().allMatch(changes.get(0)::equals)) {
-            // Every rank changed alike (a lockstep step): say it once, in the shared column.
-            TlaValue o = old == null ? null : component(old, 0);
-            global.addAll(ValueDiff.describe(e.getKey() + "[*]", o, component(e.getValue(), 0)));
-          } else {
-            for (int r = 0; r < ranks; r++) {
-              perRank.get(r).addAll(changes.get(r));
+          // A change every rank made alike (a lockstep step) is said once, in the shared column.
+          List<String> common = new ArrayList<>(changes.get(0));
+          changes.forEach(common::retainAll);
+          common.forEach(c -> global.add(c.replace(NAME, e.getKey() + "[*]")));
+          for (int r = 0; r < ranks; r++) {
+            for (String c : changes.get(r)) {
+              if (!common.contains(c)) {
+                perRank.get(r).add(c.replace(NAME, e.getKey()));
+              }
             }
           }
         } else if (!Objects.equals(old, e.getValue())) {
@@ -164,20 +169,54 @@ public final class TraceAnalysis {
   private void markDivergence(List<Step> result) {
     List<TraceState> states = trace.states();
     for (String v : perRankVariables) {
-      int start = states.size();
-      String pair = null;
-      while (start > 0) {
-        String p = differingPair(states.get(start - 1).variables().get(v));
-        if (p == null) {
-          break;
+      for (String field : fields(v)) {
+        int start = states.size();
+        String pair = null;
+        while (start > 0) {
+          String p = differingPair(part(states.get(start - 1).variables().get(v), field));
+          if (p == null) {
+            break;
+          }
+          pair = pair == null ? p : pair;
+          start--;
         }
-        pair = pair == null ? p : pair;
-        start--;
-      }
-      if (pair != null) {
-        result.get(start).diverged().add(v + " (" + pair + ")");
+        if (pair != null) {
+          result.get(start).diverged().add(v + (field.isEmpty() ? "" : "." + field) + " (" + pair + ")");
+        }
       }
     }
+  }
+
+  /**
+   * The record fields of a per-rank variable whose every component is a record with the same
+   * fields (judged one by one: rank-local fields such as an ack queue may differ for a while
+   * without the ranks having diverged), else just "" for the whole value.
+   */
+  private List<String> fields(String v) {
+    Set<String> names = null;
+    for (TraceState s : trace.states()) {
+      TlaValue value = s.variables().get(v);
+      for (int r = 0; r < layout.ranks(); r++) {
+        if (!(component(value, r) instanceof TlaValue.Rec rec)
+            || (names != null && !names.equals(rec.fields().keySet()))) {
+          return List.of("");
+        }
+        names = rec.fields().keySet();
+      }
+    }
+    return names == null ? List.of("") : new ArrayList<>(names);
+  }
+
+  /** The per-rank value restricted to {@code field} (a function of the ranks), or the value itself. */
+  private TlaValue part(TlaValue value, String field) {
+    if (field.isEmpty() || value == null) {
+      return value;
+    }
+    java.util.Map<TlaValue, TlaValue> byRank = new java.util.LinkedHashMap<>();
+    for (int r = 0; r < layout.ranks(); r++) {
+      byRank.put(new TlaValue.Int(r), ((TlaValue.Rec) component(value, r)).fields().get(field));
+    }
+    return new TlaValue.Fn(byRank);
   }
 
   /** "r0≠r1" for the first two ranks of one domain whose components differ, else null. */

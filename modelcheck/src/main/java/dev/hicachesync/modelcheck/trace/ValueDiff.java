@@ -18,6 +18,12 @@ final class ValueDiff {
 
   /** How {@code name} went from {@code before} to {@code after}; null before means "show it". */
   static List<String> describe(String name, TlaValue before, TlaValue after) {
+    if (before == null && after instanceof TlaValue.Rec rec && !rec.fields().isEmpty()) {
+      // A new record reads better field by field, like the changes of the later steps.
+      List<String> fields = new ArrayList<>();
+      rec.fields().forEach((k, v) -> fields.add(name + "." + k + "=" + v.format()));
+      return fields;
+    }
     if (before == null) {
       return List.of(name + "=" + after.format());
     }

@@ -72,6 +72,23 @@ class TraceTableTest {
   }
 
   @Test
+  void recordPerRankShowsChangedFieldsAndTheDivergingStep() {
+    String table = TraceTable.render(trace("AckRace"), new RankLayout(4, 4), 120);
+    System.out.println(table);
+    String[] lines = table.split("\n");
+    for (String line : lines) {
+      assertTrue(line.length() <= 120, "too wide: " + line);
+    }
+    assertTrue(table.contains("rank.acks+<<1>>"), table);
+    assertTrue(table.contains("rank[*].pc=\"S1\""), table);
+    assertTrue(table.contains("rank[*].acks=<<>>"), "initial records are shown field by field: " + table);
+    assertTrue(table.contains("rank.tree={7}"), table);
+    assertTrue(table.contains("4! | SyncS1"), table);
+    assertTrue(table.contains("ranks diverge here and stay apart: rank.tree (r0≠r2)"), table);
+    assertTrue(!table.contains("2! |"), "a rank-local ack queue differing for a while is not a divergence");
+  }
+
+  @Test
   void printsDivergeTable() {
     String table = TraceTable.render(trace("Diverge"), new RankLayout(2, 2), 120);
     System.out.println(table);
