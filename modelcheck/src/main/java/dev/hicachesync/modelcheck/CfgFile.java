@@ -51,6 +51,17 @@ public record CfgFile(List<String> invariants, List<String> properties, boolean 
     return new CfgFile(invariants, properties, symmetry);
   }
 
+  /**
+   * {@code text} with its {@code PROPERTY}/{@code PROPERTIES} sections replaced by the single
+   * {@code PROPERTY property} (comments are dropped).
+   */
+  public static String withOnlyProperty(String text, String property) {
+    String noComments = text.replaceAll("(?s)\\(\\*.*?\\*\\)", " ").replaceAll("\\\\\\*[^\\n]*", " ");
+    String keyword = String.join("|", KEYWORDS);
+    String section = "\\b(?:PROPERTY|PROPERTIES)\\b(?:\\s+(?!(?:" + keyword + ")\\b)[A-Za-z_][A-Za-z0-9_]*)*";
+    return noComments.replaceAll(section, " ") + "\nPROPERTY " + property + "\n";
+  }
+
   /** Whether TLC will check temporal properties. */
   public boolean hasProperties() {
     return !properties.isEmpty();

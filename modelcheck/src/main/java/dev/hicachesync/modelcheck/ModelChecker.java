@@ -46,7 +46,7 @@ public final class ModelChecker {
       job = new TlcJob(job.name(), job.module(), job.cfg(), job.sourceDirs(), job.workRoot(), 1,
           job.timeLimit(), job.jvmOptions());
     }
-    return runner.run(job);
+    return nameTheViolatedProperty(job, runner.run(job));
   }
 
   /** Writes the ad-hoc model's cfg from the template and runs it. */
@@ -58,7 +58,36 @@ public final class ModelChecker {
     Files.createDirectories(workspace.work());
     Path cfg = workspace.work().resolve(model.name() + ".cfg");
     Files.writeString(cfg, model.render(Files.readString(template)));
-    return runner.run(job(model.name(), AdhocModel.MODULE, cfg, timeLimit == null ? DEFAULT_LIMIT : timeLimit));
+    TlcJob job = job(model.name(), AdhocModel.MODULE, cfg, timeLimit == null ? DEFAULT_LIMIT : timeLimit);
+    return nameTheViolatedProperty(job, runner.run(job));
+  }
+
+  /**
+   * When TLC reports "Temporal properties were violated" for a cfg with several properties it
+   * does not say which; this checks them one at a time (a cfg per property) until one fails and
+   * returns that run, whose verdict names the property and whose trace belongs to it. The time
+   * reported is the total.
+   */
+  private TlcResult nameTheViolatedProperty(TlcJob job, TlcResult result)
+      throws BadInputException, IOException, InterruptedException {
+    String text = Files.readString(job.cfg());
+    List<String> properties = CfgFile.parse(text).properties();
+    if (result.exitCode() != 13 || properties.size() < 2 || !result.verdict().property().contains(", ")) {
+      return result;
+    }
+    double seconds = result.seconds();
+    for (String property : properties) {
+      Path single = job.workRoot().resolve(job.name() + "-" + property + ".cfg");
+      Files.writeString(single, CfgFile.withOnlyProperty(text, property));
+      TlcResult r = runner.run(new TlcJob(job.name() + "-" + property, job.module(), single, job.sourceDirs(),
+          job.workRoot(), 1, job.timeLimit(), job.jvmOptions()));
+      seconds += r.seconds();
+      if (r.exitCode() == 13) {
+        return new TlcResult(r.exitCode(), r.verdict(), r.distinct(), r.generated(), r.depth(), seconds,
+            r.trace(), r.message(), r.log(), r.output());
+      }
+    }
+    return result;
   }
 
   /** The caller's limit, else ten times the recorded time (at least 2 min), else one hour. */

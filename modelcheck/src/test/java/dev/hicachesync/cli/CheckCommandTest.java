@@ -129,6 +129,13 @@ class CheckCommandTest {
   }
 
   @Test
+  void theFailingTemporalPropertyIsNamedWhenTheCfgHasSeveral() {
+    Outcome o = check(withTestModels("--model", "liveness_two"));
+    assertEquals(0, o.code(), o.out() + o.err());
+    assertTrue(o.out().lines().anyMatch(l -> l.startsWith("liveness_two") && l.contains("violates ReachesTwo  ✓")), o.out());
+  }
+
+  @Test
   void helpListsTheCheckCommand() {
     StringWriter out = new StringWriter();
     int code = Main.execute(new PrintWriter(out), new PrintWriter(new StringWriter()));

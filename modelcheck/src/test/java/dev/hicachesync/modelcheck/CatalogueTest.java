@@ -29,10 +29,10 @@ class CatalogueTest {
   @Test
   void loadsTheTestCatalogueAndSelectsTiers() throws Exception {
     Catalogue c = Catalogue.load(TestSpecs.dir().resolve("catalogue.json"));
-    assertEquals(5, c.models().size());
+    assertEquals(6, c.models().size());
     assertEquals(List.of("ok", "diverge"), c.tier(Tier.CI).stream().map(ModelEntry::name).toList());
-    assertEquals(3, c.tier(Tier.DEEP).size());
-    assertEquals(5, c.tier(null).size());
+    assertEquals(4, c.tier(Tier.DEEP).size());
+    assertEquals(6, c.tier(null).size());
     assertEquals(List.of("liveness", "ok"), c.named(List.of("liveness", "ok")).stream().map(ModelEntry::name).toList());
     ModelEntry diverge = c.named(List.of("diverge")).get(0);
     assertEquals(Verdict.violates("Agreement"), diverge.expectedVerdict());

@@ -25,6 +25,14 @@ class SmallPartsTest {
   }
 
   @Test
+  void cfgWithOnlyOneProperty() {
+    String cfg = "CONSTANTS N = 2\nSPECIFICATION Spec\nPROPERTIES A \\* first\n  B\nINVARIANT Inv\nPROPERTY C\n";
+    CfgFile single = CfgFile.parse(CfgFile.withOnlyProperty(cfg, "B"));
+    assertEquals(List.of("B"), single.properties());
+    assertEquals(List.of("Inv"), single.invariants());
+  }
+
+  @Test
   void verdicts() {
     assertEquals(Verdict.violates("TreeAgreement"), Verdict.parseExpected("violates TreeAgreement"));
     assertEquals("deadlock", Verdict.parseExpected("deadlock").toString());
