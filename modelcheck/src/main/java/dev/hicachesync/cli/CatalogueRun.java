@@ -8,7 +8,9 @@ import dev.hicachesync.modelcheck.Verdict;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /** Runs catalogue models and prints the verdict table (or, for {@code --catalogue}, the bug table). */
@@ -18,6 +20,7 @@ final class CatalogueRun {
   private final PrintWriter err;
   private final int width;
   private final boolean bugTable;
+  private final Map<String, TlcResult> byName = new LinkedHashMap<>();
 
   CatalogueRun(PrintWriter out, PrintWriter err, int width, boolean bugTable) {
     this.out = out;
@@ -38,6 +41,7 @@ final class CatalogueRun {
         r = new TlcResult(-1, Verdict.ERROR, 0, 0, 0, 0, Optional.empty(), e.getMessage(), null, List.of());
       }
       results.add(r);
+      byName.put(model.name(), r);
       checker.progress().println(Reports.summary(model.name(), r)
           + (r.verdict().matches(model.expectedVerdict()) ? "" : " (expected " + model.expected() + ")"));
     }
@@ -57,6 +61,11 @@ final class CatalogueRun {
     }
     out.println(matched + " of " + models.size() + " models matched their expected verdict.");
     return allMatch ? 0 : 1;
+  }
+
+  /** The result of each model run so far, by name. */
+  Map<String, TlcResult> results() {
+    return byName;
   }
 
   private static String mark(ModelEntry m, TlcResult r) {

@@ -3,6 +3,7 @@ package dev.hicachesync.cli;
 import dev.hicachesync.modelcheck.AdhocModel;
 import dev.hicachesync.modelcheck.BadInputException;
 import dev.hicachesync.modelcheck.Catalogue;
+import dev.hicachesync.modelcheck.CatalogueRecorder;
 import dev.hicachesync.modelcheck.ModelChecker;
 import dev.hicachesync.modelcheck.ModelEntry;
 import dev.hicachesync.modelcheck.ProgressReporter;
@@ -77,6 +78,10 @@ public final class CheckCommand implements Callable<Integer> {
   @Option(names = "--storage", paramLabel = "on|off", description = "Ad-hoc model: storage tier (default on).")
   String storage;
 
+  @Option(names = "--record", description = "Write the measured distinct states, time and depth of each model that"
+      + " matched its expected verdict into the catalogue's \"recorded\" fields.")
+  boolean record;
+
   @Option(names = "--workers", paramLabel = "N", description = "TLC workers for models without liveness (default: cores, at most 2).")
   Integer workers;
 
@@ -109,8 +114,8 @@ public final class CheckCommand implements Callable<Integer> {
       }
       boolean adhoc = dp != null || cp != null || tp != null || pp != null || version != null
           || policy != null || storage != null;
-      if (adhoc && (catalogue || !models.isEmpty() || tier != null)) {
-        throw new BadInputException("an ad-hoc model (--dp/--cp/--tp/--version...) cannot be combined with --catalogue, --model or --tier");
+      if (adhoc && (catalogue || !models.isEmpty() || tier != null || record)) {
+        throw new BadInputException("an ad-hoc model (--dp/--cp/--tp/--version...) cannot be combined with --catalogue, --model, --tier or --record");
       }
       if (adhoc) {
         AdhocModel model = AdhocModel.of(orOne(dp), orOne(cp), orOne(tp), orOne(pp), version,
@@ -122,7 +127,13 @@ public final class CheckCommand implements Callable<Integer> {
       if (selected.isEmpty()) {
         throw new BadInputException("no models selected from " + workspace.catalogue());
       }
-      return new CatalogueRun(out, err, width, catalogue).run(selected, checker(workspace, err));
+      CatalogueRun run = new CatalogueRun(out, err, width, catalogue);
+      int code = run.run(selected, checker(workspace, err));
+      if (record) {
+        int n = CatalogueRecorder.record(workspace.catalogue(), loaded, run.results());
+        err.println("hicache-sync check: recorded the figures of " + n + " model(s) in " + workspace.catalogue());
+      }
+      return code;
     } catch (BadInputException e) {
       err.println("hicache-sync check: " + e.getMessage());
       return Main.EXIT_BAD_INPUT;

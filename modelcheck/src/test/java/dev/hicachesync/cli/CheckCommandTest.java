@@ -136,6 +136,24 @@ class CheckCommandTest {
   }
 
   @Test
+  void recordWritesTheFiguresOfMatchedModelsOnly(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+    for (String f : new String[] {"catalogue.json", "Ok.cfg", "Ok.tla"}) {
+      java.nio.file.Files.copy(TestSpecs.dir().resolve(f), dir.resolve(f));
+    }
+    java.nio.file.Path file = dir.resolve("catalogue.json");
+    String text = java.nio.file.Files.readString(file);
+    java.nio.file.Files.writeString(file, text.replace(",\n      \"liveness\": false, \"recorded\": { \"distinct\": 3, \"seconds\": 1.0, \"depth\": 3 }", ""));
+    assertEquals(null, dev.hicachesync.modelcheck.Catalogue.load(file).named(List.of("ok")).get(0).recorded());
+    Outcome o = check("--models-dir", dir.toString(), "--spec-dir", dir.toString(),
+        "--model", "ok", "--model", "wrong_expectation", "--record");
+    assertEquals(1, o.code(), o.out() + o.err());
+    dev.hicachesync.modelcheck.Catalogue c = dev.hicachesync.modelcheck.Catalogue.load(dir.resolve("catalogue.json"));
+    assertEquals(3, c.named(List.of("ok")).get(0).recorded().distinct());
+    assertEquals(null, c.named(List.of("wrong_expectation")).get(0).recorded(), "a mismatch is not recorded");
+    assertEquals("#1", c.named(List.of("diverge")).get(0).ref(), "other fields are kept");
+  }
+
+  @Test
   void helpListsTheCheckCommand() {
     StringWriter out = new StringWriter();
     int code = Main.execute(new PrintWriter(out), new PrintWriter(new StringWriter()));
