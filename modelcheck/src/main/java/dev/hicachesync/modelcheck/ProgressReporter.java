@@ -65,6 +65,9 @@ public final class ProgressReporter implements ProgressListener {
     });
     if (line.startsWith("Computing initial states")) {
       phase = "initial states";
+    } else if (line.startsWith("Finished computing initial states")) {
+      // TLC's first count comes up to a minute later: say it is exploring meanwhile.
+      phase = "exploring";
     } else if (line.startsWith("Checking temporal properties")) {
       phase = "checking liveness";
     }
