@@ -63,6 +63,19 @@ final class CatalogueRun {
     return allMatch ? 0 : 1;
   }
 
+  /** The models as a table, with what the catalogue expects and records; nothing is run. */
+  static String listing(List<ModelEntry> models) {
+    TextTable t = new TextTable("model", "tier", "bug", "ref", "version", "dp,cp,tp,pp", "expected", "liveness",
+        "recorded distinct", "recorded time");
+    for (ModelEntry m : models) {
+      boolean known = m.recorded() != null;
+      t.row(m.name(), m.tierValue().label(), orDash(m.bug()), orDash(m.ref()), m.version(), m.topology().toString(),
+          m.expected(), m.hasLiveness() ? "yes" : "no", known ? Reports.count(m.recorded().distinct()) : "-",
+          known ? Reports.seconds(m.recorded().seconds()) : "-");
+    }
+    return t.render();
+  }
+
   /** The result of each model run so far, by name. */
   Map<String, TlcResult> results() {
     return byName;

@@ -78,6 +78,9 @@ public final class CheckCommand implements Callable<Integer> {
   @Option(names = "--storage", paramLabel = "on|off", description = "Ad-hoc model: storage tier (default on).")
   String storage;
 
+  @Option(names = "--list", description = "List the selected catalogue models with their recorded figures; run nothing.")
+  boolean list;
+
   @Option(names = "--record", description = "Write the measured distinct states, time and depth of each model that"
       + " matched its expected verdict into the catalogue's \"recorded\" fields.")
   boolean record;
@@ -114,8 +117,12 @@ public final class CheckCommand implements Callable<Integer> {
       }
       boolean adhoc = dp != null || cp != null || tp != null || pp != null || version != null
           || policy != null || storage != null;
-      if (adhoc && (catalogue || !models.isEmpty() || tier != null || record)) {
-        throw new BadInputException("an ad-hoc model (--dp/--cp/--tp/--version...) cannot be combined with --catalogue, --model, --tier or --record");
+      if (adhoc && (catalogue || !models.isEmpty() || tier != null || record || list)) {
+        throw new BadInputException("an ad-hoc model (--dp/--cp/--tp/--version...) cannot be combined with"
+            + " --catalogue, --model, --tier, --record or --list");
+      }
+      if (list && record) {
+        throw new BadInputException("--list runs nothing, so there is nothing to --record");
       }
       if (adhoc) {
         AdhocModel model = AdhocModel.of(orOne(dp), orOne(cp), orOne(tp), orOne(pp), version,
@@ -126,6 +133,10 @@ public final class CheckCommand implements Callable<Integer> {
       List<ModelEntry> selected = models.isEmpty() ? loaded.tier(selectedTier()) : loaded.named(models);
       if (selected.isEmpty()) {
         throw new BadInputException("no models selected from " + workspace.catalogue());
+      }
+      if (list) {
+        out.print(CatalogueRun.listing(selected));
+        return 0;
       }
       CatalogueRun run = new CatalogueRun(out, err, width, catalogue);
       int code = run.run(selected, checker(workspace, err));

@@ -53,6 +53,7 @@ class CheckCommandTest {
     "--no-such-flag",
     "--tier fast",
     "--model no_such_model",
+    "--list --record",
   })
   void badInputIsExitTwoWithOneLine(String args) {
     Outcome o = check(withTestModels(args.split(" ")));
@@ -151,6 +152,15 @@ class CheckCommandTest {
     assertEquals(3, c.named(List.of("ok")).get(0).recorded().distinct());
     assertEquals(null, c.named(List.of("wrong_expectation")).get(0).recorded(), "a mismatch is not recorded");
     assertEquals("#1", c.named(List.of("diverge")).get(0).ref(), "other fields are kept");
+  }
+
+  @Test
+  void listShowsTheSelectedModelsWithoutRunningThem() {
+    Outcome o = check(withTestModels("--list", "--tier", "all"));
+    assertEquals(0, o.code(), o.err());
+    assertEquals(2 + 6, o.out().lines().count(), o.out());
+    assertTrue(o.out().lines().anyMatch(l -> l.matches("ok +ci +- +- +merged +1,1,1,1 +holds +no +3 +1.0 s")), o.out());
+    assertEquals("", o.err(), "nothing ran, so no progress lines");
   }
 
   @Test
