@@ -1,5 +1,6 @@
 package dev.hicachesync.cli;
 
+import java.io.PrintWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -9,24 +10,59 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     version = "hicache-sync 0.1.0",
     description = "Model-check and simulate the HiCache multi-rank sync protocol.",
-    subcommands = {})
+    subcommands = {CheckCommand.class})
 public final class Main implements Runnable {
 
   /** Exit code for bad input (unknown flag, invalid topology, malformed file). */
   public static final int EXIT_BAD_INPUT = 2;
+  /** Exit code when a tool the command drives (TLC) failed, or for any unexpected error. */
+  public static final int EXIT_TOOL_FAILED = 3;
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Override
   public void run() {
-    new CommandLine(this).usage(System.out);
+    spec.commandLine().usage(spec.commandLine().getOut());
   }
 
   public static void main(String[] args) {
+    System.exit(execute(args));
+  }
+
+  /** Runs the command line on stdout/stderr and returns the exit code (never calls System.exit). */
+  public static int execute(String... args) {
+    return execute(new PrintWriter(System.out, true), new PrintWriter(System.err, true), args);
+  }
+
+  /** Runs the command line writing to {@code out} and {@code err}; returns the exit code. */
+  public static int execute(PrintWriter out, PrintWriter err, String... args) {
     CommandLine cli = new CommandLine(new Main());
+    cli.setOut(out);
+    cli.setErr(err);
     cli.setParameterExceptionHandler(
         (ex, argv) -> {
-          ex.getCommandLine().getErr().println("hicache-sync: " + ex.getMessage());
+          ex.getCommandLine().getErr().println("hicache-sync: " + firstLine(ex.getMessage()));
+          ex.getCommandLine().getErr().flush();
           return EXIT_BAD_INPUT;
         });
-    System.exit(cli.execute(args));
+    // A bug must not surface as a stack trace: one line, exit 3 (the trace is there with -Dhicache.debug).
+    cli.setExecutionExceptionHandler(
+        (ex, commandLine, parseResult) -> {
+          if (Boolean.getBoolean("hicache.debug")) {
+            ex.printStackTrace(commandLine.getErr());
+          }
+          commandLine.getErr().println("hicache-sync: internal error: " + ex.getClass().getSimpleName()
+              + (ex.getMessage() == null ? "" : ": " + firstLine(ex.getMessage())));
+          commandLine.getErr().flush();
+          return EXIT_TOOL_FAILED;
+        });
+    int code = cli.execute(args);
+    out.flush();
+    err.flush();
+    return code;
+  }
+
+  private static String firstLine(String text) {
+    return text == null ? "" : text.lines().findFirst().orElse("");
   }
 }

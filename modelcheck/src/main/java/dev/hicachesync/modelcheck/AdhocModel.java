@@ -1,0 +1,76 @@
+package dev.hicachesync.modelcheck;
+
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * A model built on the command line from {@value Workspace#ADHOC_TEMPLATE}: the template's
+ * {@code ${DP}}, {@code ${CP}}, {@code ${TP}}, {@code ${PP}}, {@code ${VERSION}}, {@code ${POLICY}}
+ * and {@code ${STORAGE}} (TRUE/FALSE) are replaced; the module is {@value #MODULE}.
+ *
+ * @param topology parallel sizes
+ * @param version protocol version
+ * @param policy prefetch policy
+ * @param storage whether the storage tier is on
+ */
+public record AdhocModel(Topology topology, String version, String policy, boolean storage) {
+
+  /** The module every ad-hoc model runs. */
+  public static final String MODULE = "MCHiCacheSync";
+
+  /**
+   * Validates the values.
+   *
+   * @throws BadInputException naming the first bad value
+   */
+  public static AdhocModel of(int dp, int cp, int tp, int pp, String version, String policy, String storage)
+      throws BadInputException {
+    Map<String, Integer> sizes = Map.of("--dp", dp, "--cp", cp, "--tp", tp, "--pp", pp);
+    for (String flag : new String[] {"--dp", "--cp", "--tp", "--pp"}) {
+      if (sizes.get(flag) < 1) {
+        throw new BadInputException(flag + " must be at least 1 (got " + sizes.get(flag) + ")");
+      }
+    }
+    if (version == null) {
+      throw new BadInputException("--version is needed for an ad-hoc model: one of " + String.join(", ", ProtocolVersions.ALL));
+    }
+    if (!ProtocolVersions.ALL.contains(version)) {
+      throw new BadInputException("unknown version '" + version + "': one of " + String.join(", ", ProtocolVersions.ALL));
+    }
+    if (!ProtocolVersions.POLICIES.contains(policy)) {
+      throw new BadInputException("unknown policy '" + policy + "': one of " + String.join(", ", ProtocolVersions.POLICIES));
+    }
+    String s = storage.toLowerCase(Locale.ROOT);
+    if (!s.equals("on") && !s.equals("off")) {
+      throw new BadInputException("--storage must be on or off (got '" + storage + "')");
+    }
+    return new AdhocModel(new Topology(dp, cp, tp, pp), version, policy, s.equals("on"));
+  }
+
+  /** The run directory's name, e.g. {@code adhoc_merged_1-2-1-1_best_effort_storage}. */
+  public String name() {
+    return "adhoc_" + version + "_" + topology.toString().replace(',', '-') + "_" + policy + (storage ? "_storage" : "_nostorage");
+  }
+
+  /**
+   * The cfg text for this model.
+   *
+   * @throws BadInputException if the template has a placeholder this tool does not know
+   */
+  public String render(String template) throws BadInputException {
+    String cfg = template
+        .replace("${DP}", Integer.toString(topology.dp()))
+        .replace("${CP}", Integer.toString(topology.cp()))
+        .replace("${TP}", Integer.toString(topology.tp()))
+        .replace("${PP}", Integer.toString(topology.pp()))
+        .replace("${VERSION}", version)
+        .replace("${POLICY}", policy)
+        .replace("${STORAGE}", storage ? "TRUE" : "FALSE");
+    int left = cfg.indexOf("${");
+    if (left >= 0) {
+      String placeholder = cfg.substring(left, Math.min(cfg.length(), cfg.indexOf('}', left) + 1));
+      throw new BadInputException(Workspace.ADHOC_TEMPLATE + " has an unknown placeholder " + placeholder);
+    }
+    return cfg;
+  }
+}

@@ -1,0 +1,69 @@
+package dev.hicachesync.modelcheck;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The parts of a TLC configuration file the runner needs: the checked invariants and temporal
+ * properties.
+ *
+ * <p>TLC's "Temporal properties were violated" does not say which property failed, so the
+ * runner reports the cfg's property list instead; and a cfg with properties must run with one
+ * worker (liveness checking with several workers is unsound in this TLC, see TLC-NOTES).
+ *
+ * @param invariants names after {@code INVARIANT}/{@code INVARIANTS}
+ * @param properties names after {@code PROPERTY}/{@code PROPERTIES}
+ * @param symmetry whether the cfg declares a {@code SYMMETRY} set
+ */
+public record CfgFile(List<String> invariants, List<String> properties, boolean symmetry) {
+
+  private static final Set<String> KEYWORDS = Set.of(
+      "CONSTANT", "CONSTANTS", "INIT", "NEXT", "SPECIFICATION", "INVARIANT", "INVARIANTS",
+      "PROPERTY", "PROPERTIES", "CONSTRAINT", "CONSTRAINTS", "ACTION_CONSTRAINT",
+      "ACTION_CONSTRAINTS", "SYMMETRY", "VIEW", "CHECK_DEADLOCK", "ALIAS", "POSTCONDITION");
+
+  public CfgFile {
+    invariants = List.copyOf(invariants);
+    properties = List.copyOf(properties);
+  }
+
+  /** Parses the text of a cfg file. */
+  public static CfgFile parse(String text) {
+    String noComments = text.replaceAll("(?s)\\(\\*.*?\\*\\)", " ").replaceAll("\\\\\\*[^\\n]*", " ");
+    List<String> invariants = new ArrayList<>();
+    List<String> properties = new ArrayList<>();
+    String section = "";
+    boolean symmetry = false;
+    for (String token : noComments.split("\\s+")) {
+      if (token.isEmpty()) {
+        continue;
+      }
+      if (KEYWORDS.contains(token)) {
+        section = token;
+        symmetry |= token.equals("SYMMETRY");
+      } else if (section.startsWith("INVARIANT")) {
+        invariants.add(token);
+      } else if (section.startsWith("PROPERT")) {
+        properties.add(token);
+      }
+    }
+    return new CfgFile(invariants, properties, symmetry);
+  }
+
+  /**
+   * {@code text} with its {@code PROPERTY}/{@code PROPERTIES} sections replaced by the single
+   * {@code PROPERTY property} (comments are dropped).
+   */
+  public static String withOnlyProperty(String text, String property) {
+    String noComments = text.replaceAll("(?s)\\(\\*.*?\\*\\)", " ").replaceAll("\\\\\\*[^\\n]*", " ");
+    String keyword = String.join("|", KEYWORDS);
+    String section = "\\b(?:PROPERTY|PROPERTIES)\\b(?:\\s+(?!(?:" + keyword + ")\\b)[A-Za-z_][A-Za-z0-9_]*)*";
+    return noComments.replaceAll(section, " ") + "\nPROPERTY " + property + "\n";
+  }
+
+  /** Whether TLC will check temporal properties. */
+  public boolean hasProperties() {
+    return !properties.isEmpty();
+  }
+}

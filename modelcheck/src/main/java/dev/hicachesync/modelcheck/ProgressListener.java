@@ -1,0 +1,17 @@
+package dev.hicachesync.modelcheck;
+
+/** Receives TLC's output while a model runs (called from the runner's reader thread). */
+public interface ProgressListener {
+
+  /** Ignores everything. */
+  ProgressListener NONE = new ProgressListener() {};
+
+  /** TLC was started for the model {@code name}. */
+  default void started(String name) {}
+
+  /** TLC printed {@code line}. */
+  default void line(String line) {}
+
+  /** TLC ended (or was stopped). */
+  default void finished() {}
+}

@@ -1,0 +1,37 @@
+package dev.hicachesync.modelcheck;
+
+import dev.hicachesync.modelcheck.trace.ErrorTrace;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * What one TLC run produced.
+ *
+ * @param exitCode TLC's exit code (-1 when it was killed at the time limit)
+ * @param verdict the observed verdict
+ * @param distinct distinct states found (0 if TLC never got to explore)
+ * @param generated states generated
+ * @param depth depth of the state graph TLC reported (or reached, if it was stopped)
+ * @param seconds wall time of the TLC process
+ * @param trace the counterexample, if TLC printed one
+ * @param message for an error or timeout, TLC's message in one line; else ""
+ * @param log the file holding TLC's complete output
+ * @param output TLC's output lines
+ */
+public record TlcResult(
+    int exitCode,
+    Verdict verdict,
+    long distinct,
+    long generated,
+    int depth,
+    double seconds,
+    Optional<ErrorTrace> trace,
+    String message,
+    Path log,
+    List<String> output) {
+
+  public TlcResult {
+    output = List.copyOf(output);
+  }
+}

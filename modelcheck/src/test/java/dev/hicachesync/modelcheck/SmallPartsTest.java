@@ -1,0 +1,85 @@
+package dev.hicachesync.modelcheck;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Cfg parsing, verdicts, the ad-hoc template, progress lines and the per-model time limit. */
+class SmallPartsTest {
+
+  @Test
+  void cfgListsInvariantsAndProperties() {
+    CfgFile cfg = CfgFile.parse("\\* comment PROPERTY Fake\nCONSTANTS N = 2\nSPECIFICATION Spec\n"
+        + "INVARIANTS TypeOK TreeAgreement\n(* PROPERTY Hidden *)\nPROPERTY AcksConsumed\nPROPERTIES PrefetchTerminates\n");
+    assertEquals(List.of("TypeOK", "TreeAgreement"), cfg.invariants());
+    assertEquals(List.of("AcksConsumed", "PrefetchTerminates"), cfg.properties());
+    assertFalse(CfgFile.parse("INIT Init NEXT Next INVARIANT Inv").hasProperties());
+    assertTrue(CfgFile.parse("SPECIFICATION Spec SYMMETRY Perms PROPERTY P").symmetry());
+  }
+
+  @Test
+  void cfgWithOnlyOneProperty() {
+    String cfg = "CONSTANTS N = 2\nSPECIFICATION Spec\nPROPERTIES A \\* first\n  B\nINVARIANT Inv\nPROPERTY C\n";
+    CfgFile single = CfgFile.parse(CfgFile.withOnlyProperty(cfg, "B"));
+    assertEquals(List.of("B"), single.properties());
+    assertEquals(List.of("Inv"), single.invariants());
+  }
+
+  @Test
+  void verdicts() {
+    assertEquals(Verdict.violates("TreeAgreement"), Verdict.parseExpected("violates TreeAgreement"));
+    assertEquals("deadlock", Verdict.parseExpected("deadlock").toString());
+    assertThrows(IllegalArgumentException.class, () -> Verdict.parseExpected("violates"));
+    assertThrows(IllegalArgumentException.class, () -> Verdict.parseExpected("passes"));
+    assertFalse(Verdict.violates("A").matches(Verdict.violates("B")));
+    assertFalse(Verdict.ERROR.matches(Verdict.HOLDS));
+  }
+
+  @Test
+  void adhocTemplate() throws Exception {
+    AdhocModel m = AdhocModel.of(1, 2, 2, 1, "merged", "timeout", "off");
+    String cfg = m.render("DP = ${DP} CP = ${CP} TP = ${TP} PP = ${PP} V = \"${VERSION}\" P = \"${POLICY}\" S = ${STORAGE}");
+    assertEquals("DP = 1 CP = 2 TP = 2 PP = 1 V = \"merged\" P = \"timeout\" S = FALSE", cfg);
+    assertTrue(assertThrows(BadInputException.class, () -> m.render("X = ${WRITE}")).getMessage().contains("${WRITE}"));
+    assertThrows(BadInputException.class, () -> AdhocModel.of(1, 1, 1, 1, "merged", "best_effort", "yes"));
+  }
+
+  @Test
+  void progressLines() {
+    Progress p = Progress.parse("Progress(6) at 2026-11-29 17:53:14: 425,403 states generated (425,403 s/min), "
+        + "398,469 distinct states found (398,469 ds/min), 387,834 states left on queue.").orElseThrow();
+    assertEquals(new Progress(6, 425403, 398469, 387834), p);
+    assertEquals(new Progress(-1, 4, 3, 0),
+        Progress.parse("4 states generated, 3 distinct states found, 0 states left on queue.").orElseThrow());
+    assertTrue(Progress.parse("Finished in 00s").isEmpty());
+  }
+
+  @Test
+  void progressStatusShowsCountsAndPhase() {
+    ProgressReporter reporter = new ProgressReporter(new PrintWriter(new StringWriter()), false);
+    reporter.started("m");
+    reporter.line("Progress(3) at 2026-11-29 17:53:14: 10 states generated, 7 distinct states found, 2 states left on queue.");
+    reporter.line("Checking temporal properties for the complete state space with 7 total distinct states");
+    String status = reporter.status();
+    reporter.finished();
+    assertTrue(status.startsWith("[m] checking liveness, 7 distinct, 2 on queue, elapsed 0:0"), status);
+  }
+
+  @Test
+  void timeLimitFollowsTheRecordedTime() {
+    ModelChecker checker = new ModelChecker(TestSpecs.workspace(), null, 1, null, List.of());
+    ModelEntry quick = new ModelEntry("q", "M", "q.cfg", "ci", null, null, "merged",
+        new Topology(1, 1, 1, 1), "holds", false, new Recorded(10, 30.0, 3));
+    assertEquals(Duration.ofSeconds(300), checker.limitFor(quick));
+    ModelEntry unknown = new ModelEntry("u", "M", "u.cfg", "ci", null, null, "merged",
+        new Topology(1, 1, 1, 1), "holds", false, null);
+    assertEquals(ModelChecker.DEFAULT_LIMIT, checker.limitFor(unknown));
+  }
+}

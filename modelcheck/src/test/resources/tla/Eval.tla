@@ -1,0 +1,7 @@
+---- MODULE Eval ----
+\* Captured in tlc-output/Eval.out: a TLC failure (semantic error, evaluation error, unknown invariant).
+EXTENDS Naturals
+VARIABLE x
+Init == x = 0
+Next == x' = x + "a"
+====
