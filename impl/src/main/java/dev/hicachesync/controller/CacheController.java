@@ -472,7 +472,7 @@ public final class CacheController {
 
   /** Marks the tail entry ready when the op's S7 outcome has arrived here and no read is in flight. */
   void updateTail(PrefetchOperation op) {
-    if (op.tail != null && op.deposited && !op.reading) {
+    if (op.tail != null && (config.faults().releaseTailEarly() || op.deposited && !op.reading)) {
       op.tail.ready = true;
     }
   }

@@ -37,7 +37,11 @@ public record Divergence(
     }
     sb.append(" at step ").append(step).append(", ").append(point);
     sb.append(rankB >= 0 ? ", ranks " + rankA + " and " + rankB : ", rank " + rankA);
-    sb.append("\n  rank ").append(rankA).append(": ").append(viewA.replace("\n", "\n    "));
+    if (rankB >= 0) {
+      sb.append("\n  rank ").append(rankA).append(": ").append(viewA.replace("\n", "\n    "));
+    } else {
+      sb.append("\n  ").append(viewA.replace("\n", "\n    "));
+    }
     if (rankB >= 0) {
       sb.append("\n  rank ").append(rankB).append(": ").append(viewB.replace("\n", "\n    "));
     }

@@ -17,11 +17,16 @@ public enum Fault {
    * B10 (#30760): the admission loop breaks on a rank-local "batch full" condition before it has checked
    * the prefetches of the requests behind, so ranks make different numbers of S4/S5 collectives.
    */
-  EARLY_ADMISSION_EXIT;
+  EARLY_ADMISSION_EXIT,
+  /**
+   * B7 before #27010: a stopped prefetch hands back its unread host slots at once, while the rank's I/O
+   * thread may still be writing them ({@code HostSlotSafety}).
+   */
+  EARLY_TAIL_RELEASE;
 
   /** Returns the controller's part of {@code faults}. */
   static ControllerFaults controllerFaults(Set<Fault> faults) {
-    return new ControllerFaults(
-        faults.contains(SKIP_IDLE_WRITE_CHECK), faults.contains(UNSYNCED_LOADING_CHECK));
+    return new ControllerFaults(faults.contains(SKIP_IDLE_WRITE_CHECK),
+        faults.contains(UNSYNCED_LOADING_CHECK), faults.contains(EARLY_TAIL_RELEASE));
   }
 }

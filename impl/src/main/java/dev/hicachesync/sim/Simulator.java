@@ -232,7 +232,7 @@ public final class Simulator {
     return String.format("after the stop: %s; queues write=%d load=%d revoke=%d backup=%d release=%d; "
             + "free device=%d host=%d; ongoing prefetches=%d%nfirst differing tree node: %s",
         c.tree().digest(), q[0], q[1], q[2], q[3], q[4], c.freeDevicePages(), c.freeHostPages(),
-        c.ongoingPrefetches().size(), node);
+        c.ongoingPrefetches().size(), node.equals("(same)") ? "none now (the difference was transient)" : node);
   }
 
   private SimStats stats(Topology t, RankEngine[] engines, long completed) {

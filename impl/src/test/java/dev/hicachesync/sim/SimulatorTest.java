@@ -86,7 +86,7 @@ class SimulatorTest {
     assertEquals("sync point S1", r.divergence().point());
   }
 
-  /** The same legacy version with post-fix groups' CP replaced by TP (cp=1, tp=2) still holds. */
+  /** Injected faults are opt-in: a default configuration runs the protocol as specified. */
   @Test
   void faultsAreOffByDefault() {
     assertTrue(base().build().faults().isEmpty());
@@ -98,10 +98,11 @@ class SimulatorTest {
         Arguments.of(Fault.SKIP_IDLE_WRITE_CHECK, ProtocolVersion.POST20460, Invariant.CollectiveMatching),
         Arguments.of(Fault.UNSYNCED_LOADING_CHECK, ProtocolVersion.MERGED, Invariant.AckAgreement),
         Arguments.of(Fault.UNSYNCED_LOADING_CHECK, ProtocolVersion.POST20460, Invariant.AckAgreement),
-        Arguments.of(Fault.EARLY_ADMISSION_EXIT, ProtocolVersion.MERGED, Invariant.CollectiveMatching));
+        Arguments.of(Fault.EARLY_ADMISSION_EXIT, ProtocolVersion.MERGED, Invariant.CollectiveMatching),
+        Arguments.of(Fault.EARLY_TAIL_RELEASE, ProtocolVersion.MERGED, Invariant.HostSlotSafety));
   }
 
-  /** B3, B5, B10: each injected bug is caught, and named by the invariant it breaks. */
+  /** B3, B5, B10, B7: each injected bug is caught, and named by the invariant it breaks. */
   @ParameterizedTest
   @MethodSource("faults")
   void injectedFaultIsCaught(Fault fault, ProtocolVersion v, Invariant expected) {

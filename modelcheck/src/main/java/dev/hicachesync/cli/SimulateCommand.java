@@ -65,7 +65,7 @@ public final class SimulateCommand implements Callable<Integer> {
   String writePolicy;
 
   @Option(names = "--fault", split = ",",
-      description = "inject protocol bugs (tests): skip_idle_write_check, unsynced_loading_check, early_admission_exit")
+      description = "inject protocol bugs (tests): skip_idle_write_check, unsynced_loading_check, early_admission_exit, early_tail_release")
   List<String> faults;
 
   @Option(names = "--device-pages", defaultValue = "192", description = "L1 pages per rank (default ${DEFAULT-VALUE})")
@@ -89,7 +89,7 @@ public final class SimulateCommand implements Callable<Integer> {
             fs.add(Fault.valueOf(f.trim().toUpperCase(Locale.ROOT)));
           } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("unknown fault '" + f
-                + "'; expected skip_idle_write_check, unsynced_loading_check or early_admission_exit");
+                + "'; expected skip_idle_write_check, unsynced_loading_check, early_admission_exit or early_tail_release");
           }
         }
       }
