@@ -70,6 +70,8 @@ public final class JCudaDeviceTier implements DeviceTier {
 
   /** Enqueues the per-layer copies of {@code pages} between staging and device on the stream. */
   private void enqueue(int[] pages, int kind) {
+    // The current device is per thread: the issuing thread need not be the one that built the tier.
+    CudaCalls.check(JCuda.cudaSetDevice(device), "cudaSetDevice(" + device + ")");
     for (int p : pages) {
       for (int l = 0; l < geometry.layers(); l++) {
         long off = geometry.layerFirstOffset(p, l);
