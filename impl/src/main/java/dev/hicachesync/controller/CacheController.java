@@ -157,6 +157,52 @@ public final class CacheController {
     return host.busySlots();
   }
 
+  /**
+   * Returns what is still in flight or unaccounted once the rank should be quiet (no requests, a long
+   * drain behind it): acks not consumed ({@code AcksConsumed}), prefetches not finished ({@code
+   * PrefetchTerminates}), and pages owned by neither the tree nor the free list ({@code HostSlotSafety}:
+   * no leaks). Empty when all is well. Scheduler thread only.
+   */
+  public List<String> quiescenceErrors() {
+    List<String> errors = new ArrayList<>();
+    int[] q = queueSizes();
+    if (q[0] + q[1] > 0) {
+      errors.add("AcksConsumed: " + q[0] + " write and " + q[1] + " load acks never consumed");
+    }
+    if (q[2] + q[3] + q[4] > 0) {
+      errors.add("AcksConsumed: control queues not drained (revoke " + q[2] + ", backup " + q[3]
+          + ", release " + q[4] + ")");
+    }
+    if (!ongoingPrefetch.isEmpty() || q[5] > 0) {
+      errors.add("PrefetchTerminates: " + ongoingPrefetch.size() + " prefetches still ongoing "
+          + ongoingPrefetch.keySet());
+    }
+    int busy = host.busySlots();
+    if (busy > 0) {
+      errors.add("HostSlotSafety: " + busy + " host slots still used by a transfer");
+    }
+    int treeDevice = 0;
+    int treeHost = 0;
+    for (TreeNode n : tree.nodesById()) {
+      if (n.parent() != null) {
+        treeDevice += n.onDevice() ? n.tokens() / config.pageSize() : 0;
+        treeHost += n.onHost() ? n.tokens() / config.pageSize() : 0;
+        if (n.lockRef() != 0 || n.hostRef() != 0) {
+          errors.add("locks left on " + n);
+        }
+      }
+    }
+    if (treeHost + host.pool().freeCount() != config.hostPages()) {
+      errors.add("HostSlotSafety: host pages leak: tree " + treeHost + " + free " + host.pool().freeCount()
+          + " != capacity " + config.hostPages());
+    }
+    if (treeDevice + device.freeCount() != config.devicePages()) {
+      errors.add("device pages leak: tree " + treeDevice + " + free " + device.freeCount()
+          + " != capacity " + config.devicePages());
+    }
+    return errors;
+  }
+
   /** Returns [write acks, load acks, revokes, backup acks, host releases, prefetch queue] still queued. */
   public int[] queueSizes() {
     return new int[] {writeAcks.size(), loadAcks.size(), revokeQueue.size(), backupAckQueue.size(),

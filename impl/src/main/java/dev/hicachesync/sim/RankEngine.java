@@ -56,7 +56,8 @@ final class RankEngine {
   boolean step(long s) {
     recorder.begin(s);
     env.beginStep(s);
-    List<Request> arrivals = workload.arrivals(s);
+    // Drain steps (after the run proper) admit no new requests: the rank should fall quiet.
+    List<Request> arrivals = s < cfg.steps() ? workload.arrivals(s) : List.of();
     where = "step " + s + " RECV";
     boolean stop = sim.stopped();
     if (checker != null && s >= 2 && !stop) {
@@ -100,6 +101,20 @@ final class RankEngine {
     recorder.endStep();
     stats.stepsRun = s + 1;
     return true;
+  }
+
+  /** Returns why this rank is not quiet after the drain (empty when it is). */
+  List<String> quiescenceErrors() {
+    List<String> errors = new ArrayList<>();
+    if (!waiting.isEmpty() || !running.isEmpty()) {
+      errors.add("RequestsProgress: " + waiting.size() + " waiting and " + running.size() + " running");
+    }
+    if (env.pending() > 0) {
+      errors.add(env.pending() + " background operations still pending at tick " + env.now() + " after step "
+          + (stats.stepsRun - 1));
+    }
+    errors.addAll(controller.quiescenceErrors());
+    return errors;
   }
 
   private void abort(long s) {

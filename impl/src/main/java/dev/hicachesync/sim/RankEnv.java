@@ -56,11 +56,12 @@ final class RankEnv implements ControllerEnv {
     return clock.ticks();
   }
 
-  /** Starts step {@code step}: the clock moves to it (if behind) and due background work runs. */
+  /**
+   * Starts step {@code step}: the clock moves on by at least one tick (to the step if it is behind; a rank
+   * that blocked on its own events runs ahead and stays ahead) and due background work runs.
+   */
   void beginStep(long step) {
-    if (clock.ticks() < step) {
-      clock.set(step);
-    }
+    clock.set(Math.max(clock.ticks() + 1, step));
     while (!queue.isEmpty() && queue.peek().tick <= clock.ticks()) {
       queue.poll().work.run();
     }

@@ -91,8 +91,17 @@ public final class Simulator {
     if (d != null) {
       d = withViews(d, engines);
     }
-    SimStats stats = stats(t, engines, completed);
-    return new SimResult(cfg, stats, d, completed, digests, (System.nanoTime() - start) / 1_000_000);
+    List<String> quiescence = new ArrayList<>();
+    if (d == null && cfg.drainSteps() > 0) {
+      for (RankEngine e : engines) {
+        for (String err : e.quiescenceErrors()) {
+          quiescence.add("rank " + e.rank + ": " + err);
+        }
+      }
+    }
+    SimStats stats = stats(t, engines, Math.min(completed, cfg.steps()));
+    return new SimResult(cfg, stats, d, Math.min(completed, cfg.steps()), digests, quiescence,
+        (System.nanoTime() - start) / 1_000_000);
   }
 
   private RankEngine build(int r, Topology t, LocalFabric fabric, StorageBackend storage,
@@ -137,7 +146,7 @@ public final class Simulator {
 
   private void runRank(RankEngine e) {
     try {
-      for (long s = 0; s < cfg.steps(); s++) {
+      for (long s = 0; s < cfg.steps() + cfg.drainSteps(); s++) {
         if (!e.step(s)) {
           return;
         }

@@ -74,6 +74,10 @@ public final class SimulateCommand implements Callable<Integer> {
   @Option(names = "--host-pages", defaultValue = "512", description = "L2 pages per rank (default ${DEFAULT-VALUE})")
   int hostPages;
 
+  @Option(names = "--drain", defaultValue = "0",
+      description = "steps without new requests after the run, then check every rank is quiet and leak-free")
+  long drain;
+
   @Option(names = "--timeout-ms", defaultValue = "10000",
       description = "collective timeout in ms (default ${DEFAULT-VALUE})")
   long timeoutMs;
@@ -93,6 +97,9 @@ public final class SimulateCommand implements Callable<Integer> {
           }
         }
       }
+      if (drain < 0) {
+        throw new IllegalArgumentException("--drain must be >= 0");
+      }
       if (timeoutMs < 1) {
         throw new IllegalArgumentException("--timeout-ms must be >= 1");
       }
@@ -109,6 +116,7 @@ public final class SimulateCommand implements Callable<Integer> {
           .devicePages(devicePages)
           .hostPages(hostPages)
           .collectiveTimeout(Duration.ofMillis(timeoutMs))
+          .drainSteps(drain)
           .build();
     } catch (IllegalArgumentException e) { // InvalidTopologyException included
       System.err.println("hicache-sync simulate: " + e.getMessage());
@@ -132,6 +140,13 @@ public final class SimulateCommand implements Callable<Integer> {
     if (r.ok()) {
       System.out.println("divergence: none");
       return 0;
+    }
+    if (r.divergence() == null) {
+      System.out.println("divergence: none");
+      System.out.println("not quiet after " + drain + " drain steps:");
+      r.quiescence().forEach(q -> System.out.println("  " + q));
+      System.out.println("Failed on seed " + cfg.seed());
+      return 1;
     }
     System.out.println(r.divergence().describe());
     System.out.println("Failed on seed " + cfg.seed());
