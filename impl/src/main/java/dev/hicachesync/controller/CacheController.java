@@ -126,6 +126,12 @@ public final class CacheController {
         Mix64.mix(Mix64.mix(allocHash, device.freeCount()), host.pool().freeCount()));
   }
 
+  /** Returns the acks popped so far: [write, load, revoke, backup, release] (readable AckAgreement view). */
+  public long[] poppedCounts() {
+    return new long[] {stats.writeAcksPopped, stats.loadAcksPopped, stats.revokesPopped,
+        stats.backupAcksPopped, stats.releasesPopped};
+  }
+
   /** Returns the ongoing prefetches, in issue order. */
   public Collection<PrefetchOperation> ongoingPrefetches() {
     return Collections.unmodifiableCollection(ongoingPrefetch.values());
@@ -422,6 +428,9 @@ public final class CacheController {
   /** Pops exactly the S3 counts: revokes, backup acks, host releases. */
   void drainControlQueues(int revokes, int backups, int releases) {
     ackHash = Mix64.mix(Mix64.mix(Mix64.mix(Mix64.mix(ackHash, 3), revokes), backups), releases);
+    stats.revokesPopped += revokes;
+    stats.backupAcksPopped += backups;
+    stats.releasesPopped += releases;
     if (revokes + backups + releases > 0) {
       // Ready already on a deciding rank; a later PP stage blocks on its own I/O first.
       env.awaitCondition(() -> readyAtLeast(revokes, backups, releases));
