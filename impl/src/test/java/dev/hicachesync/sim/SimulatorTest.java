@@ -67,16 +67,25 @@ class SimulatorTest {
     assertTrue(r.stats().prefetchesRevoked > 0, r.stats()::describe);
   }
 
-  /** The same seed twice gives the same statistics and the same final trees. */
-  @Test
-  void sameSeedSameRun() {
-    SimConfig cfg = base().prefetchPolicy(PrefetchPolicy.TIMEOUT).seed(11).build();
+  static Stream<Topology> determinismTopologies() {
+    return Stream.of(Topology.of(1, 2, 2, 1), Topology.of(2, 2, 1, 1), Topology.of(1, 2, 1, 2));
+  }
+
+  /**
+   * The same seed twice gives the same statistics and the same final trees, whatever the threads did;
+   * another seed gives another run.
+   */
+  @ParameterizedTest
+  @MethodSource("determinismTopologies")
+  void sameSeedSameRun(Topology t) {
+    SimConfig cfg = base().topology(t).prefetchPolicy(PrefetchPolicy.TIMEOUT).seed(11).build();
     SimResult a = new Simulator(cfg).run();
     SimResult b = new Simulator(cfg).run();
     assertTrue(a.ok() && b.ok());
     assertEquals(a.stats().describe(), b.stats().describe());
     assertEquals(a.finalDigests(), b.finalDigests());
-    SimResult c = new Simulator(base().prefetchPolicy(PrefetchPolicy.TIMEOUT).seed(12).build()).run();
+    assertEquals(t.dp(), a.finalDigests().size(), "one digest per sync domain");
+    SimResult c = new Simulator(base().topology(t).prefetchPolicy(PrefetchPolicy.TIMEOUT).seed(12).build()).run();
     assertFalse(a.finalDigests().equals(c.finalDigests()), "another seed, another run");
   }
 
