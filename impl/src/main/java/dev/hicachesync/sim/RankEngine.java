@@ -36,9 +36,11 @@ final class RankEngine {
   private final ArrayDeque<Request> waiting = new ArrayDeque<>();
   private final List<Running> running = new ArrayList<>();
   volatile String where = "start";
+  /** The readable event log, or null when none was asked for. */
+  final EventLog log;
 
   RankEngine(int rank, Simulator sim, SimConfig cfg, CacheController controller, RankEnv env,
-      RankRecorder recorder, Workload workload, ProcessGroup recv, DomainChecker checker) {
+      RankRecorder recorder, Workload workload, ProcessGroup recv, DomainChecker checker, EventLog log) {
     this.rank = rank;
     this.sim = sim;
     this.cfg = cfg;
@@ -50,6 +52,7 @@ final class RankEngine {
     this.recvRoot = recv.members().get(0);
     this.checker = checker;
     this.earlyExit = cfg.faults().contains(Fault.EARLY_ADMISSION_EXIT);
+    this.log = log;
   }
 
   /** Runs step {@code s}; returns false when the run stops (the domain's root said so at RECV). */
@@ -67,7 +70,11 @@ final class RankEngine {
         stop = true;
       }
     }
+    if (log != null) {
+      log.step(s);
+    }
     long[] head = {s, arrivals.size(), stop ? 1 : 0};
+    long[] mine = head;
     if (recv.size() > 1) {
       head = recv.broadcast(SyncPoint.RECV.name(), recvRoot, head);
       stats.recvCollectives++;
@@ -80,6 +87,9 @@ final class RankEngine {
           + ", the root " + head[1] + " at step " + head[0] + ": the workload is not deterministic");
     }
     recorder.afterSync(SyncPoint.RECV);
+    if (log != null) {
+      log.add(SyncPoint.RECV.name(), mine, head);
+    }
     where = "step " + s + " events";
     if (cfg.storage() != StorageMode.OFF) {
       controller.prefetchThreadStep();

@@ -12,6 +12,7 @@ import dev.hicachesync.sync.Invariant;
 import dev.hicachesync.sync.InvariantViolation;
 import dev.hicachesync.sync.SyncGroups;
 import dev.hicachesync.sync.SyncLayer;
+import dev.hicachesync.sync.SyncObserver;
 import dev.hicachesync.topology.RankCoord;
 import dev.hicachesync.topology.Topology;
 import java.io.IOException;
@@ -91,6 +92,13 @@ public final class Simulator {
     if (d != null) {
       d = withViews(d, engines);
     }
+    if (cfg.logFile() != null) {
+      List<EventLog> logs = new ArrayList<>();
+      for (RankEngine e : engines) {
+        logs.add(e.log);
+      }
+      EventLog.write(cfg.logFile(), logs);
+    }
     List<String> quiescence = new ArrayList<>();
     if (d == null && cfg.drainSteps() > 0) {
       for (RankEngine e : engines) {
@@ -126,9 +134,12 @@ public final class Simulator {
     ProcessGroup recv = t.pp() == 1 ? sched : fabric.group("sched", t.syncDomain(r), r);
     RankEnv env = new RankEnv(cfg.seed(), r, c.pp() == 0 ? cfg.readFailure() : 0.0);
     RankRecorder rec = recorders[r];
+    EventLog log = cfg.logFile() == null ? null : new EventLog(r, env);
+    SyncObserver reductions = log == null ? SyncObserver.NONE : log;
     CacheController controller = new CacheController(cfg.controllerConfig(), env,
-        new SyncLayer(cfg.version(), schedGroups), new SyncLayer(cfg.version(), prefetchGroups), rec,
-        storage, "tp" + t.tpRank(r) + "pp" + c.pp());
+        new SyncLayer(cfg.version(), schedGroups, reductions),
+        new SyncLayer(cfg.version(), prefetchGroups, reductions), rec, storage,
+        "tp" + t.tpRank(r) + "pp" + c.pp());
     rec.attach(controller);
     List<Integer> domain = t.syncDomain(r);
     DomainChecker checker = null;
@@ -141,7 +152,8 @@ public final class Simulator {
       checker = new DomainChecker(ranks, members);
     }
     Workload.Factory wf = cfg.workload() != null ? cfg.workload() : SyntheticWorkload.factory(cfg.pageSize());
-    return new RankEngine(r, this, cfg, controller, env, rec, wf.create(cfg.seed(), c.dp()), recv, checker);
+    return new RankEngine(r, this, cfg, controller, env, rec, wf.create(cfg.seed(), c.dp()), recv, checker,
+        log);
   }
 
   private void runRank(RankEngine e) {

@@ -10,6 +10,9 @@ import dev.hicachesync.controller.WritePolicy;
 import dev.hicachesync.sync.Invariant;
 import dev.hicachesync.sync.ProtocolVersion;
 import dev.hicachesync.topology.Topology;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.List;
@@ -19,6 +22,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The simulator as an oracle: the fixed protocol never diverges, runs are reproducible, and every broken
@@ -87,6 +91,19 @@ class SimulatorTest {
     assertEquals(t.dp(), a.finalDigests().size(), "one digest per sync domain");
     SimResult c = new Simulator(base().topology(t).prefetchPolicy(PrefetchPolicy.TIMEOUT).seed(12).build()).run();
     assertFalse(a.finalDigests().equals(c.finalDigests()), "another seed, another run");
+  }
+
+  /** Two runs of one seed write byte-identical event logs (the "run a seed twice and diff" check). */
+  @Test
+  void sameSeedSameEventLog(@TempDir Path dir) throws IOException {
+    Path a = dir.resolve("a.log");
+    Path b = dir.resolve("b.log");
+    new Simulator(base().steps(400).prefetchPolicy(PrefetchPolicy.TIMEOUT).logFile(a).build()).run();
+    new Simulator(base().steps(400).prefetchPolicy(PrefetchPolicy.TIMEOUT).logFile(b).build()).run();
+    List<String> la = Files.readAllLines(a);
+    assertTrue(la.size() > 400 * 4, "a RECV line per rank and step, at least");
+    assertTrue(la.get(0).startsWith("step=0 tick=1 rank=0 RECV"), la.get(0));
+    assertEquals(la, Files.readAllLines(b));
   }
 
   /** B1 (#20460): {@code pre20460} with cp=2, attn_tp=1 syncs nothing; R0 pops a write ack alone at S1. */

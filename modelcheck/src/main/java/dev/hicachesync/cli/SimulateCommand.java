@@ -78,6 +78,9 @@ public final class SimulateCommand implements Callable<Integer> {
       description = "steps without new requests after the run, then check every rank is quiet and leak-free")
   long drain;
 
+  @Option(names = "--log", description = "write a readable event log (one line per reduction) to this file")
+  Path log;
+
   @Option(names = "--timeout-ms", defaultValue = "10000",
       description = "collective timeout in ms (default ${DEFAULT-VALUE})")
   long timeoutMs;
@@ -117,6 +120,7 @@ public final class SimulateCommand implements Callable<Integer> {
           .hostPages(hostPages)
           .collectiveTimeout(Duration.ofMillis(timeoutMs))
           .drainSteps(drain)
+          .logFile(log)
           .build();
     } catch (IllegalArgumentException e) { // InvalidTopologyException included
       System.err.println("hicache-sync simulate: " + e.getMessage());
