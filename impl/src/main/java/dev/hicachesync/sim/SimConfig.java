@@ -43,7 +43,7 @@ public record SimConfig(
     Duration collectiveTimeout, Workload.Factory workload, int fullDigestEvery, long drainSteps,
     Path logFile) {
 
-  /** Returns a builder with the reference defaults (dp=1, cp=2, tp=2, 20,000 steps, seed 7, merged). */
+  /** Returns a builder with the reference defaults (dp=1, cp=2, tp=2, 20,000 steps, seed 7, merged, timeout). */
   public static Builder builder() {
     return new Builder();
   }
@@ -63,12 +63,14 @@ public record SimConfig(
     private ProtocolVersion version = ProtocolVersion.DEFAULT;
     private StorageMode storage = StorageMode.MEMORY;
     private Path storageDir;
-    private PrefetchPolicy prefetchPolicy = PrefetchPolicy.BEST_EFFORT;
+    // timeout, not SGLang's best_effort: the default run then exercises every sync point (S4 included) and L3.
+    private PrefetchPolicy prefetchPolicy = PrefetchPolicy.TIMEOUT;
     private WritePolicy writePolicy = WritePolicy.WRITE_THROUGH;
     private Set<Fault> faults = EnumSet.noneOf(Fault.class);
     private int pageSize = 64;
     private int devicePages = 192;
-    private int hostPages = 512;
+    // Below the synthetic working set (~600 pages), so host eviction sends sessions back to L3.
+    private int hostPages = 256;
     private int maxRunning = 8;
     private double readFailure = 0.01;
     private Duration collectiveTimeout = Duration.ofSeconds(10);

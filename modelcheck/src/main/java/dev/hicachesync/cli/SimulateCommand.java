@@ -56,7 +56,7 @@ public final class SimulateCommand implements Callable<Integer> {
   @Option(names = "--storage-dir", description = "folder of the file storage (default: a temporary one)")
   Path storageDir;
 
-  @Option(names = "--policy", defaultValue = "best_effort",
+  @Option(names = "--policy", defaultValue = "timeout",
       description = "prefetch policy: best_effort, wait_complete, timeout (default ${DEFAULT-VALUE})")
   String policy;
 
@@ -71,7 +71,7 @@ public final class SimulateCommand implements Callable<Integer> {
   @Option(names = "--device-pages", defaultValue = "192", description = "L1 pages per rank (default ${DEFAULT-VALUE})")
   int devicePages;
 
-  @Option(names = "--host-pages", defaultValue = "512", description = "L2 pages per rank (default ${DEFAULT-VALUE})")
+  @Option(names = "--host-pages", defaultValue = "256", description = "L2 pages per rank (default ${DEFAULT-VALUE})")
   int hostPages;
 
   @Option(names = "--drain", defaultValue = "0",
