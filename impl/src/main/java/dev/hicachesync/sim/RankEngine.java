@@ -36,6 +36,10 @@ final class RankEngine {
   private final ArrayDeque<Request> waiting = new ArrayDeque<>();
   private final List<Running> running = new ArrayList<>();
   volatile String where = "start";
+  /** Every group handle this rank uses, for {@code Simulator#poison}. */
+  final List<ProcessGroup> handles = new ArrayList<>();
+  /** The channel to the next pipeline stage, or null. */
+  dev.hicachesync.collective.PipeChannel toNext;
   /** The readable event log, or null when none was asked for. */
   final EventLog log;
 

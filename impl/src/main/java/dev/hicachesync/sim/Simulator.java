@@ -152,8 +152,18 @@ public final class Simulator {
       checker = new DomainChecker(ranks, members);
     }
     Workload.Factory wf = cfg.workload() != null ? cfg.workload() : SyntheticWorkload.factory(cfg.pageSize());
-    return new RankEngine(r, this, cfg, controller, env, rec, wf.create(cfg.seed(), c.dp()), recv, checker,
-        log);
+    RankEngine engine = new RankEngine(r, this, cfg, controller, env, rec, wf.create(cfg.seed(), c.dp()),
+        recv, checker, log);
+    engine.handles.addAll(List.of(sched, schedGroups.attnTp(), schedGroups.attnCp(), prefetchGroups.attnTp(),
+        prefetchGroups.attnCp(), prefetchGroups.cpTp()));
+    if (prefetchGroups.pp() != null) {
+      engine.handles.add(prefetchGroups.pp());
+    }
+    if (recv != sched) {
+      engine.handles.add(recv);
+    }
+    engine.toNext = toNext;
+    return engine;
   }
 
   private void runRank(RankEngine e) {
@@ -169,10 +179,37 @@ public final class Simulator {
     } catch (InvariantViolation ex) {
       report(new Divergence(e.stats.stepsRun, e.where, List.of(ex.invariant()), e.rank, -1,
           ex.getMessage(), ""));
+      poison(e);
     } catch (RuntimeException | Error ex) {
       if (!stopped()) {
         crash.compareAndSet(null, ex);
       }
+      poison(e);
+    }
+  }
+
+  /**
+   * Frees the peers of a rank that stopped on its own (a local violation or a crash) without waiting for
+   * the fabric's timeout: an {@code ABORT} call on each of its groups mismatches whatever call the peers
+   * wait in (or make next), and a poison message tells the next pipeline stage. The helper threads are
+   * daemons; those whose group nobody reaches again end at the timeout, unobserved.
+   */
+  private static void poison(RankEngine e) {
+    for (ProcessGroup g : e.handles) {
+      if (g.size() > 1) {
+        Thread th = new Thread(() -> {
+          try {
+            g.barrier("ABORT");
+          } catch (RuntimeException ignored) {
+            // the mismatch this call exists to cause, or the timeout of a group nobody uses any more
+          }
+        }, "abort-" + e.rank + "-" + g.name());
+        th.setDaemon(true);
+        th.start();
+      }
+    }
+    if (e.toNext != null) {
+      e.toNext.send(new long[] {-1});
     }
   }
 
