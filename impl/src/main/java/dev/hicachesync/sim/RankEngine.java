@@ -1,5 +1,6 @@
 package dev.hicachesync.sim;
 
+import dev.hicachesync.collective.PipeChannel;
 import dev.hicachesync.collective.ProcessGroup;
 import dev.hicachesync.controller.CacheController;
 import dev.hicachesync.sync.SyncPoint;
@@ -39,7 +40,7 @@ final class RankEngine {
   /** Every group handle this rank uses, for {@code Simulator#poison}. */
   final List<ProcessGroup> handles = new ArrayList<>();
   /** The channel to the next pipeline stage, or null. */
-  dev.hicachesync.collective.PipeChannel toNext;
+  PipeChannel toNext;
   /** The readable event log, or null when none was asked for. */
   final EventLog log;
 

@@ -132,7 +132,9 @@ public final class Simulator {
     // RECV shares the scheduler's group (as SGLang's request broadcast shares the TP CPU group), so a rank
     // that skips a sync point meets the others' next collective there: a mismatch, not a silent hang.
     ProcessGroup recv = t.pp() == 1 ? sched : fabric.group("sched", t.syncDomain(r), r);
-    RankEnv env = new RankEnv(cfg.seed(), r, c.pp() == 0 ? cfg.readFailure() : 0.0);
+    Timing.Factory tf = cfg.timing() != null ? cfg.timing() : SeededTiming.factory();
+    // Read failures on stage 0 only: later stages block on their own reads (see the report's limits).
+    RankEnv env = new RankEnv(r, tf.create(cfg.seed(), r, c.pp() == 0 ? cfg.readFailure() : 0.0));
     RankRecorder rec = recorders[r];
     EventLog log = cfg.logFile() == null ? null : new EventLog(r, env);
     SyncObserver reductions = log == null ? SyncObserver.NONE : log;
