@@ -111,7 +111,7 @@ public record SimConfig(
         throw new IllegalArgumentException("page size, device pages and max running must be >= 1");
       }
       return new SimConfig(topology, steps, seed, version, storage, storageDir, prefetchPolicy,
-          writePolicy, EnumSet.copyOf(faults.isEmpty() ? EnumSet.noneOf(Fault.class) : faults), pageSize,
+          writePolicy, java.util.Collections.unmodifiableSet(EnumSet.copyOf(faults)), pageSize,
           devicePages, hostPages, maxRunning, readFailure, collectiveTimeout, workload, fullDigestEvery,
           drainSteps, timing, logFile);
     }
