@@ -1,0 +1,95 @@
+package dev.hicachesync.sim;
+
+import dev.hicachesync.controller.ControllerEnv;
+import dev.hicachesync.env.ManualTicker;
+import dev.hicachesync.env.Ticker;
+import dev.hicachesync.env.TransferEvent;
+import dev.hicachesync.env.TransferKind;
+import java.util.PriorityQueue;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+
+/**
+ * One rank's simulated environment: its clock, copy latencies, background I/O as an event queue in virtual
+ * time ordered by (tick, seq), storage read failures, and rank-local conditions for faults.
+ *
+ * <p>Rank thread only. What takes how long comes from the rank's {@link Timing}, a pure function of
+ * (seed, rank, its own call sequence); this class only keeps the clock and runs the queue.
+ */
+final class RankEnv implements ControllerEnv {
+  private final ManualTicker clock = new ManualTicker();
+  private final PriorityQueue<Pending> queue = new PriorityQueue<>();
+  private final Timing timing;
+  private final int rank;
+  private long seq;
+
+  RankEnv(int rank, Timing timing) {
+    this.rank = rank;
+    this.timing = timing;
+  }
+
+  @Override
+  public Ticker clock() {
+    return clock;
+  }
+
+  /** Returns this rank's virtual time. */
+  long now() {
+    return clock.ticks();
+  }
+
+  /**
+   * Starts step {@code step}: the clock moves on by at least one tick (to the step if it is behind; a rank
+   * that blocked on its own events runs ahead and stays ahead) and due background work runs.
+   */
+  void beginStep(long step) {
+    clock.set(Math.max(clock.ticks() + 1, step));
+    while (!queue.isEmpty() && queue.peek().tick <= clock.ticks()) {
+      queue.poll().work.run();
+    }
+  }
+
+  @Override
+  public TransferEvent copy(TransferKind kind, int pages) {
+    return new SimEvent(clock, clock.ticks() + timing.copyTicks(kind, pages));
+  }
+
+  @Override
+  public void background(TransferKind kind, int pages, Consumer<Boolean> work) {
+    long latency = timing.backgroundTicks(kind, pages);
+    boolean ok = kind != TransferKind.STORAGE_READ || pages == 0 || !timing.readFails();
+    queue.add(new Pending(clock.ticks() + latency, seq++, () -> work.accept(ok)));
+  }
+
+  @Override
+  public void awaitCondition(BooleanSupplier condition) {
+    while (!condition.getAsBoolean()) {
+      Pending p = queue.poll();
+      if (p == null) {
+        throw new IllegalStateException("rank " + rank + " waits for its own I/O, but none is pending");
+      }
+      if (clock.ticks() < p.tick) {
+        clock.set(p.tick);
+      }
+      p.work.run();
+    }
+  }
+
+  /** A rank-local "batch full" condition (B10's fault). */
+  boolean localBatchFull() {
+    return timing.localBatchFull();
+  }
+
+  /** Returns the pending background operations (0 when the rank's I/O is quiet). */
+  int pending() {
+    return queue.size();
+  }
+
+  private record Pending(long tick, long seq, Runnable work) implements Comparable<Pending> {
+    @Override
+    public int compareTo(Pending o) {
+      int c = Long.compare(tick, o.tick);
+      return c != 0 ? c : Long.compare(seq, o.seq);
+    }
+  }
+}
