@@ -76,6 +76,11 @@ public final class Simulator {
     }
     threads.forEach(Thread::start);
     joinAll(threads);
+    for (RankEngine e : engines) {
+      if (e.data != null) {
+        e.data.close();
+      }
+    }
     if (crash.get() != null) {
       throw new IllegalStateException("simulation failed on seed " + cfg.seed() + ": " + crash.get(),
           crash.get());
@@ -143,6 +148,11 @@ public final class Simulator {
         new SyncLayer(cfg.version(), prefetchGroups, reductions), rec, storage,
         "tp" + t.tpRank(r) + "pp" + c.pp());
     rec.attach(controller);
+    DataPath data = cfg.data().on()
+        ? new DataPath(cfg.data(), cfg.devicePages(), cfg.hostPages(), env.clock(), r) : null;
+    if (data != null) {
+      controller.attachData(data);
+    }
     List<Integer> domain = t.syncDomain(r);
     DomainChecker checker = null;
     if (domain.get(0) == r && domain.size() > 1) {
@@ -165,6 +175,7 @@ public final class Simulator {
       engine.handles.add(recv);
     }
     engine.toNext = toNext;
+    engine.data = data;
     return engine;
   }
 
@@ -300,7 +311,18 @@ public final class Simulator {
     s.steps = completed;
     s.ranks = engines.length;
     s.pageBytes = cfg.controllerConfig().pageBytes();
+    if (cfg.data().on()) {
+      // Real bytes: the page counts are multiplied by the data path's page size.
+      s.pageBytes = cfg.data().pageBytes();
+      s.deviceTier = engines[0].data.tierName();
+      s.hostLayout = String.format("%s, page %d B (%d layers x %d B)", cfg.data().hostLayout().label(),
+          cfg.data().pageBytes(), cfg.data().layers(), cfg.data().layerBytes());
+    }
     for (RankEngine e : engines) {
+      if (e.data != null) {
+        s.dataBytes += e.data.movedBytes;
+        s.checkedPages += e.data.checkedPages;
+      }
       if (t.syncDomain(e.rank).get(0) == e.rank) {
         s.addDomain(e.stats, e.controller.stats());
       }
