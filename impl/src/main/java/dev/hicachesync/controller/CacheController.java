@@ -8,7 +8,6 @@ import dev.hicachesync.sync.ProtocolVersion;
 import dev.hicachesync.sync.SyncLayer;
 import dev.hicachesync.sync.SyncObserver;
 import dev.hicachesync.sync.SyncPoint;
-import dev.hicachesync.tier.PageContent;
 import dev.hicachesync.tier.PageAllocator;
 import dev.hicachesync.tree.DeviceEvictionSink;
 import dev.hicachesync.tree.InsertResult;
@@ -455,32 +454,12 @@ public final class CacheController {
 
   /** Returns the content seed of each page of {@code node}, or null when the data path moves no bytes. */
   long[] seeds(TreeNode node) {
-    if (!data.moves()) {
-      return null;
-    }
-    int ps = config.pageSize();
-    int[] page = new int[ps];
-    long[] s = new long[node.tokens() / ps];
-    for (int p = 0; p < s.length; p++) {
-      for (int i = 0; i < ps; i++) {
-        page[i] = node.token(p * ps + i);
-      }
-      s[p] = PageContent.seed(page, 0, ps);
-    }
-    return s;
+    return data.moves() ? PageSeeds.of(node, config.pageSize()) : null;
   }
 
   /** Returns the content seed of each page of {@code op}'s key, or null when the data path moves no bytes. */
   long[] seeds(PrefetchOperation op) {
-    if (!data.moves()) {
-      return null;
-    }
-    int ps = config.pageSize();
-    long[] s = new long[op.hostPages.length];
-    for (int p = 0; p < s.length; p++) {
-      s[p] = PageContent.seed(op.tokens, p * ps, ps);
-    }
-    return s;
+    return data.moves() ? PageSeeds.of(op.tokens, op.hostPages.length, config.pageSize()) : null;
   }
 
   /** The tree's view of the pools during eviction. */
