@@ -15,7 +15,6 @@ import dev.hicachesync.tree.MatchResult;
 import dev.hicachesync.tree.Mix64;
 import dev.hicachesync.tree.RadixTree;
 import dev.hicachesync.tree.TreeNode;
-import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -50,6 +49,8 @@ public final class CacheController {
   final PageAllocator device;
   final HostSlotLedger host;
   final ControllerStats stats = new ControllerStats();
+  /** Where copies move KV bytes; {@link KvData#NONE} (page counts only) unless {@link #attachData} was called. */
+  KvData data = KvData.NONE;
 
   final ArrayDeque<WriteAck> writeAcks = new ArrayDeque<>();
   final ArrayDeque<LoadAck> loadAcks = new ArrayDeque<>();
@@ -97,7 +98,12 @@ public final class CacheController {
     this.storageSuffix = storageSuffix;
     this.tree = new RadixTree(config.pageSize(), this.storage != null);
     this.device = new PageAllocator(config.devicePages());
-    this.host = new HostSlotLedger(config.hostPages());
+    this.host = new HostSlotLedger(config.hostPages(), !config.faults().untrackedSlots());
+  }
+
+  /** Makes copies move real KV bytes through {@code data} (before the first step). Scheduler thread. */
+  public void attachData(KvData data) {
+    this.data = data;
   }
 
   // ================================================================ accessors
@@ -371,12 +377,10 @@ public final class CacheController {
     tree.protectHost(node);
     host.markBusy(hostPages, 0, hostPages.length);
     ReadyQueue.Entry<Long> ack = backupAckQueue.add(id); // the backup thread is sequential: FIFO acks
+    long[] seeds = seeds(node);
     env.background(TransferKind.STORAGE_WRITE, hostPages.length, ok -> {
-      ByteBuffer payload = ByteBuffer.allocate(8);
-      for (PageKey k : keys) {
-        payload.clear();
-        payload.putLong(0, k.hashCode()).limit(8);
-        storage.put(k.withSuffix(storageSuffix), payload);
+      for (int i = 0; i < keys.length; i++) {
+        data.store(storage, keys[i].withSuffix(storageSuffix), hostPages[i], seeds == null ? 0 : seeds[i]);
       }
       stats.storageWritePages += keys.length;
       host.clearBusy(hostPages, 0, hostPages.length);
@@ -392,7 +396,8 @@ public final class CacheController {
       return false;
     }
     tree.setHost(node, slots);
-    TransferEvent ev = env.copy(TransferKind.DEVICE_TO_HOST, pages);
+    TransferEvent ev = data.toHost(env.copy(TransferKind.DEVICE_TO_HOST, pages), node.devicePages(), slots,
+        seeds(node));
     host.markBusy(slots, 0, pages);
     tree.lockRef(node);
     writeAcks.add(new WriteAck(node.id(), ev, slots));
@@ -436,16 +441,25 @@ public final class CacheController {
     }
   }
 
-  /** Whether a read of {@code keys} really finds every page (a missing object is a failed read). */
-  boolean readPages(PageKey[] keys, int from, int to) {
-    ByteBuffer buf = ByteBuffer.allocate(64);
+  /** Reads pages [from, to) of {@code op} into its host slots; false if one is missing (a failed read). */
+  boolean readPages(PrefetchOperation op, int from, int to) {
+    long[] seeds = seeds(op);
     for (int i = from; i < to; i++) {
-      buf.clear();
-      if (!storage.get(keys[i], buf)) {
+      if (!data.load(storage, op.keys[i], op.hostPages[i], seeds == null ? 0 : seeds[i])) {
         return false;
       }
     }
     return true;
+  }
+
+  /** Returns the content seed of each page of {@code node}, or null when the data path moves no bytes. */
+  long[] seeds(TreeNode node) {
+    return data.moves() ? PageSeeds.of(node, config.pageSize()) : null;
+  }
+
+  /** Returns the content seed of each page of {@code op}'s key, or null when the data path moves no bytes. */
+  long[] seeds(PrefetchOperation op) {
+    return data.moves() ? PageSeeds.of(op.tokens, op.hostPages.length, config.pageSize()) : null;
   }
 
   /** The tree's view of the pools during eviction. */
@@ -466,7 +480,8 @@ public final class CacheController {
       if (slots == null) {
         return false;
       }
-      TransferEvent ev = env.copy(TransferKind.DEVICE_TO_HOST, pages);
+      TransferEvent ev = data.toHost(env.copy(TransferKind.DEVICE_TO_HOST, pages), node.devicePages(), slots,
+          seeds(node));
       ev.await(); // write_back is synchronous: the device pages go only once the host has them
       tree.setHost(node, slots);
       stats.deviceToHostCopies++;

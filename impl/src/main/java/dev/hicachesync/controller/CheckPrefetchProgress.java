@@ -40,6 +40,7 @@ final class CheckPrefetchProgress {
     op.state = PrefetchState.TERMINATED;
     c.stats.prefetchesTerminated++;
     if (pages > 0) {
+      c.data.checkHost(op.hostPages, 0, pages, c.seeds(op), "S5 insert of prefetch " + rid);
       int present = c.tree.insertHost(op.anchor, Arrays.copyOf(op.tokens, pages * ps),
           Arrays.copyOf(op.hostPages, pages));
       if (present > 0) {

@@ -18,7 +18,10 @@ public interface ControllerEnv {
   /** Returns this rank's clock (logical ticks). */
   Ticker clock();
 
-  /** Starts an asynchronous device↔host copy of {@code pages} pages and returns its completion event. */
+  /**
+   * Starts an asynchronous device↔host copy of {@code pages} pages and returns its completion event (when
+   * it completes; the bytes themselves move through {@link KvData}).
+   */
   TransferEvent copy(TransferKind kind, int pages);
 
   /**

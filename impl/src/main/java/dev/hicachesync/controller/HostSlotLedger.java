@@ -14,10 +14,13 @@ import dev.hicachesync.tier.PageAllocator;
 final class HostSlotLedger {
   private final PageAllocator pool;
   private final int[] busy;
+  /** Whether {@link #free} checks the busy counts (off only under the {@code untrackedSlots} fault). */
+  private final boolean checked;
 
-  HostSlotLedger(int pages) {
+  HostSlotLedger(int pages, boolean checked) {
     this.pool = new PageAllocator(pages);
     this.busy = new int[pages];
+    this.checked = checked;
   }
 
   PageAllocator pool() {
@@ -43,7 +46,7 @@ final class HostSlotLedger {
   /** Frees {@code slots}; a slot that a transfer still uses, or one already free, violates INV-7. */
   void free(int[] slots, String why) {
     for (int s : slots) {
-      if (busy[s] > 0) {
+      if (checked && busy[s] > 0) {
         throw new InvariantViolation(Invariant.HostSlotSafety,
             "host slot " + s + " freed (" + why + ") while " + busy[s] + " transfer(s) still use it");
       }

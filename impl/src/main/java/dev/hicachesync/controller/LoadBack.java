@@ -47,11 +47,27 @@ final class LoadBack {
       System.arraycopy(hp, 0, hostPages, at, hp.length);
       at += hp.length;
     }
-    TransferEvent ev = c.env.copy(TransferKind.HOST_TO_DEVICE, pages);
+    TransferEvent ev = c.data.fromHost(c.env.copy(TransferKind.HOST_TO_DEVICE, pages), hostPages, dev,
+        seeds(path, pages));
     c.host.markBusy(hostPages, 0, pages);
     c.loadAcks.add(new LoadAck(m.lastNode().id(), ev, hostPages));
     c.stats.hostToDeviceCopies++;
     c.stats.hostToDevicePages += pages;
     return m.hostTokens();
+  }
+
+  /** Returns the content seeds of the path's pages in order, or null when no bytes move. */
+  private long[] seeds(List<TreeNode> path, int pages) {
+    if (!c.data.moves()) {
+      return null;
+    }
+    long[] s = new long[pages];
+    int at = 0;
+    for (TreeNode n : path) {
+      long[] ns = c.seeds(n);
+      System.arraycopy(ns, 0, s, at, ns.length);
+      at += ns.length;
+    }
+    return s;
   }
 }

@@ -81,7 +81,7 @@ final class PrefetchThreadStep {
   private void onBatch(PrefetchOperation op, int from, int n, boolean ok) {
     c.host.clearBusy(op.hostPages, from, from + n);
     op.reading = false;
-    if (ok && c.readPages(op.keys, from, from + n)) {
+    if (ok && c.readPages(op, from, from + n)) {
       op.completedPages = from + n;
       c.stats.storageReadPages += n;
     } else {

@@ -6,7 +6,8 @@
  * CheckPrefetchProgress} S5, {@code ReleaseAbortedRequest} S6, {@code PrefetchThreadStep} S7).
  *
  * <p>Core types: {@link dev.hicachesync.controller.CacheController}, {@link
- * dev.hicachesync.controller.ControllerConfig}, {@link dev.hicachesync.controller.ControllerEnv}. Threads and
+ * dev.hicachesync.controller.ControllerConfig}, {@link dev.hicachesync.controller.ControllerEnv}, {@link
+ * dev.hicachesync.controller.KvData} (where copies move the KV bytes; none by default). Threads and
  * time come in through {@code ControllerEnv}: the controller never starts a thread or reads wall time, so
  * a simulator can run every rank deterministically.
  */

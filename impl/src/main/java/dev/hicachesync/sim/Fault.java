@@ -22,11 +22,19 @@ public enum Fault {
    * B7 before #27010: a stopped prefetch hands back its unread host slots at once, while the rank's I/O
    * thread may still be writing them ({@code HostSlotSafety}).
    */
-  EARLY_TAIL_RELEASE;
+  EARLY_TAIL_RELEASE,
+  /**
+   * {@link #EARLY_TAIL_RELEASE} in a build whose host slot ledger does not check frees: the slots go back
+   * to the pool and are reused while the read still lands in them, so only the data path's integrity
+   * checks (corrupted bytes, reported as {@code HostSlotSafety}) can see it.
+   */
+  EARLY_SLOT_REUSE;
 
   /** Returns the controller's part of {@code faults}. */
   static ControllerFaults controllerFaults(Set<Fault> faults) {
     return new ControllerFaults(faults.contains(SKIP_IDLE_WRITE_CHECK),
-        faults.contains(UNSYNCED_LOADING_CHECK), faults.contains(EARLY_TAIL_RELEASE));
+        faults.contains(UNSYNCED_LOADING_CHECK),
+        faults.contains(EARLY_TAIL_RELEASE) || faults.contains(EARLY_SLOT_REUSE),
+        faults.contains(EARLY_SLOT_REUSE));
   }
 }

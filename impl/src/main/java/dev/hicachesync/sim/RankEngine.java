@@ -41,6 +41,8 @@ final class RankEngine {
   final List<ProcessGroup> handles = new ArrayList<>();
   /** The channel to the next pipeline stage, or null. */
   PipeChannel toNext;
+  /** The data path that moves this rank's KV bytes, or null when only page counts move. */
+  DataPath data;
   /** The readable event log, or null when none was asked for. */
   final EventLog log;
 
@@ -180,6 +182,9 @@ final class RankEngine {
       controller.unlock(prefix);
       return false;
     }
+    if (data != null) {
+      data.compute(fresh, prompt, prefixTokens / ps, ps); // prefill writes the KV of what it computed
+    }
     InsertResult ins = controller.insert(
         Arrays.copyOf(prompt, promptPages * ps), concat(devicePages(prefix), fresh));
     TreeNode last = ins.lastNode() == null ? controller.tree().root() : ins.lastNode();
@@ -211,6 +216,9 @@ final class RankEngine {
       if (extra > 0) {
         int[] fresh = controller.allocateDevice(extra);
         if (fresh != null) {
+          if (data != null) {
+            data.compute(fresh, full, have.length, ps); // decode wrote the output's KV
+          }
           controller.insert(Arrays.copyOf(full, full.length / ps * ps), concat(have, fresh));
         }
       }

@@ -4,7 +4,9 @@ import dev.hicachesync.controller.CacheController;
 import dev.hicachesync.controller.ControllerDigest;
 import dev.hicachesync.sync.SyncObserver;
 import dev.hicachesync.sync.SyncPoint;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * Records one rank's digest at every lockstep point of the last few steps, in a ring, for the domain
@@ -29,6 +31,13 @@ final class RankRecorder implements SyncObserver {
   private final long[] stepOf = new long[RING];
   private CacheController controller;
   private int slot;
+  /** A step whose every entry also records the readable state (a replay for the report), or -1. */
+  long viewStep = -1;
+  /** The readable state at each entry of {@link #viewStep}, in entry order. */
+  final List<View> views = new ArrayList<>();
+
+  /** One rank's readable state at one entry: queues and pools, and the tree node by node. */
+  record View(String state, List<String> tree) {}
 
   void attach(CacheController c) {
     this.controller = c;
@@ -92,5 +101,8 @@ final class RankRecorder implements SyncObserver {
       System.arraycopy(popped, 0, d, n + 5, 5);
     }
     size[slot] = n + WIDTH;
+    if (stepOf[slot] == viewStep && controller != null) {
+      views.add(new View(Simulator.queues(controller), controller.tree().describe()));
+    }
   }
 }

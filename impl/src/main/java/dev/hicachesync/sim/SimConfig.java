@@ -36,13 +36,14 @@ import java.util.Set;
  * @param logFile where to write the readable event log (one line per reduction), or null for none
  * @param drainSteps steps run after {@code steps} without new requests, after which every rank must be
  *     quiet: no acks, prefetches or requests left, no page leaked (0: no drain)
+ * @param data whether copies move real KV bytes and how (off by default: page counts only)
  */
 public record SimConfig(
     Topology topology, long steps, long seed, ProtocolVersion version, StorageMode storage,
     Path storageDir, PrefetchPolicy prefetchPolicy, WritePolicy writePolicy, Set<Fault> faults,
     int pageSize, int devicePages, int hostPages, int maxRunning, double readFailure,
     Duration collectiveTimeout, Workload.Factory workload, int fullDigestEvery, long drainSteps,
-    Timing.Factory timing, Path logFile) {
+    Timing.Factory timing, Path logFile, DataOptions data) {
 
   /** Returns a builder with the reference defaults (dp=1, cp=2, tp=2, 20,000 steps, seed 7, merged, timeout). */
   public static Builder builder() {
@@ -80,6 +81,7 @@ public record SimConfig(
     private long drainSteps;
     private Path logFile;
     private Timing.Factory timing;
+    private DataOptions data = DataOptions.OFF;
 
     public Builder topology(Topology t) { this.topology = t; return this; }
     public Builder steps(long s) { this.steps = s; return this; }
@@ -101,6 +103,7 @@ public record SimConfig(
     public Builder drainSteps(long n) { this.drainSteps = n; return this; }
     public Builder logFile(Path p) { this.logFile = p; return this; }
     public Builder timing(Timing.Factory t) { this.timing = t; return this; }
+    public Builder data(DataOptions d) { this.data = d; return this; }
 
     /** Returns the configuration; throws {@link IllegalArgumentException} (one line) for bad values. */
     public SimConfig build() {
@@ -113,7 +116,7 @@ public record SimConfig(
       return new SimConfig(topology, steps, seed, version, storage, storageDir, prefetchPolicy,
           writePolicy, java.util.Collections.unmodifiableSet(EnumSet.copyOf(faults)), pageSize,
           devicePages, hostPages, maxRunning, readFailure, collectiveTimeout, workload, fullDigestEvery,
-          drainSteps, timing, logFile);
+          drainSteps, timing, logFile, data);
     }
   }
 }

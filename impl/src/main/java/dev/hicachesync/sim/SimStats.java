@@ -33,6 +33,14 @@ public final class SimStats {
   public long prefetchesCompleted;
   public long prefetchesAborted;
   public long pageBytes;
+  /** The device tier the data path used, or null when no bytes moved. */
+  public String deviceTier;
+  /** The host layout and page shape of the data path, or null when no bytes moved. */
+  public String hostLayout;
+  /** Bytes the data path really moved (copies and storage I/O, every rank). */
+  public long dataBytes;
+  /** Pages whose bytes were checked on arrival (every rank). */
+  public long checkedPages;
 
   void addDomain(EngineStats e, ControllerStats c) {
     arrived += e.arrived;
@@ -89,6 +97,15 @@ public final class SimStats {
         hostToDeviceCopies, hostToDevicePages, hostToDevicePages * pageBytes / mib,
         storageReadPages, storageReadPages * pageBytes / mib, storageReadFailures,
         storageWritePages, storageWritePages * pageBytes / mib,
-        prefetchesIssued, prefetchesRevoked, prefetchesTerminated, prefetchesCompleted, prefetchesAborted);
+        prefetchesIssued, prefetchesRevoked, prefetchesTerminated, prefetchesCompleted, prefetchesAborted)
+        + System.lineSeparator() + describeData();
+  }
+
+  /** Returns the data path lines: the device tier and host layout, or that only page counts moved. */
+  private String describeData() {
+    if (deviceTier == null) {
+      return String.format(Locale.ROOT, "data path: off (MiB above are pages x %d KiB nominal)", pageBytes / 1024);
+    }
+    return String.format(Locale.ROOT, "device tier: %s%nhost layout: %s%ndata path: moved %.1f MiB, checked %d pages on arrival", deviceTier, hostLayout, dataBytes / (1024.0 * 1024.0), checkedPages);
   }
 }

@@ -35,10 +35,20 @@ public final class Simulator {
   private final SimConfig cfg;
   private final AtomicReference<Divergence> first = new AtomicReference<>();
   private final AtomicReference<Throwable> crash = new AtomicReference<>();
+  /** In a replay for the report: the step whose readable views ranks {@code viewRanks} record; -1 otherwise. */
+  private final long viewStep;
+  private final int[] viewRanks;
+  private RankRecorder[] recorders;
 
   /** Creates a simulator of {@code cfg}. */
   public Simulator(SimConfig cfg) {
+    this(cfg, -1, new int[0]);
+  }
+
+  private Simulator(SimConfig cfg, long viewStep, int[] viewRanks) {
     this.cfg = cfg;
+    this.viewStep = viewStep;
+    this.viewRanks = viewRanks;
   }
 
   boolean stopped() {
@@ -65,6 +75,10 @@ public final class Simulator {
     for (int r = 0; r < world; r++) {
       recorders[r] = new RankRecorder();
     }
+    for (int r : viewRanks) {
+      recorders[r].viewStep = viewStep;
+    }
+    this.recorders = recorders;
     for (int r = 0; r < world; r++) {
       engines[r] = build(r, t, fabric, storage, recorders);
     }
@@ -76,6 +90,11 @@ public final class Simulator {
     }
     threads.forEach(Thread::start);
     joinAll(threads);
+    for (RankEngine e : engines) {
+      if (e.data != null) {
+        e.data.close();
+      }
+    }
     if (crash.get() != null) {
       throw new IllegalStateException("simulation failed on seed " + cfg.seed() + ": " + crash.get(),
           crash.get());
@@ -90,9 +109,10 @@ public final class Simulator {
     }
     Divergence d = first.get();
     if (d != null) {
-      d = withViews(d, engines);
+      Divergence exact = viewStep < 0 ? ExactViews.replay(cfg, d) : null;
+      d = exact != null ? exact : withViews(d, engines);
     }
-    if (cfg.logFile() != null) {
+    if (cfg.logFile() != null && viewStep < 0) {
       List<EventLog> logs = new ArrayList<>();
       for (RankEngine e : engines) {
         logs.add(e.log);
@@ -143,6 +163,11 @@ public final class Simulator {
         new SyncLayer(cfg.version(), prefetchGroups, reductions), rec, storage,
         "tp" + t.tpRank(r) + "pp" + c.pp());
     rec.attach(controller);
+    DataPath data = cfg.data().on()
+        ? new DataPath(cfg.data(), cfg.devicePages(), cfg.hostPages(), env.clock(), r) : null;
+    if (data != null) {
+      controller.attachData(data);
+    }
     List<Integer> domain = t.syncDomain(r);
     DomainChecker checker = null;
     if (domain.get(0) == r && domain.size() > 1) {
@@ -165,6 +190,7 @@ public final class Simulator {
       engine.handles.add(recv);
     }
     engine.toNext = toNext;
+    engine.data = data;
     return engine;
   }
 
@@ -288,11 +314,31 @@ public final class Simulator {
   }
 
   private static String state(CacheController c, String node) {
+    return String.format("after the stop: %s%nfirst differing tree node: %s", queues(c),
+        node.equals("(same)") ? "none now (the difference was transient)" : node);
+  }
+
+  /** Returns a rank's tree digest, queue lengths, free pages and ongoing prefetches, on one line. */
+  static String queues(CacheController c) {
     int[] q = c.queueSizes();
-    return String.format("after the stop: %s; queues write=%d load=%d revoke=%d backup=%d release=%d; "
-            + "free device=%d host=%d; ongoing prefetches=%d%nfirst differing tree node: %s",
+    return String.format("%s; queues write=%d load=%d revoke=%d backup=%d release=%d; "
+            + "free device=%d host=%d; ongoing prefetches=%d",
         c.tree().digest(), q[0], q[1], q[2], q[3], q[4], c.freeDevicePages(), c.freeHostPages(),
-        c.ongoingPrefetches().size(), node.equals("(same)") ? "none now (the difference was transient)" : node);
+        c.ongoingPrefetches().size());
+  }
+
+  /** Replays {@code cfg} (same seed, fresh storage, no log) recording ranks' views at step {@code step}; returns its recorders. */
+  static RankRecorder[] replayViews(SimConfig cfg, long step, int rankA, int rankB, Divergence expect) {
+    Simulator again = new Simulator(cfg, step, new int[] {rankA, rankB});
+    Divergence d;
+    try {
+      d = again.run().divergence();
+    } catch (IllegalStateException e) {
+      return null;
+    }
+    boolean same = d != null && d.step() == expect.step() && d.point().equals(expect.point())
+        && d.rankA() == expect.rankA() && d.rankB() == expect.rankB();
+    return same ? again.recorders : null; // another outcome: the views would not explain this divergence
   }
 
   private SimStats stats(Topology t, RankEngine[] engines, long completed) {
@@ -300,7 +346,18 @@ public final class Simulator {
     s.steps = completed;
     s.ranks = engines.length;
     s.pageBytes = cfg.controllerConfig().pageBytes();
+    if (cfg.data().on()) {
+      // Real bytes: the page counts are multiplied by the data path's page size.
+      s.pageBytes = cfg.data().pageBytes();
+      s.deviceTier = engines[0].data.tierName();
+      s.hostLayout = String.format("%s, page %d B (%d layers x %d B)", cfg.data().hostLayout().label(),
+          cfg.data().pageBytes(), cfg.data().layers(), cfg.data().layerBytes());
+    }
     for (RankEngine e : engines) {
+      if (e.data != null) {
+        s.dataBytes += e.data.movedBytes;
+        s.checkedPages += e.data.checkedPages;
+      }
       if (t.syncDomain(e.rank).get(0) == e.rank) {
         s.addDomain(e.stats, e.controller.stats());
       }
@@ -317,7 +374,8 @@ public final class Simulator {
         return new MemoryStorageBackend();
       default:
         try {
-          return new FileStorageBackend(cfg.storageDir() != null ? cfg.storageDir()
+          // A replay starts from an empty store, as the run it repeats did.
+          return new FileStorageBackend(cfg.storageDir() != null && viewStep < 0 ? cfg.storageDir()
               : Files.createTempDirectory("hicache-sim-"));
         } catch (IOException e) {
           throw new UncheckedIOException(e);

@@ -7,7 +7,9 @@
  * dev.hicachesync.sim.SimResult}, {@link dev.hicachesync.sim.Divergence}, {@link
  * dev.hicachesync.sim.Workload} (the request source: synthetic sessions, later replayed traces), {@link
  * dev.hicachesync.sim.Timing} (each rank's environment schedule: seeded, scripted or generated) and {@link
- * dev.hicachesync.sim.Fault} (deliberate protocol bugs, off by default).
+ * dev.hicachesync.sim.Fault} (deliberate protocol bugs, off by default), {@link
+ * dev.hicachesync.sim.DataOptions} (whether each rank's {@code DataPath} moves and checks real KV bytes).
+ * A divergence's readable views come from a replay of the same seed ({@code ExactViews}).
  *
  * <p>Why outcomes do not depend on thread timing: everything a rank sees from its environment (copy and
  * I/O completion, storage latency, read failures, rank-local conditions) is a pure function of (seed, rank,

@@ -70,6 +70,11 @@ public final class TreeNode {
     return host == null ? null : host.clone();
   }
 
+  /** Returns token {@code i} of this node's key (no copy: the data path derives page content from it). */
+  public int token(int i) {
+    return key[i];
+  }
+
   /** Returns the storage keys of the pages, or null when storage is off. */
   public PageKey[] pageKeys() {
     return hashes == null ? null : hashes.clone();

@@ -2,12 +2,15 @@ package dev.hicachesync.cli;
 
 import dev.hicachesync.controller.PrefetchPolicy;
 import dev.hicachesync.controller.WritePolicy;
+import dev.hicachesync.sim.DataOptions;
 import dev.hicachesync.sim.Fault;
 import dev.hicachesync.sim.SimConfig;
 import dev.hicachesync.sim.SimResult;
 import dev.hicachesync.sim.Simulator;
 import dev.hicachesync.sim.StorageMode;
 import dev.hicachesync.sync.ProtocolVersion;
+import dev.hicachesync.tier.DeviceChoice;
+import dev.hicachesync.tier.HostLayout;
 import dev.hicachesync.topology.Topology;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -65,7 +68,7 @@ public final class SimulateCommand implements Callable<Integer> {
   String writePolicy;
 
   @Option(names = "--fault", split = ",",
-      description = "inject protocol bugs (tests): skip_idle_write_check, unsynced_loading_check, early_admission_exit, early_tail_release")
+      description = "inject protocol bugs (tests): skip_idle_write_check, unsynced_loading_check, early_admission_exit, early_tail_release, early_slot_reuse")
   List<String> faults;
 
   @Option(names = "--device-pages", defaultValue = "192", description = "L1 pages per rank (default ${DEFAULT-VALUE})")
@@ -85,6 +88,22 @@ public final class SimulateCommand implements Callable<Integer> {
       description = "collective timeout in ms (default ${DEFAULT-VALUE})")
   long timeoutMs;
 
+  @Option(names = "--data", defaultValue = "on",
+      description = "move real KV bytes through device, host and storage tiers and check them: on, off (default ${DEFAULT-VALUE})")
+  String data;
+
+  @Option(names = "--page-bytes", defaultValue = "128",
+      description = "bytes per KV page when --data on, split over 2 layers (default ${DEFAULT-VALUE})")
+  int pageBytes;
+
+  @Option(names = "--host-layout", defaultValue = "page_first",
+      description = "host pool layout when --data on: layer_first, page_first (default ${DEFAULT-VALUE})")
+  String hostLayout;
+
+  @Option(names = "--device", defaultValue = "auto",
+      description = "device tier when --data on: auto (JCuda if CUDA is present), simulated, cuda (default ${DEFAULT-VALUE})")
+  String device;
+
   @Override
   public Integer call() {
     SimConfig cfg;
@@ -96,7 +115,8 @@ public final class SimulateCommand implements Callable<Integer> {
             fs.add(Fault.valueOf(f.trim().toUpperCase(Locale.ROOT)));
           } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("unknown fault '" + f
-                + "'; expected skip_idle_write_check, unsynced_loading_check, early_admission_exit or early_tail_release");
+                + "'; expected skip_idle_write_check, unsynced_loading_check, early_admission_exit, early_tail_release"
+                + " or early_slot_reuse");
           }
         }
       }
@@ -121,6 +141,7 @@ public final class SimulateCommand implements Callable<Integer> {
           .collectiveTimeout(Duration.ofMillis(timeoutMs))
           .drainSteps(drain)
           .logFile(log)
+          .data(dataOptions())
           .build();
     } catch (IllegalArgumentException e) { // InvalidTopologyException included
       System.err.println("hicache-sync simulate: " + e.getMessage());
@@ -155,5 +176,15 @@ public final class SimulateCommand implements Callable<Integer> {
     System.out.println(r.divergence().describe());
     System.out.println("Failed on seed " + cfg.seed());
     return 1;
+  }
+
+  /** Returns the data path options of {@code --data}, {@code --page-bytes}, {@code --host-layout}, {@code --device}. */
+  private DataOptions dataOptions() {
+    if (!data.equals("on") && !data.equals("off")) {
+      throw new IllegalArgumentException("--data must be on or off, got '" + data + "'");
+    }
+    HostLayout layout = HostLayout.parse(hostLayout);
+    DeviceChoice choice = DeviceChoice.parse(device);
+    return data.equals("off") ? DataOptions.OFF : DataOptions.on(layout, 2, pageBytes).withDevice(choice);
   }
 }

@@ -41,6 +41,18 @@ class SimulateCommandTest {
     assertTrue(r.out().strip().endsWith("divergence: none"));
   }
 
+  /** The data path is on by default and the report names the device tier and the host layout. */
+  @Test
+  void reportNamesTheDeviceTierAndLayout() {
+    Run r = run("--steps", "300", "--seed", "3", "--host-layout", "layer_first");
+    assertEquals(0, r.code(), r.out() + r.err());
+    assertTrue(r.out().contains("\ndevice tier: "), r.out());
+    assertTrue(r.out().contains("\nhost layout: layer_first, page 128 B"), r.out());
+    Run off = run("--steps", "300", "--seed", "3", "--data", "off");
+    assertTrue(off.out().contains("\ndata path: off"), off.out());
+    assertFalse(off.out().contains("device tier:"), off.out());
+  }
+
   @Test
   void legacyVersionUnderCpReportsTheDivergence() {
     Run r = run("--version", "pre20460", "--cp", "2", "--tp", "1", "--steps", "2000");
@@ -52,7 +64,8 @@ class SimulateCommandTest {
   @Test
   void badInputIsOneLineAndExitTwo() {
     for (String[] args : new String[][] {{"--cp", "0"}, {"--version", "v9"}, {"--storage", "nfs"},
-        {"--policy", "eager"}, {"--write-policy", "sometimes"}, {"--fault", "gremlins"}}) {
+        {"--policy", "eager"}, {"--write-policy", "sometimes"}, {"--fault", "gremlins"},
+        {"--data", "maybe"}, {"--page-bytes", "100"}, {"--host-layout", "diagonal"}}) {
       Run r = run(args);
       assertEquals(2, r.code(), String.join(" ", args));
       assertEquals(1, r.err().strip().lines().count(), r.err());

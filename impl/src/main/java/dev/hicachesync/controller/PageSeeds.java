@@ -1,0 +1,31 @@
+package dev.hicachesync.controller;
+
+import dev.hicachesync.tier.PageContent;
+import dev.hicachesync.tree.TreeNode;
+
+/** The content seeds ({@link PageContent#seed}) of a node's pages or of a prefetch key's pages. */
+final class PageSeeds {
+  private PageSeeds() {}
+
+  /** Returns one seed per page of {@code node}'s key. */
+  static long[] of(TreeNode node, int pageSize) {
+    int[] page = new int[pageSize];
+    long[] s = new long[node.tokens() / pageSize];
+    for (int p = 0; p < s.length; p++) {
+      for (int i = 0; i < pageSize; i++) {
+        page[i] = node.token(p * pageSize + i);
+      }
+      s[p] = PageContent.seed(page, 0, pageSize);
+    }
+    return s;
+  }
+
+  /** Returns one seed per page of the first {@code pages} pages of {@code tokens}. */
+  static long[] of(int[] tokens, int pages, int pageSize) {
+    long[] s = new long[pages];
+    for (int p = 0; p < pages; p++) {
+      s[p] = PageContent.seed(tokens, p * pageSize, pageSize);
+    }
+    return s;
+  }
+}

@@ -1,0 +1,154 @@
+package dev.hicachesync.sim;
+
+import dev.hicachesync.controller.KvData;
+import dev.hicachesync.env.LatencyModel;
+import dev.hicachesync.env.Ticker;
+import dev.hicachesync.env.TransferEvent;
+import dev.hicachesync.storage.PageKey;
+import dev.hicachesync.storage.StorageBackend;
+import dev.hicachesync.sync.Invariant;
+import dev.hicachesync.sync.InvariantViolation;
+import dev.hicachesync.tier.DeviceTier;
+import dev.hicachesync.tier.DeviceTiers;
+import dev.hicachesync.tier.HostPool;
+import dev.hicachesync.tier.PageContent;
+import dev.hicachesync.tier.SimulatedDeviceTier;
+import java.nio.ByteBuffer;
+
+/**
+ * One rank's KV bytes: a {@link DeviceTier} (JCuda or simulated), a {@link HostPool} in the chosen layout,
+ * and the storage, with every arrival checked against the bytes computed for the page's tokens.
+ *
+ * <p>Why checks rather than trust: the controller's ledger says which slots are busy; this class looks at
+ * the bytes. A slot freed and reused while a copy or read still uses it ends up holding another page's
+ * bytes, and the next check of it fails with {@code HostSlotSafety}. The simulated device tier runs with
+ * zero latency: when a copy completes is the rank's {@link Timing}'s decision (see {@link DataEvent}).
+ * Rank thread only.
+ */
+final class DataPath implements KvData, AutoCloseable {
+  private final DeviceTier device;
+  private final HostPool host;
+  private final String tierName;
+  private final int pageBytes;
+  /** One page, for layer_first storage I/O and device checks. */
+  private final ByteBuffer scratch;
+  long movedBytes;
+  long checkedPages;
+
+  DataPath(DataOptions o, int devicePages, int hostPages, Ticker clock, int rank) {
+    this.device = DeviceTiers.open(o.device(), devicePages, o.layers(), o.layerBytes(), clock,
+        LatencyModel.zero(), rank);
+    this.host = new HostPool(Math.max(1, hostPages), o.layers(), o.layerBytes(), o.hostLayout());
+    this.pageBytes = o.pageBytes();
+    this.scratch = ByteBuffer.allocateDirect(pageBytes);
+    this.tierName = device instanceof SimulatedDeviceTier
+        ? "simulated (" + (DeviceTiers.probe().available() ? "requested" : "CUDA unavailable: "
+            + DeviceTiers.probe().detail()) + ")"
+        : device.describe();
+  }
+
+  /** Returns the device tier in use, e.g. {@code simulated (CUDA unavailable: ...)}. */
+  String tierName() {
+    return tierName;
+  }
+
+  /** Writes what prefill computes for pages {@code firstPage..} of {@code tokens} into {@code devicePages}. */
+  void compute(int[] devicePages, int[] tokens, int firstPage, int pageSize) {
+    for (int j = 0; j < devicePages.length; j++) {
+      scratch.clear();
+      PageContent.fill(PageContent.seed(tokens, (firstPage + j) * pageSize, pageSize), scratch, pageBytes);
+      device.write(devicePages[j], scratch);
+    }
+  }
+
+  @Override
+  public boolean moves() {
+    return true;
+  }
+
+  @Override
+  public TransferEvent toHost(TransferEvent timing, int[] devicePages, int[] hostPages, long[] seeds) {
+    TransferEvent copy = device.copyToHost(devicePages, host, hostPages);
+    movedBytes += (long) hostPages.length * pageBytes;
+    return new DataEvent(timing, copy,
+        () -> checkHost(hostPages, 0, hostPages.length, seeds, "device->host copy"));
+  }
+
+  @Override
+  public TransferEvent fromHost(TransferEvent timing, int[] hostPages, int[] devicePages, long[] seeds) {
+    TransferEvent copy = device.copyFromHost(host, hostPages, devicePages);
+    movedBytes += (long) hostPages.length * pageBytes;
+    return new DataEvent(timing, copy, () -> {
+      for (int i = 0; i < devicePages.length; i++) {
+        scratch.clear();
+        device.read(devicePages[i], scratch);
+        scratch.flip();
+        int bad = PageContent.firstMismatch(seeds[i], scratch, pageBytes);
+        checkedPages++;
+        if (bad >= 0) {
+          throw corrupt("load-back", "device page " + devicePages[i] + " loaded from host slot " + hostPages[i], bad);
+        }
+      }
+    });
+  }
+
+  @Override
+  public void store(StorageBackend storage, PageKey key, int hostPage, long seed) {
+    checkHost(new int[] {hostPage}, 0, 1, new long[] {seed}, "storage backup");
+    storage.put(key, page(hostPage));
+    movedBytes += pageBytes;
+  }
+
+  @Override
+  public boolean load(StorageBackend storage, PageKey key, int hostPage, long seed) {
+    boolean found;
+    if (host.isPageContiguous()) {
+      found = storage.get(key, host.pageView(hostPage)); // page_first: zero-copy into the slot
+    } else {
+      scratch.clear();
+      found = storage.get(key, scratch);
+      if (found) {
+        scratch.flip();
+        host.writePage(hostPage, scratch);
+      }
+    }
+    if (found) {
+      movedBytes += pageBytes;
+      checkHost(new int[] {hostPage}, 0, 1, new long[] {seed}, "storage read");
+    }
+    return found;
+  }
+
+  @Override
+  public void checkHost(int[] hostPages, int from, int to, long[] seeds, String what) {
+    for (int i = from; i < to; i++) {
+      ByteBuffer b = page(hostPages[i]);
+      int bad = PageContent.firstMismatch(seeds[i], b, pageBytes);
+      checkedPages++;
+      if (bad >= 0) {
+        throw corrupt(what, "host slot " + hostPages[i], bad);
+      }
+    }
+  }
+
+  /** Returns host page {@code slot} in canonical order: a view (page_first) or a copy in the scratch buffer. */
+  private ByteBuffer page(int slot) {
+    if (host.isPageContiguous()) {
+      return host.pageView(slot);
+    }
+    scratch.clear();
+    host.readPage(slot, scratch);
+    return scratch.flip();
+  }
+
+  private static InvariantViolation corrupt(String what, String where, int offset) {
+    return new InvariantViolation(Invariant.HostSlotSafety, "data check after " + what + ": " + where
+        + " does not hold the bytes computed for its tokens (first wrong byte at " + offset
+        + "): a transfer used a slot that was freed or reused");
+  }
+
+  @Override
+  public void close() {
+    device.close();
+  }
+}
