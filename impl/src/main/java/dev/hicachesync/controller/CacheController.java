@@ -24,7 +24,6 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.LinkedBlockingQueue;
 
 /**
  * The HiCache controller of one rank: its radix tree, device and host pools, ack and control queues,
@@ -33,7 +32,8 @@ import java.util.concurrent.LinkedBlockingQueue;
  * <p>Scheduler thread only, except {@link #prefetchThreadStep()} (the prefetch thread's body, with its own
  * {@link SyncLayer}) and the background callbacks the {@link ControllerEnv} runs. The queues that
  * background threads fill ({@code revokeQueue}, {@code backupAckQueue}, {@code hostReleaseQueue}) are
- * thread-safe multi-producer, single-consumer (the scheduler pops them at S3, in counts all ranks agreed on).
+ * {@link ReadyQueue}s: appended in a deterministic order, ready at rank-local times, popped by the scheduler
+ * at S3 in counts all ranks agreed on.
  *
  * <p>Why every decision is made at a sync point: the local inputs (event readiness, I/O progress, storage
  * contents, clocks) differ per rank; only reduced values may change the tree, the pools or a prefetch.
@@ -53,13 +53,15 @@ public final class CacheController {
 
   final ArrayDeque<WriteAck> writeAcks = new ArrayDeque<>();
   final ArrayDeque<LoadAck> loadAcks = new ArrayDeque<>();
-  final LinkedBlockingQueue<String> revokeQueue = new LinkedBlockingQueue<>();
-  final LinkedBlockingQueue<Long> backupAckQueue = new LinkedBlockingQueue<>();
-  final LinkedBlockingQueue<int[]> hostReleaseQueue = new LinkedBlockingQueue<>();
+  final ReadyQueue<String> revokeQueue = new ReadyQueue<>();
+  final ReadyQueue<Long> backupAckQueue = new ReadyQueue<>();
+  final ReadyQueue<int[]> hostReleaseQueue = new ReadyQueue<>();
   /** {@code ongoing_prefetch}: insertion-ordered so that every rank iterates it alike. */
   final Map<String, PrefetchOperation> ongoingPrefetch = new LinkedHashMap<>();
   /** Operations waiting for the prefetch thread (S7). */
   final ArrayDeque<PrefetchOperation> prefetchQueue = new ArrayDeque<>();
+  /** Tokens each request's prefetch inserted at S5, until its admission asks (hit statistics). */
+  final Map<String, Integer> prefetchedTokens = new java.util.HashMap<>();
 
   private final WritingCheck writingCheck = new WritingCheck(this);
   private final LoadingCheck loadingCheck = new LoadingCheck(this);
@@ -68,6 +70,8 @@ public final class CacheController {
   private final CheckPrefetchProgress checkPrefetchProgress = new CheckPrefetchProgress(this);
   private final ReleaseAbortedRequest releaseAbortedRequest = new ReleaseAbortedRequest(this);
   private final PrefetchThreadStep prefetchThreadStep = new PrefetchThreadStep(this);
+  private final LoadBack loadBack = new LoadBack(this);
+  private final IssuePrefetch issuePrefetch = new IssuePrefetch(this);
   private final Sink sink = new Sink();
 
   long ackHash;
@@ -124,6 +128,12 @@ public final class CacheController {
         Mix64.mix(Mix64.mix(allocHash, device.freeCount()), host.pool().freeCount()));
   }
 
+  /** Returns the acks popped so far: [write, load, revoke, backup, release] (readable AckAgreement view). */
+  public long[] poppedCounts() {
+    return new long[] {stats.writeAcksPopped, stats.loadAcksPopped, stats.revokesPopped,
+        stats.backupAcksPopped, stats.releasesPopped};
+  }
+
   /** Returns the ongoing prefetches, in issue order. */
   public Collection<PrefetchOperation> ongoingPrefetches() {
     return Collections.unmodifiableCollection(ongoingPrefetch.values());
@@ -132,6 +142,12 @@ public final class CacheController {
   /** Returns whether request {@code rid} has an ongoing prefetch. */
   public boolean hasOngoingPrefetch(String rid) {
     return ongoingPrefetch.containsKey(rid);
+  }
+
+  /** Returns and forgets the tokens request {@code rid}'s prefetch inserted into the tree (0 if none). */
+  public int takePrefetchedTokens(String rid) {
+    Integer t = prefetchedTokens.remove(rid);
+    return t == null ? 0 : t;
   }
 
   /** Returns the free device pages. */
@@ -147,6 +163,14 @@ public final class CacheController {
   /** Returns the host slots some transfer still uses (0 once quiet). */
   public int busyHostSlots() {
     return host.busySlots();
+  }
+
+  /**
+   * Returns what is still in flight or unaccounted once the rank should be quiet; empty when all is well
+   * (see {@link QuiescenceCheck}). Scheduler thread only.
+   */
+  public List<String> quiescenceErrors() {
+    return new QuiescenceCheck(this).run();
   }
 
   /** Returns [write acks, load acks, revokes, backup acks, host releases, prefetch queue] still queued. */
@@ -192,39 +216,10 @@ public final class CacheController {
 
   /**
    * Loads the host-only part of a match back to the device when it is long enough; returns the tokens
-   * loaded (0 when below {@code load_back_threshold} or no device memory). The path stays locked until
-   * S2 pops the load ack. Scheduler thread.
+   * loaded (0 below {@code load_back_threshold} or without device memory). Scheduler thread only.
    */
   public int loadBack(MatchResult m) {
-    if (m.hostTokens() == 0 || m.hostTokens() < config.loadBackThresholdTokens()) {
-      return 0;
-    }
-    List<TreeNode> path = new ArrayList<>();
-    for (TreeNode n = m.lastNode(); n != m.lastDeviceNode(); n = n.parent()) {
-      path.add(n);
-    }
-    Collections.reverse(path);
-    int pages = m.hostTokens() / config.pageSize();
-    tree.lockRef(m.lastNode()); // keeps the device part of the path while we evict for room
-    int[] dev = allocateDevice(pages);
-    if (dev == null) {
-      tree.unlockRef(m.lastNode());
-      return 0;
-    }
-    int[] hostPages = new int[pages];
-    int at = 0;
-    for (TreeNode n : path) {
-      int[] hp = n.hostPages();
-      tree.setDevice(n, Arrays.copyOfRange(dev, at, at + hp.length));
-      System.arraycopy(hp, 0, hostPages, at, hp.length);
-      at += hp.length;
-    }
-    TransferEvent ev = env.copy(TransferKind.HOST_TO_DEVICE, pages);
-    host.markBusy(hostPages, 0, pages);
-    loadAcks.add(new LoadAck(m.lastNode().id(), ev, hostPages));
-    stats.hostToDeviceCopies++;
-    stats.hostToDevicePages += pages;
-    return m.hostTokens();
+    return loadBack.run(m);
   }
 
   /** Returns {@code pages} device pages, evicting LRU leaves if needed, or null. Scheduler thread. */
@@ -235,7 +230,7 @@ public final class CacheController {
       stats.deviceEvictedPages += tree.evictDevice(want, sink);
       r = device.allocate(pages);
     }
-    allocHash = Mix64.mix(Mix64.mix(Mix64.mix(allocHash, 1), pages), r == null ? -1 : r[0]);
+    allocHash = Mix64.mix(Mix64.mix(Mix64.mix(allocHash, 1), pages), r == null ? -1 : r.length == 0 ? -2 : r[0]);
     return r;
   }
 
@@ -279,41 +274,10 @@ public final class CacheController {
 
   /**
    * Issues a storage prefetch of the part of {@code tokens} beyond the tree's hits, if storage is on, it is
-   * at least the threshold, and host slots can be had ({@code prefetch_from_storage}); returns whether one
-   * was issued. Scheduler thread.
+   * at least the threshold, and host slots can be had; returns whether one was issued. Scheduler thread.
    */
   public boolean prefetchFromStorage(String rid, MatchResult m, int[] tokens) {
-    if (storage == null || ongoingPrefetch.containsKey(rid)) {
-      return false;
-    }
-    int ps = config.pageSize();
-    int start = m.treeTokens();
-    int len = (tokens.length - start) / ps * ps;
-    if (len <= 0 || len < config.prefetchThresholdTokens()) {
-      return false;
-    }
-    TreeNode anchor = m.lastNode();
-    tree.protectHost(anchor);
-    int pages = len / ps;
-    int[] slots = allocateHost(pages);
-    if (slots == null) {
-      tree.releaseHost(anchor);
-      return false;
-    }
-    int[] key = Arrays.copyOfRange(tokens, start, start + len);
-    PageKey[] prev = anchor.pageKeys();
-    PageKey last = prev == null || prev.length == 0 ? null : prev[prev.length - 1];
-    PageKey[] keys = new PageKey[pages];
-    for (int i = 0; i < pages; i++) {
-      last = PageKey.chain(last, Arrays.copyOfRange(key, i * ps, (i + 1) * ps));
-      keys[i] = last.withSuffix(storageSuffix);
-    }
-    PrefetchOperation op = new PrefetchOperation(rid, anchor, key, keys, slots, env.clock().ticks());
-    ongoingPrefetch.put(rid, op);
-    prefetchQueue.add(op);
-    stats.prefetchesIssued++;
-    prefetchHash = Mix64.mix(Mix64.mix(Mix64.mix(prefetchHash, 1), rid.hashCode()), pages);
-    return true;
+    return issuePrefetch.run(rid, m, tokens);
   }
 
   // ================================================================ helpers for the steps
@@ -368,6 +332,13 @@ public final class CacheController {
   /** Pops exactly the S3 counts: revokes, backup acks, host releases. */
   void drainControlQueues(int revokes, int backups, int releases) {
     ackHash = Mix64.mix(Mix64.mix(Mix64.mix(Mix64.mix(ackHash, 3), revokes), backups), releases);
+    stats.revokesPopped += revokes;
+    stats.backupAcksPopped += backups;
+    stats.releasesPopped += releases;
+    if (revokes + backups + releases > 0) {
+      // Ready already on a deciding rank; a later PP stage blocks on its own I/O first.
+      env.awaitCondition(() -> readyAtLeast(revokes, backups, releases));
+    }
     for (int i = 0; i < revokes; i++) {
       String rid = revokeQueue.poll();
       PrefetchOperation op = ongoingPrefetch.remove(rid);
@@ -387,6 +358,11 @@ public final class CacheController {
     }
   }
 
+  private boolean readyAtLeast(int revokes, int backups, int releases) {
+    return revokeQueue.leadingReady() >= revokes && backupAckQueue.leadingReady() >= backups
+        && hostReleaseQueue.leadingReady() >= releases;
+  }
+
   /** Starts the L3 backup of a node that just reached the host: protect it until S3 sees the ack. */
   void storageBackup(TreeNode node) {
     int[] hostPages = node.hostPages();
@@ -394,6 +370,7 @@ public final class CacheController {
     long id = node.id();
     tree.protectHost(node);
     host.markBusy(hostPages, 0, hostPages.length);
+    ReadyQueue.Entry<Long> ack = backupAckQueue.add(id); // the backup thread is sequential: FIFO acks
     env.background(TransferKind.STORAGE_WRITE, hostPages.length, ok -> {
       ByteBuffer payload = ByteBuffer.allocate(8);
       for (PageKey k : keys) {
@@ -403,7 +380,7 @@ public final class CacheController {
       }
       stats.storageWritePages += keys.length;
       host.clearBusy(hostPages, 0, hostPages.length);
-      backupAckQueue.add(id);
+      ack.ready = true;
     });
   }
 
@@ -432,7 +409,7 @@ public final class CacheController {
       stats.hostEvictedPages += tree.evictHost(want, s -> freeHost(s, "host eviction"));
       r = host.allocate(pages);
     }
-    allocHash = Mix64.mix(Mix64.mix(Mix64.mix(allocHash, 2), pages), r == null ? -1 : r[0]);
+    allocHash = Mix64.mix(Mix64.mix(Mix64.mix(allocHash, 2), pages), r == null ? -1 : r.length == 0 ? -2 : r[0]);
     return r;
   }
 
@@ -441,15 +418,21 @@ public final class CacheController {
     host.free(slots, why);
   }
 
-  /** Hands back the prefetch slots the reader no longer touches, once it has stopped (B7's fix). */
-  void maybeReleaseTail(PrefetchOperation op) {
-    if (op.tailReleased || !op.deposited || op.reading || op.releaseFrom < 0) {
-      return;
+  /**
+   * Queues the slots [releaseFrom, hit) of a stopped prefetch for release (S5/S6 decided it) and marks the
+   * entry ready once this rank's reader has stopped: slots a read still writes are never freed (B7's fix).
+   */
+  void releaseTail(PrefetchOperation op) {
+    if (!op.revoked && op.releaseFrom < op.hitPages && op.tail == null) {
+      op.tail = hostReleaseQueue.add(Arrays.copyOfRange(op.hostPages, op.releaseFrom, op.hitPages));
     }
-    op.tailReleased = true;
-    int to = Math.max(op.hitPages, op.releaseFrom);
-    if (op.releaseFrom < to) {
-      hostReleaseQueue.add(Arrays.copyOfRange(op.hostPages, op.releaseFrom, to));
+    updateTail(op);
+  }
+
+  /** Marks the tail entry ready when the op's S7 outcome has arrived here and no read is in flight. */
+  void updateTail(PrefetchOperation op) {
+    if (op.tail != null && (config.faults().releaseTailEarly() || op.deposited && !op.reading)) {
+      op.tail.ready = true;
     }
   }
 
