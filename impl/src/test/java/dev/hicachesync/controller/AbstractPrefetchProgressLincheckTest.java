@@ -1,21 +1,18 @@
 package dev.hicachesync.controller;
 
 import dev.hicachesync.storage.PageKey;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
 import org.jetbrains.lincheck.datastructures.Operation;
 
 /**
  * Operation catalogue for a prefetch's progress counter: the I/O thread lands read batches and increments
  * {@code completedPages}; the scheduler terminates (S5: reads the count, sets the release point) and the
- * unread tail of host slots is handed back exactly once, only after the reader stopped (INV-7,
+ * unread tail of host slots is queued for release and marked ready only once the reader stopped (INV-7,
  * {@code HostSlotSafety}; B7's fix).
  *
  * <p>Both sides run the controller's own code on a real {@link PrefetchOperation}: the I/O side is {@code
  * PrefetchThreadStep.onBatch} for a successful one-page batch (its body is private, so its four field
  * updates are restated here), the scheduler side is {@code CheckPrefetchProgress}'s termination with a
- * single rank, and both call the real {@code CacheController.maybeReleaseTail}. Subclasses choose whether
+ * single rank, and they call the real {@code CacheController.releaseTail} / {@code updateTail}. Subclasses choose whether
  * the two sides exclude each other.
  */
 public abstract class AbstractPrefetchProgressLincheckTest {
@@ -47,7 +44,7 @@ public abstract class AbstractPrefetchProgressLincheckTest {
         op.reading = true; // issueBatch
         return "next";
       }
-      c.maybeReleaseTail(op);
+      c.updateTail(op);
       return "stopped";
     });
   }
@@ -61,18 +58,17 @@ public abstract class AbstractPrefetchProgressLincheckTest {
       }
       int pages = op.completedPages;
       op.releaseFrom = pages;
-      c.maybeReleaseTail(op);
+      c.releaseTail(op);
       return pages;
     });
   }
 
-  /** What has been handed back to the host pool so far (each slot must appear at most once). */
+  /**
+   * The release entries S3 may pop now (ready at the head): the tail becomes ready only once the reader
+   * has stopped, so a positive answer while a batch is in flight is the INV-7 race.
+   */
   @Operation(nonParallelGroup = "scheduler")
   public String released() {
-    List<String> out = new ArrayList<>();
-    for (int[] slots : c.hostReleaseQueue) {
-      out.add(Arrays.toString(slots));
-    }
-    return out.toString();
+    return c.hostReleaseQueue.leadingReady() + "/" + c.hostReleaseQueue.size() + (op.reading ? " reading" : "");
   }
 }

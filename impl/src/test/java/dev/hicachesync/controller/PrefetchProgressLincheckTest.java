@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 /**
  * {@link AbstractPrefetchProgressLincheckTest} with the I/O callback and the scheduler's termination
  * excluding each other on the operation's monitor: the controller's logic is then linearizable (the tail is
- * released once, after the reader stopped, and the count the scheduler inserts is one the reader reached).
+ * ready only after the reader stopped, and the count the scheduler inserts is one the reader reached).
  *
  * <p>Note: {@link PrefetchOperation}'s fields are plain and documented "scheduler thread only"; the
  * simulator runs I/O callbacks on the rank's thread. A production build with a real I/O thread needs this

@@ -1,21 +1,21 @@
 package dev.hicachesync.controller;
 
 import dev.hicachesync.testing.LincheckRuns;
-import java.util.AbstractQueue;
-import java.util.Iterator;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * The control-queue check bites: a plain array queue (what an {@code ArrayDeque} would be) shared by the
- * background threads and the scheduler must be rejected. The race: two producers read the same tail and
- * one item is lost — S3 then counts an item that never arrives on this rank, or releases a host slot never
- * ({@code HostSlotSafety}: a leak).
+ * The control-queue check bites: the design {@link ReadyQueue} replaced — background threads append to a
+ * plain array queue when their work finishes — must be rejected. The race: two producers read the same
+ * tail index and one item is lost; S3 then never pops it (a revoke or host release that never happens:
+ * {@code AcksConsumed}, a host-slot leak).
  */
 @Tag("lincheck")
-public class UnsyncedControlQueueLincheckTest extends AbstractControlQueueLincheckTest {
+public class UnsyncedControlQueueLincheckTest extends AbstractAckQueueLincheckTest {
   public UnsyncedControlQueueLincheckTest() {
-    super(new PlainArrayQueue());
+    super(new AppendOnCompletion());
   }
 
   @Test
@@ -23,41 +23,31 @@ public class UnsyncedControlQueueLincheckTest extends AbstractControlQueueLinche
     LincheckRuns.assertRejected(() -> LincheckRuns.modelCheckingBroken(3, 2).check(getClass()), null);
   }
 
-  /** A FIFO over an array with plain head/tail indices (the bug: no synchronization). */
-  static final class PlainArrayQueue extends AbstractQueue<Long> {
-    private final Long[] items = new Long[64];
+  /** Items appended by the completing thread, plain head/tail indices (the bug: no synchronization). */
+  static final class AppendOnCompletion implements Acks {
+    private final long[] items = new long[64];
     private int head;
     private int tail;
 
     @Override
-    public boolean offer(Long x) {
+    public void complete(int i) {
       int t = tail;
-      items[t] = x;
+      items[t] = i;
       tail = t + 1;
-      return true;
     }
 
     @Override
-    public Long poll() {
-      if (head == tail) {
-        return null;
-      }
-      return items[head++];
-    }
-
-    @Override
-    public Long peek() {
-      return head == tail ? null : items[head];
-    }
-
-    @Override
-    public int size() {
+    public int leadingDone() {
       return tail - head;
     }
 
     @Override
-    public Iterator<Long> iterator() {
-      throw new UnsupportedOperationException();
+    public List<Long> popLeading() {
+      List<Long> out = new ArrayList<>();
+      while (head < tail) {
+        out.add(items[head++]);
+      }
+      return out;
     }
   }
 }

@@ -7,10 +7,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The prefetch-progress check bites: the controller's own progress logic run from a real I/O thread and the
- * scheduler with no exclusion must be rejected. Races: both sides pass {@code maybeReleaseTail}'s
- * {@code tailReleased} check and the tail is released twice (a double free), or the scheduler sees
- * {@code reading == false} in the instant between one batch landing and the next being issued and hands
- * back slots the next read writes into (INV-7, {@code HostSlotSafety}).
+ * scheduler with no exclusion must be rejected. The race: the scheduler sees {@code reading == false} in
+ * the instant between one batch landing and the next being issued, marks the tail ready, and S3 may free
+ * slots the next read writes into (INV-7, {@code HostSlotSafety}).
  */
 @Tag("lincheck")
 public class UnsyncedPrefetchProgressLincheckTest extends AbstractPrefetchProgressLincheckTest {

@@ -44,10 +44,13 @@ public final class LincheckRuns {
         .threads(threads).actorsPerThread(actorsPerThread);
   }
 
-  /** Model checking sized for a broken twin: more scenarios, so that the rejection is certain. */
+  /**
+   * Model checking sized for a broken twin: more scenarios, so that the rejection is certain, and no
+   * minimisation of the failing scenario (it costs more than finding it; the report is not needed).
+   */
   public static ModelCheckingOptions modelCheckingBroken(int threads, int actorsPerThread) {
     return new ModelCheckingOptions().iterations(BROKEN_ITERATIONS).invocationsPerIteration(INVOCATIONS)
-        .threads(threads).actorsPerThread(actorsPerThread);
+        .threads(threads).actorsPerThread(actorsPerThread).minimizeFailedScenario(false);
   }
 
   /**
