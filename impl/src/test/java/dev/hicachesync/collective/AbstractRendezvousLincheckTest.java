@@ -53,19 +53,19 @@ public abstract class AbstractRendezvousLincheckTest {
   /**
    * Model checking of {@code ranks} threads × {@code calls} calls, against {@code spec}. One iteration:
    * with one operation whose only parameter is the thread, every generated scenario is the same, so the
-   * budget goes to interleavings ({@code hicache.lincheck.invocations}, times 3). Scenario minimisation is
+   * budget goes to interleavings ({@code hicache.lincheck.invocations}). Scenario minimisation is
    * off: dropping calls from one thread only would turn any failure into a hang.
    */
   static ModelCheckingOptions modelChecking(int ranks, int calls, Class<?> spec) {
     return LincheckRuns.modelChecking(ranks, calls).iterations(1)
-        .invocationsPerIteration(3 * LincheckRuns.INVOCATIONS).actorsBefore(0).actorsAfter(0)
+        .invocationsPerIteration(LincheckRuns.INVOCATIONS).actorsBefore(0).actorsAfter(0)
         .minimizeFailedScenario(false).sequentialSpecification(spec);
   }
 
   /** Stress counterpart of {@link #modelChecking}. */
   static StressOptions stress(int ranks, int calls, Class<?> spec) {
     return LincheckRuns.stress(ranks, calls).iterations(1)
-        .invocationsPerIteration(3 * LincheckRuns.INVOCATIONS).actorsBefore(0).actorsAfter(0)
+        .invocationsPerIteration(LincheckRuns.INVOCATIONS).actorsBefore(0).actorsAfter(0)
         .minimizeFailedScenario(false).sequentialSpecification(spec);
   }
 

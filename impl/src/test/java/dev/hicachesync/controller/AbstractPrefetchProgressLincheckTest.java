@@ -69,6 +69,7 @@ public abstract class AbstractPrefetchProgressLincheckTest {
    */
   @Operation(nonParallelGroup = "scheduler")
   public String released() {
-    return c.hostReleaseQueue.leadingReady() + "/" + c.hostReleaseQueue.size() + (op.reading ? " reading" : "");
+    return side(() ->
+        c.hostReleaseQueue.leadingReady() + "/" + c.hostReleaseQueue.size() + (op.reading ? " reading" : ""));
   }
 }

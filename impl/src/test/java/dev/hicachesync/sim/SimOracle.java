@@ -30,14 +30,17 @@ final class SimOracle {
 
   private SimOracle() {}
 
-  /** Runs {@code s} and fails (see the class javadoc) unless every invariant and bounded liveness check holds. */
-  static void assertHolds(Scenario s) {
+  /**
+   * Runs {@code s} and fails (see the class javadoc) unless every invariant and bounded liveness check
+   * holds; returns the result.
+   */
+  static SimResult assertHolds(Scenario s) {
     SimResult r;
     try {
       r = run(s);
     } catch (RuntimeException e) {
       fail("VIOLATED crash: " + e + "\nFailed on seed " + s.seed() + "\nreplay: " + s.encode(), e);
-      return;
+      return null;
     }
     if (r.divergence() != null) {
       fail("VIOLATED " + r.divergence().invariant() + " " + r.divergence().invariants() + "\nFailed on seed "
@@ -48,6 +51,7 @@ final class SimOracle {
           + " steps after the workload\nFailed on seed " + s.seed() + "\nreplay: " + s.encode() + "\n"
           + String.join("\n", r.quiescence()));
     }
+    return r;
   }
 
   /** Runs {@code s} (with a fresh, preloaded storage folder for file storage, deleted afterwards). */

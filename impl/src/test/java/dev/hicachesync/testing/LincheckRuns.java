@@ -13,9 +13,9 @@ import org.jetbrains.lincheck.datastructures.StressOptions;
  *
  * <p>Flags (system properties; fast defaults suit 2 shared cores):
  * <ul>
- *   <li>{@code -Dhicache.lincheck.iterations=N} scenarios per check (default 5);
+ *   <li>{@code -Dhicache.lincheck.iterations=N} scenarios per check (default 4);
  *   <li>{@code -Dhicache.lincheck.invocations=N} interleavings (model checking) or runs (stress) per
- *       scenario (default 100);
+ *       scenario (default 60);
  *   <li>{@code -Dhicache.lincheck.broken.iterations=N} scenarios a broken twin is given to be rejected in
  *       (default 30; the search stops at the first failure, so a working check costs little).
  * </ul>
@@ -24,9 +24,9 @@ import org.jetbrains.lincheck.datastructures.StressOptions;
  */
 public final class LincheckRuns {
   /** Scenarios per check. */
-  public static final int ITERATIONS = Integer.getInteger("hicache.lincheck.iterations", 5);
+  public static final int ITERATIONS = Integer.getInteger("hicache.lincheck.iterations", 4);
   /** Interleavings or runs per scenario. */
-  public static final int INVOCATIONS = Integer.getInteger("hicache.lincheck.invocations", 100);
+  public static final int INVOCATIONS = Integer.getInteger("hicache.lincheck.invocations", 60);
   /** Scenarios a broken twin gets to be caught in. */
   public static final int BROKEN_ITERATIONS = Integer.getInteger("hicache.lincheck.broken.iterations", 30);
 
