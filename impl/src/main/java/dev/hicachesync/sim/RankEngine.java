@@ -1,5 +1,6 @@
 package dev.hicachesync.sim;
 
+import dev.hicachesync.collective.PipeChannel;
 import dev.hicachesync.collective.ProcessGroup;
 import dev.hicachesync.controller.CacheController;
 import dev.hicachesync.sync.SyncPoint;
@@ -36,6 +37,10 @@ final class RankEngine {
   private final ArrayDeque<Request> waiting = new ArrayDeque<>();
   private final List<Running> running = new ArrayList<>();
   volatile String where = "start";
+  /** Every group handle this rank uses, for {@code Simulator#poison}. */
+  final List<ProcessGroup> handles = new ArrayList<>();
+  /** The channel to the next pipeline stage, or null. */
+  PipeChannel toNext;
   /** The readable event log, or null when none was asked for. */
   final EventLog log;
 

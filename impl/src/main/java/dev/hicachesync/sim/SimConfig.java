@@ -32,6 +32,7 @@ import java.util.Set;
  * @param collectiveTimeout how long a rank waits in a collective before the run fails
  * @param workload the request source; null for the synthetic multi-turn sessions
  * @param fullDigestEvery steps between canonical tree digest cross-checks
+ * @param timing the per-rank environment schedule; null for {@link SeededTiming}
  * @param logFile where to write the readable event log (one line per reduction), or null for none
  * @param drainSteps steps run after {@code steps} without new requests, after which every rank must be
  *     quiet: no acks, prefetches or requests left, no page leaked (0: no drain)
@@ -41,7 +42,7 @@ public record SimConfig(
     Path storageDir, PrefetchPolicy prefetchPolicy, WritePolicy writePolicy, Set<Fault> faults,
     int pageSize, int devicePages, int hostPages, int maxRunning, double readFailure,
     Duration collectiveTimeout, Workload.Factory workload, int fullDigestEvery, long drainSteps,
-    Path logFile) {
+    Timing.Factory timing, Path logFile) {
 
   /** Returns a builder with the reference defaults (dp=1, cp=2, tp=2, 20,000 steps, seed 7, merged, timeout). */
   public static Builder builder() {
@@ -78,6 +79,7 @@ public record SimConfig(
     private int fullDigestEvery = 1024;
     private long drainSteps;
     private Path logFile;
+    private Timing.Factory timing;
 
     public Builder topology(Topology t) { this.topology = t; return this; }
     public Builder steps(long s) { this.steps = s; return this; }
@@ -98,6 +100,7 @@ public record SimConfig(
     public Builder fullDigestEvery(int n) { this.fullDigestEvery = n; return this; }
     public Builder drainSteps(long n) { this.drainSteps = n; return this; }
     public Builder logFile(Path p) { this.logFile = p; return this; }
+    public Builder timing(Timing.Factory t) { this.timing = t; return this; }
 
     /** Returns the configuration; throws {@link IllegalArgumentException} (one line) for bad values. */
     public SimConfig build() {
@@ -108,9 +111,9 @@ public record SimConfig(
         throw new IllegalArgumentException("page size, device pages and max running must be >= 1");
       }
       return new SimConfig(topology, steps, seed, version, storage, storageDir, prefetchPolicy,
-          writePolicy, EnumSet.copyOf(faults.isEmpty() ? EnumSet.noneOf(Fault.class) : faults), pageSize,
+          writePolicy, java.util.Collections.unmodifiableSet(EnumSet.copyOf(faults)), pageSize,
           devicePages, hostPages, maxRunning, readFailure, collectiveTimeout, workload, fullDigestEvery,
-          drainSteps, logFile);
+          drainSteps, timing, logFile);
     }
   }
 }

@@ -113,7 +113,8 @@ public final class SyncLayer {
     if (msg.length != length + 1 || msg[0] != point.ordinal()) {
       throw new InvariantViolation(Invariant.CollectiveMatching,
           "stage expected " + point + "[" + length + "] from upstream, got "
-              + (msg.length == 0 ? "nothing" : SyncPoint.values()[(int) msg[0]] + "[" + (msg.length - 1) + "]")
+              + (msg.length == 0 || msg[0] < 0 || msg[0] >= SyncPoint.values().length ? "an abort"
+                  : SyncPoint.values()[(int) msg[0]] + "[" + (msg.length - 1) + "]")
               + " " + Arrays.toString(msg));
     }
     return Arrays.copyOfRange(msg, 1, msg.length);

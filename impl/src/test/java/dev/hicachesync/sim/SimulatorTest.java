@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.hicachesync.controller.PrefetchPolicy;
 import dev.hicachesync.controller.WritePolicy;
+import dev.hicachesync.env.TransferKind;
 import dev.hicachesync.sync.Invariant;
 import dev.hicachesync.sync.ProtocolVersion;
 import dev.hicachesync.topology.Topology;
@@ -91,6 +92,44 @@ class SimulatorTest {
     assertEquals(t.dp(), a.finalDigests().size(), "one digest per sync domain");
     SimResult c = new Simulator(base().topology(t).prefetchPolicy(PrefetchPolicy.TIMEOUT).seed(12).build()).run();
     assertFalse(a.finalDigests().equals(c.finalDigests()), "another seed, another run");
+  }
+
+  /** A scripted schedule: rank 0's copies finish at once, every other rank's take 5 ticks; no failures. */
+  private static Timing.Factory skewed() {
+    return (seed, rank, readFailure) -> new Timing() {
+      @Override
+      public long copyTicks(TransferKind kind, int pages) {
+        return rank == 0 ? 0 : 5;
+      }
+
+      @Override
+      public long backgroundTicks(TransferKind kind, int pages) {
+        return rank == 0 ? 1 : 7;
+      }
+
+      @Override
+      public boolean readFails() {
+        return false;
+      }
+
+      @Override
+      public boolean localBatchFull() {
+        return false;
+      }
+    };
+  }
+
+  /** The timing seam: a scripted skew breaks the legacy version under CP, never the merged one. */
+  @Test
+  void scriptedTimingDrivesTheOutcome() {
+    Topology t = Topology.of(1, 2, 1, 1);
+    SimResult legacy = new Simulator(base().topology(t).version(ProtocolVersion.PRE20460).timing(skewed())
+        .build()).run();
+    assertNotNull(legacy.divergence());
+    assertEquals(0, legacy.divergence().rankA());
+    SimResult merged = new Simulator(base().topology(t).timing(skewed()).drainSteps(300).build()).run();
+    assertTrue(merged.ok(), () -> merged.divergence() + " " + merged.quiescence());
+    assertEquals(0, merged.stats().storageReadFailures);
   }
 
   /** Two runs of one seed write byte-identical event logs (the "run a seed twice and diff" check). */
