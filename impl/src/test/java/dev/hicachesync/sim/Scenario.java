@@ -37,11 +37,13 @@ import java.util.stream.Collectors;
  * @param faults injected bugs
  * @param preload per global rank, the leading pages of every system prompt already in that rank's storage
  *     shard before the run (file storage only; ranks may differ, which S7's MIN must absorb)
+ * @param schedules per global rank, a generated environment schedule (latency skew, completion order,
+ *     read failures, rank-local conditions); empty: the simulator's seeded schedule for {@code seed}
  */
 record Scenario(Topology topology, ProtocolVersion version, PrefetchPolicy prefetchPolicy,
     WritePolicy writePolicy, StorageMode storage, long seed, int readFailurePercent, int devicePages,
     int hostPages, int maxRunning, int systemPrompts, int systemPromptPages, int sessions, List<Turn> turns,
-    Set<Fault> faults, List<Integer> preload) {
+    Set<Fault> faults, List<Integer> preload, List<RankSchedule> schedules) {
 
   /** Tokens per page: small, so that a page-granular tree gets many pages from short prompts. */
   static final int PAGE_SIZE = 16;
@@ -87,6 +89,7 @@ record Scenario(Topology topology, ProtocolVersion version, PrefetchPolicy prefe
         .pageSize(PAGE_SIZE).devicePages(devicePages).hostPages(hostPages).maxRunning(maxRunning)
         .faults(faults).steps(steps()).drainSteps(DRAIN_STEPS).collectiveTimeout(timeout)
         .fullDigestEvery(16).storageDir(storageDir)
+        .timing(schedules.isEmpty() ? null : RankSchedule.factory(List.copyOf(schedules)))
         .workload((s, dp) -> new ScriptedWorkload(script, sys, sysTokens, sess, dp)).build();
   }
 
@@ -119,12 +122,13 @@ record Scenario(Topology topology, ProtocolVersion version, PrefetchPolicy prefe
   String encode() {
     return String.format(Locale.ROOT,
         "dp=%d,cp=%d,tp=%d,pp=%d;v=%s;pf=%s;w=%s;st=%s;seed=%d;rf=%d;dev=%d;host=%d;run=%d;sys=%dx%d;"
-            + "sess=%d;faults=%s;pre=%s;turns=%s",
+            + "sess=%d;faults=%s;pre=%s;env=%s;turns=%s",
         topology.dp(), topology.cp(), topology.tp(), topology.pp(), version.label(), prefetchPolicy.name(),
         writePolicy.name(), storage.name(), seed, readFailurePercent, devicePages, hostPages, maxRunning,
         systemPrompts, systemPromptPages, sessions,
         faults.stream().map(Enum::name).sorted().collect(Collectors.joining("+")),
         preload.stream().map(String::valueOf).collect(Collectors.joining(".")),
+        schedules.stream().map(RankSchedule::encode).collect(Collectors.joining("_")),
         turns.stream().map(Turn::encode).collect(Collectors.joining(",")));
   }
 
@@ -155,11 +159,17 @@ record Scenario(Topology topology, ProtocolVersion version, PrefetchPolicy prefe
         preload.add(Integer.parseInt(x));
       }
     }
+    List<RankSchedule> schedules = new ArrayList<>();
+    if (!f.getOrDefault("env", "").isEmpty()) {
+      for (String x : f.get("env").split("_")) {
+        schedules.add(RankSchedule.decode(x));
+      }
+    }
     return new Scenario(t, ProtocolVersion.parse(f.get("v")), PrefetchPolicy.valueOf(f.get("pf")),
         WritePolicy.valueOf(f.get("w")), StorageMode.valueOf(f.get("st")), Long.parseLong(f.get("seed")),
         Integer.parseInt(f.get("rf")), Integer.parseInt(f.get("dev")), Integer.parseInt(f.get("host")),
         Integer.parseInt(f.get("run")), Integer.parseInt(sys[0]), Integer.parseInt(sys[1]),
-        Integer.parseInt(f.get("sess")), turns, faults, preload);
+        Integer.parseInt(f.get("sess")), turns, faults, preload, schedules);
   }
 
   @Override

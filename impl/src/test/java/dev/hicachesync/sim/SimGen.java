@@ -101,6 +101,23 @@ final class SimGen {
         (sf, host, run, slack) -> new Env(sf[0], (int) sf[1], host, run, slack));
   }
 
+  /** One rank's generated schedule: latencies up to 6/8 ticks, a jitter pattern of up to 4 entries. */
+  static Gen<RankSchedule> rankSchedule() {
+    Gen<List<Integer>> jitter = lists().of(integers().between(0, 4)).ofSizeBetween(0, 4);
+    return integers().between(0, 6).zip(integers().between(0, 8), jitter, integers().between(0, 6),
+        integers().between(0, 4), RankSchedule::new);
+  }
+
+  /**
+   * Environment schedules: half the time the simulator's seeded schedule (empty list), half the time one
+   * generated {@link RankSchedule} per rank — which shrinks to a minimal per-rank completion order.
+   */
+  static Gen<List<RankSchedule>> schedules() {
+    return Generate.frequency(
+        org.quicktheories.api.Pair.of(1, Generate.constant(List.<RankSchedule>of())),
+        org.quicktheories.api.Pair.of(1, lists().of(rankSchedule()).ofSize(MAX_WORLD)));
+  }
+
   /** Policies: prefetch policy, write policy, storage on or off. */
   record Policies(PrefetchPolicy prefetch, WritePolicy write, StorageMode storage) {}
 
@@ -130,11 +147,17 @@ final class SimGen {
     return scenarios(topologies, versions, policies, env, work, preload(), faults);
   }
 
-  @SuppressWarnings("unchecked")
   static Gen<Scenario> scenarios(Gen<Topology> topologies, Function<Topology, Gen<ProtocolVersion>> versions,
       Gen<Policies> policies, Gen<Env> env, Gen<Work> work, Gen<List<Integer>> preload, Set<Fault> faults) {
+    return scenarios(topologies, versions, policies, env, work, preload, schedules(), faults);
+  }
+
+  @SuppressWarnings("unchecked")
+  static Gen<Scenario> scenarios(Gen<Topology> topologies, Function<Topology, Gen<ProtocolVersion>> versions,
+      Gen<Policies> policies, Gen<Env> env, Gen<Work> work, Gen<List<Integer>> preload,
+      Gen<List<RankSchedule>> schedules, Set<Fault> faults) {
     Gen<Object[]> tv = topologies.flatMap(t -> versions.apply(t).map(v -> new Object[] {t, v}));
-    Gen<Object[]> tvp = tv.zip(preload, (a, pre) -> new Object[] {a[0], a[1], pre});
+    Gen<Object[]> tvp = tv.zip(preload, schedules, (a, pre, sch) -> new Object[] {a[0], a[1], pre, sch});
     return tvp.zip(policies, env, work, (t, p, e, w) -> {
       int maxPages = (Scenario.maxPromptTokens(w.systemPromptPages(), w.sessions(), w.turns())
           + Scenario.PAGE_SIZE - 1) / Scenario.PAGE_SIZE;
@@ -142,7 +165,9 @@ final class SimGen {
           e.seed(), e.readFailurePercent(), maxPages + e.deviceSlack(), e.hostPages(), e.maxRunning(),
           w.systemPrompts(), w.systemPromptPages(), w.sessions(), w.turns(),
           faults.isEmpty() ? EnumSet.noneOf(Fault.class) : EnumSet.copyOf(faults),
-          p.storage() == StorageMode.FILE ? preloadFor((Topology) t[0], (List<Integer>) t[2]) : List.of());
+          p.storage() == StorageMode.FILE ? preloadFor((Topology) t[0], (List<Integer>) t[2]) : List.of(),
+          ((List<RankSchedule>) t[3]).isEmpty() ? List.of()
+              : List.copyOf(((List<RankSchedule>) t[3]).subList(0, ((Topology) t[0]).worldSize())));
     });
   }
 
