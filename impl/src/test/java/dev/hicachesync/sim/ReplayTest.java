@@ -91,6 +91,19 @@ class ReplayTest {
         + "0/1/42/1/1/0/-1,0/1/7/1/1/0/-1,0/0/1/1/1/0/-1");
   }
 
+  /**
+   * The same starvation on a CP=4 domain, found with {@code -Dhicache.qt.seed=99 -Dhicache.qt.examples=200}
+   * (default script length). It holds with host=512, with {@code write_back}, with dev=40, or with one
+   * rank: host pressure plus write-through plus device pressure.
+   */
+  @Test
+  @Disabled("impl-b: RequestsProgress fails with a small host pool (see knownRequestsProgressStarvation)")
+  void knownRequestsProgressStarvationCp4() {
+    holds("dp=1,cp=4,tp=1,pp=1;v=merged;pf=WAIT_COMPLETE;w=WRITE_THROUGH_SELECTIVE;st=MEMORY;seed=204893978051;"
+        + "rf=0;dev=18;host=11;run=2;sys=3x6;sess=2;faults=;pre=;env=;turns=3/3/18/15/2/0/-1,0/3/13/1/2/0/-1,"
+        + "1/1/13/7/3/0/-1,1/3/51/4/1/0/-1,0/0/20/3/3/1/-1,3/3/6/23/2/0/-1,2/2/28/7/2/0/-1");
+  }
+
   /** Runs {@code line} and asserts every invariant and bounded liveness check holds. */
   static void holds(String line) {
     SimOracle.assertHolds(Scenario.decode(line));
