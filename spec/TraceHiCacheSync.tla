@@ -1,0 +1,152 @@
+-------------------------- MODULE TraceHiCacheSync --------------------------
+(***************************************************************************)
+(* Trace validation: is a recorded run of the implementation a behaviour   *)
+(* of HiCacheSync? (Cirstea, Kuppe, Loillier, Merz, "Validating Traces of  *)
+(* Distributed Programs Against TLA+ Specifications", 2024.)               *)
+(*                                                                          *)
+(* The run is given as the module TraceLog, written by                     *)
+(* `./hicache-sync validate-trace` from the NDJSON file the implementation *)
+(* recorded (`simulate --trace`): TraceLog defines Trace, a sequence of    *)
+(* events, and the run's constants (Trace* operators, substituted for the  *)
+(* protocol's constants by the cfg).                                        *)
+(*                                                                          *)
+(* Events and observation:                                                  *)
+(*  - CollectiveCompletes: one collective of one group completed for all   *)
+(*    its members. The implementation records one line per member; the     *)
+(*    converter merges the k-th lines of a group's members into one event  *)
+(*    (at the place of the first), because the spec completes a collective *)
+(*    for every member in one step.                                         *)
+(*  - Environment actions (GPU copy events, storage backups and reads,     *)
+(*    timeouts, the prefetch thread querying storage) are NOT logged: the  *)
+(*    spec is finer-grained than the log there (partial observation). TLC  *)
+(*    chooses them; a choice that does not produce the local values the    *)
+(*    ranks logged at their next collective dies there.                    *)
+(*  - Rank-local computation between two collectives is one atomic step in *)
+(*    the spec (done when the earlier collective completes), and is        *)
+(*    observed through the values the rank posts next, the acks it popped  *)
+(*    at a sync point, and optional snapshots logged at RECV.               *)
+(*  - Anything else the implementation logs (RankFailed, for a collective  *)
+(*    mismatch or an invariant it detected) matches no IsX predicate, so    *)
+(*    validation stops at it: a failure is never part of a behaviour.      *)
+(*                                                                          *)
+(* Java field (trace package, NDJSON)  <->  spec field                      *)
+(*   ev = "CollectiveCompletes"          CollectiveCompletes(g)            *)
+(*   grp, ch, m (sorted members)         g = C!Group(grp, ch, {m[i]})      *)
+(*   site, stage, op                     coll[m[i]][ch].site/.stage/.op    *)
+(*   val[i]  (member m[i]'s payload)     coll[m[i]][ch].val                 *)
+(*   res[i]  (what m[i] got back)        C!Result(g)                        *)
+(*   pop[i]  (acks popped, last stage)   popped'[m[i]] - popped[m[i]]       *)
+(*           S1 <<w>>, S2 <<l>>, S3 <<rv, ba, rl>>, S123 <<w,l,rv,ba,rl>>   *)
+(*   snap[i] (at RECV, when posted)      devFree, hostFree, Len(wq), Len(lq)*)
+(*   line, r, step                       reporting only                     *)
+(***************************************************************************)
+EXTENDS HiCacheSync, TraceLog, TLC
+
+\* l: index of the next event of Trace to match (Len(Trace) + 1 once all are matched).
+VARIABLE l
+traceVars == <<vars, l>>
+
+-----------------------------------------------------------------------------
+(* Reading one event.                                                       *)
+
+\* The group an event names, as the spec writes groups.
+TraceGroup(e) == C!Group(e.grp, e.ch, {e.m[i] : i \in DOMAIN e.m})
+
+\* Member e.m[i] has posted exactly the call the event says it made.
+PostedAsLogged(e, i) ==
+    LET c == coll[e.m[i]][e.ch]
+    IN  /\ c # C!NoCall
+        /\ c.grp = TraceGroup(e)
+        /\ c.site = e.site
+        /\ c.stage = e.stage
+        /\ c.op = e.op
+        /\ c.val = e.val[i]
+
+\* Acks rank q popped in this step, in the order the event logs them for its site.
+PopDiff(q, site) ==
+    LET d(f) == popped'[q][f] - popped[q][f]
+    IN  CASE site = "S1"   -> <<d("w")>>
+          [] site = "S2"   -> <<d("l")>>
+          [] site = "S3"   -> <<d("rv"), d("ba"), d("rl")>>
+          [] site = "S123" -> <<d("w"), d("l"), d("rv"), d("ba"), d("rl")>>
+          [] OTHER         -> <<>>
+
+\* A logged pop count (<<>>: not logged) is what the spec popped.
+PopAsLogged(e, i) == e.pop[i] = <<>> \/ e.pop[i] = PopDiff(e.m[i], e.site)
+
+\* A logged snapshot (obs = FALSE: not logged) is the member's state while it waits on the call.
+SnapAsLogged(e, i) ==
+    LET s == e.snap[i]
+        q == e.m[i]
+    IN  ~s.obs \/ /\ devFree[q] = s.dfree
+                  /\ hostFree[q] = s.hfree
+                  /\ Len(wq[q]) = s.nwq
+                  /\ Len(lq[q]) = s.nlq
+
+-----------------------------------------------------------------------------
+(* One predicate per logged event, named after the action it matches.       *)
+
+\* The collective of event l completes: every member posted what it logged, every member got
+\* back what it logged, and the acks each popped are those the spec pops.
+IsCollectiveCompletes ==
+    /\ l <= Len(Trace)
+    /\ LET e == Trace[l]
+           g == TraceGroup(e)
+       IN  /\ e.ev = "CollectiveCompletes"
+           \* the calls each member posted (site, stage, op, local value)
+           /\ \A i \in DOMAIN e.m : PostedAsLogged(e, i)
+           \* the result each member received (evaluated on the posted calls, before the step)
+           /\ \A i \in DOMAIN e.m : e.res[i] = C!Result(g)
+           \* the state each member waited in, where it logged one
+           /\ \A i \in DOMAIN e.m : SnapAsLogged(e, i)
+           \* the protocol step itself
+           /\ CollectiveCompletes(g)
+           \* the decision each member applied
+           /\ \A i \in DOMAIN e.m : PopAsLogged(e, i)
+    /\ l' = l + 1
+
+\* Environment steps are not logged (partial observation): any of the spec's may happen
+\* between two events; the next logged local values prune the wrong choices.
+EnvironmentStep ==
+    /\ \E r \in Ranks : \/ PrefetchThreadQueries(r)
+                        \/ WriteEventCompletes(r)
+                        \/ LoadEventCompletes(r)
+                        \/ StorageBackupCompletes(r)
+                        \/ \E i \in 1 .. NR : StorageReadsPage(r, i) \/ TimeoutFires(r, i)
+    /\ UNCHANGED l
+
+TraceInit ==
+    /\ Init
+    /\ l = 1
+    /\ TLCSet(1, 0)         \* largest l reached so far (see TraceProgress)
+    /\ TLCSet(2, 0)         \* states printed at that l
+
+TraceNext ==
+    \/ IsCollectiveCompletes
+    \/ EnvironmentStep
+
+TraceSpec == TraceInit /\ [][TraceNext]_traceVars
+
+-----------------------------------------------------------------------------
+(* Verdict and report.                                                      *)
+
+\* Violated (TLC exit 12) exactly when some behaviour of the spec matches every event:
+\* the trace is accepted. Checking ends without a violation (exit 0): rejected.
+TraceNotFullyMatched == l <= Len(Trace)
+
+\* What each rank has posted (site, stage, group, value) or "none": what the spec allows next.
+Posted == [r \in Ranks |-> [th \in Threads |->
+              IF coll[r][th] = C!NoCall THEN "none"
+              ELSE <<coll[r][th].site, coll[r][th].stage, coll[r][th].grp.kind, coll[r][th].val>>]]
+
+\* A CONSTRAINT that never cuts: prints the first few states at each new largest l, so the
+\* runner can name the first event no behaviour matches and what the spec allowed there
+\* (deterministic with one worker).
+TraceProgress ==
+    IF l > TLCGet(1)
+      THEN TLCSet(1, l) /\ TLCSet(2, 1) /\ PrintT(<<"TRACE-AT", l, Posted>>)
+      ELSE IF l = TLCGet(1) /\ TLCGet(2) < 6
+        THEN TLCSet(2, TLCGet(2) + 1) /\ PrintT(<<"TRACE-AT", l, Posted>>)
+        ELSE TRUE
+
+=============================================================================
