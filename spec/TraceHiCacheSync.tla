@@ -83,6 +83,27 @@ SnapAsLogged(e, i) ==
                   /\ Len(wq[q]) = s.nwq
                   /\ Len(lq[q]) = s.nlq
 
+\* Index of the first event at or after j where rank q takes part in a RECV, or 0 if none.
+NextRecv(q, j) ==
+    LET js == {k \in j .. Len(Trace) : /\ Trace[k].ev = "CollectiveCompletes"
+                                      /\ Trace[k].site = "RECV"
+                                      /\ \E i \in DOMAIN Trace[k].m : Trace[k].m[i] = q}
+    IN  IF js = {} THEN 0 ELSE C!SetMin(js)
+
+\* A member that this step leaves posted on RECV (a lockstep point) is in the state it logged
+\* with that RECV (lookahead, so that a state the run never was in is cut before the model's
+\* invariants are checked on it).
+SnapAheadAsLogged(q) ==
+    coll'[q]["sched"] # C!NoCall /\ coll'[q]["sched"].site = "RECV" =>
+        LET k == NextRecv(q, l + 1)
+            e == Trace[k]
+            i == CHOOSE x \in DOMAIN e.m : e.m[x] = q
+        IN  k = 0 \/ ~e.snap[i].obs
+            \/ /\ devFree'[q] = e.snap[i].dfree
+               /\ hostFree'[q] = e.snap[i].hfree
+               /\ Len(wq'[q]) = e.snap[i].nwq
+               /\ Len(lq'[q]) = e.snap[i].nlq
+
 -----------------------------------------------------------------------------
 (* One predicate per logged event, named after the action it matches.       *)
 
@@ -103,6 +124,8 @@ IsCollectiveCompletes ==
            /\ CollectiveCompletes(g)
            \* the decision each member applied
            /\ \A i \in DOMAIN e.m : PopAsLogged(e, i)
+           \* the state each member then waits in at its next RECV
+           /\ \A i \in DOMAIN e.m : SnapAheadAsLogged(e.m[i])
     /\ l' = l + 1
 
 \* Environment steps are not logged (partial observation): any of the spec's may happen
