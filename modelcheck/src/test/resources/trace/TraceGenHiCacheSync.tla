@@ -58,6 +58,12 @@ GenNext ==
 \* Violated as soon as hist is long enough: the counterexample is the generated behaviour.
 GenLongEnough == Len(hist) < GenEvents
 
+\* Violated by a trace whose ranks logged different states at the same RECV: the shortest
+\* such behaviour is the fixture of a legacy run whose ranks diverged (pre20460 under CP).
+GenSnapsAgree ==
+    \A k \in 1 .. Len(hist) :
+        hist[k].site = "RECV" => \A q1, q2 \in hist[k].m : hist[k].snap[q1] = hist[k].snap[q2]
+
 \* Keeps the search to behaviours no longer than needed.
 GenBound == Len(hist) <= GenEvents
 

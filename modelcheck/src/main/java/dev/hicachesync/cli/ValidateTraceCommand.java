@@ -102,6 +102,7 @@ public final class ValidateTraceCommand implements Callable<Integer> {
         for (String a : v.allowed()) {
           out.println("  the spec allowed there: " + a);
         }
+        v.disagreement().ifPresent(d -> out.println("  the recorded ranks first disagree at " + d));
         out.println("  " + tlc);
         return 1;
       }
@@ -109,6 +110,7 @@ public final class ValidateTraceCommand implements Callable<Integer> {
         out.println(source + ": a behaviour of HiCacheSync (" + model + ") that matches this trace breaks "
             + v.invariant() + v.event().map(e -> " after event " + e.number() + " of " + v.events() + " ("
                 + where(e) + "): " + e.describe()).orElse(" in its initial state") + "; " + tlc);
+        v.disagreement().ifPresent(d -> out.println("  the recorded ranks first disagree at " + d));
         return 1;
       default:
         err.println("hicache-sync validate-trace: TLC failed: " + v.message());

@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 
 /**
@@ -59,6 +60,35 @@ public final class SpecEvents {
       out.add(new SpecEvent(out.size() + 1, b.kind, b.line, b.first, new LinkedHashMap<>(b.members), b.note));
     }
     return out;
+  }
+
+  /**
+   * The first collective whose members' own lines disagree where the protocol needs them equal: different
+   * results, or different snapshots at RECV (a lockstep point). This is where the recorded ranks diverged,
+   * whatever the spec says; reports name it next to TLC's verdict.
+   */
+  public static Optional<String> firstDisagreement(List<SpecEvent> events) {
+    for (SpecEvent e : events) {
+      List<CollectiveRecord> ms = e.ranks().stream().map(r -> e.members().get(r)).toList();
+      for (int i = 1; i < ms.size(); i++) {
+        CollectiveRecord a = ms.get(0);
+        CollectiveRecord b = ms.get(i);
+        if (!a.result().equals(b.result())) {
+          return Optional.of("event " + e.number() + " (line " + e.line() + "): " + a.site() + " result "
+              + a.result() + " on rank " + a.rank() + ", " + b.result() + " on rank " + b.rank());
+        }
+        if (a.snapshot() != null && b.snapshot() != null && !a.snapshot().equals(b.snapshot())) {
+          return Optional.of("event " + e.number() + " (line " + e.line() + "): at " + a.site() + " rank "
+              + a.rank() + " " + show(a.snapshot()) + ", rank " + b.rank() + " " + show(b.snapshot()));
+        }
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static String show(dev.hicachesync.trace.Snapshot s) {
+    return "device free " + s.deviceFree() + ", host free " + s.hostFree() + ", write acks " + s.writeAcks()
+        + ", load acks " + s.loadAcks();
   }
 
   private static final class Builder {

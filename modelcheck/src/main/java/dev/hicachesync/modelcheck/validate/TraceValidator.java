@@ -77,27 +77,27 @@ public final class TraceValidator {
     Verdict v = r.verdict();
     int n = events.size();
     if (v.kind() == Verdict.Kind.VIOLATES && v.property().equals(MATCHED)) {
-      return new Validation(Validation.Outcome.ACCEPTED, n, Optional.empty(), "", List.of(), "", Optional.of(r));
+      return new Validation(Validation.Outcome.ACCEPTED, n, Optional.empty(), "", List.of(), "", Optional.of(r), SpecEvents.firstDisagreement(events));
     }
     if (v.kind() == Verdict.Kind.VIOLATES) {
       int l = r.trace().map(t -> t.states().get(t.length() - 1)).map(TraceValidator::lOf).orElse(1);
       Optional<SpecEvent> at = l >= 2 && l - 2 < n ? Optional.of(events.get(l - 2)) : Optional.empty();
-      return new Validation(Validation.Outcome.INVARIANT_BROKEN, n, at, v.property(), List.of(), "", Optional.of(r));
+      return new Validation(Validation.Outcome.INVARIANT_BROKEN, n, at, v.property(), List.of(), "", Optional.of(r), SpecEvents.firstDisagreement(events));
     }
     if (v.kind() == Verdict.Kind.HOLDS) {
       Progress p = progress(r.output());
       int l = Math.max(1, Math.min(p.maxL, n));
       SpecEvent e = events.get(l - 1);
-      return new Validation(Validation.Outcome.REJECTED, n, Optional.of(e), "", p.allowed(e), "", Optional.of(r));
+      return new Validation(Validation.Outcome.REJECTED, n, Optional.of(e), "", p.allowed(e), "", Optional.of(r), SpecEvents.firstDisagreement(events));
     }
     String why = v.kind() == Verdict.Kind.DEADLOCK ? "TLC reported a deadlock, but the trace cfg turns deadlock"
         + " checking off" : r.message();
-    return new Validation(Validation.Outcome.TLC_FAILED, n, Optional.empty(), "", List.of(), why, Optional.of(r));
+    return new Validation(Validation.Outcome.TLC_FAILED, n, Optional.empty(), "", List.of(), why, Optional.of(r), SpecEvents.firstDisagreement(events));
   }
 
   private static Validation failed(List<SpecEvent> events, String message) {
     return new Validation(Validation.Outcome.TLC_FAILED, events.size(), Optional.empty(), "", List.of(), message,
-        Optional.empty());
+        Optional.empty(), SpecEvents.firstDisagreement(events));
   }
 
   private static int lOf(TraceState s) {

@@ -16,9 +16,11 @@ import java.util.Optional;
  *     distinct alternative (at most a few)
  * @param message for {@link Outcome#TLC_FAILED}, TLC's message in one line; else ""
  * @param tlc the TLC run, if there was one
+ * @param disagreement where the recorded ranks' own lines first disagree (results, or snapshots at RECV),
+ *     if they do: see {@link SpecEvents#firstDisagreement}
  */
 public record Validation(Outcome outcome, int events, Optional<SpecEvent> event, String invariant,
-    List<String> allowed, String message, Optional<TlcResult> tlc) {
+    List<String> allowed, String message, Optional<TlcResult> tlc, Optional<String> disagreement) {
 
   /** What a validation found. */
   public enum Outcome {

@@ -53,7 +53,7 @@ class GenerateTraceFixturesTest {
       new Fixture("post20460-cp2-seed4", header("post20460", 2, 1, "timeout", R3, 1, 1, 2), "GenRequests3", 30, 4, ""),
       new Fixture("merged-cp2tp2-seed5", header("merged", 2, 2, "timeout", R3, 1, 1, 2), "GenRequests3", 20, 5, ""),
       new Fixture("pre20460-cp2-diverge", header("pre20460", 2, 1, "timeout", R3, 1, 1, 2), "GenRequests3", 40, 0,
-          "AckAgreement"),
+          "GenSnapsAgree"),
       new Fixture("long-merged-cp2-seed6", header("merged", 2, 1, "timeout", R4, 1, 1, 2), "GenRequests4", 120, 6, ""),
       new Fixture("long-post20460-cp2tp2-seed7", header("post20460", 2, 2, "timeout", R4, 1, 1, 2), "GenRequests4",
           100, 7, ""));
