@@ -14,11 +14,11 @@ import org.junit.jupiter.api.Assumptions;
  * {@code hicache.spec.dir} (for a branch that does not have them yet) together with this branch's trace
  * spec, in {@code modelcheck/target/trace-spec}. Tests are reported skipped when neither has it.
  */
-final class TraceSpecDir {
+public final class TraceSpecDir {
 
   private TraceSpecDir() {}
 
-  static Path get() throws IOException {
+  public static Path get() throws IOException {
     Path spec = TestSpecs.root().resolve("spec");
     if (Files.isRegularFile(spec.resolve("HiCacheSync.tla"))) {
       return spec;
