@@ -9,6 +9,13 @@ import java.util.List;
  *
  * <p>Implementations are safe to call from every rank's threads; lines of one rank appear in the order
  * that rank emitted them.
+ *
+ * <p>What a recording implementation must do for its trace to be checkable (the order argument is in {@code
+ * SpecEvents}): each member logs a collective after the call returned and before its next call, on the
+ * thread that made it, into one log with a total order (this recorder's lock); RECV is logged on every rank
+ * even when the sync domain is one rank (the spec always posts it), while a sync point's singleton groups
+ * are skipped and not logged (as the spec skips them); values are in the spec's units (pages, request
+ * indexes from 1, keys from 1), so the recorder of an engine whose units differ maps them first.
  */
 public interface TraceRecorder {
 
