@@ -37,7 +37,10 @@
 (*   res[i]  (what m[i] got back)        C!Result(g)                        *)
 (*   pop[i]  (acks popped, last stage)   popped'[m[i]] - popped[m[i]]       *)
 (*           S1 <<w>>, S2 <<l>>, S3 <<rv, ba, rl>>, S123 <<w,l,rv,ba,rl>>   *)
-(*   snap[i] (at RECV, when posted)      devFree, hostFree, Len(wq), Len(lq)*)
+(*   snap[i] (at RECV)                   devFree, hostFree, Len(wq), Len(lq)*)
+(*           checked when the member posts that RECV (lookahead, so a    *)
+(*           state the run was never in is cut before the invariants are *)
+(*           checked on it) and again when the RECV completes            *)
 (*   line, r, step                       reporting only                     *)
 (***************************************************************************)
 EXTENDS HiCacheSync, TraceLog, TLC
@@ -173,3 +176,25 @@ TraceProgress ==
         ELSE TRUE
 
 =============================================================================
+Measured (validate-trace, TLC one worker, 2 shared cores, 2026-11-29; traces in
+modelcheck/src/test/resources/trace, behaviours of the spec made by TraceGenHiCacheSync):
+  trace                           ranks  events  lines  distinct  TLC time
+  merged-cp2-seed1                  2      25      50      368     4.4 s
+  merged-cp2-seed2                  2      25      50      300    10.9 s
+  merged-cp2-seed3 (2 pages/key)    2      25      50      761    17.8 s
+  post20460-cp2-seed4               2      30      60      788    12.1 s
+  merged-cp2tp2-seed5               4      20      46    7,654    34.9 s
+  long-merged-cp2-seed6             2     120     240    6,498    29.7 s
+  long-post20460-cp2tp2-seed7       4     100     212   54,804    87.9 s
+The cost grows with the unlogged environment steps that TLC interleaves (4 ranks: GPU events,
+storage and timeouts of every rank commute); logging them would shrink it.
+
+Diary of trace divergences:
+  2026-11-29  pre20460-cp2-diverge (pre20460, CP=2, TP=1): the ranks log different pool sizes
+              at the RECV of step 2 (event 3); TLC reports AckAgreement broken by a behaviour
+              matching event 1 already (the spec's own pre20460 divergence: with no HiCache
+              collective under CP, the ranks' revoke queues may differ and the snapshot does not
+              log them). Expected: the legacy protocol is wrong under CP.
+  2026-11-29  an edited S1 result on one rank: rejected at that event; the spec had posted
+              S1 <<0>> on both ranks (MIN = 0).
+
