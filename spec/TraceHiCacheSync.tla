@@ -38,9 +38,10 @@
 (*   pop[i]  (acks popped, last stage)   popped'[m[i]] - popped[m[i]]       *)
 (*           S1 <<w>>, S2 <<l>>, S3 <<rv, ba, rl>>, S123 <<w,l,rv,ba,rl>>   *)
 (*   snap[i] (at RECV)                   devFree, hostFree, Len(wq), Len(lq)*)
-(*           checked when the member posts that RECV (lookahead, so a    *)
-(*           state the run was never in is cut before the invariants are *)
-(*           checked on it) and again when the RECV completes            *)
+(*                                       Len(rvq), Len(rlq), waiting, running*)
+(*           checked when the RECV completes, and (but Len(rvq)) when the *)
+(*           member posts that RECV: lookahead, so that a state the run  *)
+(*           was never in is cut before the invariants are checked on it *)
 (*   line, r, step                       reporting only                     *)
 (***************************************************************************)
 EXTENDS HiCacheSync, TraceLog, TLC
@@ -85,6 +86,10 @@ SnapAsLogged(e, i) ==
                   /\ hostFree[q] = s.hfree
                   /\ Len(wq[q]) = s.nwq
                   /\ Len(lq[q]) = s.nlq
+                  /\ Len(rvq[q]) = s.nrv
+                  /\ Len(rlq[q]) = s.nrl
+                  /\ waiting[q] = s.wait
+                  /\ running[q] = s.run
 
 \* Index of the first event at or after j where rank q takes part in a RECV, or 0 if none.
 NextRecv(q, j) ==
@@ -95,7 +100,8 @@ NextRecv(q, j) ==
 
 \* A member that this step leaves posted on RECV (a lockstep point) is in the state it logged
 \* with that RECV (lookahead, so that a state the run never was in is cut before the model's
-\* invariants are checked on it).
+\* invariants are checked on it). Only what cannot change while the scheduler waits on RECV:
+\* not Len(rvq), which the prefetch thread's S7 decision (a revoke) may still grow.
 SnapAheadAsLogged(q) ==
     coll'[q]["sched"] # C!NoCall /\ coll'[q]["sched"].site = "RECV" =>
         LET k == NextRecv(q, l + 1)
@@ -106,6 +112,9 @@ SnapAheadAsLogged(q) ==
                /\ hostFree'[q] = e.snap[i].hfree
                /\ Len(wq'[q]) = e.snap[i].nwq
                /\ Len(lq'[q]) = e.snap[i].nlq
+               /\ Len(rlq'[q]) = e.snap[i].nrl
+               /\ waiting'[q] = e.snap[i].wait
+               /\ running'[q] = e.snap[i].run
 
 -----------------------------------------------------------------------------
 (* One predicate per logged event, named after the action it matches.       *)

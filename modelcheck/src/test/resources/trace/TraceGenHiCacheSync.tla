@@ -26,7 +26,8 @@ GenPop(q, site) ==
           [] OTHER         -> <<>>
 
 \* Rank q's state while it waits on its posted call (logged at RECV only).
-GenSnap(q) == [dfree |-> devFree[q], hfree |-> hostFree[q], nwq |-> Len(wq[q]), nlq |-> Len(lq[q])]
+GenSnap(q) == [dfree |-> devFree[q], hfree |-> hostFree[q], nwq |-> Len(wq[q]), nlq |-> Len(lq[q]),
+               nrv |-> Len(rvq[q]), nrl |-> Len(rlq[q]), wait |-> waiting[q], run |-> running[q]]
 
 GenCollective(g) ==
     LET any == coll[CHOOSE q \in g.m : TRUE][g.ch]

@@ -108,6 +108,10 @@ public final class NdjsonTraceRecorder implements TraceRecorder, Closeable {
         sm.put("hfree", s.hostFree());
         sm.put("nwq", s.writeAcks());
         sm.put("nlq", s.loadAcks());
+        sm.put("nrv", s.revokes());
+        sm.put("nrl", s.releases());
+        sm.put("wait", s.waiting());
+        sm.put("run", s.running());
         m.put("snap", sm);
       }
     } else if (record instanceof RankFailedRecord f) {

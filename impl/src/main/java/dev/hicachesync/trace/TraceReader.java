@@ -22,7 +22,8 @@ import java.util.Set;
  *  "WritePolicy":"write_through","StorageOn":true,"Requests":[1,2,1],"PagesPerKey":1,"DeviceCap":1,
  *  "HostCap":2,"PrefetchThreshold":1}
  * {"ev":"CollectiveCompletes","r":0,"step":0,"grp":"domain","ch":"sched","m":[0,1],"site":"RECV",
- *  "stage":1,"op":"MAX","val":[1],"res":[1],"snap":{"dfree":1,"hfree":2,"nwq":0,"nlq":0}}
+ *  "stage":1,"op":"MAX","val":[1],"res":[1],
+ *  "snap":{"dfree":1,"hfree":2,"nwq":0,"nlq":0,"nrv":0,"nrl":0,"wait":0,"run":0}}
  * {"ev":"CollectiveCompletes","r":0,"step":0,"grp":"attn_cp","ch":"sched","m":[0,1],"site":"S1",
  *  "stage":1,"op":"MIN","val":[0],"res":[0],"pop":[0]}
  * {"ev":"RankFailed","r":1,"step":4,"reason":"CollectiveMatching: ..."}
@@ -39,7 +40,8 @@ public final class TraceReader {
   private static final Set<String> COLLECTIVE_FIELDS = Set.of("ev", "r", "step", "grp", "ch", "m", "site",
       "stage", "op", "val", "res", "pop", "snap");
   private static final Set<String> FAILED_FIELDS = Set.of("ev", "r", "step", "reason");
-  private static final Set<String> SNAP_FIELDS = Set.of("dfree", "hfree", "nwq", "nlq");
+  private static final Set<String> SNAP_FIELDS = Set.of("dfree", "hfree", "nwq", "nlq", "nrv", "nrl", "wait",
+      "run");
 
   private TraceReader() {}
 
@@ -141,7 +143,8 @@ public final class TraceReader {
             throw new IllegalArgumentException("field 'snap' must be an object");
           }
           onlyFields(s, SNAP_FIELDS, "snap");
-          snap = new Snapshot(number(s, "dfree"), number(s, "hfree"), number(s, "nwq"), number(s, "nlq"));
+          snap = new Snapshot(number(s, "dfree"), number(s, "hfree"), number(s, "nwq"), number(s, "nlq"),
+              number(s, "nrv"), number(s, "nrl"), number(s, "wait"), number(s, "run"));
         }
         return new CollectiveRecord(rank, step, text(n, "grp"), text(n, "ch"), members, text(n, "site"),
             integer(n, "stage"), text(n, "op"), longs(n, "val"), longs(n, "res"), pop, snap);

@@ -29,7 +29,7 @@ class TraceReaderTest {
     try (NdjsonTraceRecorder rec = new NdjsonTraceRecorder(sw)) {
       rec.header(HEADER);
       rec.collective(0, 0, "domain", "sched", List.of(0, 1), "RECV", 1, "MAX", new long[] {1}, new long[] {1},
-          null, new Snapshot(1, 2, 0, 0));
+          null, new Snapshot(1, 2, 0, 0, 0, 0, 1, 0));
       rec.collective(1, 0, "attn_cp", "sched", List.of(0, 1), "S123", 1, "MIN", new long[] {1, 0, 0, 0, 0},
           new long[] {0, 0, 0, 0, 0}, new long[] {0, 0, 0, 0, 0}, null);
       rec.failed(1, 4, "CollectiveMatching: rank 0 called S2, rank 1 called S3");
@@ -39,7 +39,7 @@ class TraceReaderTest {
     assertEquals(3, t.events().size());
     assertEquals(2, t.events().get(0).number());
     CollectiveRecord recv = (CollectiveRecord) t.events().get(0).record();
-    assertEquals(new Snapshot(1, 2, 0, 0), recv.snapshot());
+    assertEquals(new Snapshot(1, 2, 0, 0, 0, 0, 1, 0), recv.snapshot());
     assertEquals(null, recv.popped());
     CollectiveRecord s123 = (CollectiveRecord) t.events().get(1).record();
     assertEquals(List.of(1L, 0L, 0L, 0L, 0L), s123.value());

@@ -88,7 +88,8 @@ public final class SpecEvents {
 
   private static String show(dev.hicachesync.trace.Snapshot s) {
     return "device free " + s.deviceFree() + ", host free " + s.hostFree() + ", write acks " + s.writeAcks()
-        + ", load acks " + s.loadAcks();
+        + ", load acks " + s.loadAcks() + ", revokes " + s.revokes() + ", releases " + s.releases()
+        + ", waiting " + s.waiting() + ", running " + s.running();
   }
 
   private static final class Builder {

@@ -45,7 +45,8 @@ public final class TraceModule {
     sb.append("\\* The request stream of the run (the header's Requests).\n");
     sb.append("TraceRequests == ").append(tuple(h.requests())).append("\n\n");
     sb.append("\\* A snapshot that was not logged.\n");
-    sb.append("NoSnap == [obs |-> FALSE, dfree |-> 0, hfree |-> 0, nwq |-> 0, nlq |-> 0]\n\n");
+    sb.append("NoSnap == [obs |-> FALSE, dfree |-> 0, hfree |-> 0, nwq |-> 0, nlq |-> 0, nrv |-> 0, nrl |-> 0,"
+        + " wait |-> 0, run |-> 0]\n\n");
     sb.append("Trace == <<\n");
     for (int i = 0; i < events.size(); i++) {
       sb.append("  ").append(event(events.get(i))).append(i + 1 < events.size() ? ",\n" : "\n");
@@ -78,7 +79,8 @@ public final class TraceModule {
       return "NoSnap";
     }
     return "[obs |-> TRUE, dfree |-> " + s.deviceFree() + ", hfree |-> " + s.hostFree() + ", nwq |-> "
-        + s.writeAcks() + ", nlq |-> " + s.loadAcks() + "]";
+        + s.writeAcks() + ", nlq |-> " + s.loadAcks() + ", nrv |-> " + s.revokes() + ", nrl |-> " + s.releases()
+        + ", wait |-> " + s.waiting() + ", run |-> " + s.running() + "]";
   }
 
   private static String tuple(List<? extends Number> values) {

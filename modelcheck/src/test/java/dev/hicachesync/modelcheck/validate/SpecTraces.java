@@ -46,7 +46,8 @@ final class SpecTraces {
         Snapshot snap = null;
         if (site.equals("RECV")) {
           Map<String, TlaValue> s = ((TlaValue.Rec) at(f.get("snap"), r)).fields();
-          snap = new Snapshot(num(s.get("dfree")), num(s.get("hfree")), num(s.get("nwq")), num(s.get("nlq")));
+          snap = new Snapshot(num(s.get("dfree")), num(s.get("hfree")), num(s.get("nwq")), num(s.get("nlq")),
+              num(s.get("nrv")), num(s.get("nrl")), num(s.get("wait")), num(s.get("run")));
         }
         lines.add(NdjsonTraceRecorder.line(new CollectiveRecord(r, step, str(f.get("grp")), str(f.get("ch")),
             members, site, (int) num(f.get("stage")), str(f.get("op")), longs(at(f.get("val"), r)), res,
