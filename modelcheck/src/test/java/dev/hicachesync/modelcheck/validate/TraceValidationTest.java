@@ -43,6 +43,12 @@ class TraceValidationTest {
         .validate(trace, name, file.toString());
   }
 
+  /** A validation in a few lines (without TLC's output). */
+  static String show(Validation v) {
+    return v.outcome() + " " + v.invariant() + " at " + v.event().map(SpecEvent::describe).orElse("-")
+        + "; allowed " + v.allowed() + "; " + v.message() + "; disagreement " + v.disagreement().orElse("-");
+  }
+
   static List<String> fixture(String name) throws Exception {
     return Files.readAllLines(TestSpecs.root().resolve("modelcheck/src/test/resources/trace/" + name + ".ndjson"));
   }
@@ -67,7 +73,7 @@ class TraceValidationTest {
       "post20460-cp2-seed4"})
   void behavioursOfTheSpecAreAccepted(String name) throws Exception {
     Validation v = validate(name, fixture(name));
-    assertEquals(Validation.Outcome.ACCEPTED, v.outcome(), name + ": " + v);
+    assertEquals(Validation.Outcome.ACCEPTED, v.outcome(), name + ": " + show(v));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -75,7 +81,7 @@ class TraceValidationTest {
   @ValueSource(strings = {"merged-cp2tp2-seed5", "long-merged-cp2-seed6", "long-post20460-cp2tp2-seed7"})
   void longBehavioursOfTheSpecAreAccepted(String name) throws Exception {
     Validation v = validate(name, fixture(name));
-    assertEquals(Validation.Outcome.ACCEPTED, v.outcome(), name + ": " + v);
+    assertEquals(Validation.Outcome.ACCEPTED, v.outcome(), name + ": " + show(v));
   }
 
   /** Replaces, in the first line after the 8th that matches {@code field}, its first number by that + 1. */
@@ -99,8 +105,8 @@ class TraceValidationTest {
     int line = edit(lines, field);
     int event = eventOfLine(lines, line);
     Validation v = validate("edited-" + field, lines);
-    assertEquals(Validation.Outcome.REJECTED, v.outcome(), v.toString());
-    assertEquals(event, v.event().orElseThrow().number(), v.toString());
+    assertEquals(Validation.Outcome.REJECTED, v.outcome(), show(v));
+    assertEquals(event, v.event().orElseThrow().number(), show(v));
     assertTrue(!v.allowed().isEmpty(), "names what the spec allowed there");
   }
 
@@ -112,7 +118,7 @@ class TraceValidationTest {
       lines.set(i, lines.get(i).replace("\"val\":[0],\"res\":[0],\"pop\":[0]", "\"val\":[1],\"res\":[1],\"pop\":[1]"));
     }
     Validation v = validate("edited-val", lines);
-    assertEquals(Validation.Outcome.REJECTED, v.outcome(), v.toString());
+    assertEquals(Validation.Outcome.REJECTED, v.outcome(), show(v));
     assertEquals(3, v.event().orElseThrow().number());
   }
 
@@ -121,7 +127,7 @@ class TraceValidationTest {
     List<String> lines = new ArrayList<>(fixture("hand-post20460-cp2"));
     lines.add("{\"ev\":\"RankFailed\",\"r\":1,\"step\":0,\"reason\":\"CollectiveMatching\"}");
     Validation v = validate("failed", lines);
-    assertEquals(Validation.Outcome.REJECTED, v.outcome(), v.toString());
+    assertEquals(Validation.Outcome.REJECTED, v.outcome(), show(v));
     assertEquals(4, v.event().orElseThrow().number());
     assertEquals("RankFailed", v.event().orElseThrow().kind());
   }
@@ -131,7 +137,7 @@ class TraceValidationTest {
     List<String> lines = new ArrayList<>(fixture("hand-post20460-cp2"));
     lines.remove(lines.size() - 1);
     Validation v = validate("incomplete", lines);
-    assertEquals(Validation.Outcome.REJECTED, v.outcome(), v.toString());
+    assertEquals(Validation.Outcome.REJECTED, v.outcome(), show(v));
     assertEquals("IncompleteCollective", v.event().orElseThrow().kind());
   }
 
@@ -139,7 +145,7 @@ class TraceValidationTest {
   void legacyRunUnderCpBreaksAnInvariantAndTheDivergenceIsNamed() throws Exception {
     Validation v = validate("pre20460", fixture("pre20460-cp2-diverge"));
     assertTrue(v.outcome() == Validation.Outcome.INVARIANT_BROKEN || v.outcome() == Validation.Outcome.REJECTED,
-        v.toString());
-    assertTrue(v.disagreement().orElseThrow().startsWith("event 2 (line 4): at RECV rank 0 device free 1, host free 1, write acks 0, load acks 0, revokes 1"), v.toString());
+        show(v));
+    assertTrue(v.disagreement().orElseThrow().startsWith("event 2 (line 4): at RECV rank 0 device free 1, host free 1, write acks 0, load acks 0, revokes 1"), show(v));
   }
 }
