@@ -1,0 +1,33 @@
+---------------------------- MODULE MCHiCacheSync ----------------------------
+(***************************************************************************)
+(* Bounds for model checking HiCacheSync. Only bounds live here; the cfg   *)
+(* files pick a topology, a version, a policy and one bound set.           *)
+(***************************************************************************)
+EXTENDS HiCacheSync
+
+\* Request streams (keys). Two keys and a device that holds one key force an eviction
+\* (key 1 must leave the device for key 2); a third request for key 1 then hits the host
+\* (load-back) or a prefetch. Longer streams repeat these shapes without new interleavings
+\* of the sync points.
+MCRequests3 == <<1, 2, 1>>
+\* Two requests: insert + write-through + eviction under pressure (B1's scenario).
+MCRequests2 == <<1, 2>>
+\* One request: a prefetch (storage on) or an insertion, write-through, storage backup.
+MCRequests1 == <<1>>
+
+\* One page per key keeps S5/S7 values in {0, 1} (MIN still decides revoke/read/insert);
+\* two pages let S5 insert a strict prefix (partial prefetch).
+MCPages1 == 1
+MCPages2 == 2
+
+\* Device holds exactly one key: every second distinct key forces a device eviction.
+MCDeviceCap == MCPages1
+MCDeviceCap2 == MCPages2
+\* Host holds two keys: a prefetch and a write-through can coexist; a third forces host eviction.
+MCHostCap == 2 * MCPages1
+MCHostCap2 == 2 * MCPages2
+
+\* Threshold of one page: S7 MIN = 0 revokes, MIN >= 1 reads.
+MCThreshold == 1
+
+=============================================================================

@@ -1,0 +1,659 @@
+----------------------------- MODULE HiCacheSync -----------------------------
+(***************************************************************************)
+(* The HiCache multi-rank synchronization protocol (SGLang), one or more   *)
+(* sync domains of CP x TP ranks.                                           *)
+(*                                                                          *)
+(* MODELLED (sources: sgl-project/sglang, python/sglang/srt/mem_cache/     *)
+(* hiradix_cache.py, managers/cache_controller.py, managers/scheduler.py): *)
+(*  - the scheduler step of every rank: RECV (request broadcast: the step  *)
+(*    rendezvous of the domain), cache_finished_req of the running request *)
+(*    (insert + write-through), check_hicache_events = S1 writing_check,   *)
+(*    S2 loading_check, S3 drain_storage_control_queues (v30511: fused in  *)
+(*    one vector collective S123), the admission loop with S4              *)
+(*    can_terminate_prefetch and S5 check_prefetch_progress, load-back on  *)
+(*    a host hit, device/host eviction under memory pressure;              *)
+(*  - the prefetch thread (prefetch_thread_func): S7 storage-hit MIN on    *)
+(*    its own groups, then revoke or read;                                 *)
+(*  - which groups each sync point reduces over, per Version:              *)
+(*      pre20460  : attn_tp group only, skipped when it is a singleton     *)
+(*                  (`if world_size > 1`), as before PR #20460;            *)
+(*      post20460 : attn_cp group, then attn_tp group (PR #20460), each    *)
+(*                  skipped when a singleton; S7 too;                      *)
+(*      merged    : as post20460 but S1-S3 fused into one vector           *)
+(*                  all_reduce S123 per step (PR #30511).                  *)
+(*  - environment nondeterminism, per rank and never injected divergence:  *)
+(*    when a GPU copy event completes (in order on its stream), when a     *)
+(*    storage backup completes, how many leading pages storage holds for   *)
+(*    this rank (S7 local value), whether each page read succeeds, when a  *)
+(*    prefetch timeout fires.                                              *)
+(*                                                                          *)
+(* ABSTRACTED (and why):                                                    *)
+(*  - the radix tree is one node per request key (PagesPerKey pages); the  *)
+(*    invariants need only residency, lock counts, host protection, node   *)
+(*    ids; prefix splitting is a deterministic function of the keys;       *)
+(*  - LRU order: victims are taken in key order; any order that is a       *)
+(*    function of the (replicated) tree is equivalent for agreement;       *)
+(*  - one request waits at a time and runs for one step; the request        *)
+(*    broadcast is deterministic (arrival timing does not create divergence*)
+(*    because it is broadcast);                                            *)
+(*  - rank-local computation between two collectives is one atomic step   *)
+(*    (other ranks cannot observe it), computed by the action that         *)
+(*    completes the collective: the last arriver resumes every member up   *)
+(*    to its next collective call;                                         *)
+(*  - a storage page read lands in its host slot atomically with the       *)
+(*    completed-token counter (the in-flight batch race of #27010 is an    *)
+(*    issue-3 refinement); the prefetch anchor node is the root (no host   *)
+(*    protection of an anchor is needed with one-node keys);               *)
+(*  - storage contents are not state: S7's local hit count is chosen per   *)
+(*    rank when the prefetch thread queries storage.                       *)
+(***************************************************************************)
+EXTENDS Naturals, Sequences, FiniteSets, Topology
+
+CONSTANTS
+    Version,            \* "pre20460" | "post20460" | "merged"
+    Policy,             \* prefetch stop policy: "best_effort" | "wait_complete" | "timeout"
+    WritePolicy,        \* "write_through" (others: issue 3)
+    StorageOn,          \* L3 storage backend enabled (prefetch + storage backup)
+    Requests,           \* the request stream: a sequence of keys, identical on every rank
+    PagesPerKey,        \* pages of one key (one radix node)
+    DeviceCap,          \* device KV pool pages per rank (L1)
+    HostCap,            \* host KV pool pages per rank (L2)
+    PrefetchThreshold   \* pages: below this S7 result the prefetch is revoked
+
+ASSUME Version \in {"pre20460", "post20460", "merged"}
+ASSUME Policy \in {"best_effort", "wait_complete", "timeout"}
+ASSUME WritePolicy \in {"write_through"}
+ASSUME StorageOn \in BOOLEAN
+ASSUME PagesPerKey \in Nat \ {0} /\ DeviceCap \in Nat /\ HostCap \in Nat
+ASSUME PrefetchThreshold \in Nat
+
+NR   == Len(Requests)
+Keys == {Requests[i] : i \in 1 .. NR}
+P    == PagesPerKey
+MaxLock == 3                    \* request lock + load-back lock + write-through lock
+MaxId   == 2 * NR + 1           \* one id per insertion (admission or prefetch)
+Threads == {"sched", "pf"}      \* scheduler thread, prefetch thread
+
+\* The collective layer, instantiated on our thread set.
+VARIABLE coll
+C == INSTANCE Collectives
+
+-----------------------------------------------------------------------------
+(* Variables.                                                               *)
+
+\* reqIdx[r]: number of requests received by rank r (RECV broadcasts).
+VARIABLE reqIdx
+\* waiting[r]: index of the request in rank r's waiting queue, 0 if none.
+VARIABLE waiting
+\* running[r]: index of the request rank r runs this step, 0 if none.
+VARIABLE running
+requestVars == <<reqIdx, waiting, running>>
+
+\* tree[r][k]: rank r's radix node of key k (Absent if not in the tree).
+VARIABLE tree
+\* nextId[r]: the id the next inserted node gets (TreeNode.counter).
+VARIABLE nextId
+treeVars == <<tree, nextId>>
+
+\* devFree[r], hostFree[r]: free pages of the device (L1) and host (L2) pools.
+VARIABLE devFree
+VARIABLE hostFree
+poolVars == <<devFree, hostFree>>
+
+\* wq[r]: write-through acks (keys), oldest first (cache_controller.ack_write_queue).
+VARIABLE wq
+\* wDone[r]: number of leading write acks whose GPU event has completed.
+VARIABLE wDone
+\* lq[r]: load-back acks (keys) (cache_controller.ack_load_queue).
+VARIABLE lq
+\* lDone[r]: number of leading load acks whose GPU event has completed.
+VARIABLE lDone
+ackVars == <<wq, wDone, lq, lDone>>
+
+\* sbq[r]: storage backups in flight (keys; host pages protected).
+VARIABLE sbq
+\* baq[r]: storage backup acks (keys) waiting for S3 (ack_backup_queue).
+VARIABLE baq
+\* rvq[r]: revoked prefetches (request ids) waiting for S3 (prefetch_revoke_queue).
+VARIABLE rvq
+\* rlq[r]: host page counts waiting to be freed at S3 (host_mem_release_queue).
+VARIABLE rlq
+storageVars == <<sbq, baq, rvq, rlq>>
+
+\* pf[r][i]: the prefetch operation of request i on rank r (ongoing_prefetch).
+VARIABLE pf
+prefetchVars == <<pf>>
+
+\* popped[r]: how many items rank r has popped from each synced queue (history, bounded).
+VARIABLE popped
+historyVars == <<popped>>
+
+vars == <<coll, requestVars, treeVars, poolVars, ackVars, storageVars, prefetchVars, historyVars>>
+
+-----------------------------------------------------------------------------
+(* Records.                                                                 *)
+
+Absent == [dev |-> FALSE, hp |-> 0, hw |-> 0, lock |-> 0, prot |-> FALSE, id |-> 0]
+Node   == [dev : BOOLEAN, hp : 0 .. P, hw : 0 .. P, lock : 0 .. MaxLock,
+           prot : BOOLEAN, id : 0 .. MaxId]
+IsAbsent(n) == ~n.dev /\ n.hp = 0 /\ n.hw = 0
+
+PfStates == {"none", "issued", "reading", "revoked", "term", "fin"}
+Ongoing  == {"issued", "reading", "revoked"}         \* in ongoing_prefetch, slots held
+OpNone == [st |-> "none", c |-> 0, tgt |-> 0, fail |-> FALSE, to |-> FALSE, q |-> FALSE]
+OpTerm == [OpNone EXCEPT !.st = "term"]               \* terminated before its S7
+OpFin  == [OpNone EXCEPT !.st = "fin", !.q = TRUE]    \* gone, S7 done
+PfOp   == [st : PfStates, c : 0 .. P, tgt : 0 .. P, fail : BOOLEAN, to : BOOLEAN, q : BOOLEAN]
+
+Pop0 == [w |-> 0, l |-> 0, rv |-> 0, ba |-> 0, rl |-> 0]
+
+\* The local state of rank r as one record (what the scheduler step computes on).
+LS(r) == [req |-> reqIdx[r], wait |-> waiting[r], run |-> running[r],
+          tree |-> tree[r], nid |-> nextId[r], dfree |-> devFree[r], hfree |-> hostFree[r],
+          wq |-> wq[r], wd |-> wDone[r], lq |-> lq[r], ld |-> lDone[r],
+          sbq |-> sbq[r], baq |-> baq[r], rvq |-> rvq[r], rlq |-> rlq[r],
+          pf |-> pf[r], pop |-> popped[r]]
+
+InitLS == [req |-> 0, wait |-> 0, run |-> 0,
+           tree |-> [k \in Keys |-> Absent], nid |-> 1, dfree |-> DeviceCap, hfree |-> HostCap,
+           wq |-> <<>>, wd |-> 0, lq |-> <<>>, ld |-> 0,
+           sbq |-> <<>>, baq |-> <<>>, rvq |-> <<>>, rlq |-> <<>>,
+           pf |-> [i \in 1 .. NR |-> OpNone], pop |-> Pop0]
+
+Min(S) == C!SetMin(S)
+
+-----------------------------------------------------------------------------
+(* Which groups a sync point reduces over (the heart of the versions).      *)
+
+\* RECV: the per-step rendezvous of the whole sync domain (broadcast_pyobj of the requests and the
+\* forward pass's NCCL collectives keep the domain in step); posted even on a singleton domain.
+\* scheduler.py::recv_requests
+RecvGroup(r) == C!Group("domain", "sched", SyncDomain(r))
+
+\* The groups a HiCache sync point reduces over, singleton groups skipped (`if world_size > 1`).
+SyncGroupsDef(r, site) ==
+    LET ch == IF site = "S7" THEN "pf" ELSE "sched"        \* the prefetch thread has its own groups
+        gs == IF Version = "pre20460"
+                THEN <<C!Group("attn_tp", ch, AttnTpMembers(r))>>            \* pre20460: tp_cache_group
+                ELSE <<C!Group("attn_cp", ch, AttnCpMembers(r)),             \* #20460: CP, then TP
+                       C!Group("attn_tp", ch, AttnTpMembers(r))>>
+    IN  IF site = "RECV" THEN <<RecvGroup(r)>>
+        ELSE SelectSeq(gs, LAMBDA g : Cardinality(g.m) > 1)
+
+Sites == {"RECV", "S1", "S2", "S3", "S4", "S5", "S6", "S7", "S123"}
+\* A constant table (TLC evaluates it once).
+SyncGroupsTable == [r \in Ranks |-> [site \in Sites |-> SyncGroupsDef(r, site)]]
+SyncGroups(r, site) == SyncGroupsTable[r][site]
+
+OpOf(site) == IF site \in {"RECV", "S4"} THEN "MAX" ELSE "MIN"
+
+-----------------------------------------------------------------------------
+(* Rank-local computation (pure functions of a rank's local state).         *)
+
+\* Device victims: on device, unlocked (lock_ref = 0).
+DevVictims(s) == {k \in Keys : s.tree[k].dev /\ s.tree[k].lock = 0}
+\* Evict one device node: a backed-up node becomes host-only, others are deleted.
+\* hiradix_cache.py::evict (_evict_backuped / _evict_regular)
+EvictDevOne(s) ==
+    LET k == Min(DevVictims(s))
+        n == s.tree[k]
+    IN  IF n.hp = P
+          THEN [s EXCEPT !.tree[k].dev = FALSE, !.dfree = @ + P]
+          ELSE [s EXCEPT !.tree[k] = Absent, !.dfree = @ + P, !.hfree = @ + n.hp]
+RECURSIVE EnsureDev(_, _)
+\* Evict until `need` device pages are free or nothing is evictable.
+EnsureDev(s, need) ==
+    IF s.dfree >= need \/ DevVictims(s) = {} THEN s ELSE EnsureDev(EvictDevOne(s), need)
+
+\* Host victims: host-only, unlocked, not protected (no storage backup in flight).
+HostVictims(s) == {k \in Keys : ~s.tree[k].dev /\ s.tree[k].hp > 0 /\ s.tree[k].lock = 0
+                                 /\ ~s.tree[k].prot}
+\* hiradix_cache.py::evict_host
+EvictHostOne(s) ==
+    LET k == Min(HostVictims(s))
+    IN  [s EXCEPT !.tree[k] = Absent, !.hfree = @ + s.tree[k].hp]
+RECURSIVE EnsureHost(_, _)
+EnsureHost(s, need) ==
+    IF s.hfree >= need \/ HostVictims(s) = {} THEN s ELSE EnsureHost(EvictHostOne(s), need)
+
+\* Write-through of node k after insertion: host slots, lock_ref++, ack queued.
+\* hiradix_cache.py::write_backup
+WriteThrough(s, k) ==
+    LET need == P - s.tree[k].hp
+        e    == EnsureHost(s, need)
+    IN  IF need = 0 \/ s.tree[k].hw > 0 THEN s
+        ELSE IF e.hfree < need THEN e                                  \* host full: no backup
+        ELSE [e EXCEPT !.hfree = @ - need, !.tree[k].hw = need,
+                       !.tree[k].lock = @ + 1, !.wq = Append(@, k)]
+
+\* The running request finishes: unlock its node, write it through.
+\* scheduler.py::process_batch_result -> hiradix_cache.py::cache_finished_req
+Finish(s) ==
+    IF s.run = 0 THEN s
+    ELSE LET k == Requests[s.run]
+         IN  WriteThrough([s EXCEPT !.run = 0, !.tree[k].lock = @ - 1], k)
+
+\* Request i arrives; if the tree misses its key and storage is on, issue a prefetch
+\* (host slots for the whole key). hiradix_cache.py::prefetch_from_storage
+Deliver(s, i) ==
+    IF i = 0 THEN s
+    ELSE LET k  == Requests[i]
+             s1 == [s EXCEPT !.req = i, !.wait = i]
+             e  == EnsureHost(s1, P)
+         IN  IF ~StorageOn \/ ~IsAbsent(s1.tree[k]) THEN s1
+             ELSE IF e.hfree < P THEN e
+             ELSE [e EXCEPT !.hfree = @ - P, !.pf[i] = [OpNone EXCEPT !.st = "issued"]]
+
+\* S1 decision: pop n write acks; the node is now on host; storage backup starts.
+\* hiradix_cache.py::writing_check
+RECURSIVE PopWrites(_, _)
+PopWrites(s, n) ==
+    IF n = 0 THEN s
+    ELSE LET k  == Head(s.wq)
+             nd == s.tree[k]
+         IN  PopWrites([s EXCEPT !.wq = Tail(@), !.wd = @ - 1, !.pop.w = @ + 1,
+                         !.tree[k] = [nd EXCEPT !.hp = nd.hp + nd.hw, !.hw = 0,
+                                                !.lock = @ - 1, !.prot = StorageOn],
+                         !.sbq = IF StorageOn THEN Append(@, k) ELSE @], n - 1)
+
+\* S2 decision: pop n load acks, unlock the loaded nodes. hiradix_cache.py::loading_check
+RECURSIVE PopLoads(_, _)
+PopLoads(s, n) ==
+    IF n = 0 THEN s
+    ELSE PopLoads([s EXCEPT !.lq = Tail(@), !.ld = @ - 1, !.pop.l = @ + 1,
+                            !.tree[Head(s.lq)].lock = @ - 1], n - 1)
+
+\* S3 decision, revoke part: release the revoked prefetch's host slots.
+RECURSIVE PopRevokes(_, _)
+PopRevokes(s, n) ==
+    IF n = 0 THEN s
+    ELSE LET i == Head(s.rvq)
+             s1 == [s EXCEPT !.rvq = Tail(@), !.pop.rv = @ + 1]
+         IN  PopRevokes(IF s.pf[i].st = "revoked"
+                          THEN [s1 EXCEPT !.pf[i] = OpFin, !.hfree = @ + P]
+                          ELSE s1, n - 1)
+\* S3 decision, backup-ack part: release host protection.
+RECURSIVE PopBackupAcks(_, _)
+PopBackupAcks(s, n) ==
+    IF n = 0 THEN s
+    ELSE PopBackupAcks([s EXCEPT !.baq = Tail(@), !.pop.ba = @ + 1,
+                                 !.tree[Head(s.baq)].prot = FALSE], n - 1)
+\* S3 decision, host-release part: free host pages.
+RECURSIVE PopReleases(_, _)
+PopReleases(s, n) ==
+    IF n = 0 THEN s
+    ELSE PopReleases([s EXCEPT !.rlq = Tail(@), !.pop.rl = @ + 1,
+                               !.hfree = @ + Head(s.rlq)], n - 1)
+\* hiradix_cache.py::drain_storage_control_queues
+Drain(s, a, b, c) == PopReleases(PopBackupAcks(PopRevokes(s, a), b), c)
+
+\* Local value of S4: can this rank terminate the waiting request's prefetch?
+\* hiradix_cache.py::can_terminate_prefetch
+CanTerminate(s) ==
+    LET op == s.pf[s.wait]
+        finished == op.st = "revoked" \/ (op.st = "reading" /\ (op.c = op.tgt \/ op.fail))
+    IN  CASE Policy = "best_effort"   -> TRUE
+          [] Policy = "wait_complete" -> finished
+          [] Policy = "timeout"       -> finished \/ op.to
+
+\* S5 decision: terminate, insert m prefetched pages into the host tree, queue the rest
+\* of the slots for release. hiradix_cache.py::check_prefetch_progress
+InsertPrefetched(s, m) ==
+    LET w == s.wait
+        k == Requests[w]
+    IN  [s EXCEPT !.pf[w]   = IF s.pf[w].q THEN OpFin ELSE OpTerm,
+                  !.tree[k] = IF m > 0 THEN [Absent EXCEPT !.hp = m, !.id = s.nid] ELSE @,
+                  !.nid     = IF m > 0 THEN @ + 1 ELSE @,
+                  !.rlq     = IF m < P THEN Append(@, P - m) ELSE @]
+
+\* Admit the waiting request: device hit (lock), host hit (load back), or miss (insert).
+\* scheduler.py::get_new_batch_prefill -> hiradix_cache.py::match_prefix / init_load_back
+Admit(s) ==
+    LET w == s.wait
+        k == Requests[w]
+        e == EnsureDev(s, P)
+        n == e.tree[k]
+        new == n.hp = 0
+    IN  IF s.tree[k].dev THEN [s EXCEPT !.tree[k].lock = @ + 1, !.run = w, !.wait = 0]
+        ELSE IF e.dfree < P THEN e                          \* no device memory: stays waiting
+        ELSE [e EXCEPT !.dfree = @ - P,
+                       !.tree[k] = [n EXCEPT !.dev = TRUE, !.lock = @ + (IF new THEN 1 ELSE 2),
+                                             !.id = IF new THEN e.nid ELSE @],
+                       !.nid = IF new THEN @ + 1 ELSE @,
+                       !.lq  = IF new THEN @ ELSE Append(@, k),
+                       !.run = w, !.wait = 0]
+
+\* The prefetch thread's next operation: the oldest one it has not queried storage for.
+NextS7(s) == Min({i \in 1 .. NR : s.pf[i].st \in {"issued", "term"}})
+
+\* S7 decision: revoke below the threshold, else read h pages. cache_controller.py::prefetch_thread_func
+HitSynced(s, h) ==
+    LET i  == NextS7(s)
+        op == s.pf[i]
+    IN  IF op.st = "term" THEN [s EXCEPT !.pf[i] = OpFin]
+        ELSE IF h < PrefetchThreshold
+          THEN [s EXCEPT !.pf[i] = [op EXCEPT !.st = "revoked", !.q = TRUE], !.rvq = Append(@, i)]
+          ELSE [s EXCEPT !.pf[i] = [op EXCEPT !.st = "reading", !.tgt = h, !.q = TRUE]]
+
+-----------------------------------------------------------------------------
+(* The scheduler step as a chain of sync points. Enter computes the local   *)
+(* value of a sync point and posts it on the first group; Post moves to the *)
+(* next group or, past the last one, Decide applies the result and enters   *)
+(* the next sync point. Each returns [s |-> local state, call |-> the next  *)
+(* collective call of the thread]. The scheduler always ends at RECV.       *)
+
+RECURSIVE Enter(_, _, _), Post(_, _, _, _, _), Decide(_, _, _, _)
+
+Post(r, s, site, k, v) ==
+    LET gs == SyncGroups(r, site)
+    IN  IF k <= Len(gs) THEN [s |-> s, call |-> C!Call(gs[k], site, k, OpOf(site), v)]
+        ELSE Decide(r, s, site, v)
+
+Enter(r, s, site) ==
+    CASE site = "RECV" ->
+            Post(r, s, "RECV", 1, <<IF s.wait = 0 /\ s.req < NR THEN s.req + 1 ELSE 0>>)
+      [] site = "S1"   -> Post(r, s, "S1", 1, <<s.wd>>)                       \* writing_check
+      [] site = "S2"   -> Post(r, s, "S2", 1, <<s.ld>>)                       \* loading_check
+      [] site = "S3"   -> Post(r, s, "S3", 1, <<Len(s.rvq), Len(s.baq), Len(s.rlq)>>)
+      [] site = "S123" -> Post(r, s, "S123", 1,                               \* v30511: fused S1-S3
+                               <<s.wd, s.ld, Len(s.rvq), Len(s.baq), Len(s.rlq)>>)
+      [] site = "ADMIT" ->
+            IF s.wait = 0 THEN Enter(r, s, "RECV")
+            ELSE IF s.pf[s.wait].st \in Ongoing
+                   THEN IF Policy = "best_effort" THEN Enter(r, s, "S5") ELSE Enter(r, s, "S4")
+                   ELSE Enter(r, Admit(s), "RECV")
+      [] site = "S4"   -> Post(r, s, "S4", 1, <<IF CanTerminate(s) THEN 0 ELSE 1,
+                                                IF s.pf[s.wait].fail THEN 1 ELSE 0>>)
+      [] site = "S5"   -> Post(r, s, "S5", 1, <<s.pf[s.wait].c>>)
+
+Decide(r, s, site, x) ==
+    CASE site = "RECV" -> Enter(r, Deliver(Finish(s), x[1]),
+                                IF Version = "merged" THEN "S123" ELSE "S1")
+      [] site = "S1"   -> Enter(r, PopWrites(s, x[1]), "S2")
+      [] site = "S2"   -> Enter(r, PopLoads(s, x[1]), "S3")
+      [] site = "S3"   -> Enter(r, Drain(s, x[1], x[2], x[3]), "ADMIT")
+      [] site = "S123" -> Enter(r, Drain(PopLoads(PopWrites(s, x[1]), x[2]), x[3], x[4], x[5]),
+                                "ADMIT")
+      [] site = "S4"   -> IF x[1] = 0 \/ x[2] = 1 THEN Enter(r, s, "S5")   \* terminate
+                          ELSE Enter(r, s, "RECV")                         \* keep waiting
+      [] site = "S5"   -> Enter(r, Admit(InsertPrefetched(s, x[1])), "RECV")
+      [] site = "S7"   -> [s |-> HitSynced(s, x[1]), call |-> C!NoCall]
+
+\* Resume a member after its collective completed with result x.
+Resume(r, s, call, x) ==
+    IF call.stage < Len(SyncGroups(r, call.site))
+      THEN Post(r, s, call.site, call.stage + 1, x)
+      ELSE Decide(r, s, call.site, x)
+
+\* Write the new local states of the ranks in M back into the variables.
+WriteBack(M, nx) ==
+    LET U(v, f) == [q \in Ranks |-> IF q \in M THEN nx[q].s[f] ELSE v[q]]
+    IN  /\ reqIdx'   = U(reqIdx, "req")
+        /\ waiting'  = U(waiting, "wait")
+        /\ running'  = U(running, "run")
+        /\ tree'     = U(tree, "tree")
+        /\ nextId'   = U(nextId, "nid")
+        /\ devFree'  = U(devFree, "dfree")
+        /\ hostFree' = U(hostFree, "hfree")
+        /\ wq'       = U(wq, "wq")
+        /\ wDone'    = U(wDone, "wd")
+        /\ lq'       = U(lq, "lq")
+        /\ lDone'    = U(lDone, "ld")
+        /\ sbq'      = U(sbq, "sbq")
+        /\ baq'      = U(baq, "baq")
+        /\ rvq'      = U(rvq, "rvq")
+        /\ rlq'      = U(rlq, "rlq")
+        /\ pf'       = U(pf, "pf")
+        /\ popped'   = U(popped, "pop")
+
+-----------------------------------------------------------------------------
+(* Termination: the legitimate end.                                         *)
+
+\* Rank q has nothing left to do: all requests served, every queue drained, threads idle.
+LocalDone(q) ==
+    /\ reqIdx[q] = NR /\ waiting[q] = 0 /\ running[q] = 0
+    /\ wq[q] = <<>> /\ lq[q] = <<>> /\ sbq[q] = <<>> /\ baq[q] = <<>>
+    /\ rvq[q] = <<>> /\ rlq[q] = <<>>
+    /\ \A i \in 1 .. NR : pf[q][i].st \in {"none", "fin"}
+    /\ coll[q]["pf"] = C!NoCall
+
+Done == \A q \in Ranks : LocalDone(q) /\ coll[q]["sched"].site = "RECV"
+
+-----------------------------------------------------------------------------
+(* Initial state: every rank posted on its first RECV.                      *)
+
+Init ==
+    /\ reqIdx = [r \in Ranks |-> 0]
+    /\ waiting = [r \in Ranks |-> 0]
+    /\ running = [r \in Ranks |-> 0]
+    /\ tree = [r \in Ranks |-> InitLS.tree]
+    /\ nextId = [r \in Ranks |-> 1]
+    /\ devFree = [r \in Ranks |-> DeviceCap]
+    /\ hostFree = [r \in Ranks |-> HostCap]
+    /\ wq = [r \in Ranks |-> <<>>]
+    /\ wDone = [r \in Ranks |-> 0]
+    /\ lq = [r \in Ranks |-> <<>>]
+    /\ lDone = [r \in Ranks |-> 0]
+    /\ sbq = [r \in Ranks |-> <<>>]
+    /\ baq = [r \in Ranks |-> <<>>]
+    /\ rvq = [r \in Ranks |-> <<>>]
+    /\ rlq = [r \in Ranks |-> <<>>]
+    /\ pf = [r \in Ranks |-> InitLS.pf]
+    /\ popped = [r \in Ranks |-> Pop0]
+    /\ coll = [r \in Ranks |-> [sched |-> Enter(r, InitLS, "RECV").call, pf |-> C!NoCall]]
+
+-----------------------------------------------------------------------------
+(* Actions.                                                                 *)
+
+\* Environment steps of rank r (event completions, storage I/O, timeouts, the prefetch
+\* thread) are taken only while r's whole sync domain waits at RECV. Sound reduction: every
+\* environment outcome is observed by the scheduler only after the next RECV completes (in
+\* the continuation: S1 reads write events, S2 load events, S3 the storage queues, S4/S5 the
+\* prefetch), and RECV cannot complete before the whole domain is posted on it, so any
+\* environment step can be deferred to that state without changing what is observed.
+\* A deadlocked scheduler never returns to RECV, but then the environment is irrelevant.
+EnvWindow(r) == \A q \in SyncDomain(r) : coll[q]["sched"] # C!NoCall
+                                         /\ coll[q]["sched"].site = "RECV"
+
+\* The last member of group g arrives: the collective completes for every member, which
+\* resumes up to its next collective call. (gloo all_reduce / broadcast rendezvous)
+CollectiveCompletes(g) ==
+    LET M  == g.m
+    IN  /\ C!AllPosted(g)
+        /\ C!Matched(g)
+        /\ g.ch = "pf" => \A q \in M : EnvWindow(q)     \* the prefetch thread: see EnvWindow
+        /\ ~(coll[CHOOSE q \in M : TRUE][g.ch].site = "RECV" /\ \A q \in M : LocalDone(q))
+        \* (a one-element set forces TLC to evaluate the resumed states once)
+        /\ \E nx \in {LET x == C!Result(g) IN [q \in M |-> Resume(q, LS(q), coll[q][g.ch], x)]} :
+           /\ WriteBack(M, nx)
+           /\ coll' = [q \in Ranks |-> IF q \in M THEN [coll[q] EXCEPT ![g.ch] = nx[q].call]
+                                                    ELSE coll[q]]
+
+\* Rank r's prefetch thread takes the next operation, queries storage (h leading pages
+\* exist for this rank: environment) and posts S7. cache_controller.py::prefetch_thread_func
+PrefetchThreadQueries(r) ==
+    /\ EnvWindow(r)
+    /\ coll[r]["pf"] = C!NoCall
+    /\ \E i \in 1 .. NR : pf[r][i].st \in {"issued", "term"}
+    /\ \E h \in 0 .. P :
+          \E nx \in {Post(r, LS(r), "S7", 1, <<h>>)} :
+              /\ WriteBack({r}, [q \in {r} |-> nx])
+              /\ coll' = [coll EXCEPT ![r]["pf"] = nx.call]
+
+\* The GPU event of rank r's oldest not-done write-through completes (in stream order).
+\* cache_controller.py::write (CUDA event of the backup copy)
+WriteEventCompletes(r) ==
+    /\ EnvWindow(r)
+    /\ wDone[r] < Len(wq[r])
+    /\ wDone' = [wDone EXCEPT ![r] = @ + 1]
+    /\ UNCHANGED <<coll, requestVars, treeVars, poolVars, wq, lq, lDone, storageVars,
+                   prefetchVars, historyVars>>
+
+\* The GPU event of rank r's oldest not-done load-back completes. cache_controller.py::load
+LoadEventCompletes(r) ==
+    /\ EnvWindow(r)
+    /\ lDone[r] < Len(lq[r])
+    /\ lDone' = [lDone EXCEPT ![r] = @ + 1]
+    /\ UNCHANGED <<coll, requestVars, treeVars, poolVars, wq, wDone, lq, storageVars,
+                   prefetchVars, historyVars>>
+
+\* Rank r's backup thread finishes writing its oldest node to storage and acks it.
+\* cache_controller.py::backup_thread_func
+StorageBackupCompletes(r) ==
+    /\ EnvWindow(r)
+    /\ sbq[r] # <<>>
+    /\ sbq' = [sbq EXCEPT ![r] = Tail(@)]
+    /\ baq' = [baq EXCEPT ![r] = Append(@, Head(sbq[r]))]
+    /\ UNCHANGED <<coll, requestVars, treeVars, poolVars, ackVars, rvq, rlq,
+                   prefetchVars, historyVars>>
+
+\* Rank r's I/O thread reads the next page of prefetch i into its host slot (success), or
+\* the read fails and the operation stops. cache_controller.py::_page_transfer
+StorageReadsPage(r, i) ==
+    /\ EnvWindow(r)
+    /\ pf[r][i].st = "reading" /\ pf[r][i].c < pf[r][i].tgt /\ ~pf[r][i].fail
+    /\ \/ pf' = [pf EXCEPT ![r][i].c = @ + 1]
+       \/ pf' = [pf EXCEPT ![r][i].fail = TRUE]
+    /\ UNCHANGED <<coll, requestVars, treeVars, poolVars, ackVars, storageVars, historyVars>>
+
+\* Rank r's wall clock passes the prefetch timeout of operation i (policy "timeout").
+TimeoutFires(r, i) ==
+    /\ EnvWindow(r)
+    /\ Policy = "timeout"
+    /\ pf[r][i].st \in {"issued", "reading"} /\ ~pf[r][i].to
+    /\ pf' = [pf EXCEPT ![r][i].to = TRUE]
+    /\ UNCHANGED <<coll, requestVars, treeVars, poolVars, ackVars, storageVars, historyVars>>
+
+\* The legitimate end: nothing left anywhere; stutter (keeps deadlock detection meaningful).
+Terminated ==
+    /\ Done
+    /\ UNCHANGED vars
+
+\* The background of a rank: GPU events, storage I/O, timeouts and the prefetch thread
+\* (its S7 posts and their completion). Only finitely many background steps are possible in
+\* any behaviour (each consumes a bounded amount of work: a queued event, a page to read,
+\* one timeout or one S7 per prefetch), so strong fairness on their disjunction implies
+\* that every background step that stays enabled infinitely often is eventually taken.
+Background ==
+    \/ \E r \in Ranks : \/ PrefetchThreadQueries(r)
+                        \/ WriteEventCompletes(r)
+                        \/ LoadEventCompletes(r)
+                        \/ StorageBackupCompletes(r)
+                        \/ \E i \in 1 .. NR : StorageReadsPage(r, i) \/ TimeoutFires(r, i)
+    \/ \E r \in Ranks : coll[r]["pf"] # C!NoCall /\ CollectiveCompletes(coll[r]["pf"].grp)
+
+\* Some posted collective completes.
+SomeCollectiveCompletes ==
+    \E r \in Ranks, th \in Threads :
+        coll[r][th] # C!NoCall /\ CollectiveCompletes(coll[r][th].grp)
+
+Next ==
+    \/ SomeCollectiveCompletes
+    \/ Background
+    \/ Terminated
+
+\* Fairness (two conditions, so that TLC's liveness tableau stays small):
+Fairness ==
+    \* gloo: a collective whose members have all called completes. Weak fairness on "some
+    \* collective completes" suffices for the scheduler groups: no scheduler group can starve
+    \* while others progress, since every step ends in RECV over the whole domain.
+    /\ WF_vars(SomeCollectiveCompletes)
+    \* CUDA copies complete, the storage backend answers reads and writes, wall time
+    \* advances and the prefetch thread is scheduled again. Background steps are enabled
+    \* only at step boundaries (EnvWindow), which a live scheduler reaches once per step:
+    \* hence strong fairness ("a ready event is noticed at some step boundary").
+    /\ SF_vars(Background)
+
+Spec == Init /\ [][Next]_vars /\ Fairness
+
+-----------------------------------------------------------------------------
+(* Properties.                                                              *)
+
+\* Lockstep point of domain D: every rank of D is posted on RECV (the step boundary). RECV
+\* completes for all of D at once, so all of D are at the same step number here; and since
+\* posting RECV is each rank's last move of a step, TLC explores the interleaving in which the
+\* whole domain has reached it: comparing ranks here is sound and complete for divergence
+\* that survives a step.
+Lockstep(D) == \A q \in D : coll[q]["sched"] # C!NoCall /\ coll[q]["sched"].site = "RECV"
+
+AgreeAt(f(_)) == \A D \in SyncDomains : Lockstep(D) => \A q1, q2 \in D : f(q1) = f(q2)
+
+TypeOK ==
+    /\ reqIdx \in [Ranks -> 0 .. NR]
+    /\ waiting \in [Ranks -> 0 .. NR]
+    /\ running \in [Ranks -> 0 .. NR]
+    /\ tree \in [Ranks -> [Keys -> Node]]
+    /\ nextId \in [Ranks -> 1 .. MaxId]
+    /\ devFree \in [Ranks -> 0 .. DeviceCap]
+    /\ hostFree \in [Ranks -> 0 .. HostCap]
+    /\ \A r \in Ranks : /\ wq[r] \in Seq(Keys) /\ wDone[r] \in 0 .. Len(wq[r])
+                        /\ lq[r] \in Seq(Keys) /\ lDone[r] \in 0 .. Len(lq[r])
+                        /\ sbq[r] \in Seq(Keys) /\ baq[r] \in Seq(Keys)
+                        /\ rvq[r] \in Seq(1 .. NR) /\ rlq[r] \in Seq(1 .. P)
+    /\ pf \in [Ranks -> [1 .. NR -> PfOp]]
+    /\ popped \in [Ranks -> [{"w", "l", "rv", "ba", "rl"} -> Nat]]
+
+\* INV-1: the k-th collective calls on every group agree on site, stage, op and size.
+CollectiveMatching == C!CollectiveMatching
+
+\* INV-3: identical trees (residency, pages, locks, protection, ids) at lockstep points.
+TreeAgreement == AgreeAt(LAMBDA q : <<tree[q], nextId[q], reqIdx[q], waiting[q], running[q]>>)
+
+\* INV-4: every synced queue consumed by the same count; same acks queued.
+AckAgreement == AgreeAt(LAMBDA q : <<popped[q], wq[q], lq[q], rvq[q], rlq[q]>>)
+
+\* INV-5: same prefetch decisions (issued, hit length, revoked, terminated) everywhere.
+PfDecision(op) == <<op.st, op.tgt>>
+PrefetchAgreement == AgreeAt(LAMBDA q : [i \in 1 .. NR |-> PfDecision(pf[q][i])])
+
+\* INV-6: allocations succeed identically: equal free pool sizes at lockstep points.
+AllocAgreement == AgreeAt(LAMBDA q : <<devFree[q], hostFree[q]>>)
+
+\* INV-7: host slots: every slot owned exactly once (free list, tree, write in flight,
+\* ongoing prefetch, release queue); slots in use by a transfer are owned by it.
+RECURSIVE SeqSum(_), SumOver(_, _)
+SeqSum(s) == IF s = <<>> THEN 0 ELSE Head(s) + SeqSum(Tail(s))
+SumOver(f, S) == IF S = {} THEN 0
+                 ELSE LET k == CHOOSE x \in S : TRUE IN f[k] + SumOver(f, S \ {k})
+HostSlotSafety ==
+    \A r \in Ranks :
+      \* free list + tree (written or being written) + ongoing prefetches + release queue
+      /\ HP0(r) :: hostFree[r] + SeqSum(rlq[r])
+                + SumOver([k \in Keys |-> tree[r][k].hp + tree[r][k].hw], Keys)
+                + P * Cardinality({i \in 1 .. NR : pf[r][i].st \in Ongoing})
+                = HostCap
+      \* a write-through in flight writes into host slots its node owns
+      /\ HP1(r) :: \A k \in Keys : (tree[r][k].hw > 0) <=> (\E j \in 1 .. Len(wq[r]) : wq[r][j] = k)
+      \* a load-back in flight reads host slots its node owns
+      /\ HP2(r) :: \A j \in 1 .. Len(lq[r]) : tree[r][lq[r][j]].hp > 0
+      \* a storage backup in flight reads protected, fully written host slots
+      /\ HP3(r) :: \A j \in 1 .. Len(sbq[r]) : tree[r][sbq[r][j]].prot /\ tree[r][sbq[r][j]].hp = P
+      \* device pool accounting
+      /\ HP4(r) :: devFree[r] + P * Cardinality({k \in Keys : tree[r][k].dev}) = DeviceCap
+
+\* Liveness.
+\* Every prefetch eventually leaves ongoing_prefetch.
+PrefetchTerminates ==
+    \A r \in Ranks, i \in 1 .. NR : (pf[r][i].st \in Ongoing) ~> (pf[r][i].st \notin Ongoing)
+\* Every queued ack is eventually consumed.
+AckPending(r) == wq[r] # <<>> \/ lq[r] # <<>> \/ sbq[r] # <<>> \/ baq[r] # <<>>
+                 \/ rvq[r] # <<>> \/ rlq[r] # <<>>
+AcksConsumed == \A r \in Ranks : AckPending(r) ~> ~AckPending(r)
+\* Every request is eventually received, and every waiting request eventually admitted.
+RequestsProgress ==
+    \A r \in Ranks : /\ <>(reqIdx[r] = NR)
+                     /\ \A i \in 1 .. NR : (waiting[r] = i) ~> (waiting[r] # i)
+
+-----------------------------------------------------------------------------
+(* Reachability checks that must fail (the model is not a toy).             *)
+
+\* Some prefetch is revoked (S7 below the threshold).
+DebugPrefetchRevoked == ~(\E r \in Ranks, i \in 1 .. NR : pf[r][i].st = "revoked")
+\* Some node is evicted from device and later loaded back from host.
+DebugLoadBack == ~(\E r \in Ranks : lq[r] # <<>>)
+\* Some prefetched page reaches the host tree.
+DebugPrefetchInserted == ~(\E r \in Ranks, k \in Keys : ~tree[r][k].dev /\ tree[r][k].hp > 0
+                                                       /\ tree[r][k].id > 0 /\ ~tree[r][k].prot
+                                                       /\ \E i \in 1 .. NR : pf[r][i].st = "fin")
+
+=============================================================================
