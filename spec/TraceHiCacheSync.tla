@@ -187,16 +187,19 @@ TraceProgress ==
         ELSE TRUE
 
 =============================================================================
-Measured (validate-trace, TLC one worker, 2 shared cores, 2026-11-29; traces in
-modelcheck/src/test/resources/trace, behaviours of the spec made by TraceGenHiCacheSync):
-  trace                           ranks  events  lines  distinct  TLC time
-  merged-cp2-seed1                  2      25      50      368     4.4 s
-  merged-cp2-seed2                  2      25      50      300    10.9 s
-  merged-cp2-seed3 (2 pages/key)    2      25      50      761    17.8 s
-  post20460-cp2-seed4               2      30      60      788    12.1 s
-  merged-cp2tp2-seed5               4      20      46    7,654    34.9 s
-  long-merged-cp2-seed6             2     120     240    6,498    29.7 s
-  long-post20460-cp2tp2-seed7       4     100     212   54,804    87.9 s
+Measured (validate-trace, TLC one worker, 2 cores shared with other jobs, 2026-11-29, spec at
+d7c95a1; traces in modelcheck/src/test/resources/trace, behaviours of the spec made by
+TraceGenHiCacheSync; wall time includes TLC's start-up, about 3 s):
+  trace                           ranks  events  lines  distinct  TLC time  verdict
+  hand-post20460-cp2                2       3       6        4     7.7 s   accepted
+  merged-cp2-seed1                  2      25      50      368     7.9 s   accepted
+  merged-cp2-seed2                  2      25      50      300     9.4 s   accepted
+  merged-cp2-seed3 (2 pages/key)    2      25      50      761    12.0 s   accepted
+  post20460-cp2-seed4               2      30      60      788     7.1 s   accepted
+  pre20460-cp2-diverge              2       2       4        3     3.3 s   breaks AckAgreement
+  merged-cp2tp2-seed5 (long tier)   4      20      46    7,654    32.9 s   accepted
+  long-merged-cp2-seed6             2     120     240    6,498    27.6 s   accepted
+  long-post20460-cp2tp2-seed7       4     100     212   54,804   109.8 s   accepted
 The cost grows with the unlogged environment steps that TLC interleaves (4 ranks: GPU events,
 storage and timeouts of every rank commute); logging them would shrink it.
 
