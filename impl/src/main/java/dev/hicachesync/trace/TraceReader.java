@@ -1,0 +1,223 @@
+package dev.hicachesync.trace;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Reads a trace strictly: every problem is a {@link TraceFormatException} whose one-line message names the
+ * line.
+ *
+ * <p>The format, one JSON object per line, no blank lines:
+ * <pre>
+ * {"trace":"hicache-sync-trace/1","DP":1,"CP":2,"TP":1,"PP":1,"Version":"post20460","Policy":"timeout",
+ *  "WritePolicy":"write_through","StorageOn":true,"Requests":[1,2,1],"PagesPerKey":1,"DeviceCap":1,
+ *  "HostCap":2,"PrefetchThreshold":1}
+ * {"ev":"CollectiveCompletes","r":0,"step":0,"grp":"domain","ch":"sched","m":[0,1],"site":"RECV",
+ *  "stage":1,"op":"MAX","val":[1],"res":[1],
+ *  "snap":{"dfree":1,"hfree":2,"nwq":0,"nlq":0,"nrv":0,"nrl":0,"wait":0,"run":0}}
+ * {"ev":"CollectiveCompletes","r":0,"step":0,"grp":"attn_cp","ch":"sched","m":[0,1],"site":"S1",
+ *  "stage":1,"op":"MIN","val":[0],"res":[0],"pop":[0]}
+ * {"ev":"RankFailed","r":1,"step":4,"reason":"CollectiveMatching: ..."}
+ * </pre>
+ * (each object on one line in the file). {@code pop} and {@code snap} are optional; every other field is
+ * required, and a field the format does not name is an error too (a misspelt optional field must not be
+ * silently ignored).
+ */
+public final class TraceReader {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Set<String> HEADER_FIELDS = Set.of("trace", "DP", "CP", "TP", "PP", "Version",
+      "Policy", "WritePolicy", "StorageOn", "Requests", "PagesPerKey", "DeviceCap", "HostCap",
+      "PrefetchThreshold");
+  private static final Set<String> COLLECTIVE_FIELDS = Set.of("ev", "r", "step", "grp", "ch", "m", "site",
+      "stage", "op", "val", "res", "pop", "snap");
+  private static final Set<String> FAILED_FIELDS = Set.of("ev", "r", "step", "reason");
+  private static final Set<String> SNAP_FIELDS = Set.of("dfree", "hfree", "nwq", "nlq", "nrv", "nrl", "wait",
+      "run");
+
+  private TraceReader() {}
+
+  /** Reads {@code file}; an unreadable file is reported as a format problem on line 0. */
+  public static Trace read(Path file) throws TraceFormatException {
+    List<String> lines;
+    try {
+      lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new TraceFormatException(file.toString(), 0, "cannot read the file: " + e.getMessage());
+    }
+    return parse(file.toString(), lines);
+  }
+
+  /** Parses the lines of a trace; {@code name} is used in messages. */
+  public static Trace parse(String name, List<String> lines) throws TraceFormatException {
+    if (lines.isEmpty()) {
+      throw new TraceFormatException(name, 1, "empty file: a trace starts with its header line");
+    }
+    TraceHeader header = null;
+    List<Trace.Line> events = new ArrayList<>();
+    for (int i = 0; i < lines.size(); i++) {
+      int number = i + 1;
+      String text = lines.get(i);
+      if (text.isBlank()) {
+        throw new TraceFormatException(name, number, "blank line");
+      }
+      JsonNode node;
+      try {
+        node = JSON.readTree(text);
+      } catch (JsonProcessingException e) {
+        throw new TraceFormatException(name, number, "not JSON: " + e.getOriginalMessage());
+      }
+      if (node == null || !node.isObject()) {
+        throw new TraceFormatException(name, number, "not a JSON object");
+      }
+      try {
+        if (i == 0) {
+          header = header(node);
+        } else {
+          events.add(new Trace.Line(number, event(node, header)));
+        }
+      } catch (IllegalArgumentException e) {
+        throw new TraceFormatException(name, number, e.getMessage());
+      }
+    }
+    return new Trace(header, events);
+  }
+
+  private static TraceHeader header(JsonNode n) {
+    if (!n.has("trace")) {
+      throw new IllegalArgumentException("the first line must be the header (field 'trace' = \""
+          + TraceHeader.FORMAT + "\")" + (n.has("ev") ? ", found an event" : ""));
+    }
+    if (!TraceHeader.FORMAT.equals(n.get("trace").asText())) {
+      throw new IllegalArgumentException("unknown trace format '" + n.get("trace").asText() + "' (expected "
+          + TraceHeader.FORMAT + ")");
+    }
+    onlyFields(n, HEADER_FIELDS, "header");
+    List<Integer> requests = new ArrayList<>();
+    for (long k : longs(n, "Requests")) {
+      requests.add(Math.toIntExact(k));
+    }
+    return new TraceHeader(integer(n, "DP"), integer(n, "CP"), integer(n, "TP"), integer(n, "PP"),
+        text(n, "Version"), text(n, "Policy"), text(n, "WritePolicy"), bool(n, "StorageOn"), requests,
+        integer(n, "PagesPerKey"), integer(n, "DeviceCap"), integer(n, "HostCap"),
+        integer(n, "PrefetchThreshold"));
+  }
+
+  private static TraceRecord event(JsonNode n, TraceHeader h) {
+    String ev = text(n, "ev");
+    TraceEvent event = TraceEvent.byName(ev);
+    if (event == null) {
+      throw new IllegalArgumentException("unknown event '" + ev + "' (known: "
+          + java.util.Arrays.toString(TraceEvent.values()) + ")");
+    }
+    int rank = integer(n, "r");
+    if (rank < 0 || rank >= h.ranks()) {
+      throw new IllegalArgumentException("field 'r' = " + rank + " is not a rank of the header's topology (0.."
+          + (h.ranks() - 1) + ")");
+    }
+    long step = number(n, "step");
+    switch (event) {
+      case CollectiveCompletes -> {
+        onlyFields(n, COLLECTIVE_FIELDS, ev);
+        List<Integer> members = new ArrayList<>();
+        for (long m : longs(n, "m")) {
+          if (m < 0 || m >= h.ranks()) {
+            throw new IllegalArgumentException("field 'm' names rank " + m + ", not a rank of the header's"
+                + " topology");
+          }
+          members.add((int) m);
+        }
+        List<Long> pop = n.has("pop") ? longs(n, "pop") : null;
+        Snapshot snap = null;
+        if (n.has("snap")) {
+          JsonNode s = n.get("snap");
+          if (!s.isObject()) {
+            throw new IllegalArgumentException("field 'snap' must be an object");
+          }
+          onlyFields(s, SNAP_FIELDS, "snap");
+          snap = new Snapshot(number(s, "dfree"), number(s, "hfree"), number(s, "nwq"), number(s, "nlq"),
+              number(s, "nrv"), number(s, "nrl"), number(s, "wait"), number(s, "run"));
+        }
+        return new CollectiveRecord(rank, step, text(n, "grp"), text(n, "ch"), members, text(n, "site"),
+            integer(n, "stage"), text(n, "op"), longs(n, "val"), longs(n, "res"), pop, snap);
+      }
+      case RankFailed -> {
+        onlyFields(n, FAILED_FIELDS, ev);
+        return new RankFailedRecord(rank, step, text(n, "reason"));
+      }
+      default -> throw new IllegalStateException("unhandled event " + event);
+    }
+  }
+
+  private static void onlyFields(JsonNode n, Set<String> allowed, String what) {
+    for (Iterator<String> it = n.fieldNames(); it.hasNext(); ) {
+      String f = it.next();
+      if (!allowed.contains(f)) {
+        throw new IllegalArgumentException("unknown field '" + f + "' in " + what);
+      }
+    }
+  }
+
+  private static JsonNode field(JsonNode n, String f) {
+    JsonNode v = n.get(f);
+    if (v == null || v.isNull()) {
+      throw new IllegalArgumentException("missing field '" + f + "'");
+    }
+    return v;
+  }
+
+  private static String text(JsonNode n, String f) {
+    JsonNode v = field(n, f);
+    if (!v.isTextual()) {
+      throw new IllegalArgumentException("field '" + f + "' must be a string, got " + v);
+    }
+    return v.asText();
+  }
+
+  private static boolean bool(JsonNode n, String f) {
+    JsonNode v = field(n, f);
+    if (!v.isBoolean()) {
+      throw new IllegalArgumentException("field '" + f + "' must be true or false, got " + v);
+    }
+    return v.asBoolean();
+  }
+
+  private static long number(JsonNode n, String f) {
+    JsonNode v = field(n, f);
+    if (!v.isIntegralNumber() || !v.canConvertToLong()) {
+      throw new IllegalArgumentException("field '" + f + "' must be an integer, got " + v);
+    }
+    return v.asLong();
+  }
+
+  private static int integer(JsonNode n, String f) {
+    long v = number(n, f);
+    if (v < Integer.MIN_VALUE || v > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException("field '" + f + "' is out of range: " + v);
+    }
+    return (int) v;
+  }
+
+  private static List<Long> longs(JsonNode n, String f) {
+    JsonNode v = field(n, f);
+    if (!v.isArray()) {
+      throw new IllegalArgumentException("field '" + f + "' must be an array of integers, got " + v);
+    }
+    List<Long> out = new ArrayList<>();
+    for (JsonNode e : v) {
+      if (!e.isIntegralNumber() || !e.canConvertToLong()) {
+        throw new IllegalArgumentException("field '" + f + "' must hold integers only, got " + e);
+      }
+      out.add(e.asLong());
+    }
+    return out;
+  }
+}

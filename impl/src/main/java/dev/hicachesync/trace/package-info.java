@@ -1,0 +1,15 @@
+/**
+ * Trace recording for trace validation (issue 6): {@link dev.hicachesync.trace.TraceRecorder} (off by
+ * default: {@link dev.hicachesync.trace.TraceRecorder#NONE}), the NDJSON writer {@link
+ * dev.hicachesync.trace.NdjsonTraceRecorder}, the strict {@link dev.hicachesync.trace.TraceReader}, and the
+ * records: {@link dev.hicachesync.trace.TraceHeader}, {@link dev.hicachesync.trace.CollectiveRecord},
+ * {@link dev.hicachesync.trace.RankFailedRecord}; event names are {@link dev.hicachesync.trace.TraceEvent}.
+ * {@link dev.hicachesync.trace.TracingProcessGroup} records an engine's collectives by wrapping its group
+ * handles.
+ *
+ * <p>The format, one JSON object a line: the first line is the header (the run's constants, the same names
+ * as the TLA+ constants of {@code spec/HiCacheSync.tla}); every later line is one event of one rank,
+ * {@code ev} naming the spec action it is an instance of. {@code ./hicache-sync validate-trace FILE} checks
+ * the file against {@code spec/TraceHiCacheSync.tla}.
+ */
+package dev.hicachesync.trace;

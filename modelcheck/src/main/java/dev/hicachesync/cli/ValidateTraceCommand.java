@@ -1,0 +1,132 @@
+package dev.hicachesync.cli;
+
+import dev.hicachesync.modelcheck.BadInputException;
+import dev.hicachesync.modelcheck.ProgressReporter;
+import dev.hicachesync.modelcheck.TlcJar;
+import dev.hicachesync.modelcheck.TlcRunner;
+import dev.hicachesync.modelcheck.Workspace;
+import dev.hicachesync.modelcheck.validate.SpecEvent;
+import dev.hicachesync.modelcheck.validate.TraceValidator;
+import dev.hicachesync.modelcheck.validate.Validation;
+import dev.hicachesync.trace.CollectiveRecord;
+import dev.hicachesync.trace.Trace;
+import dev.hicachesync.trace.TraceFormatException;
+import dev.hicachesync.trace.TraceHeader;
+import dev.hicachesync.trace.TraceReader;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code validate-trace FILE}: is a recorded run a behaviour of the specification?
+ *
+ * <p>Reads the NDJSON trace strictly, writes it as the TLA+ module {@code TraceLog} with the cfg of {@code
+ * spec/TraceHiCacheSync.tla} under {@code modelcheck/target/tlc/trace-<name>/}, and runs TLC there.
+ * Exit 0: accepted; 1: rejected (the first event no behaviour matches: event number, line, rank, and what
+ * the spec allowed there) or a behaviour that matches the trace breaks a model invariant; 2: the file is
+ * not a trace (one line naming the line number); 3: TLC failed.
+ */
+@Command(name = "validate-trace", sortOptions = false,
+    description = "Check a trace recorded by `simulate --trace` against the TLA+ specification with TLC.")
+public final class ValidateTraceCommand implements Callable<Integer> {
+
+  @Spec CommandSpec spec;
+
+  @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help.")
+  boolean help;
+
+  @Parameters(index = "0", paramLabel = "FILE", description = "The trace (NDJSON).")
+  Path file;
+
+  @Option(names = "--spec-dir", paramLabel = "DIR", description = "Specification directory (default: spec).")
+  Path specDir;
+
+  @Option(names = "--time-limit", paramLabel = "S", defaultValue = "600",
+      description = "Stop TLC after S seconds (default: ${DEFAULT-VALUE}).")
+  int timeLimit;
+
+  @Override
+  public Integer call() throws IOException, InterruptedException {
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    if (timeLimit < 1) {
+      err.println("hicache-sync validate-trace: --time-limit must be at least 1 second (got " + timeLimit + ")");
+      return Main.EXIT_BAD_INPUT;
+    }
+    Trace trace;
+    try {
+      trace = TraceReader.read(file);
+    } catch (TraceFormatException e) {
+      err.println("hicache-sync validate-trace: not a trace: " + e.getMessage());
+      return Main.EXIT_BAD_INPUT;
+    }
+    Workspace workspace = Workspace.fromRoot().with(null, specDir);
+    ProgressReporter progress = new ProgressReporter(err, System.console() != null);
+    TlcRunner runner;
+    try {
+      runner = new TlcRunner(TlcJar.locate(), progress);
+    } catch (BadInputException e) {
+      err.println("hicache-sync validate-trace: " + e.getMessage());
+      return Main.EXIT_TOOL_FAILED;
+    }
+    String name = runName(file);
+    Validation v = new TraceValidator(workspace, runner, Duration.ofSeconds(timeLimit))
+        .validate(trace, name, file.toString());
+    return report(out, err, file.toString(), trace.header(), v);
+  }
+
+  /** Prints the outcome; returns the exit code. */
+  static int report(PrintWriter out, PrintWriter err, String source, TraceHeader h, Validation v) {
+    String tlc = v.tlc().map(r -> String.format("TLC: %,d distinct states, %.1f s", r.distinct(), r.seconds()))
+        .orElse("");
+    String model = h.version() + " dp,cp,tp,pp=" + h.dp() + "," + h.cp() + "," + h.tp() + "," + h.pp();
+    switch (v.outcome()) {
+      case ACCEPTED:
+        out.println(source + ": accepted: all " + v.events() + " events are a behaviour of HiCacheSync ("
+            + model + "); " + tlc);
+        return 0;
+      case REJECTED: {
+        SpecEvent e = v.event().orElseThrow();
+        out.println(source + ": rejected: no behaviour of HiCacheSync (" + model + ") matches event "
+            + e.number() + " of " + v.events() + " (" + where(e) + "): " + e.describe());
+        if (v.allowed().isEmpty()) {
+          out.println("  the spec allowed there: nothing (no state reached this event)");
+        }
+        for (String a : v.allowed()) {
+          out.println("  the spec allowed there: " + a);
+        }
+        v.disagreement().ifPresent(d -> out.println("  the recorded ranks first disagree at " + d));
+        out.println("  " + tlc);
+        return 1;
+      }
+      case INVARIANT_BROKEN:
+        out.println(source + ": a behaviour of HiCacheSync (" + model + ") that matches this trace breaks "
+            + v.invariant() + v.event().map(e -> " after event " + e.number() + " of " + v.events() + " ("
+                + where(e) + "): " + e.describe()).orElse(" in its initial state") + "; " + tlc);
+        v.disagreement().ifPresent(d -> out.println("  the recorded ranks first disagree at " + d));
+        return 1;
+      default:
+        err.println("hicache-sync validate-trace: TLC failed: " + v.message());
+        return Main.EXIT_TOOL_FAILED;
+    }
+  }
+
+  private static String where(SpecEvent e) {
+    String who = e.first() instanceof CollectiveRecord ? "first logged by rank " : "rank ";
+    return "line " + e.line() + ", " + who + e.first().rank() + ", step " + e.first().step();
+  }
+
+  /** A run directory name from the file name: letters, digits, '-', '_' only. */
+  static String runName(Path file) {
+    String n = file.getFileName().toString().replaceFirst("\\.(nd)?jsonl?$", "");
+    n = n.replaceAll("[^A-Za-z0-9_-]", "_");
+    return n.isEmpty() ? "trace" : n;
+  }
+}

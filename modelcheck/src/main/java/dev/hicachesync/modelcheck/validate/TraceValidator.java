@@ -1,0 +1,217 @@
+package dev.hicachesync.modelcheck.validate;
+
+import dev.hicachesync.modelcheck.BadInputException;
+import dev.hicachesync.modelcheck.TlcJob;
+import dev.hicachesync.modelcheck.TlcResult;
+import dev.hicachesync.modelcheck.TlcRunner;
+import dev.hicachesync.modelcheck.Verdict;
+import dev.hicachesync.modelcheck.Workspace;
+import dev.hicachesync.modelcheck.trace.TraceState;
+import dev.hicachesync.modelcheck.value.TlaValue;
+import dev.hicachesync.modelcheck.value.TlaValueParser;
+import dev.hicachesync.trace.Trace;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Checks a trace against {@code spec/TraceHiCacheSync.tla} with TLC (one worker, deadlock checking off).
+ *
+ * <p>Verdicts (TLC-NOTES, "Trace validation within this fork"): {@code TraceNotFullyMatched} violated (exit
+ * 12) = accepted; another invariant violated = a behaviour that matches the trace breaks it; a completed
+ * search (exit 0) = rejected, and the largest {@code l} that the constraint {@code TraceProgress} printed
+ * names the first event no behaviour matches.
+ */
+public final class TraceValidator {
+  /** The invariant whose violation means "accepted". */
+  public static final String MATCHED = "TraceNotFullyMatched";
+  private static final String MARK = "\"TRACE-AT\"";
+  private static final int MAX_ALTERNATIVES = 4;
+
+  private final Workspace workspace;
+  private final TlcRunner runner;
+  private final Duration timeLimit;
+
+  /** A validator running TLC with {@code runner} in {@code workspace}'s directories. */
+  public TraceValidator(Workspace workspace, TlcRunner runner, Duration timeLimit) {
+    this.workspace = workspace;
+    this.runner = runner;
+    this.timeLimit = timeLimit;
+  }
+
+  /** The directory the run {@code name} writes its module, cfg and TLC files into. */
+  public Path runRoot(String name) {
+    return workspace.work().resolve("trace-" + name);
+  }
+
+  /** Validates {@code trace} (read from {@code source}) in run directory {@code trace-<name>}. */
+  public Validation validate(Trace trace, String name, String source) throws IOException, InterruptedException {
+    List<SpecEvent> events = SpecEvents.merge(trace);
+    Path template = workspace.spec().resolve(TraceModule.TEMPLATE);
+    if (!Files.isRegularFile(template) || !Files.isRegularFile(workspace.spec().resolve(TraceModule.SPEC + ".tla"))) {
+      return failed(events, "trace spec not found: " + template.getParent().resolve(TraceModule.SPEC + ".tla")
+          + " and its cfg template are needed");
+    }
+    Path dir = runRoot(name);
+    Path cfg = TraceModule.write(dir, source, trace.header(), events, template);
+    TlcJob job = new TlcJob("trace-" + name + "/tlc", TraceModule.SPEC, cfg, List.of(workspace.spec(), dir),
+        workspace.work(), 1, timeLimit, List.of());
+    TlcResult r;
+    try {
+      r = runner.run(job);
+    } catch (BadInputException e) {
+      return failed(events, e.getMessage());
+    }
+    return interpret(events, r);
+  }
+
+  /** Turns a TLC result on the trace spec into a validation outcome. */
+  static Validation interpret(List<SpecEvent> events, TlcResult r) {
+    Verdict v = r.verdict();
+    int n = events.size();
+    if (v.kind() == Verdict.Kind.VIOLATES && v.property().equals(MATCHED)) {
+      return new Validation(Validation.Outcome.ACCEPTED, n, Optional.empty(), "", List.of(), "", Optional.of(r), SpecEvents.firstDisagreement(events));
+    }
+    if (v.kind() == Verdict.Kind.VIOLATES) {
+      int l = r.trace().map(t -> t.states().get(t.length() - 1)).map(TraceValidator::lOf).orElse(1);
+      Optional<SpecEvent> at = l >= 2 && l - 2 < n ? Optional.of(events.get(l - 2)) : Optional.empty();
+      return new Validation(Validation.Outcome.INVARIANT_BROKEN, n, at, v.property(), List.of(), "", Optional.of(r), SpecEvents.firstDisagreement(events));
+    }
+    if (v.kind() == Verdict.Kind.HOLDS) {
+      Progress p = progress(r.output());
+      int l = Math.max(1, Math.min(p.maxL, n));
+      SpecEvent e = events.get(l - 1);
+      return new Validation(Validation.Outcome.REJECTED, n, Optional.of(e), "", p.allowed(e), "", Optional.of(r), SpecEvents.firstDisagreement(events));
+    }
+    String why = v.kind() == Verdict.Kind.DEADLOCK ? "TLC reported a deadlock, but the trace cfg turns deadlock"
+        + " checking off" : r.message();
+    return new Validation(Validation.Outcome.TLC_FAILED, n, Optional.empty(), "", List.of(), why, Optional.of(r), SpecEvents.firstDisagreement(events));
+  }
+
+  private static Validation failed(List<SpecEvent> events, String message) {
+    return new Validation(Validation.Outcome.TLC_FAILED, events.size(), Optional.empty(), "", List.of(), message,
+        Optional.empty(), SpecEvents.firstDisagreement(events));
+  }
+
+  private static int lOf(TraceState s) {
+    TlaValue l = s.variables().get("l");
+    return l instanceof TlaValue.Int i ? (int) i.value() : 1;
+  }
+
+  /** The largest l printed by TraceProgress and the states printed there. */
+  record Progress(int maxL, List<TlaValue> posted) {
+    /** Distinct renderings of what the members of {@code e} had posted, at most a few. */
+    List<String> allowed(SpecEvent e) {
+      Set<String> out = new LinkedHashSet<>();
+      for (TlaValue p : posted) {
+        out.add(render(p, e.ranks()));
+        if (out.size() == MAX_ALTERNATIVES) {
+          break;
+        }
+      }
+      return new ArrayList<>(out);
+    }
+  }
+
+  /** Reads the {@code <<"TRACE-AT", l, Posted>>} values TLC printed. */
+  static Progress progress(List<String> output) {
+    String text = String.join("\n", output);
+    int max = 0;
+    List<TlaValue> at = new ArrayList<>();
+    for (int i = text.indexOf(MARK); i >= 0; i = text.indexOf(MARK, i + MARK.length())) {
+      int start = text.lastIndexOf("<<", i);
+      int end = closing(text, start);
+      if (start < 0 || end < 0) {
+        continue;
+      }
+      TlaValue v;
+      try {
+        v = TlaValueParser.parse(text.substring(start, end));
+      } catch (IllegalArgumentException unparsable) {
+        continue;
+      }
+      if (!(v instanceof TlaValue.Tuple t) || t.elements().size() != 3
+          || !(t.elements().get(1) instanceof TlaValue.Int li)) {
+        continue;
+      }
+      int l = (int) li.value();
+      if (l > max) {
+        max = l;
+        at.clear();
+      }
+      if (l == max) {
+        at.add(t.elements().get(2));
+      }
+    }
+    return new Progress(max, at);
+  }
+
+  /** Index just past the {@code >>} closing the {@code <<} at {@code start}, or -1. */
+  private static int closing(String s, int start) {
+    if (start < 0) {
+      return -1;
+    }
+    int depth = 0;
+    for (int i = start; i + 1 < s.length(); i++) {
+      if (s.charAt(i) == '"') {
+        i = s.indexOf('"', i + 1);
+        if (i < 0) {
+          return -1;
+        }
+      } else if (s.startsWith("<<", i)) {
+        depth++;
+        i++;
+      } else if (s.startsWith(">>", i)) {
+        depth--;
+        i++;
+        if (depth == 0) {
+          return i + 1;
+        }
+      }
+    }
+    return -1;
+  }
+
+  /** "rank 0: sched S1 stage 1 on attn_cp <<0>>, pf none; rank 1: ..." for the given ranks (all if empty). */
+  static String render(TlaValue posted, List<Integer> ranks) {
+    if (!(posted instanceof TlaValue.Fn f)) {
+      return posted.format();
+    }
+    StringBuilder sb = new StringBuilder();
+    for (Map.Entry<TlaValue, TlaValue> e : f.mapping().entrySet()) {
+      if (!(e.getKey() instanceof TlaValue.Int r) || (!ranks.isEmpty() && !ranks.contains((int) r.value()))) {
+        continue;
+      }
+      sb.append(sb.length() == 0 ? "" : "; ").append("rank ").append(r.value()).append(": ");
+      if (e.getValue() instanceof TlaValue.Rec rec) {
+        List<String> threads = new ArrayList<>();
+        for (Map.Entry<String, TlaValue> th : rec.fields().entrySet()) {
+          threads.add(th.getKey() + " " + call(th.getValue()));
+        }
+        sb.append(String.join(", ", threads));
+      } else {
+        sb.append(e.getValue().format());
+      }
+    }
+    return sb.toString();
+  }
+
+  private static String call(TlaValue c) {
+    if (c instanceof TlaValue.Tuple t && t.elements().size() == 4) {
+      return unquote(t.elements().get(0)) + " stage " + t.elements().get(1).format() + " on "
+          + unquote(t.elements().get(2)) + " " + t.elements().get(3).format();
+    }
+    return unquote(c);
+  }
+
+  private static String unquote(TlaValue v) {
+    return v instanceof TlaValue.Str s ? s.value() : v.format();
+  }
+}

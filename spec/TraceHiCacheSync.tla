@@ -1,0 +1,214 @@
+-------------------------- MODULE TraceHiCacheSync --------------------------
+(***************************************************************************)
+(* Trace validation: is a recorded run of the implementation a behaviour   *)
+(* of HiCacheSync? (Cirstea, Kuppe, Loillier, Merz, "Validating Traces of  *)
+(* Distributed Programs Against TLA+ Specifications", 2024.)               *)
+(*                                                                          *)
+(* The run is given as the module TraceLog, written by                     *)
+(* `./hicache-sync validate-trace` from the NDJSON file the implementation *)
+(* recorded (`simulate --trace`): TraceLog defines Trace, a sequence of    *)
+(* events, and the run's constants (Trace* operators, substituted for the  *)
+(* protocol's constants by the cfg).                                        *)
+(*                                                                          *)
+(* Events and observation:                                                  *)
+(*  - CollectiveCompletes: one collective of one group completed for all   *)
+(*    its members. The implementation records one line per member; the     *)
+(*    converter merges the k-th lines of a group's members into one event  *)
+(*    (at the place of the first), because the spec completes a collective *)
+(*    for every member in one step.                                         *)
+(*  - Environment actions (GPU copy events, storage backups and reads,     *)
+(*    timeouts, the prefetch thread querying storage) are NOT logged: the  *)
+(*    spec is finer-grained than the log there (partial observation). TLC  *)
+(*    chooses them; a choice that does not produce the local values the    *)
+(*    ranks logged at their next collective dies there.                    *)
+(*  - Rank-local computation between two collectives is one atomic step in *)
+(*    the spec (done when the earlier collective completes), and is        *)
+(*    observed through the values the rank posts next, the acks it popped  *)
+(*    at a sync point, and optional snapshots logged at RECV.               *)
+(*  - Anything else (RankFailed: a rank detected a collective mismatch or  *)
+(*    an invariant; IncompleteCollective / MismatchedCollective: the       *)
+(*    converter found members' lines that cannot form one collective)      *)
+(*    matches no IsX predicate, so validation stops at it: a failure is    *)
+(*    never part of a behaviour.                                            *)
+(*                                                                          *)
+(* Java field (trace package, NDJSON)  <->  spec field                      *)
+(*   ev = "CollectiveCompletes"          CollectiveCompletes(g)            *)
+(*   grp, ch, m (sorted members)         g = C!Group(grp, ch, {m[i]})      *)
+(*   site, stage, op                     coll[m[i]][ch].site/.stage/.op    *)
+(*   val[i]  (member m[i]'s payload)     coll[m[i]][ch].val                 *)
+(*   res[i]  (what m[i] got back)        C!Result(g)                        *)
+(*   pop[i]  (acks popped, last stage)   popped'[m[i]] - popped[m[i]]       *)
+(*           S1 <<w>>, S2 <<l>>, S3 <<rv, ba, rl>>, S123 <<w,l,rv,ba,rl>>   *)
+(*   snap[i] (at RECV)                   devFree, hostFree, Len(wq), Len(lq)*)
+(*                                       Len(rvq), Len(rlq), waiting, running*)
+(*           checked when the RECV completes, and (but Len(rvq)) when the *)
+(*           member posts that RECV: lookahead, so that a state the run  *)
+(*           was never in is cut before the invariants are checked on it *)
+(*   line, r, step                       reporting only                     *)
+(***************************************************************************)
+EXTENDS HiCacheSync, TraceLog, TLC
+
+\* l: index of the next event of Trace to match (Len(Trace) + 1 once all are matched).
+VARIABLE l
+traceVars == <<vars, l>>
+
+-----------------------------------------------------------------------------
+(* Reading one event.                                                       *)
+
+\* The group an event names, as the spec writes groups.
+TraceGroup(e) == C!Group(e.grp, e.ch, {e.m[i] : i \in DOMAIN e.m})
+
+\* Member e.m[i] has posted exactly the call the event says it made.
+PostedAsLogged(e, i) ==
+    LET c == coll[e.m[i]][e.ch]
+    IN  /\ c # C!NoCall
+        /\ c.grp = TraceGroup(e)
+        /\ c.site = e.site
+        /\ c.stage = e.stage
+        /\ c.op = e.op
+        /\ c.val = e.val[i]
+
+\* Acks rank q popped in this step, in the order the event logs them for its site.
+PopDiff(q, site) ==
+    LET d(f) == popped'[q][f] - popped[q][f]
+    IN  CASE site = "S1"   -> <<d("w")>>
+          [] site = "S2"   -> <<d("l")>>
+          [] site = "S3"   -> <<d("rv"), d("ba"), d("rl")>>
+          [] site = "S123" -> <<d("w"), d("l"), d("rv"), d("ba"), d("rl")>>
+          [] OTHER         -> <<>>
+
+\* A logged pop count (<<>>: not logged) is what the spec popped.
+PopAsLogged(e, i) == e.pop[i] = <<>> \/ e.pop[i] = PopDiff(e.m[i], e.site)
+
+\* A logged snapshot (obs = FALSE: not logged) is the member's state while it waits on the call.
+SnapAsLogged(e, i) ==
+    LET s == e.snap[i]
+        q == e.m[i]
+    IN  ~s.obs \/ /\ devFree[q] = s.dfree
+                  /\ hostFree[q] = s.hfree
+                  /\ Len(wq[q]) = s.nwq
+                  /\ Len(lq[q]) = s.nlq
+                  /\ Len(rvq[q]) = s.nrv
+                  /\ Len(rlq[q]) = s.nrl
+                  /\ waiting[q] = s.wait
+                  /\ running[q] = s.run
+
+\* Index of the first event at or after j where rank q takes part in a RECV, or 0 if none.
+NextRecv(q, j) ==
+    LET js == {k \in j .. Len(Trace) : /\ Trace[k].ev = "CollectiveCompletes"
+                                      /\ Trace[k].site = "RECV"
+                                      /\ \E i \in DOMAIN Trace[k].m : Trace[k].m[i] = q}
+    IN  IF js = {} THEN 0 ELSE C!SetMin(js)
+
+\* A member that this step leaves posted on RECV (a lockstep point) is in the state it logged
+\* with that RECV (lookahead, so that a state the run never was in is cut before the model's
+\* invariants are checked on it). Only what cannot change while the scheduler waits on RECV:
+\* not Len(rvq), which the prefetch thread's S7 decision (a revoke) may still grow.
+SnapAheadAsLogged(q) ==
+    coll'[q]["sched"] # C!NoCall /\ coll'[q]["sched"].site = "RECV" =>
+        LET k == NextRecv(q, l + 1)
+            e == Trace[k]
+            i == CHOOSE x \in DOMAIN e.m : e.m[x] = q
+        IN  k = 0 \/ ~e.snap[i].obs
+            \/ /\ devFree'[q] = e.snap[i].dfree
+               /\ hostFree'[q] = e.snap[i].hfree
+               /\ Len(wq'[q]) = e.snap[i].nwq
+               /\ Len(lq'[q]) = e.snap[i].nlq
+               /\ Len(rlq'[q]) = e.snap[i].nrl
+               /\ waiting'[q] = e.snap[i].wait
+               /\ running'[q] = e.snap[i].run
+
+-----------------------------------------------------------------------------
+(* One predicate per logged event, named after the action it matches.       *)
+
+\* The collective of event l completes: every member posted what it logged, every member got
+\* back what it logged, and the acks each popped are those the spec pops.
+IsCollectiveCompletes ==
+    /\ l <= Len(Trace)
+    /\ LET e == Trace[l]
+           g == TraceGroup(e)
+       IN  /\ e.ev = "CollectiveCompletes"
+           \* the calls each member posted (site, stage, op, local value)
+           /\ \A i \in DOMAIN e.m : PostedAsLogged(e, i)
+           \* the result each member received (evaluated on the posted calls, before the step)
+           /\ \A i \in DOMAIN e.m : e.res[i] = C!Result(g)
+           \* the state each member waited in, where it logged one
+           /\ \A i \in DOMAIN e.m : SnapAsLogged(e, i)
+           \* the protocol step itself
+           /\ CollectiveCompletes(g)
+           \* the decision each member applied
+           /\ \A i \in DOMAIN e.m : PopAsLogged(e, i)
+           \* the state each member then waits in at its next RECV
+           /\ \A i \in DOMAIN e.m : SnapAheadAsLogged(e.m[i])
+    /\ l' = l + 1
+
+\* Environment steps are not logged (partial observation): any of the spec's may happen
+\* between two events; the next logged local values prune the wrong choices.
+EnvironmentStep ==
+    /\ \E r \in Ranks : \/ PrefetchThreadQueries(r)
+                        \/ WriteEventCompletes(r)
+                        \/ LoadEventCompletes(r)
+                        \/ StorageBackupCompletes(r)
+                        \/ \E i \in 1 .. NR : StorageReadsPage(r, i) \/ TimeoutFires(r, i)
+    /\ UNCHANGED l
+
+TraceInit ==
+    /\ Init
+    /\ l = 1
+    /\ TLCSet(1, 0)         \* largest l reached so far (see TraceProgress)
+    /\ TLCSet(2, 0)         \* states printed at that l
+
+TraceNext ==
+    \/ IsCollectiveCompletes
+    \/ EnvironmentStep
+
+TraceSpec == TraceInit /\ [][TraceNext]_traceVars
+
+-----------------------------------------------------------------------------
+(* Verdict and report.                                                      *)
+
+\* Violated (TLC exit 12) exactly when some behaviour of the spec matches every event:
+\* the trace is accepted. Checking ends without a violation (exit 0): rejected.
+TraceNotFullyMatched == l <= Len(Trace)
+
+\* What each rank has posted (site, stage, group, value) or "none": what the spec allows next.
+Posted == [r \in Ranks |-> [th \in Threads |->
+              IF coll[r][th] = C!NoCall THEN "none"
+              ELSE <<coll[r][th].site, coll[r][th].stage, coll[r][th].grp.kind, coll[r][th].val>>]]
+
+\* A CONSTRAINT that never cuts: prints the first few states at each new largest l, so the
+\* runner can name the first event no behaviour matches and what the spec allowed there
+\* (deterministic with one worker).
+TraceProgress ==
+    IF l > TLCGet(1)
+      THEN TLCSet(1, l) /\ TLCSet(2, 1) /\ PrintT(<<"TRACE-AT", l, Posted>>)
+      ELSE IF l = TLCGet(1) /\ TLCGet(2) < 6
+        THEN TLCSet(2, TLCGet(2) + 1) /\ PrintT(<<"TRACE-AT", l, Posted>>)
+        ELSE TRUE
+
+=============================================================================
+Measured (validate-trace, TLC one worker, 2 cores shared with other jobs, 2026-11-29, spec at
+d7c95a1; traces in modelcheck/src/test/resources/trace, behaviours of the spec made by
+TraceGenHiCacheSync; wall time includes TLC's start-up, about 3 s):
+  trace                           ranks  events  lines  distinct  TLC time  verdict
+  hand-post20460-cp2                2       3       6        4     7.7 s   accepted
+  merged-cp2-seed1                  2      25      50      368     7.9 s   accepted
+  merged-cp2-seed2                  2      25      50      300     9.4 s   accepted
+  merged-cp2-seed3 (2 pages/key)    2      25      50      761    12.0 s   accepted
+  post20460-cp2-seed4               2      30      60      788     7.1 s   accepted
+  pre20460-cp2-diverge              2       2       4        3     3.3 s   breaks AckAgreement
+  merged-cp2tp2-seed5 (long tier)   4      20      46    7,654    32.9 s   accepted
+  long-merged-cp2-seed6             2     120     240    6,498    27.6 s   accepted
+  long-post20460-cp2tp2-seed7       4     100     212   54,804   109.8 s   accepted
+The cost grows with the unlogged environment steps that TLC interleaves (4 ranks: GPU events,
+storage and timeouts of every rank commute); logging them would shrink it.
+
+Diary of trace divergences:
+  2026-11-29  pre20460-cp2-diverge (pre20460, CP=2, TP=1): the ranks log different pool sizes
+              at the RECV of step 2 (event 3); TLC reports AckAgreement broken by a behaviour
+              matching event 1 already (the spec's own pre20460 divergence: with no HiCache
+              collective under CP, the ranks' revoke queues may differ and the snapshot does not
+              log them). Expected: the legacy protocol is wrong under CP.
+  2026-11-29  an edited S1 result on one rank: rejected at that event; the spec had posted
+              S1 <<0>> on both ranks (MIN = 0).
+
