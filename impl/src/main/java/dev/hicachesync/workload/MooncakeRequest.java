@@ -5,13 +5,14 @@ import java.util.Arrays;
 /**
  * One request of a Mooncake trace: arrival time, input and output lengths, and the prefix block hashes.
  *
- * <p>{@code index} is the 0-based position among the trace's requests (blank lines skipped), the key of
- * the request's synthetic output tokens; {@code line} is the 1-based line of the file it came from.
+ * <p>{@code index} is the 0-based position among the trace's requests (blank lines skipped);
+ * {@code line} is the 1-based line of the file it came from; {@code outputBase} is the sum of the
+ * output lengths of all earlier requests, where the request's synthetic output tokens start.
  * Block {@code i} covers input tokens {@code [512·i, min(512·(i+1), inputLength))}; the reader has
  * checked that every block is non-empty, so only the last one can be partial.
  */
-public record MooncakeRequest(
-    int index, long line, long timestampMs, int inputLength, int outputLength, long[] hashIds) {
+public record MooncakeRequest(int index, long line, long timestampMs, int inputLength, int outputLength,
+    long[] hashIds, long outputBase) {
 
   /** Tokens per block of the trace format (the Mooncake release's block size). */
   public static final int BLOCK_TOKENS = 512;
@@ -32,7 +33,7 @@ public record MooncakeRequest(
     return o instanceof MooncakeRequest r
         && index == r.index && line == r.line && timestampMs == r.timestampMs
         && inputLength == r.inputLength && outputLength == r.outputLength
-        && Arrays.equals(hashIds, r.hashIds);
+        && outputBase == r.outputBase && Arrays.equals(hashIds, r.hashIds);
   }
 
   @Override

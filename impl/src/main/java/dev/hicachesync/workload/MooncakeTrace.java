@@ -27,7 +27,8 @@ import java.util.NoSuchElementException;
  * non-negative, {@code input_length} consistent with the number of blocks (every block non-empty:
  * {@code 512·(n−1) < input_length ≤ 512·n}), hashes non-negative, and timestamps non-decreasing
  * (the file order is the arrival order the replay follows). Unknown fields are ignored, as the
- * Mooncake release may add some. The first bad line throws {@link MalformedTraceException}.
+ * Mooncake release may add some. Block ids must fit {@link BlockTokens}' packing (below 2^21). The
+ * first bad line throws {@link MalformedTraceException}.
  * Not thread-safe: one reader per consumer.
  */
 public final class MooncakeTrace implements Iterator<MooncakeRequest>, Closeable {
@@ -43,6 +44,7 @@ public final class MooncakeTrace implements Iterator<MooncakeRequest>, Closeable
   private long line;
   private int index;
   private long lastTimestamp;
+  private long outputBase;
   private MooncakeRequest pending;
 
   private MooncakeTrace(BufferedReader in, String name) {
@@ -111,6 +113,7 @@ public final class MooncakeTrace implements Iterator<MooncakeRequest>, Closeable
     }
     MooncakeRequest r = parse(text);
     lastTimestamp = r.timestampMs();
+    outputBase += r.outputLength();
     index++;
     return r;
   }
@@ -145,7 +148,11 @@ public final class MooncakeTrace implements Iterator<MooncakeRequest>, Closeable
       throw bad("input_length", input + " leaves block " + (n - 1) + " of hash_ids empty (needs at least "
           + (bt * (n - 1) + 1) + ")");
     }
-    return new MooncakeRequest(index, line, timestamp, input, output, hashes);
+    if (outputBase + output > BlockTokens.MAX_OUTPUT_TOKENS) {
+      throw bad("output_length", "the trace's outputs so far exceed " + BlockTokens.MAX_OUTPUT_TOKENS
+          + " synthetic tokens");
+    }
+    return new MooncakeRequest(index, line, timestamp, input, output, hashes, outputBase);
   }
 
   private long integer(JsonNode obj, String field, long max) {
@@ -179,7 +186,7 @@ public final class MooncakeTrace implements Iterator<MooncakeRequest>, Closeable
     }
     long[] out = new long[v.size()];
     for (int i = 0; i < out.length; i++) {
-      out[i] = checkedInteger(v.get(i), "hash_ids[" + i + "]", Long.MAX_VALUE);
+      out[i] = checkedInteger(v.get(i), "hash_ids[" + i + "]", BlockTokens.MAX_BLOCK_ID);
     }
     return out;
   }

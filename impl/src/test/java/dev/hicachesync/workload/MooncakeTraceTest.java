@@ -55,6 +55,7 @@ class MooncakeTraceTest {
       {"timestamp": 3, "input_length": 600, "output_length": 7, "hash_ids": []}          | hash_ids     | empty
       {"timestamp": 3, "input_length": 600, "output_length": 7, "hash_ids": [4, "5"]}    | hash_ids[1]  | non-negative integer
       {"timestamp": 3, "input_length": 600, "output_length": 7, "hash_ids": [4, -5]}     | hash_ids[1]  | must be >= 0
+      {"timestamp": 3, "input_length": 600, "output_length": 7, "hash_ids": [4, 2097152]} | hash_ids[1]  | out of range
       {"timestamp": 3, "input_length": 600.5, "output_length": 7, "hash_ids": [4, 5]}    | input_length | non-negative integer
       {"timestamp": 3, "input_length": -600, "output_length": 7, "hash_ids": [4, 5]}     | input_length | must be >= 0
       {"timestamp": 3, "input_length": 1025, "output_length": 7, "hash_ids": [4, 5]}     | input_length | larger than 512 x 2

@@ -62,6 +62,7 @@ class PrefixReuseOracleTest {
   /** Ids drawn from a small pool so that prefixes collide often, lengths cutting blocks anywhere. */
   private static List<MooncakeRequest> randomTrace(SplittableRandom rnd, int n) {
     List<MooncakeRequest> out = new ArrayList<>();
+    long base = 0;
     for (int i = 0; i < n; i++) {
       int blocks = 1 + rnd.nextInt(4);
       long[] ids = new long[blocks];
@@ -69,7 +70,9 @@ class PrefixReuseOracleTest {
         ids[b] = rnd.nextInt(3); // paths like [0,1,0] are legal input even if not a real prefix hash
       }
       int input = 512 * (blocks - 1) + 1 + rnd.nextInt(512);
-      out.add(new MooncakeRequest(i, i + 1, i, input, 1 + rnd.nextInt(100), ids));
+      int output = 1 + rnd.nextInt(100);
+      out.add(new MooncakeRequest(i, i + 1, i, input, output, ids, base));
+      base += output;
     }
     return out;
   }
@@ -77,11 +80,11 @@ class PrefixReuseOracleTest {
   /** hit(R) straight from the definition: max LCP of R's input tokens with every earlier sequence. */
   static long[] bruteForce(List<MooncakeRequest> trace, int pageSize) {
     long[] hits = new long[trace.size()];
-    List<long[]> seen = new ArrayList<>();
+    List<int[]> seen = new ArrayList<>();
     for (int i = 0; i < trace.size(); i++) {
-      long[] in = BlockTokens.input(trace.get(i));
+      int[] in = BlockTokens.input(trace.get(i));
       long best = 0;
-      for (long[] s : seen) {
+      for (int[] s : seen) {
         int k = 0;
         while (k < in.length && k < s.length && in[k] == s[k]) {
           k++;
