@@ -1,21 +1,22 @@
 package dev.hicachesync.report;
 
-import java.io.PrintStream;
 import java.util.List;
 
-/** Prints a capacity sweep as a fixed-width table, one row per (write policy, host ratio). */
+/** Formats a capacity sweep as a fixed-width table, one row per (write policy, host ratio). */
 public final class SweepTable {
 
   private SweepTable() {}
 
-  /** Prints {@code points} in the given order under a header line. */
-  public static void print(List<SweepPoint> points, PrintStream out) {
-    out.printf("%-24s %10s %8s %8s %8s %8s %8s%n",
-        "write policy", "host ratio", "L1", "L2", "L3", "total", "blocks");
+  /** Formats {@code points} in the given order under a header line, one line each. */
+  public static String format(List<SweepPoint> points) {
+    StringBuilder out = new StringBuilder();
+    out.append(String.format("%-24s %10s %8s %8s %8s %8s %8s%n",
+        "write policy", "host ratio", "L1", "L2", "L3", "total", "blocks"));
     for (SweepPoint p : points) {
-      out.printf("%-24s %10s %8.4f %8.4f %8.4f %8.4f %8.4f%n", p.writePolicy(), ratio(p.hostRatio()),
-          p.l1(), p.l2(), p.l3(), p.total(), p.totalBlocks());
+      out.append(String.format("%-24s %10s %8.4f %8.4f %8.4f %8.4f %8.4f%n", p.writePolicy(),
+          ratio(p.hostRatio()), p.l1(), p.l2(), p.l3(), p.total(), p.totalBlocks()));
     }
+    return out.toString();
   }
 
   private static String ratio(double r) {

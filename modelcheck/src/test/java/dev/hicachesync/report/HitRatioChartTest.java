@@ -4,9 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.awt.image.BufferedImage;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -63,9 +60,7 @@ class HitRatioChartTest {
 
   @Test
   void tablePrintsOneRowPerPoint() {
-    ByteArrayOutputStream buf = new ByteArrayOutputStream();
-    SweepTable.print(sweep(), new PrintStream(buf, true, StandardCharsets.UTF_8));
-    String[] lines = buf.toString(StandardCharsets.UTF_8).split("\n");
+    String[] lines = SweepTable.format(sweep()).split("\n");
     assertEquals(9, lines.length);
     assertTrue(lines[2].startsWith("write_through") && lines[2].contains(" 1 "), lines[2]);
   }
