@@ -1,0 +1,70 @@
+package dev.hicachesync.collective;
+
+import java.util.List;
+
+/** One rank's {@link ProcessGroup} handle on a {@link Rendezvous} of a {@link LocalFabric}. */
+final class LocalProcessGroup implements ProcessGroup {
+  private static final long[] EMPTY = new long[0];
+
+  private final Rendezvous rendezvous;
+  private final int rank;
+  private final int index;
+
+  LocalProcessGroup(Rendezvous rendezvous, int rank) {
+    this.rendezvous = rendezvous;
+    this.rank = rank;
+    this.index = rendezvous.members().indexOf(rank);
+  }
+
+  @Override
+  public int size() {
+    return rendezvous.members().size();
+  }
+
+  @Override
+  public List<Integer> members() {
+    return rendezvous.members();
+  }
+
+  @Override
+  public int rank() {
+    return rank;
+  }
+
+  @Override
+  public String name() {
+    return rendezvous.name();
+  }
+
+  @Override
+  public long[] allReduce(String callSite, ReduceOp op, long[] values) {
+    // The payload is copied so that a caller reusing its array cannot change what others reduce.
+    return rendezvous.call(index, new Call("allReduce(" + op.name() + ")", site(callSite), values.clone())).clone();
+  }
+
+  @Override
+  public void barrier(String callSite) {
+    rendezvous.call(index, new Call("barrier", site(callSite), EMPTY));
+  }
+
+  @Override
+  public long[] broadcast(String callSite, int rootRank, long[] values) {
+    if (!rendezvous.members().contains(rootRank)) {
+      throw new IllegalArgumentException("broadcast root " + rootRank + " is not a member of " + name());
+    }
+    long[] payload = rank == rootRank ? values.clone() : values;
+    return rendezvous.call(index, new Call("broadcast(root=" + rootRank + ")", site(callSite), payload)).clone();
+  }
+
+  private static String site(String callSite) {
+    if (callSite == null || callSite.isEmpty()) {
+      throw new IllegalArgumentException("a collective needs a call site");
+    }
+    return callSite;
+  }
+
+  @Override
+  public String toString() {
+    return name() + "@rank" + rank;
+  }
+}

@@ -1,0 +1,502 @@
+package dev.hicachesync.controller;
+
+import dev.hicachesync.env.TransferEvent;
+import dev.hicachesync.env.TransferKind;
+import dev.hicachesync.storage.PageKey;
+import dev.hicachesync.storage.StorageBackend;
+import dev.hicachesync.sync.ProtocolVersion;
+import dev.hicachesync.sync.SyncLayer;
+import dev.hicachesync.sync.SyncObserver;
+import dev.hicachesync.sync.SyncPoint;
+import dev.hicachesync.tier.PageAllocator;
+import dev.hicachesync.tree.DeviceEvictionSink;
+import dev.hicachesync.tree.InsertResult;
+import dev.hicachesync.tree.MatchResult;
+import dev.hicachesync.tree.Mix64;
+import dev.hicachesync.tree.RadixTree;
+import dev.hicachesync.tree.TreeNode;
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.LinkedBlockingQueue;
+
+/**
+ * The HiCache controller of one rank: its radix tree, device and host pools, ack and control queues,
+ * ongoing prefetches, and the protocol steps that keep all of it identical across the sync domain.
+ *
+ * <p>Scheduler thread only, except {@link #prefetchThreadStep()} (the prefetch thread's body, with its own
+ * {@link SyncLayer}) and the background callbacks the {@link ControllerEnv} runs. The queues that
+ * background threads fill ({@code revokeQueue}, {@code backupAckQueue}, {@code hostReleaseQueue}) are
+ * thread-safe multi-producer, single-consumer (the scheduler pops them at S3, in counts all ranks agreed on).
+ *
+ * <p>Why every decision is made at a sync point: the local inputs (event readiness, I/O progress, storage
+ * contents, clocks) differ per rank; only reduced values may change the tree, the pools or a prefetch.
+ */
+public final class CacheController {
+  final ControllerConfig config;
+  final ControllerEnv env;
+  final SyncLayer sync;
+  final SyncLayer prefetchSync;
+  final SyncObserver observer;
+  final StorageBackend storage;
+  final String storageSuffix;
+  final RadixTree tree;
+  final PageAllocator device;
+  final HostSlotLedger host;
+  final ControllerStats stats = new ControllerStats();
+
+  final ArrayDeque<WriteAck> writeAcks = new ArrayDeque<>();
+  final ArrayDeque<LoadAck> loadAcks = new ArrayDeque<>();
+  final LinkedBlockingQueue<String> revokeQueue = new LinkedBlockingQueue<>();
+  final LinkedBlockingQueue<Long> backupAckQueue = new LinkedBlockingQueue<>();
+  final LinkedBlockingQueue<int[]> hostReleaseQueue = new LinkedBlockingQueue<>();
+  /** {@code ongoing_prefetch}: insertion-ordered so that every rank iterates it alike. */
+  final Map<String, PrefetchOperation> ongoingPrefetch = new LinkedHashMap<>();
+  /** Operations waiting for the prefetch thread (S7). */
+  final ArrayDeque<PrefetchOperation> prefetchQueue = new ArrayDeque<>();
+
+  private final WritingCheck writingCheck = new WritingCheck(this);
+  private final LoadingCheck loadingCheck = new LoadingCheck(this);
+  private final DrainStorageQueues drainStorageQueues = new DrainStorageQueues(this);
+  private final FusedEventCheck fusedEventCheck = new FusedEventCheck(this);
+  private final CheckPrefetchProgress checkPrefetchProgress = new CheckPrefetchProgress(this);
+  private final ReleaseAbortedRequest releaseAbortedRequest = new ReleaseAbortedRequest(this);
+  private final PrefetchThreadStep prefetchThreadStep = new PrefetchThreadStep(this);
+  private final Sink sink = new Sink();
+
+  long ackHash;
+  long prefetchHash;
+  long allocHash;
+
+  /**
+   * Creates the controller of one rank.
+   *
+   * @param sync the scheduler thread's sync layer (S1–S6)
+   * @param prefetchSync the prefetch thread's sync layer (S7), on its own groups
+   * @param storage the L3 backend, or null when storage is off
+   * @param storageSuffix this rank's key space in the storage (its KV shard)
+   */
+  public CacheController(ControllerConfig config, ControllerEnv env, SyncLayer sync, SyncLayer prefetchSync,
+      SyncObserver observer, StorageBackend storage, String storageSuffix) {
+    this.config = config;
+    this.env = env;
+    this.sync = sync;
+    this.prefetchSync = prefetchSync;
+    this.observer = observer == null ? SyncObserver.NONE : observer;
+    this.storage = config.storage() ? storage : null;
+    this.storageSuffix = storageSuffix;
+    this.tree = new RadixTree(config.pageSize(), this.storage != null);
+    this.device = new PageAllocator(config.devicePages());
+    this.host = new HostSlotLedger(config.hostPages());
+  }
+
+  // ================================================================ accessors
+
+  /** Returns the tree. */
+  public RadixTree tree() {
+    return tree;
+  }
+
+  /** Returns the counters. */
+  public ControllerStats stats() {
+    return stats;
+  }
+
+  /** Returns the protocol version. */
+  public ProtocolVersion version() {
+    return sync.version();
+  }
+
+  /** Returns the collectives both sync layers issued so far. */
+  public long collectives() {
+    return sync.collectives() + prefetchSync.collectives();
+  }
+
+  /** Returns this rank's digest, one running hash per invariant. */
+  public ControllerDigest digest() {
+    return new ControllerDigest(tree.mutationHash(), ackHash, prefetchHash,
+        Mix64.mix(Mix64.mix(allocHash, device.freeCount()), host.pool().freeCount()));
+  }
+
+  /** Returns the ongoing prefetches, in issue order. */
+  public Collection<PrefetchOperation> ongoingPrefetches() {
+    return Collections.unmodifiableCollection(ongoingPrefetch.values());
+  }
+
+  /** Returns whether request {@code rid} has an ongoing prefetch. */
+  public boolean hasOngoingPrefetch(String rid) {
+    return ongoingPrefetch.containsKey(rid);
+  }
+
+  /** Returns the free device pages. */
+  public int freeDevicePages() {
+    return device.freeCount();
+  }
+
+  /** Returns the free host pages. */
+  public int freeHostPages() {
+    return host.pool().freeCount();
+  }
+
+  /** Returns the host slots some transfer still uses (0 once quiet). */
+  public int busyHostSlots() {
+    return host.busySlots();
+  }
+
+  /** Returns [write acks, load acks, revokes, backup acks, host releases, prefetch queue] still queued. */
+  public int[] queueSizes() {
+    return new int[] {writeAcks.size(), loadAcks.size(), revokeQueue.size(), backupAckQueue.size(),
+        hostReleaseQueue.size(), prefetchQueue.size()};
+  }
+
+  // ================================================================ scheduler-thread steps
+
+  /** Consumes completed transfers: S1, S2, S3 separately, or S123 in {@code merged}. Scheduler thread. */
+  public void checkHicacheEvents() {
+    if (sync.version() == ProtocolVersion.MERGED) {
+      fusedEventCheck.run();
+    } else {
+      writingCheck.run();
+      loadingCheck.run();
+      if (storage != null) {
+        drainStorageQueues.run();
+      }
+    }
+  }
+
+  /** Returns true once request {@code rid}'s prefetch (if any) is finished and inserted (S4, S5). */
+  public boolean checkPrefetchProgress(String rid) {
+    return checkPrefetchProgress.run(rid);
+  }
+
+  /** Releases an aborted request's prefetch (S6). Scheduler thread. */
+  public void releaseAbortedRequest(String rid) {
+    releaseAbortedRequest.run(rid);
+  }
+
+  /** Runs one pass of the prefetch thread: S7 for every queued operation. Prefetch thread only. */
+  public void prefetchThreadStep() {
+    prefetchThreadStep.run();
+  }
+
+  /** Matches {@code tokens} in the tree (device and host hits). Scheduler thread. */
+  public MatchResult matchPrefix(int[] tokens) {
+    return tree.matchPrefix(tokens);
+  }
+
+  /**
+   * Loads the host-only part of a match back to the device when it is long enough; returns the tokens
+   * loaded (0 when below {@code load_back_threshold} or no device memory). The path stays locked until
+   * S2 pops the load ack. Scheduler thread.
+   */
+  public int loadBack(MatchResult m) {
+    if (m.hostTokens() == 0 || m.hostTokens() < config.loadBackThresholdTokens()) {
+      return 0;
+    }
+    List<TreeNode> path = new ArrayList<>();
+    for (TreeNode n = m.lastNode(); n != m.lastDeviceNode(); n = n.parent()) {
+      path.add(n);
+    }
+    Collections.reverse(path);
+    int pages = m.hostTokens() / config.pageSize();
+    tree.lockRef(m.lastNode()); // keeps the device part of the path while we evict for room
+    int[] dev = allocateDevice(pages);
+    if (dev == null) {
+      tree.unlockRef(m.lastNode());
+      return 0;
+    }
+    int[] hostPages = new int[pages];
+    int at = 0;
+    for (TreeNode n : path) {
+      int[] hp = n.hostPages();
+      tree.setDevice(n, Arrays.copyOfRange(dev, at, at + hp.length));
+      System.arraycopy(hp, 0, hostPages, at, hp.length);
+      at += hp.length;
+    }
+    TransferEvent ev = env.copy(TransferKind.HOST_TO_DEVICE, pages);
+    host.markBusy(hostPages, 0, pages);
+    loadAcks.add(new LoadAck(m.lastNode().id(), ev, hostPages));
+    stats.hostToDeviceCopies++;
+    stats.hostToDevicePages += pages;
+    return m.hostTokens();
+  }
+
+  /** Returns {@code pages} device pages, evicting LRU leaves if needed, or null. Scheduler thread. */
+  public int[] allocateDevice(int pages) {
+    int[] r = device.allocate(pages);
+    if (r == null) {
+      int want = pages - device.freeCount();
+      stats.deviceEvictedPages += tree.evictDevice(want, sink);
+      r = device.allocate(pages);
+    }
+    allocHash = Mix64.mix(Mix64.mix(Mix64.mix(allocHash, 1), pages), r == null ? -1 : r[0]);
+    return r;
+  }
+
+  /** Returns device pages to the pool (a request that did not cache them). Scheduler thread. */
+  public void freeDevice(int[] pages) {
+    sink.freeDevice(pages);
+  }
+
+  /**
+   * Inserts computed tokens with their device pages, frees the duplicates and applies the write policy to
+   * the nodes on the path. Scheduler thread.
+   */
+  public InsertResult insert(int[] tokens, int[] devicePages) {
+    InsertResult r = tree.insert(tokens, devicePages);
+    if (r.duplicatePages().length > 0) {
+      sink.freeDevice(r.duplicatePages());
+    }
+    int whole = tokens.length / config.pageSize();
+    if (devicePages.length > whole) {
+      sink.freeDevice(Arrays.copyOfRange(devicePages, whole, devicePages.length));
+    }
+    if (config.writePolicy() != WritePolicy.WRITE_BACK) {
+      for (TreeNode n : r.path()) {
+        if (!n.onHost() && tree.incHit(n) >= config.writePolicy().hitThreshold()) {
+          writeBackup(n);
+        }
+      }
+    }
+    return r;
+  }
+
+  /** Locks {@code node}'s path while a request uses it. Scheduler thread. */
+  public void lock(TreeNode node) {
+    tree.lockRef(node);
+  }
+
+  /** Unlocks what {@link #lock} locked. Scheduler thread. */
+  public void unlock(TreeNode node) {
+    tree.unlockRef(node);
+  }
+
+  /**
+   * Issues a storage prefetch of the part of {@code tokens} beyond the tree's hits, if storage is on, it is
+   * at least the threshold, and host slots can be had ({@code prefetch_from_storage}); returns whether one
+   * was issued. Scheduler thread.
+   */
+  public boolean prefetchFromStorage(String rid, MatchResult m, int[] tokens) {
+    if (storage == null || ongoingPrefetch.containsKey(rid)) {
+      return false;
+    }
+    int ps = config.pageSize();
+    int start = m.treeTokens();
+    int len = (tokens.length - start) / ps * ps;
+    if (len <= 0 || len < config.prefetchThresholdTokens()) {
+      return false;
+    }
+    TreeNode anchor = m.lastNode();
+    tree.protectHost(anchor);
+    int pages = len / ps;
+    int[] slots = allocateHost(pages);
+    if (slots == null) {
+      tree.releaseHost(anchor);
+      return false;
+    }
+    int[] key = Arrays.copyOfRange(tokens, start, start + len);
+    PageKey[] prev = anchor.pageKeys();
+    PageKey last = prev == null || prev.length == 0 ? null : prev[prev.length - 1];
+    PageKey[] keys = new PageKey[pages];
+    for (int i = 0; i < pages; i++) {
+      last = PageKey.chain(last, Arrays.copyOfRange(key, i * ps, (i + 1) * ps));
+      keys[i] = last.withSuffix(storageSuffix);
+    }
+    PrefetchOperation op = new PrefetchOperation(rid, anchor, key, keys, slots, env.clock().ticks());
+    ongoingPrefetch.put(rid, op);
+    prefetchQueue.add(op);
+    stats.prefetchesIssued++;
+    prefetchHash = Mix64.mix(Mix64.mix(Mix64.mix(prefetchHash, 1), rid.hashCode()), pages);
+    return true;
+  }
+
+  // ================================================================ helpers for the steps
+
+  /** Returns how many acks at the head of {@code q} have completed on this rank (the local S1/S2 value). */
+  static int leadingDone(ArrayDeque<? extends Object> q) {
+    int n = 0;
+    for (Object o : q) {
+      TransferEvent ev = o instanceof WriteAck w ? w.event() : ((LoadAck) o).event();
+      if (!ev.isDone()) {
+        break;
+      }
+      n++;
+    }
+    return n;
+  }
+
+  /** Pops exactly {@code n} write acks (S1 decision): unlock, then start the storage backup. */
+  void popWriteAcks(int n) {
+    ackHash = Mix64.mix(Mix64.mix(ackHash, 1), n);
+    for (int i = 0; i < n; i++) {
+      WriteAck ack = writeAcks.poll();
+      if (ack == null) {
+        throw new IllegalStateException("S1 decided " + n + " pops but only " + i + " write acks are queued");
+      }
+      ack.event().await(); // done already on stage 0; a later PP stage blocks on its own event
+      host.clearBusy(ack.hostPages(), 0, ack.hostPages().length);
+      TreeNode node = tree.node(ack.nodeId());
+      tree.unlockRef(node);
+      stats.writeAcksPopped++;
+      if (storage != null) {
+        storageBackup(node);
+      }
+    }
+  }
+
+  /** Pops exactly {@code n} load acks (S2 decision): unlock the loaded path. */
+  void popLoadAcks(int n) {
+    ackHash = Mix64.mix(Mix64.mix(ackHash, 2), n);
+    for (int i = 0; i < n; i++) {
+      LoadAck ack = loadAcks.poll();
+      if (ack == null) {
+        throw new IllegalStateException("S2 decided " + n + " pops but only " + i + " load acks are queued");
+      }
+      ack.event().await();
+      host.clearBusy(ack.hostPages(), 0, ack.hostPages().length);
+      tree.unlockRef(tree.node(ack.nodeId()));
+      stats.loadAcksPopped++;
+    }
+  }
+
+  /** Pops exactly the S3 counts: revokes, backup acks, host releases. */
+  void drainControlQueues(int revokes, int backups, int releases) {
+    ackHash = Mix64.mix(Mix64.mix(Mix64.mix(Mix64.mix(ackHash, 3), revokes), backups), releases);
+    for (int i = 0; i < revokes; i++) {
+      String rid = revokeQueue.poll();
+      PrefetchOperation op = ongoingPrefetch.remove(rid);
+      if (op != null) {
+        tree.releaseHost(op.anchor);
+        prefetchHash = Mix64.mix(Mix64.mix(prefetchHash, 7), rid.hashCode());
+      }
+    }
+    for (int i = 0; i < backups; i++) {
+      TreeNode node = tree.node(backupAckQueue.poll());
+      if (node != null) {
+        tree.releaseHost(node);
+      }
+    }
+    for (int i = 0; i < releases; i++) {
+      freeHost(hostReleaseQueue.poll(), "S3 host release");
+    }
+  }
+
+  /** Starts the L3 backup of a node that just reached the host: protect it until S3 sees the ack. */
+  void storageBackup(TreeNode node) {
+    int[] hostPages = node.hostPages();
+    PageKey[] keys = node.pageKeys();
+    long id = node.id();
+    tree.protectHost(node);
+    host.markBusy(hostPages, 0, hostPages.length);
+    env.background(TransferKind.STORAGE_WRITE, hostPages.length, ok -> {
+      ByteBuffer payload = ByteBuffer.allocate(8);
+      for (PageKey k : keys) {
+        payload.clear();
+        payload.putLong(0, k.hashCode()).limit(8);
+        storage.put(k.withSuffix(storageSuffix), payload);
+      }
+      stats.storageWritePages += keys.length;
+      host.clearBusy(hostPages, 0, hostPages.length);
+      backupAckQueue.add(id);
+    });
+  }
+
+  /** Writes a node through to the host: slots, copy event, lock, queued ack ({@code write_backup}). */
+  boolean writeBackup(TreeNode node) {
+    int pages = node.tokens() / config.pageSize();
+    int[] slots = allocateHost(pages);
+    if (slots == null) {
+      return false;
+    }
+    tree.setHost(node, slots);
+    TransferEvent ev = env.copy(TransferKind.DEVICE_TO_HOST, pages);
+    host.markBusy(slots, 0, pages);
+    tree.lockRef(node);
+    writeAcks.add(new WriteAck(node.id(), ev, slots));
+    stats.deviceToHostCopies++;
+    stats.deviceToHostPages += pages;
+    return true;
+  }
+
+  /** Returns {@code pages} host slots, evicting host-only leaves if needed, or null. */
+  int[] allocateHost(int pages) {
+    int[] r = host.allocate(pages);
+    if (r == null) {
+      int want = pages - host.pool().freeCount();
+      stats.hostEvictedPages += tree.evictHost(want, s -> freeHost(s, "host eviction"));
+      r = host.allocate(pages);
+    }
+    allocHash = Mix64.mix(Mix64.mix(Mix64.mix(allocHash, 2), pages), r == null ? -1 : r[0]);
+    return r;
+  }
+
+  void freeHost(int[] slots, String why) {
+    allocHash = Mix64.mix(Mix64.mix(allocHash, 3), slots.length);
+    host.free(slots, why);
+  }
+
+  /** Hands back the prefetch slots the reader no longer touches, once it has stopped (B7's fix). */
+  void maybeReleaseTail(PrefetchOperation op) {
+    if (op.tailReleased || !op.deposited || op.reading || op.releaseFrom < 0) {
+      return;
+    }
+    op.tailReleased = true;
+    int to = Math.max(op.hitPages, op.releaseFrom);
+    if (op.releaseFrom < to) {
+      hostReleaseQueue.add(Arrays.copyOfRange(op.hostPages, op.releaseFrom, to));
+    }
+  }
+
+  /** Whether a read of {@code keys} really finds every page (a missing object is a failed read). */
+  boolean readPages(PageKey[] keys, int from, int to) {
+    ByteBuffer buf = ByteBuffer.allocate(64);
+    for (int i = from; i < to; i++) {
+      buf.clear();
+      if (!storage.get(keys[i], buf)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The tree's view of the pools during eviction. */
+  private final class Sink implements DeviceEvictionSink {
+    @Override
+    public void freeDevice(int[] pages) {
+      allocHash = Mix64.mix(Mix64.mix(allocHash, 4), pages.length);
+      device.free(pages);
+    }
+
+    @Override
+    public boolean backupBeforeEviction(TreeNode node) {
+      if (config.writePolicy() != WritePolicy.WRITE_BACK) {
+        return false;
+      }
+      int pages = node.tokens() / config.pageSize();
+      int[] slots = allocateHost(pages);
+      if (slots == null) {
+        return false;
+      }
+      TransferEvent ev = env.copy(TransferKind.DEVICE_TO_HOST, pages);
+      ev.await(); // write_back is synchronous: the device pages go only once the host has them
+      tree.setHost(node, slots);
+      stats.deviceToHostCopies++;
+      stats.deviceToHostPages += pages;
+      if (storage != null) {
+        storageBackup(node);
+      }
+      return true;
+    }
+  }
+
+  /** Records that a sync point's decision has been applied. */
+  void after(SyncPoint p) {
+    observer.afterSync(p);
+  }
+}

@@ -1,0 +1,62 @@
+package dev.hicachesync.controller;
+
+import dev.hicachesync.collective.ReduceOp;
+import dev.hicachesync.sync.SyncPoint;
+import dev.hicachesync.tree.Mix64;
+import java.util.Arrays;
+
+/**
+ * S5, {@code check_prefetch_progress}: once S4 lets the prefetch stop, every rank inserts exactly the MIN
+ * over the sync domain of its completed tokens into the host tree under the anchor, frees the slots of
+ * pages the tree already had, hands the rest back once its reader has stopped, and releases the anchor.
+ *
+ * <p>Failure path: inserting local progress gives ranks different host trees (INV-3, INV-5); handing back
+ * slots a read is still writing breaks INV-7 (B7); a later PP stage blocks until its own read caught up.
+ * Scheduler thread only.
+ */
+final class CheckPrefetchProgress {
+  private final CacheController c;
+  private final CanTerminatePrefetch canTerminate;
+
+  CheckPrefetchProgress(CacheController c) {
+    this.c = c;
+    this.canTerminate = new CanTerminatePrefetch(c);
+  }
+
+  boolean run(String rid) {
+    PrefetchOperation op = c.ongoingPrefetch.get(rid);
+    if (op == null) {
+      return true; // none, or revoked and drained at S3
+    }
+    if (!canTerminate.run(op)) {
+      return false;
+    }
+    int ps = c.config.pageSize();
+    long local = op.deposited && !op.revoked ? (long) op.completedPages * ps : 0;
+    int pages = (int) (c.sync.reduce(SyncPoint.S5, ReduceOp.MIN, new long[] {local})[0] / ps);
+    if (pages > 0 && op.completedPages < pages) {
+      c.env.awaitCondition(() -> op.completedPages >= pages); // later PP stage: block on its own reads
+    }
+    op.state = PrefetchState.TERMINATED;
+    c.stats.prefetchesTerminated++;
+    if (pages > 0) {
+      int present = c.tree.insertHost(op.anchor, Arrays.copyOf(op.tokens, pages * ps),
+          Arrays.copyOf(op.hostPages, pages));
+      if (present > 0) {
+        c.freeHost(Arrays.copyOf(op.hostPages, present), "S5 pages already in the tree");
+      }
+      c.stats.prefetchInsertedPages += pages - present;
+    }
+    if (!op.revoked && pages == op.hitPages) {
+      c.stats.prefetchesCompleted++;
+    }
+    op.releaseFrom = pages;
+    c.maybeReleaseTail(op);
+    c.tree.releaseHost(op.anchor);
+    c.ongoingPrefetch.remove(rid);
+    op.state = PrefetchState.INSERTED;
+    c.prefetchHash = Mix64.mix(Mix64.mix(Mix64.mix(c.prefetchHash, 5), rid.hashCode()), pages);
+    c.after(SyncPoint.S5);
+    return true;
+  }
+}

@@ -1,0 +1,14 @@
+package dev.hicachesync.controller;
+
+/**
+ * Deliberate protocol bugs the controller can be built with, so that tests can prove the invariant checks
+ * bite (issue 5); {@link #NONE} in every real run. Set through {@code sim.Fault}.
+ *
+ * @param skipIdleWriteCheck B3 (#10127): {@code writing_check} returns before its collective when no write
+ *     ack is ready on this rank
+ * @param unsyncedLoadingCheck B5: {@code loading_check} pops this rank's own count of ready load acks
+ */
+public record ControllerFaults(boolean skipIdleWriteCheck, boolean unsyncedLoadingCheck) {
+  /** No fault: the protocol as specified. */
+  public static final ControllerFaults NONE = new ControllerFaults(false, false);
+}

@@ -1,0 +1,26 @@
+package dev.hicachesync.controller;
+
+/**
+ * Counters of one rank's controller: copies and pages moved per direction, prefetch outcomes, ack pops.
+ *
+ * <p>Scheduler thread writes; read after the run (or under the simulator's lockstep).
+ */
+public final class ControllerStats {
+  public long deviceToHostCopies;
+  public long deviceToHostPages;
+  public long hostToDeviceCopies;
+  public long hostToDevicePages;
+  public long storageReadPages;
+  public long storageWritePages;
+  public long storageReadFailures;
+  public long prefetchesIssued;
+  public long prefetchesRevoked;
+  public long prefetchesTerminated;
+  public long prefetchesCompleted;
+  public long prefetchesAborted;
+  public long prefetchInsertedPages;
+  public long writeAcksPopped;
+  public long loadAcksPopped;
+  public long deviceEvictedPages;
+  public long hostEvictedPages;
+}

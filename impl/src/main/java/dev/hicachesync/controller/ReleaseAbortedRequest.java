@@ -1,0 +1,35 @@
+package dev.hicachesync.controller;
+
+import dev.hicachesync.sync.SyncPoint;
+import dev.hicachesync.tree.Mix64;
+
+/**
+ * S6, {@code release_aborted_request}: a barrier over the sync domain, then every rank stops the prefetch,
+ * hands its host slots back once its reader has stopped and releases the anchor.
+ *
+ * <p>Failure path: without the barrier a rank can free slots its I/O thread still writes, and reuse them
+ * for another request (INV-7). Scheduler thread only.
+ */
+final class ReleaseAbortedRequest {
+  private final CacheController c;
+
+  ReleaseAbortedRequest(CacheController c) {
+    this.c = c;
+  }
+
+  void run(String rid) {
+    PrefetchOperation op = c.ongoingPrefetch.get(rid);
+    if (op == null) {
+      return;
+    }
+    c.sync.barrier(SyncPoint.S6);
+    op.state = PrefetchState.ABORTED;
+    op.releaseFrom = 0;
+    c.maybeReleaseTail(op);
+    c.tree.releaseHost(op.anchor);
+    c.ongoingPrefetch.remove(rid);
+    c.stats.prefetchesAborted++;
+    c.prefetchHash = Mix64.mix(Mix64.mix(c.prefetchHash, 6), rid.hashCode());
+    c.after(SyncPoint.S6);
+  }
+}

@@ -1,0 +1,47 @@
+package dev.hicachesync.controller;
+
+import java.util.Locale;
+
+/** When device pages are backed up to the host (PROTOCOL.md §1). */
+public enum WritePolicy {
+  /** Back up every inserted node (hit threshold 1). */
+  WRITE_THROUGH("write_through", 1),
+  /** Back up a node once it has been hit twice. */
+  WRITE_THROUGH_SELECTIVE("write_through_selective", 2),
+  /** Back up only when evicting from the device, synchronously. */
+  WRITE_BACK("write_back", Integer.MAX_VALUE);
+
+  private final String label;
+  private final int hitThreshold;
+
+  WritePolicy(String label, int hitThreshold) {
+    this.label = label;
+    this.hitThreshold = hitThreshold;
+  }
+
+  /** Returns the shared-vocabulary name. */
+  public String label() {
+    return label;
+  }
+
+  /** Returns the hits after which a node is written through. */
+  public int hitThreshold() {
+    return hitThreshold;
+  }
+
+  /** Returns the policy named {@code name}; one-line {@link IllegalArgumentException} otherwise. */
+  public static WritePolicy parse(String name) {
+    for (WritePolicy p : values()) {
+      if (p.label.equals(name == null ? "" : name.trim().toLowerCase(Locale.ROOT))) {
+        return p;
+      }
+    }
+    throw new IllegalArgumentException("unknown write policy '" + name
+        + "'; expected write_through, write_through_selective or write_back");
+  }
+
+  @Override
+  public String toString() {
+    return label;
+  }
+}

@@ -1,0 +1,60 @@
+package dev.hicachesync.storage;
+
+import java.nio.ByteBuffer;
+import java.util.zip.CRC32C;
+
+/**
+ * The on-disk form of one page object: a 16-byte header (magic {@code HCP1}, payload length, CRC32C of
+ * the payload, reserved 0), then the payload. Big-endian.
+ */
+final class PageObjectFormat {
+  /** "HCP1" in ASCII. */
+  static final int MAGIC = 0x48435031;
+  static final int HEADER_BYTES = 16;
+
+  private PageObjectFormat() {}
+
+  /** Returns header + payload for the remaining bytes of {@code src}, advancing its position. */
+  static ByteBuffer encode(ByteBuffer src) {
+    int length = src.remaining();
+    CRC32C crc = new CRC32C();
+    crc.update(src.duplicate());
+    ByteBuffer out = ByteBuffer.allocate(HEADER_BYTES + length);
+    out.putInt(MAGIC).putInt(length).putInt((int) crc.getValue()).putInt(0);
+    out.put(src);
+    return out.flip();
+  }
+
+  /**
+   * Checks {@code object} and copies its payload into {@code dst}.
+   *
+   * @throws CorruptPageException naming {@code key} and what is wrong
+   */
+  static void decode(PageKey key, byte[] object, ByteBuffer dst) {
+    if (object.length < HEADER_BYTES) {
+      throw new CorruptPageException("page " + key + ": object of " + object.length + " bytes has no header");
+    }
+    ByteBuffer in = ByteBuffer.wrap(object);
+    int magic = in.getInt();
+    int length = in.getInt();
+    int expected = in.getInt();
+    if (magic != MAGIC) {
+      throw new CorruptPageException("page " + key + ": bad magic 0x" + Integer.toHexString(magic));
+    }
+    if (length != object.length - HEADER_BYTES) {
+      throw new CorruptPageException(
+          "page " + key + ": header says " + length + " bytes, object holds " + (object.length - HEADER_BYTES));
+    }
+    CRC32C crc = new CRC32C();
+    crc.update(object, HEADER_BYTES, length);
+    if ((int) crc.getValue() != expected) {
+      throw new CorruptPageException("page " + key + ": CRC32C mismatch (stored 0x" + Integer.toHexString(expected)
+          + ", computed 0x" + Integer.toHexString((int) crc.getValue()) + ")");
+    }
+    if (dst.remaining() < length) {
+      throw new CorruptPageException(
+          "page " + key + " holds " + length + " bytes, destination has room for " + dst.remaining());
+    }
+    dst.put(object, HEADER_BYTES, length);
+  }
+}

@@ -1,0 +1,20 @@
+package dev.hicachesync.sync;
+
+/**
+ * The safety invariants of PROTOCOL.md §5 that the simulator checks at every lockstep point; the constant
+ * names are the TLA+ operator names.
+ */
+public enum Invariant {
+  /** INV-1: the k-th collective of every member of a group has the same kind, call site and size. */
+  CollectiveMatching,
+  /** INV-4: each ack queue is consumed by the same count on every rank at each lockstep point. */
+  AckAgreement,
+  /** INV-5: every prefetch gets the same decisions on every rank (issued, hit, revoked, terminated, inserted). */
+  PrefetchAgreement,
+  /** INV-6: host and device allocations succeed or fail identically, with the same pages, on every rank. */
+  AllocAgreement,
+  /** INV-3: identical trees: keys, node ids, residency, locks, host protection, hash values, LRU order. */
+  TreeAgreement,
+  /** INV-7: a host slot that a transfer still reads or writes is never freed; no slot is owned twice or leaked. */
+  HostSlotSafety
+}

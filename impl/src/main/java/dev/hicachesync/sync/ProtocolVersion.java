@@ -1,0 +1,51 @@
+package dev.hicachesync.sync;
+
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.stream.Collectors;
+
+/** A version of the sync protocol; the names are the TLA+ constant {@code Version}'s strings. */
+public enum ProtocolVersion {
+  /** Before #20460: reduce over the attn_tp group only, and skip when it has one member (B1 under CP). */
+  PRE20460("pre20460"),
+  /** After #20460: every sync point reduces over attn_cp, then attn_tp (singleton groups skipped). */
+  POST20460("post20460"),
+  /** #30511 on top of #20460: S1–S3 fused into one vector all-reduce (S123) over the CP×TP group. */
+  MERGED("merged");
+
+  /** The version a run uses when none is named. */
+  public static final ProtocolVersion DEFAULT = MERGED;
+
+  private final String label;
+
+  ProtocolVersion(String label) {
+    this.label = label;
+  }
+
+  /** Returns the shared-vocabulary name, e.g. {@code merged}. */
+  public String label() {
+    return label;
+  }
+
+  /**
+   * Returns the version named {@code name} (case-insensitive).
+   *
+   * @throws IllegalArgumentException with a one-line message listing the known versions
+   */
+  public static ProtocolVersion parse(String name) {
+    String wanted = name == null ? "" : name.trim().toLowerCase(Locale.ROOT);
+    for (ProtocolVersion v : values()) {
+      if (v.label.equals(wanted)) {
+        return v;
+      }
+    }
+    throw new IllegalArgumentException(
+        "unknown protocol version '" + name + "'; expected one of "
+            + Arrays.stream(values()).map(ProtocolVersion::label).collect(Collectors.joining(", ")));
+  }
+
+  @Override
+  public String toString() {
+    return label;
+  }
+}

@@ -1,0 +1,32 @@
+package dev.hicachesync.tier;
+
+import java.util.Locale;
+
+/** The physical order of a host pool's bytes (PROTOCOL.md §7, SGLang {@code memory_pool_host.py}). */
+public enum HostLayout {
+  /** {@code layer_first}: [layer][page], like the GPU pool; a page is {@code layers} separate slices. */
+  LAYER_FIRST("layer_first"),
+  /** {@code page_first}: [page][layer]; a page's layers are contiguous, so storage I/O is zero-copy. */
+  PAGE_FIRST("page_first");
+
+  private final String label;
+
+  HostLayout(String label) {
+    this.label = label;
+  }
+
+  /** Returns the shared-vocabulary name, e.g. {@code page_first}. */
+  public String label() {
+    return label;
+  }
+
+  /** Parses {@code layer_first} or {@code page_first}; throws {@link IllegalArgumentException} otherwise. */
+  public static HostLayout parse(String s) {
+    for (HostLayout l : values()) {
+      if (l.label.equals(s.toLowerCase(Locale.ROOT))) {
+        return l;
+      }
+    }
+    throw new IllegalArgumentException("unknown host layout '" + s + "'; expected layer_first or page_first");
+  }
+}

@@ -1,0 +1,131 @@
+package dev.hicachesync.tier;
+
+import dev.hicachesync.env.LatencyModel;
+import dev.hicachesync.env.Ticker;
+import dev.hicachesync.env.TransferEvent;
+import dev.hicachesync.env.TransferKind;
+import java.nio.ByteBuffer;
+
+/**
+ * A {@link DeviceTier} in off-heap memory with a simulated copy engine: a copy issued at tick {@code t}
+ * is done once {@code ticker.ticks() >= t + latency}, where the {@link LatencyModel} gives the latency.
+ *
+ * <p>Copies complete independently (not in issue order), which is harsher than one CUDA stream and is
+ * what the leading-ack counts of S1/S2 must cope with. The bytes move when completion is first observed
+ * (see {@code SimulatedCopy}). Issue from the scheduler thread; events may be polled from any thread.
+ */
+public final class SimulatedDeviceTier implements DeviceTier {
+  private final PageGeometry geometry;
+  /** [layer][page], like the GPU pool. */
+  private final ByteBuffer memory;
+  private final Ticker ticker;
+  private final LatencyModel latency;
+  private final int rank;
+  private final String reason;
+
+  /** Creates a zeroed pool of {@code capacityPages} pages on {@code rank}, timed by {@code ticker}. */
+  public SimulatedDeviceTier(
+      int capacityPages, int layers, int layerBytes, Ticker ticker, LatencyModel latency, int rank) {
+    this(capacityPages, layers, layerBytes, ticker, latency, rank, "requested");
+  }
+
+  SimulatedDeviceTier(
+      int capacityPages, int layers, int layerBytes, Ticker ticker, LatencyModel latency, int rank, String reason) {
+    this.geometry = new PageGeometry(capacityPages, layers, layerBytes);
+    this.memory = ByteBuffer.allocateDirect(geometry.totalBytes());
+    this.ticker = ticker;
+    this.latency = latency;
+    this.rank = rank;
+    this.reason = reason;
+  }
+
+  @Override
+  public int capacityPages() {
+    return geometry.pages();
+  }
+
+  @Override
+  public int layers() {
+    return geometry.layers();
+  }
+
+  @Override
+  public int layerBytes() {
+    return geometry.layerBytes();
+  }
+
+  private ByteBuffer layer(int page, int layer) {
+    geometry.checkPage(page);
+    return memory.slice(geometry.layerFirstOffset(page, layer), geometry.layerBytes());
+  }
+
+  @Override
+  public void write(int page, ByteBuffer src) {
+    Transfers.checkRoom(src, geometry.pageBytes());
+    for (int l = 0; l < geometry.layers(); l++) {
+      layer(page, l).put(src.slice(src.position(), geometry.layerBytes()));
+      src.position(src.position() + geometry.layerBytes());
+    }
+  }
+
+  @Override
+  public void read(int page, ByteBuffer dst) {
+    Transfers.checkRoom(dst, geometry.pageBytes());
+    for (int l = 0; l < geometry.layers(); l++) {
+      dst.put(layer(page, l));
+    }
+  }
+
+  @Override
+  public TransferEvent copyToHost(int[] devicePages, HostPool host, int[] hostPages) {
+    Transfers.check(geometry, devicePages, host, hostPages);
+    int[] dev = devicePages.clone();
+    int[] hst = hostPages.clone();
+    return issue(TransferKind.DEVICE_TO_HOST, dev.length, () -> {
+      for (int i = 0; i < dev.length; i++) {
+        for (int l = 0; l < geometry.layers(); l++) {
+          host.layerView(hst[i], l).put(layer(dev[i], l));
+        }
+      }
+    });
+  }
+
+  @Override
+  public TransferEvent copyFromHost(HostPool host, int[] hostPages, int[] devicePages) {
+    Transfers.check(geometry, devicePages, host, hostPages);
+    int[] dev = devicePages.clone();
+    int[] hst = hostPages.clone();
+    return issue(TransferKind.HOST_TO_DEVICE, dev.length, () -> {
+      for (int i = 0; i < dev.length; i++) {
+        for (int l = 0; l < geometry.layers(); l++) {
+          layer(dev[i], l).put(host.layerView(hst[i], l));
+        }
+      }
+    });
+  }
+
+  private TransferEvent issue(TransferKind kind, int pages, Runnable copy) {
+    long ticks = latency.latencyTicks(kind, rank, pages);
+    if (ticks < 0) {
+      throw new IllegalStateException("latency model returned " + ticks + " ticks for " + kind);
+    }
+    long issuedAt = ticker.ticks();
+    return new SimulatedCopy(ticker, issuedAt + ticks, copy, kind + " of " + pages + " pages on rank " + rank);
+  }
+
+  @Override
+  public String describe() {
+    return "simulated device (" + reason + "): rank " + rank + ", " + geometry.pages() + " pages x "
+        + geometry.layers() + " layers x " + geometry.layerBytes() + " B";
+  }
+
+  @Override
+  public void close() {
+    // Off-heap memory is released with the buffer by the garbage collector.
+  }
+
+  @Override
+  public String toString() {
+    return describe();
+  }
+}

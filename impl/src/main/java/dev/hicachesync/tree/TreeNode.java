@@ -1,0 +1,103 @@
+package dev.hicachesync.tree;
+
+import dev.hicachesync.storage.PageKey;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * One node of the radix tree: a run of whole pages, their device and host slots, locks and LRU stamp.
+ *
+ * <p>Scheduler thread only. Fields are package-private and mutated by {@link RadixTree} alone, so that every
+ * mutation goes through the tree's digest; the rest of the library reads them through the getters.
+ */
+public final class TreeNode {
+  final long id;
+  TreeNode parent;
+  /** Token ids, a whole number of pages. */
+  int[] key;
+  final Map<ChildKey, TreeNode> children = new HashMap<>();
+  /** Device page per key page, or null once evicted from the device. */
+  int[] device;
+  /** Host page per key page, or null while not backed up. */
+  int[] host;
+  /** Storage key per page (a hash chain), or null when storage is off. */
+  PageKey[] hashes;
+  /** Locks held on this node's subtree; device eviction needs 0 ({@code lock_ref}). */
+  int lockRef;
+  /** Host protection ({@code host_ref_counter}): ongoing prefetch anchor or storage backup. */
+  int hostRef;
+  /** Hits counted for {@code write_through_selective}. */
+  int hitCount;
+  /** Logical-clock stamp of the last access: LRU order, never wall time. */
+  long lastAccess;
+
+  TreeNode(long id) {
+    this.id = id;
+  }
+
+  /** Returns the node id, equal on every rank that applied the same operations. */
+  public long id() {
+    return id;
+  }
+
+  /** Returns the parent, null for the root. */
+  public TreeNode parent() {
+    return parent;
+  }
+
+  /** Returns the number of tokens of this node's key. */
+  public int tokens() {
+    return key.length;
+  }
+
+  /** Returns whether the node's pages are on the device. */
+  public boolean onDevice() {
+    return device != null;
+  }
+
+  /** Returns whether the node's pages have host slots (backed up, or a backup is pending). */
+  public boolean onHost() {
+    return host != null;
+  }
+
+  /** Returns a copy of the device pages, or null. */
+  public int[] devicePages() {
+    return device == null ? null : device.clone();
+  }
+
+  /** Returns a copy of the host pages, or null. */
+  public int[] hostPages() {
+    return host == null ? null : host.clone();
+  }
+
+  /** Returns the storage keys of the pages, or null when storage is off. */
+  public PageKey[] pageKeys() {
+    return hashes == null ? null : hashes.clone();
+  }
+
+  /** Returns {@code lock_ref}. */
+  public int lockRef() {
+    return lockRef;
+  }
+
+  /** Returns the host protection count. */
+  public int hostRef() {
+    return hostRef;
+  }
+
+  /** Returns the LRU stamp. */
+  public long lastAccess() {
+    return lastAccess;
+  }
+
+  /** Returns whether no child hangs below. */
+  public boolean isLeaf() {
+    return children.isEmpty();
+  }
+
+  @Override
+  public String toString() {
+    return "node " + id + " {tokens=" + key.length + ", device=" + (device != null) + ", host="
+        + (host != null) + ", lock=" + lockRef + ", hostRef=" + hostRef + ", lru=" + lastAccess + "}";
+  }
+}

@@ -1,0 +1,8 @@
+package dev.hicachesync.storage;
+
+class MemoryStorageBackendTest extends StorageBackendContractTest {
+  @Override
+  protected StorageBackend newBackend() {
+    return new MemoryStorageBackend();
+  }
+}
