@@ -4,8 +4,6 @@ import java.util.List;
 
 /** One rank's {@link ProcessGroup} handle on a {@link Rendezvous} of a {@link LocalFabric}. */
 final class LocalProcessGroup implements ProcessGroup {
-  private static final long[] EMPTY = new long[0];
-
   private final Rendezvous rendezvous;
   private final int rank;
   private final int index;
@@ -39,12 +37,12 @@ final class LocalProcessGroup implements ProcessGroup {
   @Override
   public long[] allReduce(String callSite, ReduceOp op, long[] values) {
     // The payload is copied so that a caller reusing its array cannot change what others reduce.
-    return rendezvous.call(index, new Call("allReduce(" + op.name() + ")", site(callSite), values.clone())).clone();
+    return rendezvous.call(index, Call.allReduce(site(callSite), op, values.clone())).clone();
   }
 
   @Override
   public void barrier(String callSite) {
-    rendezvous.call(index, new Call("barrier", site(callSite), EMPTY));
+    rendezvous.call(index, Call.barrier(site(callSite)));
   }
 
   @Override
@@ -53,7 +51,7 @@ final class LocalProcessGroup implements ProcessGroup {
       throw new IllegalArgumentException("broadcast root " + rootRank + " is not a member of " + name());
     }
     long[] payload = rank == rootRank ? values.clone() : values;
-    return rendezvous.call(index, new Call("broadcast(root=" + rootRank + ")", site(callSite), payload)).clone();
+    return rendezvous.call(index, Call.broadcast(site(callSite), rootRank, payload)).clone();
   }
 
   private static String site(String callSite) {

@@ -108,9 +108,9 @@ final class Rendezvous {
   }
 
   private long[] combine(Call[] calls) {
-    Call first = calls[0];
-    if (first.kind().startsWith("allReduce(")) {
-      ReduceOp op = ReduceOp.valueOf(first.kind().substring(10, first.kind().length() - 1));
+    Call first = calls[0]; // all calls match here, so the first one's op and root are everyone's
+    if (first.op() != null) {
+      ReduceOp op = first.op();
       long[] acc = first.values().clone();
       for (int m = 1; m < calls.length; m++) {
         long[] v = calls[m].values();
@@ -120,9 +120,8 @@ final class Rendezvous {
       }
       return acc;
     }
-    if (first.kind().startsWith("broadcast(root=")) {
-      int root = Integer.parseInt(first.kind().substring(15, first.kind().length() - 1));
-      return calls[members.indexOf(root)].values();
+    if (first.root() >= 0) {
+      return calls[members.indexOf(first.root())].values();
     }
     return first.values(); // barrier: empty payload
   }

@@ -24,7 +24,6 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.LinkedBlockingQueue;
 
 /**
  * The HiCache controller of one rank: its radix tree, device and host pools, ack and control queues,
@@ -33,7 +32,8 @@ import java.util.concurrent.LinkedBlockingQueue;
  * <p>Scheduler thread only, except {@link #prefetchThreadStep()} (the prefetch thread's body, with its own
  * {@link SyncLayer}) and the background callbacks the {@link ControllerEnv} runs. The queues that
  * background threads fill ({@code revokeQueue}, {@code backupAckQueue}, {@code hostReleaseQueue}) are
- * thread-safe multi-producer, single-consumer (the scheduler pops them at S3, in counts all ranks agreed on).
+ * {@link ReadyQueue}s: appended in a deterministic order, ready at rank-local times, popped by the scheduler
+ * at S3 in counts all ranks agreed on.
  *
  * <p>Why every decision is made at a sync point: the local inputs (event readiness, I/O progress, storage
  * contents, clocks) differ per rank; only reduced values may change the tree, the pools or a prefetch.
@@ -53,13 +53,15 @@ public final class CacheController {
 
   final ArrayDeque<WriteAck> writeAcks = new ArrayDeque<>();
   final ArrayDeque<LoadAck> loadAcks = new ArrayDeque<>();
-  final LinkedBlockingQueue<String> revokeQueue = new LinkedBlockingQueue<>();
-  final LinkedBlockingQueue<Long> backupAckQueue = new LinkedBlockingQueue<>();
-  final LinkedBlockingQueue<int[]> hostReleaseQueue = new LinkedBlockingQueue<>();
+  final ReadyQueue<String> revokeQueue = new ReadyQueue<>();
+  final ReadyQueue<Long> backupAckQueue = new ReadyQueue<>();
+  final ReadyQueue<int[]> hostReleaseQueue = new ReadyQueue<>();
   /** {@code ongoing_prefetch}: insertion-ordered so that every rank iterates it alike. */
   final Map<String, PrefetchOperation> ongoingPrefetch = new LinkedHashMap<>();
   /** Operations waiting for the prefetch thread (S7). */
   final ArrayDeque<PrefetchOperation> prefetchQueue = new ArrayDeque<>();
+  /** Tokens each request's prefetch inserted at S5, until its admission asks (hit statistics). */
+  final Map<String, Integer> prefetchedTokens = new java.util.HashMap<>();
 
   private final WritingCheck writingCheck = new WritingCheck(this);
   private final LoadingCheck loadingCheck = new LoadingCheck(this);
@@ -132,6 +134,12 @@ public final class CacheController {
   /** Returns whether request {@code rid} has an ongoing prefetch. */
   public boolean hasOngoingPrefetch(String rid) {
     return ongoingPrefetch.containsKey(rid);
+  }
+
+  /** Returns and forgets the tokens request {@code rid}'s prefetch inserted into the tree (0 if none). */
+  public int takePrefetchedTokens(String rid) {
+    Integer t = prefetchedTokens.remove(rid);
+    return t == null ? 0 : t;
   }
 
   /** Returns the free device pages. */
@@ -235,7 +243,7 @@ public final class CacheController {
       stats.deviceEvictedPages += tree.evictDevice(want, sink);
       r = device.allocate(pages);
     }
-    allocHash = Mix64.mix(Mix64.mix(Mix64.mix(allocHash, 1), pages), r == null ? -1 : r[0]);
+    allocHash = Mix64.mix(Mix64.mix(Mix64.mix(allocHash, 1), pages), r == null ? -1 : r.length == 0 ? -2 : r[0]);
     return r;
   }
 
@@ -368,6 +376,10 @@ public final class CacheController {
   /** Pops exactly the S3 counts: revokes, backup acks, host releases. */
   void drainControlQueues(int revokes, int backups, int releases) {
     ackHash = Mix64.mix(Mix64.mix(Mix64.mix(Mix64.mix(ackHash, 3), revokes), backups), releases);
+    if (revokes + backups + releases > 0) {
+      // Ready already on a deciding rank; a later PP stage blocks on its own I/O first.
+      env.awaitCondition(() -> readyAtLeast(revokes, backups, releases));
+    }
     for (int i = 0; i < revokes; i++) {
       String rid = revokeQueue.poll();
       PrefetchOperation op = ongoingPrefetch.remove(rid);
@@ -387,6 +399,11 @@ public final class CacheController {
     }
   }
 
+  private boolean readyAtLeast(int revokes, int backups, int releases) {
+    return revokeQueue.leadingReady() >= revokes && backupAckQueue.leadingReady() >= backups
+        && hostReleaseQueue.leadingReady() >= releases;
+  }
+
   /** Starts the L3 backup of a node that just reached the host: protect it until S3 sees the ack. */
   void storageBackup(TreeNode node) {
     int[] hostPages = node.hostPages();
@@ -394,6 +411,7 @@ public final class CacheController {
     long id = node.id();
     tree.protectHost(node);
     host.markBusy(hostPages, 0, hostPages.length);
+    ReadyQueue.Entry<Long> ack = backupAckQueue.add(id); // the backup thread is sequential: FIFO acks
     env.background(TransferKind.STORAGE_WRITE, hostPages.length, ok -> {
       ByteBuffer payload = ByteBuffer.allocate(8);
       for (PageKey k : keys) {
@@ -403,7 +421,7 @@ public final class CacheController {
       }
       stats.storageWritePages += keys.length;
       host.clearBusy(hostPages, 0, hostPages.length);
-      backupAckQueue.add(id);
+      ack.ready = true;
     });
   }
 
@@ -432,7 +450,7 @@ public final class CacheController {
       stats.hostEvictedPages += tree.evictHost(want, s -> freeHost(s, "host eviction"));
       r = host.allocate(pages);
     }
-    allocHash = Mix64.mix(Mix64.mix(Mix64.mix(allocHash, 2), pages), r == null ? -1 : r[0]);
+    allocHash = Mix64.mix(Mix64.mix(Mix64.mix(allocHash, 2), pages), r == null ? -1 : r.length == 0 ? -2 : r[0]);
     return r;
   }
 
@@ -441,15 +459,21 @@ public final class CacheController {
     host.free(slots, why);
   }
 
-  /** Hands back the prefetch slots the reader no longer touches, once it has stopped (B7's fix). */
-  void maybeReleaseTail(PrefetchOperation op) {
-    if (op.tailReleased || !op.deposited || op.reading || op.releaseFrom < 0) {
-      return;
+  /**
+   * Queues the slots [releaseFrom, hit) of a stopped prefetch for release (S5/S6 decided it) and marks the
+   * entry ready once this rank's reader has stopped: slots a read still writes are never freed (B7's fix).
+   */
+  void releaseTail(PrefetchOperation op) {
+    if (!op.revoked && op.releaseFrom < op.hitPages && op.tail == null) {
+      op.tail = hostReleaseQueue.add(Arrays.copyOfRange(op.hostPages, op.releaseFrom, op.hitPages));
     }
-    op.tailReleased = true;
-    int to = Math.max(op.hitPages, op.releaseFrom);
-    if (op.releaseFrom < to) {
-      hostReleaseQueue.add(Arrays.copyOfRange(op.hostPages, op.releaseFrom, to));
+    updateTail(op);
+  }
+
+  /** Marks the tail entry ready when the op's S7 outcome has arrived here and no read is in flight. */
+  void updateTail(PrefetchOperation op) {
+    if (op.tail != null && (config.faults().releaseTailEarly() || op.deposited && !op.reading)) {
+      op.tail.ready = true;
     }
   }
 

@@ -46,12 +46,13 @@ final class CheckPrefetchProgress {
         c.freeHost(Arrays.copyOf(op.hostPages, present), "S5 pages already in the tree");
       }
       c.stats.prefetchInsertedPages += pages - present;
+      c.prefetchedTokens.put(rid, (pages - present) * ps);
     }
     if (!op.revoked && pages == op.hitPages) {
       c.stats.prefetchesCompleted++;
     }
     op.releaseFrom = pages;
-    c.maybeReleaseTail(op);
+    c.releaseTail(op);
     c.tree.releaseHost(op.anchor);
     c.ongoingPrefetch.remove(rid);
     op.state = PrefetchState.INSERTED;

@@ -7,8 +7,11 @@ package dev.hicachesync.controller;
  * @param skipIdleWriteCheck B3 (#10127): {@code writing_check} returns before its collective when no write
  *     ack is ready on this rank
  * @param unsyncedLoadingCheck B5: {@code loading_check} pops this rank's own count of ready load acks
+ * @param releaseTailEarly B7 before #27010: a stopped prefetch's unread host slots are handed back at once,
+ *     while this rank's I/O thread may still be writing them
  */
-public record ControllerFaults(boolean skipIdleWriteCheck, boolean unsyncedLoadingCheck) {
+public record ControllerFaults(
+    boolean skipIdleWriteCheck, boolean unsyncedLoadingCheck, boolean releaseTailEarly) {
   /** No fault: the protocol as specified. */
-  public static final ControllerFaults NONE = new ControllerFaults(false, false);
+  public static final ControllerFaults NONE = new ControllerFaults(false, false, false);
 }

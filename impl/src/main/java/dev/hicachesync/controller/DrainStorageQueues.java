@@ -20,7 +20,7 @@ final class DrainStorageQueues {
 
   void run() {
     long[] n = c.sync.reduce(SyncPoint.S3, ReduceOp.MIN, new long[] {
-        c.revokeQueue.size(), c.backupAckQueue.size(), c.hostReleaseQueue.size()});
+        c.revokeQueue.leadingReady(), c.backupAckQueue.leadingReady(), c.hostReleaseQueue.leadingReady()});
     c.drainControlQueues((int) n[0], (int) n[1], (int) n[2]);
     c.after(SyncPoint.S3);
   }

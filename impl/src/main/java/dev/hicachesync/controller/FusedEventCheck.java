@@ -23,9 +23,9 @@ final class FusedEventCheck {
     long[] local = {
       CacheController.leadingDone(c.writeAcks),
       CacheController.leadingDone(c.loadAcks),
-      storage ? c.revokeQueue.size() : 0,
-      storage ? c.backupAckQueue.size() : 0,
-      storage ? c.hostReleaseQueue.size() : 0
+      storage ? c.revokeQueue.leadingReady() : 0,
+      storage ? c.backupAckQueue.leadingReady() : 0,
+      storage ? c.hostReleaseQueue.leadingReady() : 0
     };
     if (local[0] == 0 && c.config.faults().skipIdleWriteCheck()) {
       return; // B3 in the fused form

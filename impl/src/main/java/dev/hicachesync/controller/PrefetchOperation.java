@@ -31,7 +31,11 @@ public final class PrefetchOperation {
   int completedPages;
   /** First slot to hand back once reading stops, set by S5/S6 termination; -1 while running. */
   int releaseFrom = -1;
-  boolean tailReleased;
+  /** S7's queue entries: the revoke, and the slots past the hit (all of them when revoked). */
+  ReadyQueue.Entry<String> revokeEntry;
+  ReadyQueue.Entry<int[]> s7Release;
+  /** The slots [releaseFrom, hit) queued at termination. */
+  ReadyQueue.Entry<int[]> tail;
 
   PrefetchOperation(String rid, TreeNode anchor, int[] tokens, PageKey[] keys, int[] hostPages, long tick) {
     this.rid = rid;

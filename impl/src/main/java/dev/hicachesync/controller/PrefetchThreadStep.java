@@ -36,6 +36,13 @@ final class PrefetchThreadStep {
         c.stats.prefetchesRevoked++;
       }
       c.prefetchHash = Mix64.mix(Mix64.mix(Mix64.mix(c.prefetchHash, 3), op.rid.hashCode()), hit);
+      // Appended now, in S7 order (the prefetch thread is sequential); ready when the outcome lands here.
+      if (op.revoked) {
+        op.s7Release = c.hostReleaseQueue.add(op.hostPages.clone());
+        op.revokeEntry = c.revokeQueue.add(op.rid);
+      } else if (hit < op.hostPages.length) {
+        op.s7Release = c.hostReleaseQueue.add(Arrays.copyOfRange(op.hostPages, hit, op.hostPages.length));
+      }
       c.after(SyncPoint.S7);
       PrefetchOperation o = op;
       c.env.background(TransferKind.STORAGE_READ, 0, ok -> deposit(o));
@@ -45,17 +52,14 @@ final class PrefetchThreadStep {
   /** The S7 outcome reaches this rank's scheduler side. */
   private void deposit(PrefetchOperation op) {
     op.deposited = true;
-    if (op.revoked) {
-      op.tailReleased = true;
-      c.hostReleaseQueue.add(op.hostPages.clone());
-      c.revokeQueue.add(op.rid);
-      return;
+    if (op.s7Release != null) {
+      op.s7Release.ready = true;
     }
-    if (op.hitPages < op.hostPages.length) {
-      c.hostReleaseQueue.add(Arrays.copyOfRange(op.hostPages, op.hitPages, op.hostPages.length));
+    if (op.revokeEntry != null) {
+      op.revokeEntry.ready = true;
     }
-    if (op.terminatedByScheduler() || op.hitPages == 0) {
-      c.maybeReleaseTail(op);
+    if (op.revoked || op.terminatedByScheduler() || op.hitPages == 0) {
+      c.updateTail(op);
       return;
     }
     op.state = PrefetchState.READING;
@@ -84,7 +88,7 @@ final class PrefetchThreadStep {
     if (!op.ioFailed && !op.terminatedByScheduler() && op.completedPages < op.hitPages) {
       issueBatch(op);
     } else {
-      c.maybeReleaseTail(op);
+      c.updateTail(op);
     }
   }
 }

@@ -25,7 +25,7 @@ final class ReleaseAbortedRequest {
     c.sync.barrier(SyncPoint.S6);
     op.state = PrefetchState.ABORTED;
     op.releaseFrom = 0;
-    c.maybeReleaseTail(op);
+    c.releaseTail(op);
     c.tree.releaseHost(op.anchor);
     c.ongoingPrefetch.remove(rid);
     c.stats.prefetchesAborted++;

@@ -125,8 +125,9 @@ public final class RadixTree {
 
   /**
    * Inserts {@code tokens} (whole pages only; a partial last page is ignored) with one device page per key
-   * page; a host-only node on the way gets its device pages back, a node already on the device makes the
-   * passed pages duplicates for the caller to free.
+   * page; a host-only node on the way gets its device pages back, a node already on the device with other
+   * pages makes the passed pages duplicates for the caller to free (passing the tree's own pages for a
+   * matched prefix is the normal case and frees nothing).
    */
   public InsertResult insert(int[] tokens, int[] devicePages) {
     int pages = tokens.length / pageSize;
@@ -155,8 +156,8 @@ public final class RadixTree {
       int n = child.key.length / pageSize;
       if (child.device == null) {
         setDevice(child, Arrays.copyOfRange(devicePages, from, from + n));
-      } else {
-        System.arraycopy(devicePages, from, dup, ndup, n);
+      } else if (!Arrays.equals(child.device, 0, n, devicePages, from, from + n)) {
+        System.arraycopy(devicePages, from, dup, ndup, n); // the caller's own copy of a cached prefix
         ndup += n;
       }
       path.add(child);

@@ -1,0 +1,76 @@
+package dev.hicachesync.sim;
+
+import dev.hicachesync.sync.Invariant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The oracle: compares the recorded digests of every member of one sync domain, lockstep point by lockstep
+ * point, and names the invariant of the first disagreement.
+ *
+ * <p>Nomenclature: an <em>entry</em> is one rank's (point, tree, acks, prefetch, alloc) at one lockstep
+ * point; the <em>reference</em> is the domain's first rank. Components map to invariants: acks →
+ * {@code AckAgreement}, prefetch → {@code PrefetchAgreement}, alloc → {@code AllocAgreement}, tree →
+ * {@code TreeAgreement}; a different sequence of points → {@code CollectiveMatching}. Root causes are
+ * listed before their consequences (a different ack count is why the trees differ).
+ */
+final class DomainChecker {
+  private final int[] ranks;
+  private final RankRecorder[] recorders;
+
+  DomainChecker(int[] ranks, RankRecorder[] recorders) {
+    this.ranks = ranks;
+    this.recorders = recorders;
+  }
+
+  /** Returns the first disagreement at {@code step}, or null; null too if a ring lost the step. */
+  Divergence check(long step) {
+    long[] ref = recorders[0].entries(step);
+    if (ref == null) {
+      return null;
+    }
+    for (int m = 1; m < recorders.length; m++) {
+      long[] other = recorders[m].entries(step);
+      if (other == null) {
+        continue;
+      }
+      int n = Math.min(ref.length, other.length);
+      for (int i = 0; i < n; i += RankRecorder.WIDTH) {
+        List<Invariant> bad = new ArrayList<>();
+        if (ref[i] != other[i]) {
+          bad.add(Invariant.CollectiveMatching);
+        } else {
+          if (ref[i + 2] != other[i + 2]) {
+            bad.add(Invariant.AckAgreement);
+          }
+          if (ref[i + 3] != other[i + 3]) {
+            bad.add(Invariant.PrefetchAgreement);
+          }
+          if (ref[i + 4] != other[i + 4]) {
+            bad.add(Invariant.AllocAgreement);
+          }
+          if (ref[i + 1] != other[i + 1]) {
+            bad.add(Invariant.TreeAgreement);
+          }
+        }
+        if (!bad.isEmpty()) {
+          return new Divergence(step, RankRecorder.label(ref[i]), bad, ranks[0], ranks[m],
+              entry(ref, i), entry(other, i));
+        }
+      }
+      if (ref.length != other.length) {
+        int i = n;
+        long[] longer = ref.length > n ? ref : other;
+        return new Divergence(step, RankRecorder.label(longer[i]), List.of(Invariant.CollectiveMatching),
+            ranks[0], ranks[m], ref.length > n ? entry(ref, i) : "(no further lockstep point)",
+            other.length > n ? entry(other, i) : "(no further lockstep point)");
+      }
+    }
+    return null;
+  }
+
+  private static String entry(long[] e, int i) {
+    return String.format("%s: tree=%016x acks=%016x prefetch=%016x alloc=%016x",
+        RankRecorder.label(e[i]), e[i + 1], e[i + 2], e[i + 3], e[i + 4]);
+  }
+}

@@ -1,0 +1,16 @@
+package dev.hicachesync.sim;
+
+/** Request-level counters of one rank's engine; equal on every rank of a sync domain. Rank thread only. */
+final class EngineStats {
+  long arrived;
+  long admitted;
+  long finished;
+  long aborted;
+  long promptTokens;
+  long deviceHitTokens;
+  long hostHitTokens;
+  long storageHitTokens;
+  long computedTokens;
+  long recvCollectives;
+  long stepsRun;
+}

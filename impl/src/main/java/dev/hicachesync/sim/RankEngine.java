@@ -1,0 +1,217 @@
+package dev.hicachesync.sim;
+
+import dev.hicachesync.collective.ProcessGroup;
+import dev.hicachesync.controller.CacheController;
+import dev.hicachesync.sync.SyncPoint;
+import dev.hicachesync.tree.InsertResult;
+import dev.hicachesync.tree.MatchResult;
+import dev.hicachesync.tree.TreeNode;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.List;
+
+/**
+ * One rank's scheduler loop ({@code scheduler.py}, reduced to what the cache sees): RECV, the prefetch
+ * thread's pass (S7), the event checks (S1–S3), arrivals with storage prefetch, aborts (S6), admission with
+ * prefetch checks (S4, S5), load-back, prefill insert, and finished requests caching their output.
+ *
+ * <p>Rank thread only. Every decision here depends only on the request stream and the controller's synced
+ * state, except under {@link Fault#EARLY_ADMISSION_EXIT}.
+ */
+final class RankEngine {
+  final int rank;
+  final CacheController controller;
+  final RankEnv env;
+  final RankRecorder recorder;
+  final EngineStats stats = new EngineStats();
+  private final Simulator sim;
+  private final SimConfig cfg;
+  private final Workload workload;
+  private final ProcessGroup recv;
+  private final int recvRoot;
+  private final DomainChecker checker;
+  private final boolean earlyExit;
+  private final ArrayDeque<Request> waiting = new ArrayDeque<>();
+  private final List<Running> running = new ArrayList<>();
+  volatile String where = "start";
+
+  RankEngine(int rank, Simulator sim, SimConfig cfg, CacheController controller, RankEnv env,
+      RankRecorder recorder, Workload workload, ProcessGroup recv, DomainChecker checker) {
+    this.rank = rank;
+    this.sim = sim;
+    this.cfg = cfg;
+    this.controller = controller;
+    this.env = env;
+    this.recorder = recorder;
+    this.workload = workload;
+    this.recv = recv;
+    this.recvRoot = recv.members().get(0);
+    this.checker = checker;
+    this.earlyExit = cfg.faults().contains(Fault.EARLY_ADMISSION_EXIT);
+  }
+
+  /** Runs step {@code s}; returns false when the run stops (the domain's root said so at RECV). */
+  boolean step(long s) {
+    recorder.begin(s);
+    env.beginStep(s);
+    List<Request> arrivals = workload.arrivals(s);
+    where = "step " + s + " RECV";
+    boolean stop = sim.stopped();
+    if (checker != null && s >= 2 && !stop) {
+      Divergence d = checker.check(s - 2); // every member finished s-2 before RECV(s-1) completed
+      if (d != null) {
+        sim.report(d);
+        stop = true;
+      }
+    }
+    long[] head = {s, arrivals.size(), stop ? 1 : 0};
+    if (recv.size() > 1) {
+      head = recv.broadcast(SyncPoint.RECV.name(), recvRoot, head);
+      stats.recvCollectives++;
+    }
+    if (head[2] != 0) {
+      return false;
+    }
+    if (head[0] != s || head[1] != arrivals.size()) {
+      throw new IllegalStateException("rank " + rank + " has " + arrivals.size() + " arrivals at step " + s
+          + ", the root " + head[1] + " at step " + head[0] + ": the workload is not deterministic");
+    }
+    recorder.afterSync(SyncPoint.RECV);
+    where = "step " + s + " events";
+    if (cfg.storage() != StorageMode.OFF) {
+      controller.prefetchThreadStep();
+    }
+    controller.checkHicacheEvents();
+    where = "step " + s + " admission";
+    for (Request r : arrivals) {
+      stats.arrived++;
+      MatchResult m = controller.matchPrefix(r.prompt());
+      controller.prefetchFromStorage(r.rid(), m, r.prompt());
+      waiting.add(r);
+    }
+    abort(s);
+    admit(s);
+    finish(s);
+    if (cfg.fullDigestEvery() > 0 && s % cfg.fullDigestEvery() == cfg.fullDigestEvery() - 1) {
+      recorder.fullDigest(controller.tree().digest().hash());
+    }
+    recorder.endStep();
+    stats.stepsRun = s + 1;
+    return true;
+  }
+
+  private void abort(long s) {
+    for (Iterator<Request> it = waiting.iterator(); it.hasNext(); ) {
+      Request r = it.next();
+      if (r.abortStep() == s) {
+        controller.releaseAbortedRequest(r.rid());
+        controller.takePrefetchedTokens(r.rid());
+        it.remove();
+        stats.aborted++;
+      }
+    }
+  }
+
+  private void admit(long s) {
+    for (Iterator<Request> it = waiting.iterator(); it.hasNext(); ) {
+      if (earlyExit && env.localBatchFull()) {
+        break; // B10: a rank-local exit before the prefetch checks of the requests behind
+      }
+      if (running.size() >= cfg.maxRunning()) {
+        break;
+      }
+      Request r = it.next();
+      if (r.eligibleStep() > s) {
+        continue;
+      }
+      if (controller.hasOngoingPrefetch(r.rid()) && !controller.checkPrefetchProgress(r.rid())) {
+        continue;
+      }
+      if (!tryAdmit(r, s)) {
+        break; // no device memory: the same on every rank, since the pools agree (INV-6)
+      }
+      it.remove();
+    }
+  }
+
+  private boolean tryAdmit(Request r, long s) {
+    int ps = cfg.pageSize();
+    int[] prompt = r.prompt();
+    MatchResult m = controller.matchPrefix(prompt);
+    int loaded = controller.loadBack(m);
+    TreeNode prefix = loaded > 0 ? m.lastNode() : m.lastDeviceNode();
+    int prefixTokens = m.deviceTokens() + loaded;
+    controller.lock(prefix);
+    int promptPages = prompt.length / ps;
+    int[] fresh = controller.allocateDevice(promptPages - prefixTokens / ps);
+    if (fresh == null) {
+      controller.unlock(prefix);
+      return false;
+    }
+    InsertResult ins = controller.insert(
+        Arrays.copyOf(prompt, promptPages * ps), concat(devicePages(prefix), fresh));
+    TreeNode last = ins.lastNode() == null ? controller.tree().root() : ins.lastNode();
+    controller.lock(last);
+    controller.unlock(prefix);
+    int fromStorage = Math.min(loaded, controller.takePrefetchedTokens(r.rid()));
+    stats.admitted++;
+    stats.promptTokens += prompt.length;
+    stats.deviceHitTokens += m.deviceTokens();
+    stats.storageHitTokens += fromStorage;
+    stats.hostHitTokens += loaded - fromStorage;
+    stats.computedTokens += prompt.length - prefixTokens;
+    running.add(new Running(r, last, s + r.decodeSteps()));
+    return true;
+  }
+
+  private void finish(long s) {
+    for (Iterator<Running> it = running.iterator(); it.hasNext(); ) {
+      Running run = it.next();
+      if (run.doneStep > s) {
+        continue;
+      }
+      it.remove();
+      stats.finished++;
+      int ps = cfg.pageSize();
+      int[] full = concat(run.request.prompt(), run.request.output());
+      int[] have = devicePages(run.last);
+      int extra = full.length / ps - have.length;
+      if (extra > 0) {
+        int[] fresh = controller.allocateDevice(extra);
+        if (fresh != null) {
+          controller.insert(Arrays.copyOf(full, full.length / ps * ps), concat(have, fresh));
+        }
+      }
+      controller.unlock(run.last);
+    }
+  }
+
+  /** Returns the device pages of the path from the root to {@code node}, which must be on the device. */
+  private static int[] devicePages(TreeNode node) {
+    List<int[]> parts = new ArrayList<>();
+    int n = 0;
+    for (TreeNode t = node; t != null && t.parent() != null; t = t.parent()) {
+      int[] p = t.devicePages();
+      parts.add(p);
+      n += p.length;
+    }
+    int[] out = new int[n];
+    int at = n;
+    for (int[] p : parts) {
+      at -= p.length;
+      System.arraycopy(p, 0, out, at, p.length);
+    }
+    return out;
+  }
+
+  private static int[] concat(int[] a, int[] b) {
+    int[] r = Arrays.copyOf(a, a.length + b.length);
+    System.arraycopy(b, 0, r, a.length, b.length);
+    return r;
+  }
+
+  /** A request in the running batch: the tree node it holds locked and when it finishes. */
+  private record Running(Request request, TreeNode last, long doneStep) {}
+}

@@ -1,0 +1,92 @@
+package dev.hicachesync.sim;
+
+import dev.hicachesync.controller.CacheController;
+import dev.hicachesync.controller.ControllerDigest;
+import dev.hicachesync.sync.SyncObserver;
+import dev.hicachesync.sync.SyncPoint;
+import java.util.Arrays;
+
+/**
+ * Records one rank's digest at every lockstep point of the last few steps, in a ring, for the domain
+ * leader to compare.
+ *
+ * <p>Written by the rank's thread; read by the leader only for a step that every member has finished
+ * (the leader knows that once the next RECV collective has completed, which orders the writes before the
+ * reads).
+ */
+final class RankRecorder implements SyncObserver {
+  /** Steps kept: the leader compares step s-2 while members may be writing step s. */
+  static final int RING = 4;
+  /** Entry code of the end of a step. */
+  static final int END = -1;
+  /** Entry code of a canonical tree digest (in the tree slot). */
+  static final int FULL = -2;
+  /** Longs per entry: code, tree, acks, prefetch, alloc. */
+  static final int WIDTH = 5;
+
+  private final long[][] data = new long[RING][WIDTH * 16];
+  private final int[] size = new int[RING];
+  private final long[] stepOf = new long[RING];
+  private CacheController controller;
+  private int slot;
+
+  void attach(CacheController c) {
+    this.controller = c;
+    Arrays.fill(stepOf, -1);
+  }
+
+  void begin(long step) {
+    slot = (int) (step % RING);
+    stepOf[slot] = -1; // invalid while being rewritten
+    size[slot] = 0;
+    stepOf[slot] = step;
+  }
+
+  @Override
+  public void afterSync(SyncPoint point) {
+    ControllerDigest d = controller.digest();
+    add(point.ordinal(), d.tree(), d.acks(), d.prefetch(), d.alloc());
+  }
+
+  void endStep() {
+    ControllerDigest d = controller.digest();
+    add(END, d.tree(), d.acks(), d.prefetch(), d.alloc());
+  }
+
+  void fullDigest(long treeDigest) {
+    add(FULL, treeDigest, 0, 0, 0);
+  }
+
+  /** Returns the entries of {@code step}, or null if the ring no longer (or not yet) holds it. */
+  long[] entries(long step) {
+    int s = (int) (step % RING);
+    if (stepOf[s] != step) {
+      return null;
+    }
+    return Arrays.copyOf(data[s], size[s]);
+  }
+
+  static String label(long code) {
+    if (code == END) {
+      return "end of step";
+    }
+    if (code == FULL) {
+      return "tree digest";
+    }
+    return "sync point " + SyncPoint.values()[(int) code];
+  }
+
+  private void add(long code, long tree, long acks, long prefetch, long alloc) {
+    long[] d = data[slot];
+    int n = size[slot];
+    if (n + WIDTH > d.length) {
+      d = data[slot] = Arrays.copyOf(d, d.length * 2);
+    }
+    d[n] = code;
+    d[n + 1] = tree;
+    d[n + 2] = acks;
+    d[n + 3] = prefetch;
+    d[n + 4] = alloc;
+    size[slot] = n + WIDTH;
+  }
+}

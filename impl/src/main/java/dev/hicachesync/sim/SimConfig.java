@@ -1,0 +1,105 @@
+package dev.hicachesync.sim;
+
+import dev.hicachesync.controller.ControllerConfig;
+import dev.hicachesync.controller.ControllerFaults;
+import dev.hicachesync.controller.PrefetchPolicy;
+import dev.hicachesync.controller.WritePolicy;
+import dev.hicachesync.sync.ProtocolVersion;
+import dev.hicachesync.topology.Topology;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.Set;
+
+/**
+ * Everything a simulation depends on; one seed drives every random choice. Build with {@link #builder()};
+ * the defaults are the knobs' reference values.
+ *
+ * @param topology the rank grid
+ * @param steps scheduler steps to run
+ * @param seed the one seed
+ * @param version protocol version
+ * @param storage L3 backend
+ * @param storageDir folder of the file backend, null for a fresh temporary one
+ * @param prefetchPolicy prefetch stop policy
+ * @param writePolicy write policy
+ * @param faults injected bugs (none by default)
+ * @param pageSize tokens per page
+ * @param devicePages L1 pages per rank
+ * @param hostPages L2 pages per rank
+ * @param maxRunning requests running at once per replica
+ * @param readFailure probability that a storage read batch fails (stage 0 only under PP)
+ * @param collectiveTimeout how long a rank waits in a collective before the run fails
+ * @param workload the request source; null for the synthetic multi-turn sessions
+ * @param fullDigestEvery steps between canonical tree digest cross-checks
+ */
+public record SimConfig(
+    Topology topology, long steps, long seed, ProtocolVersion version, StorageMode storage,
+    Path storageDir, PrefetchPolicy prefetchPolicy, WritePolicy writePolicy, Set<Fault> faults,
+    int pageSize, int devicePages, int hostPages, int maxRunning, double readFailure,
+    Duration collectiveTimeout, Workload.Factory workload, int fullDigestEvery) {
+
+  /** Returns a builder with the reference defaults (dp=1, cp=2, tp=2, 20,000 steps, seed 7, merged). */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Returns the controller configuration every rank uses. */
+  ControllerConfig controllerConfig() {
+    ControllerFaults f = Fault.controllerFaults(faults);
+    return new ControllerConfig(pageSize, devicePages, hostPages, writePolicy, prefetchPolicy,
+        storage != StorageMode.OFF, 4 * pageSize, pageSize, 8, 12, 4, 64L * 1024, f);
+  }
+
+  /** A mutable builder; every setter returns it. */
+  public static final class Builder {
+    private Topology topology = Topology.of(1, 2, 2, 1);
+    private long steps = 20_000;
+    private long seed = 7;
+    private ProtocolVersion version = ProtocolVersion.DEFAULT;
+    private StorageMode storage = StorageMode.MEMORY;
+    private Path storageDir;
+    private PrefetchPolicy prefetchPolicy = PrefetchPolicy.BEST_EFFORT;
+    private WritePolicy writePolicy = WritePolicy.WRITE_THROUGH;
+    private Set<Fault> faults = EnumSet.noneOf(Fault.class);
+    private int pageSize = 64;
+    private int devicePages = 192;
+    private int hostPages = 512;
+    private int maxRunning = 8;
+    private double readFailure = 0.01;
+    private Duration collectiveTimeout = Duration.ofSeconds(10);
+    private Workload.Factory workload;
+    private int fullDigestEvery = 1024;
+
+    public Builder topology(Topology t) { this.topology = t; return this; }
+    public Builder steps(long s) { this.steps = s; return this; }
+    public Builder seed(long s) { this.seed = s; return this; }
+    public Builder version(ProtocolVersion v) { this.version = v; return this; }
+    public Builder storage(StorageMode s) { this.storage = s; return this; }
+    public Builder storageDir(Path p) { this.storageDir = p; return this; }
+    public Builder prefetchPolicy(PrefetchPolicy p) { this.prefetchPolicy = p; return this; }
+    public Builder writePolicy(WritePolicy w) { this.writePolicy = w; return this; }
+    public Builder faults(Set<Fault> f) { this.faults = f.isEmpty() ? EnumSet.noneOf(Fault.class) : EnumSet.copyOf(f); return this; }
+    public Builder pageSize(int p) { this.pageSize = p; return this; }
+    public Builder devicePages(int p) { this.devicePages = p; return this; }
+    public Builder hostPages(int p) { this.hostPages = p; return this; }
+    public Builder maxRunning(int m) { this.maxRunning = m; return this; }
+    public Builder readFailure(double p) { this.readFailure = p; return this; }
+    public Builder collectiveTimeout(Duration d) { this.collectiveTimeout = d; return this; }
+    public Builder workload(Workload.Factory w) { this.workload = w; return this; }
+    public Builder fullDigestEvery(int n) { this.fullDigestEvery = n; return this; }
+
+    /** Returns the configuration; throws {@link IllegalArgumentException} (one line) for bad values. */
+    public SimConfig build() {
+      if (steps < 0) {
+        throw new IllegalArgumentException("steps must be >= 0, got " + steps);
+      }
+      if (pageSize < 1 || devicePages < 1 || hostPages < 0 || maxRunning < 1) {
+        throw new IllegalArgumentException("page size, device pages and max running must be >= 1");
+      }
+      return new SimConfig(topology, steps, seed, version, storage, storageDir, prefetchPolicy,
+          writePolicy, EnumSet.copyOf(faults.isEmpty() ? EnumSet.noneOf(Fault.class) : faults), pageSize,
+          devicePages, hostPages, maxRunning, readFailure, collectiveTimeout, workload, fullDigestEvery);
+    }
+  }
+}

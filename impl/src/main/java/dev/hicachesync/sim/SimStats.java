@@ -1,0 +1,94 @@
+package dev.hicachesync.sim;
+
+import dev.hicachesync.controller.ControllerStats;
+import java.util.Locale;
+
+/**
+ * What a simulation measured: request and hit counts (summed over sync domains, counted once per domain),
+ * data movement (summed over every rank), prefetch outcomes and collectives.
+ */
+public final class SimStats {
+  public long steps;
+  public int ranks;
+  public long arrived;
+  public long admitted;
+  public long finished;
+  public long aborted;
+  public long promptTokens;
+  public long deviceHitTokens;
+  public long hostHitTokens;
+  public long storageHitTokens;
+  public long computedTokens;
+  public long collectives;
+  public long deviceToHostCopies;
+  public long deviceToHostPages;
+  public long hostToDeviceCopies;
+  public long hostToDevicePages;
+  public long storageReadPages;
+  public long storageWritePages;
+  public long storageReadFailures;
+  public long prefetchesIssued;
+  public long prefetchesRevoked;
+  public long prefetchesTerminated;
+  public long prefetchesCompleted;
+  public long prefetchesAborted;
+  public long pageBytes;
+
+  void addDomain(EngineStats e, ControllerStats c) {
+    arrived += e.arrived;
+    admitted += e.admitted;
+    finished += e.finished;
+    aborted += e.aborted;
+    promptTokens += e.promptTokens;
+    deviceHitTokens += e.deviceHitTokens;
+    hostHitTokens += e.hostHitTokens;
+    storageHitTokens += e.storageHitTokens;
+    computedTokens += e.computedTokens;
+    prefetchesIssued += c.prefetchesIssued;
+    prefetchesRevoked += c.prefetchesRevoked;
+    prefetchesTerminated += c.prefetchesTerminated;
+    prefetchesCompleted += c.prefetchesCompleted;
+    prefetchesAborted += c.prefetchesAborted;
+  }
+
+  void addRank(EngineStats e, ControllerStats c, long controllerCollectives) {
+    collectives += e.recvCollectives + controllerCollectives;
+    deviceToHostCopies += c.deviceToHostCopies;
+    deviceToHostPages += c.deviceToHostPages;
+    hostToDeviceCopies += c.hostToDeviceCopies;
+    hostToDevicePages += c.hostToDevicePages;
+    storageReadPages += c.storageReadPages;
+    storageWritePages += c.storageWritePages;
+    storageReadFailures += c.storageReadFailures;
+  }
+
+  /** Returns the fraction of prompt tokens served from {@code tokens}. */
+  public double rate(long tokens) {
+    return promptTokens == 0 ? 0 : (double) tokens / promptTokens;
+  }
+
+  /** Returns the collectives one rank issued per step, on average. */
+  public double collectivesPerRankStep() {
+    return steps == 0 || ranks == 0 ? 0 : (double) collectives / ranks / steps;
+  }
+
+  /** Returns the report lines (no seed, no divergence). */
+  public String describe() {
+    double mib = 1024.0 * 1024.0;
+    return String.format(Locale.ROOT,
+        "requests: arrived %d, admitted %d, finished %d, aborted %d, prompt tokens %d%n"
+            + "hit rate (tokens): L1 device %.1f%%, L2 host %.1f%%, L3 storage %.1f%%, miss %.1f%%%n"
+            + "collectives per step: %.2f per rank (%d in all)%n"
+            + "copies: device->host %d (%d pages, %.1f MiB), host->device %d (%d pages, %.1f MiB)%n"
+            + "storage: read %d pages (%.1f MiB, %d failed batches), written %d pages (%.1f MiB)%n"
+            + "prefetches: issued %d, revoked %d, terminated %d, completed %d, aborted %d",
+        arrived, admitted, finished, aborted, promptTokens,
+        100 * rate(deviceHitTokens), 100 * rate(hostHitTokens), 100 * rate(storageHitTokens),
+        100 * rate(computedTokens), collectivesPerRankStep(), collectives,
+        deviceToHostCopies, deviceToHostPages, deviceToHostPages * pageBytes / mib,
+        hostToDeviceCopies, hostToDevicePages, hostToDevicePages * pageBytes / mib,
+        storageReadPages, storageReadPages * pageBytes / mib, storageReadFailures,
+        storageWritePages, storageWritePages * pageBytes / mib,
+        prefetchesIssued, prefetchesRevoked, prefetchesTerminated, prefetchesCompleted, prefetchesAborted);
+  }
+}

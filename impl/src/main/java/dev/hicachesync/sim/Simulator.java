@@ -1,0 +1,267 @@
+package dev.hicachesync.sim;
+
+import dev.hicachesync.collective.CollectiveException;
+import dev.hicachesync.collective.LocalFabric;
+import dev.hicachesync.collective.PipeChannel;
+import dev.hicachesync.collective.ProcessGroup;
+import dev.hicachesync.controller.CacheController;
+import dev.hicachesync.storage.FileStorageBackend;
+import dev.hicachesync.storage.MemoryStorageBackend;
+import dev.hicachesync.storage.StorageBackend;
+import dev.hicachesync.sync.Invariant;
+import dev.hicachesync.sync.InvariantViolation;
+import dev.hicachesync.sync.SyncGroups;
+import dev.hicachesync.sync.SyncLayer;
+import dev.hicachesync.topology.RankCoord;
+import dev.hicachesync.topology.Topology;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * Runs every rank of a topology in one JVM, one thread per rank, through a {@link LocalFabric}, and stops
+ * at the first divergence (see the package javadoc for why the outcome does not depend on thread timing).
+ *
+ * <p>Each sync domain's first rank is its leader: before each RECV it compares the domain's recorded
+ * digests of two steps back and, on a disagreement, tells every member to stop through the RECV payload,
+ * so the members stop together. A collective mismatch or timeout, or a local invariant violation, stops
+ * the run too and counts as that invariant. One {@code run()} per instance.
+ */
+public final class Simulator {
+  private final SimConfig cfg;
+  private final AtomicReference<Divergence> first = new AtomicReference<>();
+  private final AtomicReference<Throwable> crash = new AtomicReference<>();
+
+  /** Creates a simulator of {@code cfg}. */
+  public Simulator(SimConfig cfg) {
+    this.cfg = cfg;
+  }
+
+  boolean stopped() {
+    return first.get() != null || crash.get() != null;
+  }
+
+  void report(Divergence d) {
+    first.compareAndSet(null, d);
+  }
+
+  /**
+   * Runs the simulation and returns its result.
+   *
+   * @throws IllegalStateException if a rank failed for a reason that is no invariant (a bug)
+   */
+  public SimResult run() {
+    long start = System.nanoTime(); // reporting only
+    Topology t = cfg.topology();
+    int world = t.worldSize();
+    LocalFabric fabric = new LocalFabric(cfg.collectiveTimeout());
+    StorageBackend storage = storage();
+    RankEngine[] engines = new RankEngine[world];
+    RankRecorder[] recorders = new RankRecorder[world];
+    for (int r = 0; r < world; r++) {
+      recorders[r] = new RankRecorder();
+    }
+    for (int r = 0; r < world; r++) {
+      engines[r] = build(r, t, fabric, storage, recorders);
+    }
+    List<Thread> threads = new ArrayList<>();
+    for (RankEngine e : engines) {
+      Thread th = new Thread(() -> runRank(e), "rank-" + e.rank);
+      th.setDaemon(true);
+      threads.add(th);
+    }
+    threads.forEach(Thread::start);
+    joinAll(threads);
+    if (crash.get() != null) {
+      throw new IllegalStateException("simulation failed on seed " + cfg.seed() + ": " + crash.get(),
+          crash.get());
+    }
+    long completed = Long.MAX_VALUE;
+    for (RankEngine e : engines) {
+      completed = Math.min(completed, e.stats.stepsRun);
+    }
+    List<Long> digests = new ArrayList<>();
+    if (first.get() == null) {
+      finalChecks(t, engines, recorders, completed, digests);
+    }
+    Divergence d = first.get();
+    if (d != null) {
+      d = withViews(d, engines);
+    }
+    SimStats stats = stats(t, engines, completed);
+    return new SimResult(cfg, stats, d, completed, digests, (System.nanoTime() - start) / 1_000_000);
+  }
+
+  private RankEngine build(int r, Topology t, LocalFabric fabric, StorageBackend storage,
+      RankRecorder[] recorders) {
+    RankCoord c = t.coords(r);
+    PipeChannel fromPrev = null;
+    PipeChannel toNext = null;
+    if (c.pp() > 0) {
+      fromPrev = fabric.channel("pp", t.rankOf(new RankCoord(c.dp(), c.cp(), c.tp(), c.pp() - 1)), r);
+    }
+    if (c.pp() < t.pp() - 1) {
+      toNext = fabric.channel("pp", r, t.rankOf(new RankCoord(c.dp(), c.cp(), c.tp(), c.pp() + 1)));
+    }
+    ProcessGroup sched = fabric.group("sched", t.cpTpGroup(r), r);
+    SyncGroups schedGroups = new SyncGroups(fabric.group("attn_tp", t.attnTpGroup(r), r),
+        fabric.group("attn_cp", t.attnCpGroup(r), r), sched, null, fromPrev, toNext);
+    SyncGroups prefetchGroups = new SyncGroups(fabric.group("pf_attn_tp", t.attnTpGroup(r), r),
+        fabric.group("pf_attn_cp", t.attnCpGroup(r), r), fabric.group("pf_cp_tp", t.cpTpGroup(r), r),
+        t.pp() > 1 ? fabric.group("pf_pp", t.ppGroup(r), r) : null, null, null);
+    // RECV shares the scheduler's group (as SGLang's request broadcast shares the TP CPU group), so a rank
+    // that skips a sync point meets the others' next collective there: a mismatch, not a silent hang.
+    ProcessGroup recv = t.pp() == 1 ? sched : fabric.group("sched", t.syncDomain(r), r);
+    RankEnv env = new RankEnv(cfg.seed(), r, c.pp() == 0 ? cfg.readFailure() : 0.0);
+    RankRecorder rec = recorders[r];
+    CacheController controller = new CacheController(cfg.controllerConfig(), env,
+        new SyncLayer(cfg.version(), schedGroups), new SyncLayer(cfg.version(), prefetchGroups), rec,
+        storage, "tp" + t.tpRank(r) + "pp" + c.pp());
+    rec.attach(controller);
+    List<Integer> domain = t.syncDomain(r);
+    DomainChecker checker = null;
+    if (domain.get(0) == r && domain.size() > 1) {
+      int[] ranks = domain.stream().mapToInt(Integer::intValue).toArray();
+      RankRecorder[] members = new RankRecorder[ranks.length];
+      for (int i = 0; i < ranks.length; i++) {
+        members[i] = recorders[ranks[i]];
+      }
+      checker = new DomainChecker(ranks, members);
+    }
+    Workload.Factory wf = cfg.workload() != null ? cfg.workload() : SyntheticWorkload.factory(cfg.pageSize());
+    return new RankEngine(r, this, cfg, controller, env, rec, wf.create(cfg.seed(), c.dp()), recv, checker);
+  }
+
+  private void runRank(RankEngine e) {
+    try {
+      for (long s = 0; s < cfg.steps(); s++) {
+        if (!e.step(s)) {
+          return;
+        }
+      }
+    } catch (CollectiveException ex) {
+      report(new Divergence(e.stats.stepsRun, e.where, List.of(Invariant.CollectiveMatching), e.rank, -1,
+          ex.getMessage(), ""));
+    } catch (InvariantViolation ex) {
+      report(new Divergence(e.stats.stepsRun, e.where, List.of(ex.invariant()), e.rank, -1,
+          ex.getMessage(), ""));
+    } catch (RuntimeException | Error ex) {
+      if (!stopped()) {
+        crash.compareAndSet(null, ex);
+      }
+    }
+  }
+
+  private void joinAll(List<Thread> threads) {
+    // Why bounded: after a failure, a rank can sit in a collective of a group whose peers are gone until
+    // the fabric's timeout frees it; past twice that, it is interrupted.
+    long limit = cfg.collectiveTimeout().toMillis() * 2 + 1000;
+    for (Thread th : threads) {
+      try {
+        while (th.isAlive()) {
+          th.join(limit);
+          if (th.isAlive() && stopped()) {
+            th.interrupt();
+          }
+        }
+      } catch (InterruptedException ex) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
+  }
+
+  /** Compares the last steps the leaders could not, and the canonical tree digests at the end. */
+  private void finalChecks(Topology t, RankEngine[] engines, RankRecorder[] recorders, long completed,
+      List<Long> digests) {
+    for (List<Integer> domain : t.groups(dev.hicachesync.topology.GroupKind.SYNC_DOMAIN)) {
+      int[] ranks = domain.stream().mapToInt(Integer::intValue).toArray();
+      RankRecorder[] members = new RankRecorder[ranks.length];
+      for (int i = 0; i < ranks.length; i++) {
+        members[i] = recorders[ranks[i]];
+      }
+      DomainChecker checker = new DomainChecker(ranks, members);
+      for (long s = Math.max(0, completed - 2); s < completed; s++) {
+        Divergence d = checker.check(s);
+        if (d != null) {
+          report(d);
+          return;
+        }
+      }
+      long ref = engines[ranks[0]].controller.tree().digest().hash();
+      for (int i = 1; i < ranks.length; i++) {
+        long other = engines[ranks[i]].controller.tree().digest().hash();
+        if (other != ref) {
+          report(new Divergence(completed, "tree digest at the end", List.of(Invariant.TreeAgreement),
+              ranks[0], ranks[i], Long.toHexString(ref), Long.toHexString(other)));
+          return;
+        }
+      }
+      digests.add(ref);
+    }
+  }
+
+  /** Adds both ranks' state after the stop (every thread has been joined): queues, pools and the first tree node where they differ. */
+  private Divergence withViews(Divergence d, RankEngine[] engines) {
+    if (d.rankB() < 0) {
+      return d;
+    }
+    CacheController a = engines[d.rankA()].controller;
+    CacheController b = engines[d.rankB()].controller;
+    List<String> ta = a.tree().describe();
+    List<String> tb = b.tree().describe();
+    String na = "(same)";
+    String nb = "(same)";
+    for (int i = 0; i < Math.max(ta.size(), tb.size()); i++) {
+      String x = i < ta.size() ? ta.get(i) : "(no node)";
+      String y = i < tb.size() ? tb.get(i) : "(no node)";
+      if (!x.equals(y)) {
+        na = x;
+        nb = y;
+        break;
+      }
+    }
+    return d.withViews(d.viewA() + "\n" + state(a, na), d.viewB() + "\n" + state(b, nb));
+  }
+
+  private static String state(CacheController c, String node) {
+    int[] q = c.queueSizes();
+    return String.format("after the stop: %s; queues write=%d load=%d revoke=%d backup=%d release=%d; "
+            + "free device=%d host=%d; ongoing prefetches=%d%nfirst differing tree node: %s",
+        c.tree().digest(), q[0], q[1], q[2], q[3], q[4], c.freeDevicePages(), c.freeHostPages(),
+        c.ongoingPrefetches().size(), node.equals("(same)") ? "none now (the difference was transient)" : node);
+  }
+
+  private SimStats stats(Topology t, RankEngine[] engines, long completed) {
+    SimStats s = new SimStats();
+    s.steps = completed;
+    s.ranks = engines.length;
+    s.pageBytes = cfg.controllerConfig().pageBytes();
+    for (RankEngine e : engines) {
+      if (t.syncDomain(e.rank).get(0) == e.rank) {
+        s.addDomain(e.stats, e.controller.stats());
+      }
+      s.addRank(e.stats, e.controller.stats(), e.controller.collectives());
+    }
+    return s;
+  }
+
+  private StorageBackend storage() {
+    switch (cfg.storage()) {
+      case OFF:
+        return null;
+      case MEMORY:
+        return new MemoryStorageBackend();
+      default:
+        try {
+          return new FileStorageBackend(cfg.storageDir() != null ? cfg.storageDir()
+              : Files.createTempDirectory("hicache-sim-"));
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+    }
+  }
+}

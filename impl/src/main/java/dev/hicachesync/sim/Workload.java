@@ -1,0 +1,25 @@
+package dev.hicachesync.sim;
+
+import java.util.List;
+
+/**
+ * A source of requests for one attention-DP replica (synthetic sessions, or a replayed trace).
+ *
+ * <p>Contract: a pure function of its construction arguments and the step, so that every rank of a sync
+ * domain builds its own instance and sees the same requests (the simulator's stand-in for the request
+ * broadcast, which RECV checks). {@link #arrivals} is called once per step, for steps 0, 1, 2, ... in order.
+ */
+public interface Workload {
+
+  /** Returns the requests that arrive at {@code step}, in arrival order. */
+  List<Request> arrivals(long step);
+
+  /** Returns a one-line description for the run's header. */
+  String describe();
+
+  /** Builds the instance of replica {@code dpRank}; called once per rank. */
+  @FunctionalInterface
+  interface Factory {
+    Workload create(long seed, int dpRank);
+  }
+}

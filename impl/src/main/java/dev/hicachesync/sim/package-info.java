@@ -1,0 +1,15 @@
+/**
+ * The deterministic multi-rank simulator: every rank of a topology runs the real controller in one JVM,
+ * in lockstep through an in-JVM collective fabric, against a seeded environment, and the ranks' digests
+ * are compared at every lockstep point.
+ *
+ * <p>Core types: {@link dev.hicachesync.sim.Simulator}, {@link dev.hicachesync.sim.SimConfig}, {@link
+ * dev.hicachesync.sim.SimResult}, {@link dev.hicachesync.sim.Divergence}, {@link
+ * dev.hicachesync.sim.Workload} and {@link dev.hicachesync.sim.Fault}.
+ *
+ * <p>Why outcomes do not depend on thread timing: everything a rank sees from its environment (copy and
+ * I/O completion, storage latency, read failures, rank-local conditions) is a pure function of (seed, rank,
+ * the rank's own virtual time), run on the rank's own thread from a per-rank event queue ordered by (tick,
+ * seq); ranks interact only through collectives, whose results do not depend on arrival order.
+ */
+package dev.hicachesync.sim;

@@ -1,0 +1,205 @@
+package dev.hicachesync.tree;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+
+/** The radix tree: pages, split, match, insert, locks, protection, LRU eviction, ids and digests. */
+class RadixTreeTest {
+  private static final int PS = 4;
+
+  /** Tokens {@code from, from+1, ...} of {@code pages} pages. */
+  private static int[] seq(int from, int pages) {
+    return IntStream.range(from, from + pages * PS).toArray();
+  }
+
+  private static int[] concat(int[] a, int[] b) {
+    int[] r = Arrays.copyOf(a, a.length + b.length);
+    System.arraycopy(b, 0, r, a.length, b.length);
+    return r;
+  }
+
+  private static int[] pages(int from, int n) {
+    return IntStream.range(from, from + n).toArray();
+  }
+
+  /** Recording sink: collects freed device pages; never backs up. */
+  private static final class Freed implements DeviceEvictionSink {
+    final List<Integer> pages = new ArrayList<>();
+
+    @Override
+    public void freeDevice(int[] p) {
+      for (int x : p) {
+        pages.add(x);
+      }
+    }
+
+    @Override
+    public boolean backupBeforeEviction(TreeNode node) {
+      return false;
+    }
+  }
+
+  @Test
+  void matchOnEmptyTreeFindsNothing() {
+    RadixTree t = new RadixTree(PS, false);
+    MatchResult m = t.matchPrefix(seq(0, 3));
+    assertEquals(0, m.deviceTokens());
+    assertEquals(0, m.hostTokens());
+    assertSame(t.root(), m.lastNode());
+  }
+
+  @Test
+  void insertThenMatchIsPageGranular() {
+    RadixTree t = new RadixTree(PS, false);
+    int[] key = seq(0, 3);
+    InsertResult r = t.insert(key, pages(10, 3));
+    assertNotNull(r.newNode());
+    assertEquals(0, r.duplicatePages().length);
+    // A partial last page never matches: 2 whole pages + 3 tokens → 8 tokens.
+    assertEquals(8, t.matchPrefix(Arrays.copyOf(key, 11)).deviceTokens());
+    assertEquals(12, t.matchPrefix(key).deviceTokens());
+  }
+
+  @Test
+  void divergingInsertSplitsTheNodeWithAFreshId() {
+    RadixTree t = new RadixTree(PS, false);
+    int[] a = seq(0, 4);
+    TreeNode leafA = t.insert(a, pages(0, 4)).newNode();
+    int[] b = concat(Arrays.copyOf(a, 2 * PS), seq(100, 2));
+    InsertResult rb = t.insert(b, new int[] {0, 1, 50, 51});
+    TreeNode upper = leafA.parent();
+    assertNotSame(t.root(), upper);
+    assertEquals(2 * PS, upper.tokens());
+    assertEquals(2 * PS, leafA.tokens());
+    assertArrayEquals(new int[] {0, 1}, upper.devicePages());
+    assertArrayEquals(new int[] {2, 3}, leafA.devicePages());
+    assertEquals(2, upper.children.size());
+    assertEquals(0, rb.duplicatePages().length, "the tree's own pages for the prefix are no duplicates");
+    assertTrue(upper.id() > leafA.id(), "the split node gets the next counter value");
+  }
+
+  private static void assertNotSame(Object a, Object b) {
+    assertFalse(a == b);
+  }
+
+  @Test
+  void duplicatePagesForACachedPrefixAreReturned() {
+    RadixTree t = new RadixTree(PS, false);
+    t.insert(seq(0, 2), pages(0, 2));
+    InsertResult r = t.insert(seq(0, 3), new int[] {7, 8, 9});
+    assertArrayEquals(new int[] {7, 8}, r.duplicatePages());
+    assertArrayEquals(new int[] {9}, r.newNode().devicePages());
+  }
+
+  @Test
+  void sameOperationsGiveSameIdsAndDigests() {
+    RadixTree a = new RadixTree(PS, true);
+    RadixTree b = new RadixTree(PS, true);
+    for (RadixTree t : List.of(a, b)) {
+      t.insert(seq(0, 4), pages(0, 4));
+      t.insert(concat(seq(0, 1), seq(200, 2)), new int[] {0, 9, 10});
+      t.matchPrefix(seq(0, 3));
+    }
+    assertEquals(a.digest(), b.digest());
+    assertEquals(a.mutationHash(), b.mutationHash());
+    assertEquals(a.describe(), b.describe());
+    b.lockRef(b.node(1));
+    assertNotEquals(a.digest(), b.digest(), "a lock count is part of the digest");
+    assertNotEquals(a.mutationHash(), b.mutationHash());
+  }
+
+  @Test
+  void lruOrderFollowsTheLogicalClockNotWallTime() {
+    RadixTree t = new RadixTree(PS, false);
+    TreeNode x = t.insert(seq(0, 1), pages(0, 1)).newNode();
+    TreeNode y = t.insert(seq(100, 1), pages(1, 1)).newNode();
+    TreeNode z = t.insert(seq(200, 1), pages(2, 1)).newNode();
+    t.matchPrefix(seq(0, 1)); // x becomes the most recent
+    assertEquals(List.of(y, z, x), t.lruOrder());
+    Freed freed = new Freed();
+    assertEquals(2, t.evictDevice(2, freed));
+    assertEquals(List.of(1, 2), freed.pages, "y then z: the two least recently used");
+    assertNull(t.node(y.id()));
+    assertNotNull(t.node(x.id()));
+  }
+
+  @Test
+  void lockedNodesAndTheirAncestorsAreNotEvicted() {
+    RadixTree t = new RadixTree(PS, false);
+    TreeNode leaf = t.insert(seq(0, 2), pages(0, 2)).newNode();
+    t.lockRef(leaf);
+    assertEquals(0, t.evictDevice(10, new Freed()));
+    t.unlockRef(leaf);
+    assertEquals(2, t.evictDevice(10, new Freed()));
+    assertThrows(IllegalStateException.class, () -> t.unlockRef(leaf), "lock_ref never goes below 0");
+  }
+
+  @Test
+  void backedUpNodesBecomeHostOnlyAndLoadBackRestoresThem() {
+    RadixTree t = new RadixTree(PS, false);
+    TreeNode n = t.insert(seq(0, 2), pages(0, 2)).newNode();
+    t.setHost(n, new int[] {40, 41});
+    assertEquals(2, t.evictDevice(2, new Freed()));
+    assertFalse(n.onDevice());
+    MatchResult m = t.matchPrefix(seq(0, 2));
+    assertEquals(0, m.deviceTokens());
+    assertEquals(8, m.hostTokens());
+    assertSame(n, m.lastNode());
+    t.setDevice(n, new int[] {5, 6});
+    assertEquals(8, t.matchPrefix(seq(0, 2)).deviceTokens());
+  }
+
+  @Test
+  void hostEvictionTakesOnlyUnprotectedHostOnlyLeaves() {
+    RadixTree t = new RadixTree(PS, false);
+    TreeNode a = t.insert(seq(0, 1), pages(0, 1)).newNode();
+    TreeNode b = t.insert(seq(100, 1), pages(1, 1)).newNode();
+    t.setHost(a, new int[] {30});
+    t.setHost(b, new int[] {31});
+    List<Integer> freed = new ArrayList<>();
+    assertEquals(0, t.evictHost(2, p -> freed.add(p[0])), "both still on the device");
+    t.evictDevice(2, new Freed());
+    t.protectHost(a);
+    assertEquals(1, t.evictHost(2, p -> freed.add(p[0])));
+    assertEquals(List.of(31), freed);
+    t.releaseHost(a);
+    assertEquals(1, t.evictHost(2, p -> freed.add(p[0])));
+    assertEquals(1, t.size(), "only the root is left");
+  }
+
+  @Test
+  void insertHostAddsHostOnlyPagesUnderTheAnchor() {
+    RadixTree t = new RadixTree(PS, true);
+    TreeNode anchor = t.insert(seq(0, 2), pages(0, 2)).newNode();
+    int present = t.insertHost(anchor, seq(500, 3), new int[] {60, 61, 62});
+    assertEquals(0, present);
+    MatchResult m = t.matchPrefix(concat(seq(0, 2), seq(500, 3)));
+    assertEquals(8, m.deviceTokens());
+    assertEquals(12, m.hostTokens());
+    assertEquals(2, t.insertHost(anchor, seq(500, 2), new int[] {70, 71}), "already there: caller frees");
+    assertEquals(1, m.lastNode().pageKeys().length, "the second insert split the 3-page node after 2");
+  }
+
+  @Test
+  void storageKeysChainAcrossSplits() {
+    RadixTree a = new RadixTree(PS, true);
+    TreeNode whole = a.insert(seq(0, 3), pages(0, 3)).newNode();
+    RadixTree b = new RadixTree(PS, true);
+    b.insert(seq(0, 1), pages(0, 1));
+    TreeNode tail = b.insert(seq(0, 3), pages(0, 3)).newNode();
+    assertEquals(whole.pageKeys()[2], tail.pageKeys()[1], "the third page's key does not depend on splits");
+  }
+}

@@ -1,0 +1,140 @@
+package dev.hicachesync.cli;
+
+import dev.hicachesync.controller.PrefetchPolicy;
+import dev.hicachesync.controller.WritePolicy;
+import dev.hicachesync.sim.Fault;
+import dev.hicachesync.sim.SimConfig;
+import dev.hicachesync.sim.SimResult;
+import dev.hicachesync.sim.Simulator;
+import dev.hicachesync.sim.StorageMode;
+import dev.hicachesync.sync.ProtocolVersion;
+import dev.hicachesync.topology.Topology;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code ./hicache-sync simulate}: runs every rank of a topology through the deterministic simulator and
+ * prints hit rates, collectives per step, data moved and the first divergence (exit 1) or {@code
+ * divergence: none} (exit 0); bad input exits 2 with one line.
+ */
+@Command(name = "simulate", mixinStandardHelpOptions = true,
+    description = "Run the ranks of a topology through the deterministic multi-rank simulator.")
+public final class SimulateCommand implements Callable<Integer> {
+
+  @Option(names = "--dp", defaultValue = "1", description = "attention-DP replicas (default ${DEFAULT-VALUE})")
+  int dp;
+
+  @Option(names = "--cp", defaultValue = "2", description = "attention-CP size (default ${DEFAULT-VALUE})")
+  int cp;
+
+  @Option(names = "--tp", defaultValue = "2", description = "attention-TP size (default ${DEFAULT-VALUE})")
+  int tp;
+
+  @Option(names = "--pp", defaultValue = "1", description = "pipeline stages (default ${DEFAULT-VALUE})")
+  int pp;
+
+  @Option(names = "--steps", defaultValue = "20000", description = "scheduler steps (default ${DEFAULT-VALUE})")
+  long steps;
+
+  @Option(names = "--seed", defaultValue = "7", description = "the one seed (default ${DEFAULT-VALUE})")
+  long seed;
+
+  @Option(names = "--version", defaultValue = "merged",
+      description = "protocol version: pre20460, post20460, merged (default ${DEFAULT-VALUE})")
+  String version;
+
+  @Option(names = "--storage", defaultValue = "memory",
+      description = "L3 storage: file, memory, off (default ${DEFAULT-VALUE})")
+  String storage;
+
+  @Option(names = "--storage-dir", description = "folder of the file storage (default: a temporary one)")
+  Path storageDir;
+
+  @Option(names = "--policy", defaultValue = "best_effort",
+      description = "prefetch policy: best_effort, wait_complete, timeout (default ${DEFAULT-VALUE})")
+  String policy;
+
+  @Option(names = "--write-policy", defaultValue = "write_through",
+      description = "write policy: write_through, write_through_selective, write_back (default ${DEFAULT-VALUE})")
+  String writePolicy;
+
+  @Option(names = "--fault", split = ",",
+      description = "inject protocol bugs (tests): skip_idle_write_check, unsynced_loading_check, early_admission_exit, early_tail_release")
+  List<String> faults;
+
+  @Option(names = "--device-pages", defaultValue = "192", description = "L1 pages per rank (default ${DEFAULT-VALUE})")
+  int devicePages;
+
+  @Option(names = "--host-pages", defaultValue = "512", description = "L2 pages per rank (default ${DEFAULT-VALUE})")
+  int hostPages;
+
+  @Option(names = "--timeout-ms", defaultValue = "10000",
+      description = "collective timeout in ms (default ${DEFAULT-VALUE})")
+  long timeoutMs;
+
+  @Override
+  public Integer call() {
+    SimConfig cfg;
+    try {
+      EnumSet<Fault> fs = EnumSet.noneOf(Fault.class);
+      if (faults != null) {
+        for (String f : faults) {
+          try {
+            fs.add(Fault.valueOf(f.trim().toUpperCase(Locale.ROOT)));
+          } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("unknown fault '" + f
+                + "'; expected skip_idle_write_check, unsynced_loading_check, early_admission_exit or early_tail_release");
+          }
+        }
+      }
+      if (timeoutMs < 1) {
+        throw new IllegalArgumentException("--timeout-ms must be >= 1");
+      }
+      cfg = SimConfig.builder()
+          .topology(Topology.of(dp, cp, tp, pp))
+          .steps(steps)
+          .seed(seed)
+          .version(ProtocolVersion.parse(version))
+          .storage(StorageMode.parse(storage))
+          .storageDir(storageDir)
+          .prefetchPolicy(PrefetchPolicy.parse(policy))
+          .writePolicy(WritePolicy.parse(writePolicy))
+          .faults(fs)
+          .devicePages(devicePages)
+          .hostPages(hostPages)
+          .collectiveTimeout(Duration.ofMillis(timeoutMs))
+          .build();
+    } catch (IllegalArgumentException e) { // InvalidTopologyException included
+      System.err.println("hicache-sync simulate: " + e.getMessage());
+      return Main.EXIT_BAD_INPUT;
+    }
+    System.out.println("seed: " + cfg.seed());
+    System.out.printf(Locale.ROOT,
+        "topology: %s (%d ranks), version %s, storage %s, prefetch %s, write %s, steps %d%s%n",
+        cfg.topology(), cfg.topology().worldSize(), cfg.version(), cfg.storage(), cfg.prefetchPolicy(),
+        cfg.writePolicy(), cfg.steps(), cfg.faults().isEmpty() ? "" : ", faults " + cfg.faults());
+    SimResult r;
+    try {
+      r = new Simulator(cfg).run();
+    } catch (IllegalStateException e) {
+      System.err.println("hicache-sync simulate: " + e.getMessage());
+      return 3;
+    }
+    System.out.println(r.stats().describe());
+    System.out.printf(Locale.ROOT, "steps: %d in %.1f s (%.0f steps/s)%n", r.stepsCompleted(),
+        r.elapsedMillis() / 1000.0, r.stepsCompleted() * 1000.0 / Math.max(1, r.elapsedMillis()));
+    if (r.ok()) {
+      System.out.println("divergence: none");
+      return 0;
+    }
+    System.out.println(r.divergence().describe());
+    System.out.println("Failed on seed " + cfg.seed());
+    return 1;
+  }
+}
