@@ -52,8 +52,9 @@ class MooncakeWorkloadTest {
     List<String> r0 = new ArrayList<>();
     List<String> r1 = new ArrayList<>();
     for (long s = 0; s < 20; s++) {
-      w0.arrivals(s).forEach(r -> r0.add(r.rid() + "@" + s));
-      w1.arrivals(s).forEach(r -> r1.add(r.rid() + "@" + s));
+      String at = "@" + s;
+      w0.arrivals(s).forEach(r -> r0.add(r.rid() + at));
+      w1.arrivals(s).forEach(r -> r1.add(r.rid() + at));
     }
     assertEquals(List.of("m0@0", "m2@2", "m4@4", "m6@6", "m8@8", "m10@10"), r0);
     assertEquals(List.of("m1@1", "m3@3", "m5@5", "m7@7", "m9@9", "m11@11"), r1);

@@ -9,6 +9,8 @@ import dev.hicachesync.sim.Simulator;
 import dev.hicachesync.sim.StorageMode;
 import dev.hicachesync.sync.ProtocolVersion;
 import dev.hicachesync.topology.Topology;
+import dev.hicachesync.workload.MalformedTraceException;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.EnumSet;
@@ -16,6 +18,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -49,18 +52,18 @@ public final class SimulateCommand implements Callable<Integer> {
       description = "protocol version: pre20460, post20460, merged (default ${DEFAULT-VALUE})")
   String version;
 
-  @Option(names = "--storage", defaultValue = "memory",
+  @Option(names = {"--storage", "--hicache-storage-backend"}, defaultValue = "memory",
       description = "L3 storage: file, memory, off (default ${DEFAULT-VALUE})")
   String storage;
 
   @Option(names = "--storage-dir", description = "folder of the file storage (default: a temporary one)")
   Path storageDir;
 
-  @Option(names = "--policy", defaultValue = "best_effort",
+  @Option(names = {"--policy", "--hicache-storage-prefetch-policy"}, defaultValue = "best_effort",
       description = "prefetch policy: best_effort, wait_complete, timeout (default ${DEFAULT-VALUE})")
   String policy;
 
-  @Option(names = "--write-policy", defaultValue = "write_through",
+  @Option(names = {"--write-policy", "--hicache-write-policy"}, defaultValue = "write_through",
       description = "write policy: write_through, write_through_selective, write_back (default ${DEFAULT-VALUE})")
   String writePolicy;
 
@@ -78,9 +81,14 @@ public final class SimulateCommand implements Callable<Integer> {
       description = "collective timeout in ms (default ${DEFAULT-VALUE})")
   long timeoutMs;
 
+  /** Trace replay ({@code --workload}) and SGLang-named capacities; see {@link WorkloadOptions}. */
+  @Mixin
+  WorkloadOptions workload;
+
   @Override
   public Integer call() {
     SimConfig cfg;
+    Replay replay;
     try {
       EnumSet<Fault> fs = EnumSet.noneOf(Fault.class);
       if (faults != null) {
@@ -96,7 +104,7 @@ public final class SimulateCommand implements Callable<Integer> {
       if (timeoutMs < 1) {
         throw new IllegalArgumentException("--timeout-ms must be >= 1");
       }
-      cfg = SimConfig.builder()
+      SimConfig.Builder b = SimConfig.builder()
           .topology(Topology.of(dp, cp, tp, pp))
           .steps(steps)
           .seed(seed)
@@ -108,10 +116,14 @@ public final class SimulateCommand implements Callable<Integer> {
           .faults(fs)
           .devicePages(devicePages)
           .hostPages(hostPages)
-          .collectiveTimeout(Duration.ofMillis(timeoutMs))
-          .build();
-    } catch (IllegalArgumentException e) { // InvalidTopologyException included
+          .collectiveTimeout(Duration.ofMillis(timeoutMs));
+      replay = workload.apply(b, dp, devicePages, hostPages, steps);
+      cfg = b.build();
+    } catch (IllegalArgumentException | MalformedTraceException e) { // InvalidTopologyException included
       System.err.println("hicache-sync simulate: " + e.getMessage());
+      return Main.EXIT_BAD_INPUT;
+    } catch (IOException e) {
+      System.err.println("hicache-sync simulate: cannot read " + workload.workload + ": " + e);
       return Main.EXIT_BAD_INPUT;
     }
     System.out.println("seed: " + cfg.seed());
@@ -119,6 +131,9 @@ public final class SimulateCommand implements Callable<Integer> {
         "topology: %s (%d ranks), version %s, storage %s, prefetch %s, write %s, steps %d%s%n",
         cfg.topology(), cfg.topology().worldSize(), cfg.version(), cfg.storage(), cfg.prefetchPolicy(),
         cfg.writePolicy(), cfg.steps(), cfg.faults().isEmpty() ? "" : ", faults " + cfg.faults());
+    if (replay != null) {
+      System.out.println(replay.header());
+    }
     SimResult r;
     try {
       r = new Simulator(cfg).run();
@@ -127,6 +142,9 @@ public final class SimulateCommand implements Callable<Integer> {
       return 3;
     }
     System.out.println(r.stats().describe());
+    if (replay != null) {
+      System.out.println(replay.report(r));
+    }
     System.out.printf(Locale.ROOT, "steps: %d in %.1f s (%.0f steps/s)%n", r.stepsCompleted(),
         r.elapsedMillis() / 1000.0, r.stepsCompleted() * 1000.0 / Math.max(1, r.elapsedMillis()));
     if (r.ok()) {
