@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     version = "hicache-sync 0.1.0",
     description = "Model-check and simulate the HiCache multi-rank sync protocol.",
-    subcommands = {SimulateCommand.class})
+    subcommands = {SimulateCommand.class, SweepCommand.class})
 public final class Main implements Runnable {
 
   /** Exit code for bad input (unknown flag, invalid topology, malformed file). */

@@ -3,8 +3,8 @@ package dev.hicachesync.report;
 /**
  * One replay of a capacity sweep: the write policy and host capacity it ran with, and its hit ratios.
  *
- * <p>Ratios are fractions of all input tokens (or of all 512-token input blocks) of the trace, so the
- * three tier ratios add up to {@code total} and {@code 1 − total} is the miss ratio.
+ * <p>Ratios are fractions of all input tokens of the trace, so the three tier ratios add up to
+ * {@code total} and {@code 1 − total} is the miss ratio.
  *
  * @param writePolicy {@code write_through}, {@code write_through_selective} or {@code write_back}
  * @param hostRatio host (L2) capacity as a multiple of the device (L1) capacity; 0 = no host tier
@@ -12,10 +12,9 @@ package dev.hicachesync.report;
  * @param l2 tokens matched on the host and loaded back to the device
  * @param l3 tokens matched in storage and prefetched to the host
  * @param total {@code l1 + l2 + l3}
- * @param totalBlocks fraction of input blocks hit in full by any tier
  */
 public record SweepPoint(String writePolicy, double hostRatio, double l1, double l2, double l3,
-    double total, double totalBlocks) {
+    double total) {
 
   /** The ratio of one tier by its chart label. */
   double tier(Tier t) {

@@ -10,11 +10,11 @@ public final class SweepTable {
   /** Formats {@code points} in the given order under a header line, one line each. */
   public static String format(List<SweepPoint> points) {
     StringBuilder out = new StringBuilder();
-    out.append(String.format("%-24s %10s %8s %8s %8s %8s %8s%n",
-        "write policy", "host ratio", "L1", "L2", "L3", "total", "blocks"));
+    out.append(String.format("%-24s %10s %8s %8s %8s %8s%n",
+        "write policy", "host ratio", "L1", "L2", "L3", "total"));
     for (SweepPoint p : points) {
-      out.append(String.format("%-24s %10s %8.4f %8.4f %8.4f %8.4f %8.4f%n", p.writePolicy(),
-          ratio(p.hostRatio()), p.l1(), p.l2(), p.l3(), p.total(), p.totalBlocks()));
+      out.append(String.format("%-24s %10s %8.4f %8.4f %8.4f %8.4f%n", p.writePolicy(),
+          ratio(p.hostRatio()), p.l1(), p.l2(), p.l3(), p.total()));
     }
     return out.toString();
   }

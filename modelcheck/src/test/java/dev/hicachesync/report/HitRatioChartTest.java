@@ -23,7 +23,7 @@ class HitRatioChartTest {
     for (String policy : List.of("write_through", "write_back")) {
       for (double r : new double[] {0, 1, 2, 4}) {
         double l2 = 0.05 * r / (1 + r);
-        points.add(new SweepPoint(policy, r, 0.2, l2, 0.01, 0.21 + l2, 0.2 + l2));
+        points.add(new SweepPoint(policy, r, 0.2, l2, 0.01, 0.21 + l2));
       }
     }
     return points;
