@@ -4,7 +4,9 @@ import dev.hicachesync.sim.Request;
 import dev.hicachesync.sim.Workload;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A Mooncake trace as the simulator's request source: requests in arrival order, arrival steps from the
@@ -23,6 +25,8 @@ public final class MooncakeWorkload implements Workload {
   private final long[] arrivalStep;
   private final ReplayTiming timing;
   private final String name;
+  private final Map<String, MooncakeRequest> waiting = new HashMap<>();
+  private final TierHits hits = new TierHits();
   private int next;
 
   private MooncakeWorkload(List<MooncakeRequest> mine, long[] arrivalStep, ReplayTiming timing,
@@ -90,8 +94,29 @@ public final class MooncakeWorkload implements Workload {
       int[] prompt = Arrays.copyOf(seq, r.inputLength());
       int[] output = Arrays.copyOfRange(seq, r.inputLength(), seq.length);
       due.add(new Request(rid(r), prompt, output, timing.decodeSteps(r.outputLength()), step, -1));
+      waiting.put(rid(r), r);
     }
     return due;
+  }
+
+  /**
+   * Records where an admitted request's prefix came from: {@code device} tokens on L1, then {@code host}
+   * loaded back from L2, then {@code storage} prefetched from L3; the block-level accounting of
+   * {@link #hits()}. The simulator's {@code RankEngine.tryAdmit} knows these three numbers per request
+   * but does not hand them to the workload yet (TODO (desired, reporting): a {@code Workload.admitted}
+   * hook), so only the unit tests call this today.
+   */
+  public void admitted(String rid, int device, int host, int storage) {
+    MooncakeRequest r = waiting.remove(rid);
+    if (r == null) {
+      throw new IllegalArgumentException("request " + rid + " did not arrive here, or was admitted twice");
+    }
+    hits.add(r, device, host, storage);
+  }
+
+  /** Hits of the requests recorded by {@link #admitted}, in tokens and 512-token blocks per tier. */
+  public TierHits hits() {
+    return hits;
   }
 
   /** The request id of trace request {@code r}: {@code m<index>}, unique in the run. */

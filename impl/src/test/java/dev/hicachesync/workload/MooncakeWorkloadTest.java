@@ -2,6 +2,7 @@ package dev.hicachesync.workload;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.hicachesync.sim.Request;
@@ -65,5 +66,20 @@ class MooncakeWorkloadTest {
     ReplayTiming t = new ReplayTiming(10, 20);
     // Last arrival at step 11; longest output 300 tokens x 20 ms / 10 ms = 600 steps.
     assertEquals(11 + 600 + 1 + 5, MooncakeWorkload.stepsNeeded(tiny, t, 5));
+  }
+
+  @Test
+  void admissionsFeedTheBlockLevelAccounting() {
+    Workload.Factory f = MooncakeWorkload.factory(tiny, 1, new ReplayTiming(10, 20), "tiny");
+    MooncakeWorkload w = (MooncakeWorkload) f.create(7, 0);
+    w.arrivals(0);
+    w.arrivals(1);
+    w.admitted("m0", 0, 0, 0);
+    w.admitted("m1", 512, 256, 256); // blocks 0 (L1) and 1 (L3) of [0, 1, 3] hit, block 2 missed
+    assertEquals(1, w.hits().blocks(TierHits.Tier.L1));
+    assertEquals(0, w.hits().blocks(TierHits.Tier.L2));
+    assertEquals(1, w.hits().blocks(TierHits.Tier.L3));
+    assertEquals(4, w.hits().blocks(TierHits.Tier.MISS));
+    assertThrows(IllegalArgumentException.class, () -> w.admitted("m1", 0, 0, 0));
   }
 }

@@ -17,6 +17,7 @@ import dev.hicachesync.workload.MooncakeRequest;
 import dev.hicachesync.workload.PrefixReuseOracle;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -146,7 +147,9 @@ public final class SweepCommand implements Callable<Integer> {
             + " requests, L1 " + device + " pages)";
     HitRatioChart.writePng(out, t, points, OptionalDouble.of(oracle.tokenRatio()),
         HitRatioChart.WIDTH, HitRatioChart.HEIGHT);
-    stdout.println("chart: " + out);
+    Path csv = out.resolveSibling(out.getFileName().toString().replaceFirst("\\.png$", "") + ".csv");
+    Files.writeString(csv, SweepTable.csv(points));
+    stdout.println("chart: " + out + ", data: " + csv);
     return diverged ? 1 : 0;
   }
 

@@ -3,6 +3,7 @@ package dev.hicachesync.report;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Font;
+import java.awt.Shape;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,6 +15,7 @@ import org.jfree.chart.ChartUtils;
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.axis.NumberAxis;
 import org.jfree.chart.plot.CombinedDomainXYPlot;
+import org.jfree.chart.plot.DefaultDrawingSupplier;
 import org.jfree.chart.plot.ValueMarker;
 import org.jfree.chart.plot.XYPlot;
 import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
@@ -45,6 +47,9 @@ public final class HitRatioChart {
 
   private static final Color[] COLOURS = {
       new Color(0x1f77b4), new Color(0xd62728), new Color(0x2ca02c), new Color(0x9467bd)};
+
+  /** One shape per policy, the same in every panel, so the single legend speaks for all four. */
+  private static final Shape[] SHAPES = DefaultDrawingSupplier.createStandardSeriesShapes();
 
   private HitRatioChart() {}
 
@@ -92,6 +97,7 @@ public final class HitRatioChart {
     XYLineAndShapeRenderer lines = new XYLineAndShapeRenderer(true, true);
     for (int i = 0; i < data.getSeriesCount(); i++) {
       lines.setSeriesPaint(i, COLOURS[i % COLOURS.length]);
+      lines.setSeriesShape(i, SHAPES[i % SHAPES.length]);
       lines.setSeriesStroke(i, new BasicStroke(2f));
       // Policies often coincide (e.g. no host tier): the legend says which line hides which.
       lines.setSeriesVisibleInLegend(i, tier == SweepPoint.Tier.L1);
@@ -107,6 +113,7 @@ public final class HitRatioChart {
     ValueMarker m = new ValueMarker(ceiling, Color.DARK_GRAY, new BasicStroke(1.5f,
         BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {6f, 4f}, 0f));
     m.setLabel(String.format("trace prefix reuse (unbounded) %.3f", ceiling));
+    m.setLabelBackgroundColor(new Color(255, 255, 255, 0));
     m.setLabelAnchor(RectangleAnchor.BOTTOM_RIGHT);
     m.setLabelTextAnchor(TextAnchor.TOP_RIGHT);
     return m;

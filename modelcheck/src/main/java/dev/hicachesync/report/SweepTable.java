@@ -19,6 +19,16 @@ public final class SweepTable {
     return out.toString();
   }
 
+  /** The same rows as CSV (header line first), for plotting elsewhere or re-drawing. */
+  public static String csv(List<SweepPoint> points) {
+    StringBuilder out = new StringBuilder("write_policy,host_ratio,l1,l2,l3,total\n");
+    for (SweepPoint p : points) {
+      out.append(String.format(java.util.Locale.ROOT, "%s,%s,%.6f,%.6f,%.6f,%.6f%n", p.writePolicy(),
+          ratio(p.hostRatio()), p.l1(), p.l2(), p.l3(), p.total()));
+    }
+    return out.toString();
+  }
+
   private static String ratio(double r) {
     return r == Math.rint(r) ? String.valueOf((long) r) : String.valueOf(r);
   }

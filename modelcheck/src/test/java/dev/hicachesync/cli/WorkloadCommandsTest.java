@@ -111,6 +111,7 @@ class WorkloadCommandsTest {
     assertEquals(4, r.out().lines().filter(l -> l.contains("divergence: none")).count(), r.out());
     assertTrue(r.out().contains("write policy             host ratio"), r.out());
     assertEquals(900, ImageIO.read(png.toFile()).getWidth());
+    assertEquals(5, Files.readAllLines(dir.resolve("charts/sweep.csv")).size(), "header and 4 rows");
   }
 
   @Test
