@@ -70,6 +70,8 @@ public final class CacheController {
   private final CheckPrefetchProgress checkPrefetchProgress = new CheckPrefetchProgress(this);
   private final ReleaseAbortedRequest releaseAbortedRequest = new ReleaseAbortedRequest(this);
   private final PrefetchThreadStep prefetchThreadStep = new PrefetchThreadStep(this);
+  private final LoadBack loadBack = new LoadBack(this);
+  private final IssuePrefetch issuePrefetch = new IssuePrefetch(this);
   private final Sink sink = new Sink();
 
   long ackHash;
@@ -126,6 +128,12 @@ public final class CacheController {
         Mix64.mix(Mix64.mix(allocHash, device.freeCount()), host.pool().freeCount()));
   }
 
+  /** Returns the acks popped so far: [write, load, revoke, backup, release] (readable AckAgreement view). */
+  public long[] poppedCounts() {
+    return new long[] {stats.writeAcksPopped, stats.loadAcksPopped, stats.revokesPopped,
+        stats.backupAcksPopped, stats.releasesPopped};
+  }
+
   /** Returns the ongoing prefetches, in issue order. */
   public Collection<PrefetchOperation> ongoingPrefetches() {
     return Collections.unmodifiableCollection(ongoingPrefetch.values());
@@ -155,6 +163,14 @@ public final class CacheController {
   /** Returns the host slots some transfer still uses (0 once quiet). */
   public int busyHostSlots() {
     return host.busySlots();
+  }
+
+  /**
+   * Returns what is still in flight or unaccounted once the rank should be quiet; empty when all is well
+   * (see {@link QuiescenceCheck}). Scheduler thread only.
+   */
+  public List<String> quiescenceErrors() {
+    return new QuiescenceCheck(this).run();
   }
 
   /** Returns [write acks, load acks, revokes, backup acks, host releases, prefetch queue] still queued. */
@@ -200,39 +216,10 @@ public final class CacheController {
 
   /**
    * Loads the host-only part of a match back to the device when it is long enough; returns the tokens
-   * loaded (0 when below {@code load_back_threshold} or no device memory). The path stays locked until
-   * S2 pops the load ack. Scheduler thread.
+   * loaded (0 below {@code load_back_threshold} or without device memory). Scheduler thread only.
    */
   public int loadBack(MatchResult m) {
-    if (m.hostTokens() == 0 || m.hostTokens() < config.loadBackThresholdTokens()) {
-      return 0;
-    }
-    List<TreeNode> path = new ArrayList<>();
-    for (TreeNode n = m.lastNode(); n != m.lastDeviceNode(); n = n.parent()) {
-      path.add(n);
-    }
-    Collections.reverse(path);
-    int pages = m.hostTokens() / config.pageSize();
-    tree.lockRef(m.lastNode()); // keeps the device part of the path while we evict for room
-    int[] dev = allocateDevice(pages);
-    if (dev == null) {
-      tree.unlockRef(m.lastNode());
-      return 0;
-    }
-    int[] hostPages = new int[pages];
-    int at = 0;
-    for (TreeNode n : path) {
-      int[] hp = n.hostPages();
-      tree.setDevice(n, Arrays.copyOfRange(dev, at, at + hp.length));
-      System.arraycopy(hp, 0, hostPages, at, hp.length);
-      at += hp.length;
-    }
-    TransferEvent ev = env.copy(TransferKind.HOST_TO_DEVICE, pages);
-    host.markBusy(hostPages, 0, pages);
-    loadAcks.add(new LoadAck(m.lastNode().id(), ev, hostPages));
-    stats.hostToDeviceCopies++;
-    stats.hostToDevicePages += pages;
-    return m.hostTokens();
+    return loadBack.run(m);
   }
 
   /** Returns {@code pages} device pages, evicting LRU leaves if needed, or null. Scheduler thread. */
@@ -287,41 +274,10 @@ public final class CacheController {
 
   /**
    * Issues a storage prefetch of the part of {@code tokens} beyond the tree's hits, if storage is on, it is
-   * at least the threshold, and host slots can be had ({@code prefetch_from_storage}); returns whether one
-   * was issued. Scheduler thread.
+   * at least the threshold, and host slots can be had; returns whether one was issued. Scheduler thread.
    */
   public boolean prefetchFromStorage(String rid, MatchResult m, int[] tokens) {
-    if (storage == null || ongoingPrefetch.containsKey(rid)) {
-      return false;
-    }
-    int ps = config.pageSize();
-    int start = m.treeTokens();
-    int len = (tokens.length - start) / ps * ps;
-    if (len <= 0 || len < config.prefetchThresholdTokens()) {
-      return false;
-    }
-    TreeNode anchor = m.lastNode();
-    tree.protectHost(anchor);
-    int pages = len / ps;
-    int[] slots = allocateHost(pages);
-    if (slots == null) {
-      tree.releaseHost(anchor);
-      return false;
-    }
-    int[] key = Arrays.copyOfRange(tokens, start, start + len);
-    PageKey[] prev = anchor.pageKeys();
-    PageKey last = prev == null || prev.length == 0 ? null : prev[prev.length - 1];
-    PageKey[] keys = new PageKey[pages];
-    for (int i = 0; i < pages; i++) {
-      last = PageKey.chain(last, Arrays.copyOfRange(key, i * ps, (i + 1) * ps));
-      keys[i] = last.withSuffix(storageSuffix);
-    }
-    PrefetchOperation op = new PrefetchOperation(rid, anchor, key, keys, slots, env.clock().ticks());
-    ongoingPrefetch.put(rid, op);
-    prefetchQueue.add(op);
-    stats.prefetchesIssued++;
-    prefetchHash = Mix64.mix(Mix64.mix(Mix64.mix(prefetchHash, 1), rid.hashCode()), pages);
-    return true;
+    return issuePrefetch.run(rid, m, tokens);
   }
 
   // ================================================================ helpers for the steps
@@ -376,6 +332,9 @@ public final class CacheController {
   /** Pops exactly the S3 counts: revokes, backup acks, host releases. */
   void drainControlQueues(int revokes, int backups, int releases) {
     ackHash = Mix64.mix(Mix64.mix(Mix64.mix(Mix64.mix(ackHash, 3), revokes), backups), releases);
+    stats.revokesPopped += revokes;
+    stats.backupAcksPopped += backups;
+    stats.releasesPopped += releases;
     if (revokes + backups + releases > 0) {
       // Ready already on a deciding rank; a later PP stage blocks on its own I/O first.
       env.awaitCondition(() -> readyAtLeast(revokes, backups, releases));

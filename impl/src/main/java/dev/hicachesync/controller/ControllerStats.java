@@ -21,6 +21,9 @@ public final class ControllerStats {
   public long prefetchInsertedPages;
   public long writeAcksPopped;
   public long loadAcksPopped;
+  public long revokesPopped;
+  public long backupAcksPopped;
+  public long releasesPopped;
   public long deviceEvictedPages;
   public long hostEvictedPages;
 }

@@ -43,6 +43,9 @@ final class PrefetchThreadStep {
       } else if (hit < op.hostPages.length) {
         op.s7Release = c.hostReleaseQueue.add(Arrays.copyOfRange(op.hostPages, hit, op.hostPages.length));
       }
+      if (op.terminatedByScheduler()) {
+        c.releaseTail(op); // stopped (S5/S6) before its S7: the hit's slots go back too, in S7 order
+      }
       c.after(SyncPoint.S7);
       PrefetchOperation o = op;
       c.env.background(TransferKind.STORAGE_READ, 0, ok -> deposit(o));

@@ -70,7 +70,9 @@ final class DomainChecker {
   }
 
   private static String entry(long[] e, int i) {
-    return String.format("%s: tree=%016x acks=%016x prefetch=%016x alloc=%016x",
-        RankRecorder.label(e[i]), e[i + 1], e[i + 2], e[i + 3], e[i + 4]);
+    return String.format("%s: tree=%016x acks=%016x prefetch=%016x alloc=%016x; acks popped so far: "
+            + "write %d, load %d, revoke %d, backup %d, release %d",
+        RankRecorder.label(e[i]), e[i + 1], e[i + 2], e[i + 3], e[i + 4], e[i + 5], e[i + 6], e[i + 7],
+        e[i + 8], e[i + 9]);
   }
 }

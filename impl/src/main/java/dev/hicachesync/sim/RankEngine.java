@@ -1,5 +1,6 @@
 package dev.hicachesync.sim;
 
+import dev.hicachesync.collective.PipeChannel;
 import dev.hicachesync.collective.ProcessGroup;
 import dev.hicachesync.controller.CacheController;
 import dev.hicachesync.sync.SyncPoint;
@@ -36,9 +37,15 @@ final class RankEngine {
   private final ArrayDeque<Request> waiting = new ArrayDeque<>();
   private final List<Running> running = new ArrayList<>();
   volatile String where = "start";
+  /** Every group handle this rank uses, for {@code Simulator#poison}. */
+  final List<ProcessGroup> handles = new ArrayList<>();
+  /** The channel to the next pipeline stage, or null. */
+  PipeChannel toNext;
+  /** The readable event log, or null when none was asked for. */
+  final EventLog log;
 
   RankEngine(int rank, Simulator sim, SimConfig cfg, CacheController controller, RankEnv env,
-      RankRecorder recorder, Workload workload, ProcessGroup recv, DomainChecker checker) {
+      RankRecorder recorder, Workload workload, ProcessGroup recv, DomainChecker checker, EventLog log) {
     this.rank = rank;
     this.sim = sim;
     this.cfg = cfg;
@@ -50,13 +57,15 @@ final class RankEngine {
     this.recvRoot = recv.members().get(0);
     this.checker = checker;
     this.earlyExit = cfg.faults().contains(Fault.EARLY_ADMISSION_EXIT);
+    this.log = log;
   }
 
   /** Runs step {@code s}; returns false when the run stops (the domain's root said so at RECV). */
   boolean step(long s) {
     recorder.begin(s);
     env.beginStep(s);
-    List<Request> arrivals = workload.arrivals(s);
+    // Drain steps (after the run proper) admit no new requests: the rank should fall quiet.
+    List<Request> arrivals = s < cfg.steps() ? workload.arrivals(s) : List.of();
     where = "step " + s + " RECV";
     boolean stop = sim.stopped();
     if (checker != null && s >= 2 && !stop) {
@@ -66,7 +75,11 @@ final class RankEngine {
         stop = true;
       }
     }
+    if (log != null) {
+      log.step(s);
+    }
     long[] head = {s, arrivals.size(), stop ? 1 : 0};
+    long[] mine = head;
     if (recv.size() > 1) {
       head = recv.broadcast(SyncPoint.RECV.name(), recvRoot, head);
       stats.recvCollectives++;
@@ -79,6 +92,9 @@ final class RankEngine {
           + ", the root " + head[1] + " at step " + head[0] + ": the workload is not deterministic");
     }
     recorder.afterSync(SyncPoint.RECV);
+    if (log != null) {
+      log.add(SyncPoint.RECV.name(), mine, head);
+    }
     where = "step " + s + " events";
     if (cfg.storage() != StorageMode.OFF) {
       controller.prefetchThreadStep();
@@ -100,6 +116,20 @@ final class RankEngine {
     recorder.endStep();
     stats.stepsRun = s + 1;
     return true;
+  }
+
+  /** Returns why this rank is not quiet after the drain (empty when it is). */
+  List<String> quiescenceErrors() {
+    List<String> errors = new ArrayList<>();
+    if (!waiting.isEmpty() || !running.isEmpty()) {
+      errors.add("RequestsProgress: " + waiting.size() + " waiting and " + running.size() + " running");
+    }
+    if (env.pending() > 0) {
+      errors.add(env.pending() + " background operations still pending at tick " + env.now() + " after step "
+          + (stats.stepsRun - 1));
+    }
+    errors.addAll(controller.quiescenceErrors());
+    return errors;
   }
 
   private void abort(long s) {

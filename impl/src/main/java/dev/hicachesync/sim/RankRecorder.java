@@ -21,8 +21,8 @@ final class RankRecorder implements SyncObserver {
   static final int END = -1;
   /** Entry code of a canonical tree digest (in the tree slot). */
   static final int FULL = -2;
-  /** Longs per entry: code, tree, acks, prefetch, alloc. */
-  static final int WIDTH = 5;
+  /** Longs per entry: code, tree, acks, prefetch, alloc, then the five popped counts (for the report). */
+  static final int WIDTH = 10;
 
   private final long[][] data = new long[RING][WIDTH * 16];
   private final int[] size = new int[RING];
@@ -87,6 +87,10 @@ final class RankRecorder implements SyncObserver {
     d[n + 2] = acks;
     d[n + 3] = prefetch;
     d[n + 4] = alloc;
+    if (controller != null) {
+      long[] popped = controller.poppedCounts();
+      System.arraycopy(popped, 0, d, n + 5, 5);
+    }
     size[slot] = n + WIDTH;
   }
 }

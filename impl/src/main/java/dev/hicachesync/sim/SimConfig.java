@@ -32,14 +32,19 @@ import java.util.Set;
  * @param collectiveTimeout how long a rank waits in a collective before the run fails
  * @param workload the request source; null for the synthetic multi-turn sessions
  * @param fullDigestEvery steps between canonical tree digest cross-checks
+ * @param timing the per-rank environment schedule; null for {@link SeededTiming}
+ * @param logFile where to write the readable event log (one line per reduction), or null for none
+ * @param drainSteps steps run after {@code steps} without new requests, after which every rank must be
+ *     quiet: no acks, prefetches or requests left, no page leaked (0: no drain)
  */
 public record SimConfig(
     Topology topology, long steps, long seed, ProtocolVersion version, StorageMode storage,
     Path storageDir, PrefetchPolicy prefetchPolicy, WritePolicy writePolicy, Set<Fault> faults,
     int pageSize, int devicePages, int hostPages, int maxRunning, double readFailure,
-    Duration collectiveTimeout, Workload.Factory workload, int fullDigestEvery) {
+    Duration collectiveTimeout, Workload.Factory workload, int fullDigestEvery, long drainSteps,
+    Timing.Factory timing, Path logFile) {
 
-  /** Returns a builder with the reference defaults (dp=1, cp=2, tp=2, 20,000 steps, seed 7, merged). */
+  /** Returns a builder with the reference defaults (dp=1, cp=2, tp=2, 20,000 steps, seed 7, merged, timeout). */
   public static Builder builder() {
     return new Builder();
   }
@@ -59,17 +64,22 @@ public record SimConfig(
     private ProtocolVersion version = ProtocolVersion.DEFAULT;
     private StorageMode storage = StorageMode.MEMORY;
     private Path storageDir;
-    private PrefetchPolicy prefetchPolicy = PrefetchPolicy.BEST_EFFORT;
+    // timeout, not SGLang's best_effort: the default run then exercises every sync point (S4 included) and L3.
+    private PrefetchPolicy prefetchPolicy = PrefetchPolicy.TIMEOUT;
     private WritePolicy writePolicy = WritePolicy.WRITE_THROUGH;
     private Set<Fault> faults = EnumSet.noneOf(Fault.class);
     private int pageSize = 64;
     private int devicePages = 192;
-    private int hostPages = 512;
+    // Below the synthetic working set (~600 pages), so host eviction sends sessions back to L3.
+    private int hostPages = 256;
     private int maxRunning = 8;
     private double readFailure = 0.01;
     private Duration collectiveTimeout = Duration.ofSeconds(10);
     private Workload.Factory workload;
     private int fullDigestEvery = 1024;
+    private long drainSteps;
+    private Path logFile;
+    private Timing.Factory timing;
 
     public Builder topology(Topology t) { this.topology = t; return this; }
     public Builder steps(long s) { this.steps = s; return this; }
@@ -88,6 +98,9 @@ public record SimConfig(
     public Builder collectiveTimeout(Duration d) { this.collectiveTimeout = d; return this; }
     public Builder workload(Workload.Factory w) { this.workload = w; return this; }
     public Builder fullDigestEvery(int n) { this.fullDigestEvery = n; return this; }
+    public Builder drainSteps(long n) { this.drainSteps = n; return this; }
+    public Builder logFile(Path p) { this.logFile = p; return this; }
+    public Builder timing(Timing.Factory t) { this.timing = t; return this; }
 
     /** Returns the configuration; throws {@link IllegalArgumentException} (one line) for bad values. */
     public SimConfig build() {
@@ -98,8 +111,9 @@ public record SimConfig(
         throw new IllegalArgumentException("page size, device pages and max running must be >= 1");
       }
       return new SimConfig(topology, steps, seed, version, storage, storageDir, prefetchPolicy,
-          writePolicy, EnumSet.copyOf(faults.isEmpty() ? EnumSet.noneOf(Fault.class) : faults), pageSize,
-          devicePages, hostPages, maxRunning, readFailure, collectiveTimeout, workload, fullDigestEvery);
+          writePolicy, java.util.Collections.unmodifiableSet(EnumSet.copyOf(faults)), pageSize,
+          devicePages, hostPages, maxRunning, readFailure, collectiveTimeout, workload, fullDigestEvery,
+          drainSteps, timing, logFile);
     }
   }
 }

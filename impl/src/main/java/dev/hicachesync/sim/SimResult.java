@@ -10,13 +10,15 @@ import java.util.List;
  * @param divergence the first divergence, or null
  * @param stepsCompleted steps every rank finished
  * @param finalDigests each domain's canonical tree digest at the end (one per domain, for determinism checks)
+ * @param quiescence after the drain steps: what is still in flight or leaked (bounded liveness and
+ *     no-leak checks); empty when all is well or when no drain was asked for
  * @param elapsedMillis wall time of the run (reporting only; never an input)
  */
 public record SimResult(SimConfig config, SimStats stats, Divergence divergence, long stepsCompleted,
-    List<Long> finalDigests, long elapsedMillis) {
+    List<Long> finalDigests, List<String> quiescence, long elapsedMillis) {
 
-  /** Returns whether every rank agreed at every lockstep point. */
+  /** Returns whether every rank agreed at every lockstep point and (after a drain) fell quiet. */
   public boolean ok() {
-    return divergence == null;
+    return divergence == null && quiescence.isEmpty();
   }
 }

@@ -12,6 +12,7 @@ import dev.hicachesync.sync.Invariant;
 import dev.hicachesync.sync.InvariantViolation;
 import dev.hicachesync.sync.SyncGroups;
 import dev.hicachesync.sync.SyncLayer;
+import dev.hicachesync.sync.SyncObserver;
 import dev.hicachesync.topology.RankCoord;
 import dev.hicachesync.topology.Topology;
 import java.io.IOException;
@@ -91,8 +92,24 @@ public final class Simulator {
     if (d != null) {
       d = withViews(d, engines);
     }
-    SimStats stats = stats(t, engines, completed);
-    return new SimResult(cfg, stats, d, completed, digests, (System.nanoTime() - start) / 1_000_000);
+    if (cfg.logFile() != null) {
+      List<EventLog> logs = new ArrayList<>();
+      for (RankEngine e : engines) {
+        logs.add(e.log);
+      }
+      EventLog.write(cfg.logFile(), logs);
+    }
+    List<String> quiescence = new ArrayList<>();
+    if (d == null && cfg.drainSteps() > 0) {
+      for (RankEngine e : engines) {
+        for (String err : e.quiescenceErrors()) {
+          quiescence.add("rank " + e.rank + ": " + err);
+        }
+      }
+    }
+    SimStats stats = stats(t, engines, Math.min(completed, cfg.steps()));
+    return new SimResult(cfg, stats, d, Math.min(completed, cfg.steps()), digests, quiescence,
+        (System.nanoTime() - start) / 1_000_000);
   }
 
   private RankEngine build(int r, Topology t, LocalFabric fabric, StorageBackend storage,
@@ -115,11 +132,16 @@ public final class Simulator {
     // RECV shares the scheduler's group (as SGLang's request broadcast shares the TP CPU group), so a rank
     // that skips a sync point meets the others' next collective there: a mismatch, not a silent hang.
     ProcessGroup recv = t.pp() == 1 ? sched : fabric.group("sched", t.syncDomain(r), r);
-    RankEnv env = new RankEnv(cfg.seed(), r, c.pp() == 0 ? cfg.readFailure() : 0.0);
+    Timing.Factory tf = cfg.timing() != null ? cfg.timing() : SeededTiming.factory();
+    // Read failures on stage 0 only: later stages block on their own reads (see the report's limits).
+    RankEnv env = new RankEnv(r, tf.create(cfg.seed(), r, c.pp() == 0 ? cfg.readFailure() : 0.0));
     RankRecorder rec = recorders[r];
+    EventLog log = cfg.logFile() == null ? null : new EventLog(r, env);
+    SyncObserver reductions = log == null ? SyncObserver.NONE : log;
     CacheController controller = new CacheController(cfg.controllerConfig(), env,
-        new SyncLayer(cfg.version(), schedGroups), new SyncLayer(cfg.version(), prefetchGroups), rec,
-        storage, "tp" + t.tpRank(r) + "pp" + c.pp());
+        new SyncLayer(cfg.version(), schedGroups, reductions),
+        new SyncLayer(cfg.version(), prefetchGroups, reductions), rec, storage,
+        "tp" + t.tpRank(r) + "pp" + c.pp());
     rec.attach(controller);
     List<Integer> domain = t.syncDomain(r);
     DomainChecker checker = null;
@@ -132,12 +154,23 @@ public final class Simulator {
       checker = new DomainChecker(ranks, members);
     }
     Workload.Factory wf = cfg.workload() != null ? cfg.workload() : SyntheticWorkload.factory(cfg.pageSize());
-    return new RankEngine(r, this, cfg, controller, env, rec, wf.create(cfg.seed(), c.dp()), recv, checker);
+    RankEngine engine = new RankEngine(r, this, cfg, controller, env, rec, wf.create(cfg.seed(), c.dp()),
+        recv, checker, log);
+    engine.handles.addAll(List.of(sched, schedGroups.attnTp(), schedGroups.attnCp(), prefetchGroups.attnTp(),
+        prefetchGroups.attnCp(), prefetchGroups.cpTp()));
+    if (prefetchGroups.pp() != null) {
+      engine.handles.add(prefetchGroups.pp());
+    }
+    if (recv != sched) {
+      engine.handles.add(recv);
+    }
+    engine.toNext = toNext;
+    return engine;
   }
 
   private void runRank(RankEngine e) {
     try {
-      for (long s = 0; s < cfg.steps(); s++) {
+      for (long s = 0; s < cfg.steps() + cfg.drainSteps(); s++) {
         if (!e.step(s)) {
           return;
         }
@@ -148,10 +181,37 @@ public final class Simulator {
     } catch (InvariantViolation ex) {
       report(new Divergence(e.stats.stepsRun, e.where, List.of(ex.invariant()), e.rank, -1,
           ex.getMessage(), ""));
+      poison(e);
     } catch (RuntimeException | Error ex) {
       if (!stopped()) {
         crash.compareAndSet(null, ex);
       }
+      poison(e);
+    }
+  }
+
+  /**
+   * Frees the peers of a rank that stopped on its own (a local violation or a crash) without waiting for
+   * the fabric's timeout: an {@code ABORT} call on each of its groups mismatches whatever call the peers
+   * wait in (or make next), and a poison message tells the next pipeline stage. The helper threads are
+   * daemons; those whose group nobody reaches again end at the timeout, unobserved.
+   */
+  private static void poison(RankEngine e) {
+    for (ProcessGroup g : e.handles) {
+      if (g.size() > 1) {
+        Thread th = new Thread(() -> {
+          try {
+            g.barrier("ABORT");
+          } catch (RuntimeException ignored) {
+            // the mismatch this call exists to cause, or the timeout of a group nobody uses any more
+          }
+        }, "abort-" + e.rank + "-" + g.name());
+        th.setDaemon(true);
+        th.start();
+      }
+    }
+    if (e.toNext != null) {
+      e.toNext.send(new long[] {-1});
     }
   }
 

@@ -5,7 +5,9 @@
  *
  * <p>Core types: {@link dev.hicachesync.sim.Simulator}, {@link dev.hicachesync.sim.SimConfig}, {@link
  * dev.hicachesync.sim.SimResult}, {@link dev.hicachesync.sim.Divergence}, {@link
- * dev.hicachesync.sim.Workload} and {@link dev.hicachesync.sim.Fault}.
+ * dev.hicachesync.sim.Workload} (the request source: synthetic sessions, later replayed traces), {@link
+ * dev.hicachesync.sim.Timing} (each rank's environment schedule: seeded, scripted or generated) and {@link
+ * dev.hicachesync.sim.Fault} (deliberate protocol bugs, off by default).
  *
  * <p>Why outcomes do not depend on thread timing: everything a rank sees from its environment (copy and
  * I/O completion, storage latency, read failures, rank-local conditions) is a pure function of (seed, rank,

@@ -25,13 +25,20 @@ public final class SyncLayer {
   private final ProtocolVersion version;
   private final SyncGroups groups;
   private final boolean forwards;
+  private final SyncObserver observer;
   private long collectives;
 
   /** Creates the layer of one thread of one rank. */
   public SyncLayer(ProtocolVersion version, SyncGroups groups) {
+    this(version, groups, SyncObserver.NONE);
+  }
+
+  /** Creates the layer of one thread of one rank that reports every reduction to {@code observer}. */
+  public SyncLayer(ProtocolVersion version, SyncGroups groups, SyncObserver observer) {
     this.version = version;
     this.groups = groups;
     this.forwards = version != ProtocolVersion.PRE20460;
+    this.observer = observer;
   }
 
   /** Returns the protocol version. */
@@ -46,6 +53,14 @@ public final class SyncLayer {
 
   /** Returns the reduction of {@code local} at {@code point} over the sync domain, as this version does it. */
   public long[] reduce(SyncPoint point, ReduceOp op, long[] local) {
+    long[] result = reduceOnce(point, op, local);
+    if (observer != SyncObserver.NONE) {
+      observer.onReduce(point, local, result);
+    }
+    return result;
+  }
+
+  private long[] reduceOnce(SyncPoint point, ReduceOp op, long[] local) {
     if (forwards && !groups.decides()) {
       long[] result = receive(point, local.length);
       forward(point, result);
@@ -98,7 +113,8 @@ public final class SyncLayer {
     if (msg.length != length + 1 || msg[0] != point.ordinal()) {
       throw new InvariantViolation(Invariant.CollectiveMatching,
           "stage expected " + point + "[" + length + "] from upstream, got "
-              + (msg.length == 0 ? "nothing" : SyncPoint.values()[(int) msg[0]] + "[" + (msg.length - 1) + "]")
+              + (msg.length == 0 || msg[0] < 0 || msg[0] >= SyncPoint.values().length ? "an abort"
+                  : SyncPoint.values()[(int) msg[0]] + "[" + (msg.length - 1) + "]")
               + " " + Arrays.toString(msg));
     }
     return Arrays.copyOfRange(msg, 1, msg.length);

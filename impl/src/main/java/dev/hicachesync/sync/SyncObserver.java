@@ -13,4 +13,11 @@ public interface SyncObserver {
 
   /** The rank has just applied the decision of {@code point}. */
   void afterSync(SyncPoint point);
+
+  /**
+   * A sync layer has reduced {@code local} to {@code result} at {@code point} (one call per sync point,
+   * whatever number of collectives or pipeline receives it took): the seam for trace recording (issue 6).
+   * The default does nothing; it must not mutate the arrays.
+   */
+  default void onReduce(SyncPoint point, long[] local, long[] result) {}
 }

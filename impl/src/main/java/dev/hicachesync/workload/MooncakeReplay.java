@@ -4,8 +4,12 @@ import dev.hicachesync.sim.SimConfig;
 import java.util.List;
 
 /**
- * Sets a simulator configuration up to replay a trace: its workload, how many steps, and how often the
- * full tree digest is cross-checked.
+ * Sets a simulator configuration up to replay a trace: its workload, how many steps, the drain after
+ * them, and how often the full tree digest is cross-checked.
+ *
+ * <p>The run proper ends one step after the last request's arrival plus the longest decode; then
+ * {@link #DRAIN_STEPS} steps without arrivals let queued requests and late I/O finish, after which the
+ * simulator checks that every rank fell quiet (no ack, prefetch or request left, no page leaked).
  *
  * <p>Why the digest interval scales: a full digest hashes every token in the tree, and a trace's tree
  * grows to millions of tokens; checking it every 1,024 steps would cost more than the replay itself.
@@ -17,8 +21,8 @@ public final class MooncakeReplay {
   /** Full tree digests per replay, spread evenly over its steps. */
   public static final int FULL_DIGESTS = 16;
 
-  /** Steps after the last decode for queued requests and late I/O to drain. */
-  public static final long SLACK_STEPS = 2_000;
+  /** Steps after the run proper for queued requests and late I/O to drain (100 s at 50 ms). */
+  public static final long DRAIN_STEPS = 2_000;
 
   private MooncakeReplay() {}
 
@@ -28,9 +32,10 @@ public final class MooncakeReplay {
    */
   public static SimConfig.Builder configure(SimConfig.Builder builder, List<MooncakeRequest> trace,
       int dp, ReplayTiming timing, String name) {
-    long steps = MooncakeWorkload.stepsNeeded(trace, timing, SLACK_STEPS);
+    long steps = MooncakeWorkload.stepsNeeded(trace, timing, 0);
     return builder
         .steps(steps)
+        .drainSteps(DRAIN_STEPS)
         .fullDigestEvery((int) Math.max(1024, Math.min(Integer.MAX_VALUE, steps / FULL_DIGESTS)))
         .workload(MooncakeWorkload.factory(trace, dp, timing, name));
   }

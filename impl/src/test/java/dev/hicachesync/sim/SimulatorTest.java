@@ -7,17 +7,23 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.hicachesync.controller.PrefetchPolicy;
 import dev.hicachesync.controller.WritePolicy;
+import dev.hicachesync.env.TransferKind;
 import dev.hicachesync.sync.Invariant;
 import dev.hicachesync.sync.ProtocolVersion;
 import dev.hicachesync.topology.Topology;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The simulator as an oracle: the fixed protocol never diverges, runs are reproducible, and every broken
@@ -40,13 +46,17 @@ class SimulatorTest {
         Arguments.of(Topology.of(1, 1, 2, 1), ProtocolVersion.PRE20460, PrefetchPolicy.WAIT_COMPLETE, WritePolicy.WRITE_THROUGH, 6L));
   }
 
-  /** The fixed versions (and the legacy one without CP) hold on several topologies, policies and seeds. */
+  /**
+   * The fixed versions (and the legacy one without CP) hold on several topologies, policies and seeds,
+   * and after a drain every rank is quiet with no page leaked (bounded liveness, INV-7).
+   */
   @ParameterizedTest
   @MethodSource("fixedConfigurations")
   void fixedProtocolNeverDiverges(Topology t, ProtocolVersion v, PrefetchPolicy p, WritePolicy w, long seed) {
     SimResult r = new Simulator(base().topology(t).version(v).prefetchPolicy(p).writePolicy(w).seed(seed)
-        .build()).run();
-    assertTrue(r.ok(), () -> "Failed on seed " + seed + "\n" + r.divergence().describe());
+        .drainSteps(400).build()).run();
+    assertTrue(r.divergence() == null, () -> "Failed on seed " + seed + "\n" + r.divergence().describe());
+    assertEquals(List.of(), r.quiescence(), "after the drain: nothing in flight, nothing leaked");
     assertEquals(STEPS, r.stepsCompleted());
     assertTrue(r.stats().admitted > 100, r.stats()::describe);
     assertTrue(r.stats().deviceToHostCopies > 0, r.stats()::describe);
@@ -62,17 +72,77 @@ class SimulatorTest {
     assertTrue(r.stats().prefetchesRevoked > 0, r.stats()::describe);
   }
 
-  /** The same seed twice gives the same statistics and the same final trees. */
-  @Test
-  void sameSeedSameRun() {
-    SimConfig cfg = base().prefetchPolicy(PrefetchPolicy.TIMEOUT).seed(11).build();
+  static Stream<Topology> determinismTopologies() {
+    return Stream.of(Topology.of(1, 2, 2, 1), Topology.of(2, 2, 1, 1), Topology.of(1, 2, 1, 2));
+  }
+
+  /**
+   * The same seed twice gives the same statistics and the same final trees, whatever the threads did;
+   * another seed gives another run.
+   */
+  @ParameterizedTest
+  @MethodSource("determinismTopologies")
+  void sameSeedSameRun(Topology t) {
+    SimConfig cfg = base().topology(t).prefetchPolicy(PrefetchPolicy.TIMEOUT).seed(11).build();
     SimResult a = new Simulator(cfg).run();
     SimResult b = new Simulator(cfg).run();
     assertTrue(a.ok() && b.ok());
     assertEquals(a.stats().describe(), b.stats().describe());
     assertEquals(a.finalDigests(), b.finalDigests());
-    SimResult c = new Simulator(base().prefetchPolicy(PrefetchPolicy.TIMEOUT).seed(12).build()).run();
+    assertEquals(t.dp(), a.finalDigests().size(), "one digest per sync domain");
+    SimResult c = new Simulator(base().topology(t).prefetchPolicy(PrefetchPolicy.TIMEOUT).seed(12).build()).run();
     assertFalse(a.finalDigests().equals(c.finalDigests()), "another seed, another run");
+  }
+
+  /** A scripted schedule: rank 0's copies finish at once, every other rank's take 5 ticks; no failures. */
+  private static Timing.Factory skewed() {
+    return (seed, rank, readFailure) -> new Timing() {
+      @Override
+      public long copyTicks(TransferKind kind, int pages) {
+        return rank == 0 ? 0 : 5;
+      }
+
+      @Override
+      public long backgroundTicks(TransferKind kind, int pages) {
+        return rank == 0 ? 1 : 7;
+      }
+
+      @Override
+      public boolean readFails() {
+        return false;
+      }
+
+      @Override
+      public boolean localBatchFull() {
+        return false;
+      }
+    };
+  }
+
+  /** The timing seam: a scripted skew breaks the legacy version under CP, never the merged one. */
+  @Test
+  void scriptedTimingDrivesTheOutcome() {
+    Topology t = Topology.of(1, 2, 1, 1);
+    SimResult legacy = new Simulator(base().topology(t).version(ProtocolVersion.PRE20460).timing(skewed())
+        .build()).run();
+    assertNotNull(legacy.divergence());
+    assertEquals(0, legacy.divergence().rankA());
+    SimResult merged = new Simulator(base().topology(t).timing(skewed()).drainSteps(300).build()).run();
+    assertTrue(merged.ok(), () -> merged.divergence() + " " + merged.quiescence());
+    assertEquals(0, merged.stats().storageReadFailures);
+  }
+
+  /** Two runs of one seed write byte-identical event logs (the "run a seed twice and diff" check). */
+  @Test
+  void sameSeedSameEventLog(@TempDir Path dir) throws IOException {
+    Path a = dir.resolve("a.log");
+    Path b = dir.resolve("b.log");
+    new Simulator(base().steps(400).prefetchPolicy(PrefetchPolicy.TIMEOUT).logFile(a).build()).run();
+    new Simulator(base().steps(400).prefetchPolicy(PrefetchPolicy.TIMEOUT).logFile(b).build()).run();
+    List<String> la = Files.readAllLines(a);
+    assertTrue(la.size() > 400 * 4, "a RECV line per rank and step, at least");
+    assertTrue(la.get(0).startsWith("step=0 tick=1 rank=0 RECV"), la.get(0));
+    assertEquals(la, Files.readAllLines(b));
   }
 
   /** B1 (#20460): {@code pre20460} with cp=2, attn_tp=1 syncs nothing; R0 pops a write ack alone at S1. */

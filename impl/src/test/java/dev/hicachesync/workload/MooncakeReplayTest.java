@@ -62,6 +62,7 @@ class MooncakeReplayTest {
     SimResult r = replay(trace, t, ProtocolVersion.DEFAULT, StorageMode.MEMORY, WritePolicy.WRITE_THROUGH,
         pages, pages);
     assertNull(r.divergence(), () -> r.divergence().describe());
+    assertTrue(r.ok(), () -> "not quiet after the drain: " + r.quiescence());
     assertEquals(trace.size(), r.stats().admitted);
     assertEquals(trace.size(), r.stats().finished);
     assertEquals(oracle.inputTokens(), r.stats().promptTokens);
@@ -95,7 +96,7 @@ class MooncakeReplayTest {
       for (int ratio : new int[] {0, 1, 2, 4, 8}) {
         SimResult r = replay(slice, Topology.of(1, 1, 1, 1), ProtocolVersion.DEFAULT, StorageMode.OFF, wp,
             4096, 4096 * ratio);
-        assertNull(r.divergence());
+        assertTrue(r.ok(), () -> wp + ": " + r.divergence() + " " + r.quiescence());
         assertEquals(slice.size(), r.stats().admitted, wp + " ratio " + ratio);
         long hit = hits(r.stats());
         assertTrue(hit <= ceiling, wp + " ratio " + ratio + ": " + hit + " > " + ceiling);

@@ -59,7 +59,7 @@ public final class SimulateCommand implements Callable<Integer> {
   @Option(names = "--storage-dir", description = "folder of the file storage (default: a temporary one)")
   Path storageDir;
 
-  @Option(names = {"--policy", "--hicache-storage-prefetch-policy"}, defaultValue = "best_effort",
+  @Option(names = {"--policy", "--hicache-storage-prefetch-policy"}, defaultValue = "timeout",
       description = "prefetch policy: best_effort, wait_complete, timeout (default ${DEFAULT-VALUE})")
   String policy;
 
@@ -74,8 +74,15 @@ public final class SimulateCommand implements Callable<Integer> {
   @Option(names = "--device-pages", defaultValue = "192", description = "L1 pages per rank (default ${DEFAULT-VALUE})")
   int devicePages;
 
-  @Option(names = "--host-pages", defaultValue = "512", description = "L2 pages per rank (default ${DEFAULT-VALUE})")
+  @Option(names = "--host-pages", defaultValue = "256", description = "L2 pages per rank (default ${DEFAULT-VALUE})")
   int hostPages;
+
+  @Option(names = "--drain", defaultValue = "0",
+      description = "steps without new requests after the run, then check every rank is quiet and leak-free")
+  long drain;
+
+  @Option(names = "--log", description = "write a readable event log (one line per reduction) to this file")
+  Path log;
 
   @Option(names = "--timeout-ms", defaultValue = "10000",
       description = "collective timeout in ms (default ${DEFAULT-VALUE})")
@@ -101,6 +108,9 @@ public final class SimulateCommand implements Callable<Integer> {
           }
         }
       }
+      if (drain < 0) {
+        throw new IllegalArgumentException("--drain must be >= 0");
+      }
       if (timeoutMs < 1) {
         throw new IllegalArgumentException("--timeout-ms must be >= 1");
       }
@@ -116,8 +126,10 @@ public final class SimulateCommand implements Callable<Integer> {
           .faults(fs)
           .devicePages(devicePages)
           .hostPages(hostPages)
-          .collectiveTimeout(Duration.ofMillis(timeoutMs));
-      replay = workload.apply(b, dp, devicePages, hostPages, steps);
+          .collectiveTimeout(Duration.ofMillis(timeoutMs))
+          .drainSteps(drain)
+          .logFile(log);
+      replay = workload.apply(b, dp, devicePages, hostPages, steps, drain);
       cfg = b.build();
     } catch (IllegalArgumentException | MalformedTraceException e) { // InvalidTopologyException included
       System.err.println("hicache-sync simulate: " + e.getMessage());
@@ -150,6 +162,13 @@ public final class SimulateCommand implements Callable<Integer> {
     if (r.ok()) {
       System.out.println("divergence: none");
       return 0;
+    }
+    if (r.divergence() == null) {
+      System.out.println("divergence: none");
+      System.out.println("not quiet after " + cfg.drainSteps() + " drain steps:");
+      r.quiescence().forEach(q -> System.out.println("  " + q));
+      System.out.println("Failed on seed " + cfg.seed());
+      return 1;
     }
     System.out.println(r.divergence().describe());
     System.out.println("Failed on seed " + cfg.seed());

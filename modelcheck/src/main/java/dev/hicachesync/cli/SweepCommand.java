@@ -138,7 +138,8 @@ public final class SweepCommand implements Callable<Integer> {
         diverged |= !r.ok();
         stdout.printf(Locale.ROOT, "  %-24s host ratio %-5s total %.4f  admitted %d/%d  %.1f s  divergence: %s%n",
             policy, ratio, l1 + l2 + l3, s.admitted, trace.size(), r.elapsedMillis() / 1000.0,
-            r.ok() ? "none" : r.divergence().invariant() + " at step " + r.divergence().step());
+            r.divergence() == null ? "none" + (r.ok() ? "" : ", NOT QUIET: " + r.quiescence().get(0))
+                : r.divergence().invariant() + " at step " + r.divergence().step());
       }
     }
     stdout.print(SweepTable.format(points));

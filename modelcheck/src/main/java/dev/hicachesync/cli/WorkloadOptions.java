@@ -162,12 +162,13 @@ public final class WorkloadOptions {
 
   /**
    * Sets page size, running limit and capacities on {@code b} (from this mixin and the command's own
-   * {@code --device-pages}/{@code --host-pages}), and with {@code --workload} the trace; returns the
+   * {@code --device-pages}/{@code --host-pages}), and with {@code --workload} the trace and its drain
+   * (the command's {@code --steps}/{@code --drain} win when given); returns the
    * replay to report on, or null for the synthetic workload. Bad values: one-line
    * {@link IllegalArgumentException}; a bad trace line: {@code MalformedTraceException}.
    */
-  Replay apply(SimConfig.Builder b, int dp, int devicePagesFlag, int hostPagesFlag, long stepsFlag)
-      throws IOException {
+  Replay apply(SimConfig.Builder b, int dp, int devicePagesFlag, int hostPagesFlag, long stepsFlag,
+      long drainFlag) throws IOException {
     validate();
     int device = devicePages(devicePagesFlag, given("--device-pages"));
     int host = hostPages(device, hostPagesFlag, given("--host-pages"));
@@ -177,6 +178,9 @@ public final class WorkloadOptions {
     }
     List<MooncakeRequest> trace = load();
     configure(b, trace, dp, device, given("--steps") ? stepsFlag : null);
+    if (given("--drain")) {
+      b.drainSteps(drainFlag);
+    }
     return new Replay(this, trace, device, host);
   }
 

@@ -1,0 +1,57 @@
+package dev.hicachesync.controller;
+
+import dev.hicachesync.storage.PageKey;
+import dev.hicachesync.tree.MatchResult;
+import dev.hicachesync.tree.Mix64;
+import dev.hicachesync.tree.TreeNode;
+import java.util.Arrays;
+
+/**
+ * Prefetch issue ({@code prefetch_from_storage}): when a request arrives and the storage may hold more of
+ * its prefix than the tree, host slots for the whole missing key are allocated, the anchor (the deepest
+ * matched node) is host-protected, and the operation is queued for the prefetch thread (ISSUED).
+ *
+ * <p>Decided from the request and the synced tree only, so every rank issues the same prefetches (INV-5);
+ * allocation failure is the same everywhere too (INV-6). Scheduler thread only.
+ */
+final class IssuePrefetch {
+  private final CacheController c;
+
+  IssuePrefetch(CacheController c) {
+    this.c = c;
+  }
+
+  boolean run(String rid, MatchResult m, int[] tokens) {
+    if (c.storage == null || c.ongoingPrefetch.containsKey(rid)) {
+      return false;
+    }
+    int ps = c.config.pageSize();
+    int start = m.treeTokens();
+    int len = (tokens.length - start) / ps * ps;
+    if (len <= 0 || len < c.config.prefetchThresholdTokens()) {
+      return false;
+    }
+    TreeNode anchor = m.lastNode();
+    c.tree.protectHost(anchor);
+    int pages = len / ps;
+    int[] slots = c.allocateHost(pages);
+    if (slots == null) {
+      c.tree.releaseHost(anchor);
+      return false;
+    }
+    int[] key = Arrays.copyOfRange(tokens, start, start + len);
+    PageKey[] prev = anchor.pageKeys();
+    PageKey last = prev == null || prev.length == 0 ? null : prev[prev.length - 1];
+    PageKey[] keys = new PageKey[pages];
+    for (int i = 0; i < pages; i++) {
+      last = PageKey.chain(last, Arrays.copyOfRange(key, i * ps, (i + 1) * ps));
+      keys[i] = last.withSuffix(c.storageSuffix);
+    }
+    PrefetchOperation op = new PrefetchOperation(rid, anchor, key, keys, slots, c.env.clock().ticks());
+    c.ongoingPrefetch.put(rid, op);
+    c.prefetchQueue.add(op);
+    c.stats.prefetchesIssued++;
+    c.prefetchHash = Mix64.mix(Mix64.mix(Mix64.mix(c.prefetchHash, 1), rid.hashCode()), pages);
+    return true;
+  }
+}

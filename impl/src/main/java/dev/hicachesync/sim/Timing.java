@@ -1,0 +1,39 @@
+package dev.hicachesync.sim;
+
+import dev.hicachesync.env.TransferKind;
+
+/**
+ * One rank's environment schedule: how long its copies and background I/O take, which storage reads fail,
+ * and its rank-local conditions. The seam through which tests script or generate schedules (issue 5); the
+ * default is {@link SeededTiming}.
+ *
+ * <p>Rank thread only. Must be a pure function of its construction arguments and its own call sequence,
+ * never of wall time or of other ranks, or runs stop being reproducible.
+ */
+public interface Timing {
+
+  /** Returns the ticks ≥ 0 until a device↔host copy of {@code pages} pages completes. */
+  long copyTicks(TransferKind kind, int pages);
+
+  /**
+   * Returns the ticks ≥ 0 until background work completes: a storage read or write of {@code pages}
+   * pages, or (pages = 0) the prefetch thread's storage query reaching the scheduler.
+   */
+  long backgroundTicks(TransferKind kind, int pages);
+
+  /** Returns whether the storage read batch being issued fails. */
+  boolean readFails();
+
+  /** Returns this rank's rank-local "batch full" condition for the current admission check (B10's fault). */
+  boolean localBatchFull();
+
+  /** Builds the timing of one rank. */
+  @FunctionalInterface
+  interface Factory {
+    /**
+     * Returns rank {@code rank}'s timing for a run of {@code seed}; {@code readFailure} is the failure
+     * probability the run allows this rank (0 on later PP stages).
+     */
+    Timing create(long seed, int rank, double readFailure);
+  }
+}
