@@ -36,13 +36,18 @@ import picocli.CommandLine.Option;
  * unbounded-cache ratio is printed first and drawn as the ceiling of the total panel. Replays run one
  * after another: each already runs one thread per rank.
  */
-@Command(name = "sweep", mixinStandardHelpOptions = true,
+@Command(name = "sweep",
     description = "Capacity sweep of a trace replay: hit ratio by tier against host capacity, one line "
         + "per write policy; prints a table and writes a PNG chart.")
 public final class SweepCommand implements Callable<Integer> {
 
   @Mixin
   WorkloadOptions workload;
+
+  // Not mixinStandardHelpOptions: its -V/--version would clash with the protocol --version below, and
+  // picocli then drops --help as well.
+  @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help message and exit.")
+  boolean help;
 
   @Option(names = "--host-ratio", split = ",", paramLabel = "R", defaultValue = "0,1,2,4",
       description = "Host (L2) capacities to sweep, as multiples of L1 (default: ${DEFAULT-VALUE}).")

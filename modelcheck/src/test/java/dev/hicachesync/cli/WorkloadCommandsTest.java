@@ -115,6 +115,13 @@ class WorkloadCommandsTest {
   }
 
   @Test
+  void sweepHelpListsTheSweepAndCapacityFlags() {
+    Run r = run(new SweepCommand(), "--help");
+    assertEquals(0, r.code(), r.err());
+    assertTrue(r.out().contains("--host-ratio") && r.out().contains("--hicache-ratio"), r.out());
+  }
+
+  @Test
   void legacyVersionReplayReportsTheDivergence() throws IOException {
     Path file = Path.of(System.getProperty("hicache.root", ".."), "../shared/workloads/mooncake",
         "conversation_trace.jsonl");
