@@ -12,6 +12,8 @@ import dev.hicachesync.sync.ProtocolVersion;
 import dev.hicachesync.tier.DeviceChoice;
 import dev.hicachesync.tier.HostLayout;
 import dev.hicachesync.topology.Topology;
+import dev.hicachesync.workload.MalformedTraceException;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.EnumSet;
@@ -19,6 +21,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -52,18 +55,18 @@ public final class SimulateCommand implements Callable<Integer> {
       description = "protocol version: pre20460, post20460, merged (default ${DEFAULT-VALUE})")
   String version;
 
-  @Option(names = "--storage", defaultValue = "memory",
+  @Option(names = {"--storage", "--hicache-storage-backend"}, defaultValue = "memory",
       description = "L3 storage: file, memory, off (default ${DEFAULT-VALUE})")
   String storage;
 
   @Option(names = "--storage-dir", description = "folder of the file storage (default: a temporary one)")
   Path storageDir;
 
-  @Option(names = "--policy", defaultValue = "timeout",
+  @Option(names = {"--policy", "--hicache-storage-prefetch-policy"}, defaultValue = "timeout",
       description = "prefetch policy: best_effort, wait_complete, timeout (default ${DEFAULT-VALUE})")
   String policy;
 
-  @Option(names = "--write-policy", defaultValue = "write_through",
+  @Option(names = {"--write-policy", "--hicache-write-policy"}, defaultValue = "write_through",
       description = "write policy: write_through, write_through_selective, write_back (default ${DEFAULT-VALUE})")
   String writePolicy;
 
@@ -104,9 +107,14 @@ public final class SimulateCommand implements Callable<Integer> {
       description = "device tier when --data on: auto (JCuda if CUDA is present), simulated, cuda (default ${DEFAULT-VALUE})")
   String device;
 
+  /** Trace replay ({@code --workload}) and SGLang-named capacities; see {@link WorkloadOptions}. */
+  @Mixin
+  WorkloadOptions workload;
+
   @Override
   public Integer call() {
     SimConfig cfg;
+    Replay replay;
     try {
       EnumSet<Fault> fs = EnumSet.noneOf(Fault.class);
       if (faults != null) {
@@ -126,7 +134,7 @@ public final class SimulateCommand implements Callable<Integer> {
       if (timeoutMs < 1) {
         throw new IllegalArgumentException("--timeout-ms must be >= 1");
       }
-      cfg = SimConfig.builder()
+      SimConfig.Builder b = SimConfig.builder()
           .topology(Topology.of(dp, cp, tp, pp))
           .steps(steps)
           .seed(seed)
@@ -141,10 +149,14 @@ public final class SimulateCommand implements Callable<Integer> {
           .collectiveTimeout(Duration.ofMillis(timeoutMs))
           .drainSteps(drain)
           .logFile(log)
-          .data(dataOptions())
-          .build();
-    } catch (IllegalArgumentException e) { // InvalidTopologyException included
+          .data(dataOptions());
+      replay = workload.apply(b, dp, devicePages, hostPages, steps, drain);
+      cfg = b.build();
+    } catch (IllegalArgumentException | MalformedTraceException e) { // InvalidTopologyException included
       System.err.println("hicache-sync simulate: " + e.getMessage());
+      return Main.EXIT_BAD_INPUT;
+    } catch (IOException e) {
+      System.err.println("hicache-sync simulate: cannot read " + workload.workload + ": " + e);
       return Main.EXIT_BAD_INPUT;
     }
     System.out.println("seed: " + cfg.seed());
@@ -152,6 +164,9 @@ public final class SimulateCommand implements Callable<Integer> {
         "topology: %s (%d ranks), version %s, storage %s, prefetch %s, write %s, steps %d%s%n",
         cfg.topology(), cfg.topology().worldSize(), cfg.version(), cfg.storage(), cfg.prefetchPolicy(),
         cfg.writePolicy(), cfg.steps(), cfg.faults().isEmpty() ? "" : ", faults " + cfg.faults());
+    if (replay != null) {
+      System.out.println(replay.header());
+    }
     SimResult r;
     try {
       r = new Simulator(cfg).run();
@@ -160,6 +175,9 @@ public final class SimulateCommand implements Callable<Integer> {
       return 3;
     }
     System.out.println(r.stats().describe());
+    if (replay != null) {
+      System.out.println(replay.report(r));
+    }
     System.out.printf(Locale.ROOT, "steps: %d in %.1f s (%.0f steps/s)%n", r.stepsCompleted(),
         r.elapsedMillis() / 1000.0, r.stepsCompleted() * 1000.0 / Math.max(1, r.elapsedMillis()));
     if (r.ok()) {
@@ -168,7 +186,7 @@ public final class SimulateCommand implements Callable<Integer> {
     }
     if (r.divergence() == null) {
       System.out.println("divergence: none");
-      System.out.println("not quiet after " + drain + " drain steps:");
+      System.out.println("not quiet after " + cfg.drainSteps() + " drain steps:");
       r.quiescence().forEach(q -> System.out.println("  " + q));
       System.out.println("Failed on seed " + cfg.seed());
       return 1;

@@ -1,0 +1,132 @@
+package dev.hicachesync.workload;
+
+import dev.hicachesync.sim.Request;
+import dev.hicachesync.sim.Workload;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A Mooncake trace as the simulator's request source: requests in arrival order, arrival steps from the
+ * timestamps ({@link ReplayTiming}), tokens from {@link BlockTokens}.
+ *
+ * <p>Each request's prompt is its input tokens; its output tokens are what decode appends and the
+ * engine caches at finish. With {@code dp} attention-DP replicas, request i goes to replica i mod dp (a
+ * round-robin router); every replica's instance sees the same arrival steps, so the whole domain agrees
+ * (the RECV check). Arrival steps are computed once for the whole trace; prompts are expanded only when
+ * a request arrives, so a replay holds at most the running requests' tokens. One instance per rank,
+ * called for steps 0, 1, 2, ... in order ({@link Workload}'s contract).
+ */
+public final class MooncakeWorkload implements Workload {
+
+  private final List<MooncakeRequest> mine;
+  private final long[] arrivalStep;
+  private final ReplayTiming timing;
+  private final String name;
+  private final Map<String, MooncakeRequest> waiting = new HashMap<>();
+  private final TierHits hits = new TierHits();
+  private int next;
+
+  private MooncakeWorkload(List<MooncakeRequest> mine, long[] arrivalStep, ReplayTiming timing,
+      String name) {
+    this.mine = mine;
+    this.arrivalStep = arrivalStep;
+    this.timing = timing;
+    this.name = name;
+  }
+
+  /** A factory giving every rank of replica {@code dpRank} its share of {@code trace}. */
+  public static Workload.Factory factory(List<MooncakeRequest> trace, int dp, ReplayTiming timing,
+      String name) {
+    if (dp < 1) {
+      throw new IllegalArgumentException("dp must be >= 1, got " + dp);
+    }
+    long[] steps = arrivalSteps(trace, timing);
+    return (seed, dpRank) -> {
+      List<MooncakeRequest> mine = new ArrayList<>();
+      List<Long> at = new ArrayList<>();
+      for (int i = dpRank; i < trace.size(); i += dp) {
+        mine.add(trace.get(i));
+        at.add(steps[i]);
+      }
+      return new MooncakeWorkload(mine, at.stream().mapToLong(Long::longValue).toArray(), timing, name);
+    };
+  }
+
+  /**
+   * Arrival step of every request: its timestamp's step, but at least one step after the previous
+   * request's, so bursts spread out in arrival order.
+   */
+  public static long[] arrivalSteps(List<MooncakeRequest> trace, ReplayTiming timing) {
+    long[] steps = new long[trace.size()];
+    long prev = -1;
+    for (int i = 0; i < steps.length; i++) {
+      prev = Math.max(prev + 1, timing.stepOf(trace.get(i).timestampMs()));
+      steps[i] = prev;
+    }
+    return steps;
+  }
+
+  /**
+   * Steps a replay needs so that every request has arrived and, unless admission queues up, finished:
+   * the last arrival plus the longest decode, plus {@code slack} steps for queueing and late I/O.
+   */
+  public static long stepsNeeded(List<MooncakeRequest> trace, ReplayTiming timing, long slack) {
+    if (trace.isEmpty()) {
+      return slack;
+    }
+    long[] steps = arrivalSteps(trace, timing);
+    int longest = 0;
+    for (MooncakeRequest r : trace) {
+      longest = Math.max(longest, timing.decodeSteps(r.outputLength()));
+    }
+    return steps[steps.length - 1] + longest + 1 + slack;
+  }
+
+  @Override
+  public List<Request> arrivals(long step) {
+    List<Request> due = new ArrayList<>(1); // one per step, as arrivalSteps strictly increases
+    while (next < mine.size() && arrivalStep[next] <= step) {
+      MooncakeRequest r = mine.get(next++);
+      int[] seq = BlockTokens.sequence(r);
+      int[] prompt = Arrays.copyOf(seq, r.inputLength());
+      int[] output = Arrays.copyOfRange(seq, r.inputLength(), seq.length);
+      due.add(new Request(rid(r), prompt, output, timing.decodeSteps(r.outputLength()), step, -1));
+      waiting.put(rid(r), r);
+    }
+    return due;
+  }
+
+  /**
+   * Records where an admitted request's prefix came from: {@code device} tokens on L1, then {@code host}
+   * loaded back from L2, then {@code storage} prefetched from L3; the block-level accounting of
+   * {@link #hits()}. The simulator's {@code RankEngine.tryAdmit} knows these three numbers per request
+   * but does not hand them to the workload yet (TODO (desired, reporting): a {@code Workload.admitted}
+   * hook), so only the unit tests call this today.
+   */
+  public void admitted(String rid, int device, int host, int storage) {
+    MooncakeRequest r = waiting.remove(rid);
+    if (r == null) {
+      throw new IllegalArgumentException("request " + rid + " did not arrive here, or was admitted twice");
+    }
+    hits.add(r, device, host, storage);
+  }
+
+  /** Hits of the requests recorded by {@link #admitted}, in tokens and 512-token blocks per tier. */
+  public TierHits hits() {
+    return hits;
+  }
+
+  /** The request id of trace request {@code r}: {@code m<index>}, unique in the run. */
+  public static String rid(MooncakeRequest r) {
+    return "m" + r.index();
+  }
+
+  @Override
+  public String describe() {
+    return "mooncake trace " + name + ": " + mine.size() + " requests, " + timing.msPerStep()
+        + " ms per step, " + timing.msPerOutputToken() + " ms per output token";
+  }
+}
