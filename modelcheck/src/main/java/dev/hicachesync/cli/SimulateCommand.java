@@ -29,7 +29,7 @@ import picocli.CommandLine.Option;
  * prints hit rates, collectives per step, data moved and the first divergence (exit 1) or {@code
  * divergence: none} (exit 0); bad input exits 2 with one line.
  */
-@Command(name = "simulate", mixinStandardHelpOptions = true,
+@Command(name = "simulate",
     description = "Run the ranks of a topology through the deterministic multi-rank simulator.")
 public final class SimulateCommand implements Callable<Integer> {
 
@@ -50,6 +50,10 @@ public final class SimulateCommand implements Callable<Integer> {
 
   @Option(names = "--seed", defaultValue = "7", description = "the one seed (default ${DEFAULT-VALUE})")
   long seed;
+
+  // No mixinStandardHelpOptions: its -V/--version would shadow the protocol --version flag.
+  @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help.")
+  boolean help;
 
   @Option(names = "--version", defaultValue = "merged",
       description = "protocol version: pre20460, post20460, merged (default ${DEFAULT-VALUE})")

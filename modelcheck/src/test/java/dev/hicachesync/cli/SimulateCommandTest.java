@@ -31,6 +31,15 @@ class SimulateCommandTest {
     }
   }
 
+  /** {@code --help} prints usage even though {@code --version} is the protocol version, not the tool's. */
+  @Test
+  void helpPrintsUsage() {
+    Run r = run("--help");
+    assertEquals(0, r.code(), r.err());
+    assertTrue(r.out().startsWith("Usage: hicache-sync simulate"), r.out());
+    assertTrue(r.out().contains("--version"), "the protocol version flag is listed");
+  }
+
   @Test
   void defaultVersionRunsClean() {
     Run r = run("--steps", "300", "--seed", "3");
