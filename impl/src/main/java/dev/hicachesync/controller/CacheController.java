@@ -388,8 +388,17 @@ public final class CacheController {
     });
   }
 
-  /** Writes a node through to the host: slots, copy event, lock, queued ack ({@code write_backup}). */
+  /**
+   * Writes a node through to the host: slots, copy event, lock, queued ack ({@code write_backup}). Returns
+   * false without touching anything when its parent is not backed up yet: the backup invariant (a parent
+   * reaches the host before its child) keeps a device-only node from sitting over host-only children, a
+   * shape device eviction could otherwise only clear by dropping the children's host pages.
+   */
   boolean writeBackup(TreeNode node) {
+    TreeNode parent = node.parent();
+    if (parent != tree.root() && !parent.onHost()) {
+      return false;
+    }
     int pages = node.tokens() / config.pageSize();
     int[] slots = allocateHost(pages);
     if (slots == null) {
@@ -468,6 +477,12 @@ public final class CacheController {
     public void freeDevice(int[] pages) {
       allocHash = Mix64.mix(Mix64.mix(allocHash, 4), pages.length);
       device.free(pages);
+    }
+
+    @Override
+    public void freeHost(int[] pages) {
+      stats.hostEvictedPages += pages.length;
+      CacheController.this.freeHost(pages, "device eviction of a device-only parent");
     }
 
     @Override

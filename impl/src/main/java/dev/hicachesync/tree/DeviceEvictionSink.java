@@ -7,6 +7,12 @@ public interface DeviceEvictionSink {
   void freeDevice(int[] pages);
 
   /**
+   * Frees the host pages of a host-only node that device eviction drops together with the device-only
+   * node above it (see {@link RadixTree#evictDevice}). Scheduler thread only.
+   */
+  void freeHost(int[] pages);
+
+  /**
    * Backs up a node that is not on the host yet, synchronously, before its device pages go ({@code
    * write_back}); returns false when it cannot (other policies, no host memory) and the node is then
    * dropped instead. Scheduler thread only.

@@ -268,9 +268,47 @@ public final class RadixTree {
   // ---------------------------------------------------------------- eviction
 
   /**
+   * Deletes the subtree below the device-only, unlocked node {@code n} when it is host-only and unprotected,
+   * handing its host pages to {@code sink} in node-id order; returns false (and changes nothing) when a node
+   * below is on the device or host-protected (a storage backup or a prefetch anchor still uses it).
+   *
+   * <p>Why: a device-only node over host-only children is a leaf of the device tree that can be neither
+   * demoted (no host copy) nor deleted alone (the children need their parent). {@code write_backup}'s
+   * invariant (a parent is backed up before its child) keeps write-through from building one, but a
+   * prefetch anchored at a device-only node still inserts host-only pages below it (S5). Left alone, it pins
+   * its own device pages and every ancestor's forever ({@code RequestsProgress}). SGLang's {@code
+   * _evict_regular} deletes such a node as a leaf; dropping the unreachable host pages with it keeps
+   * {@code HostSlotSafety}'s no-leak rule. Locks need no check: a lock below would lock {@code n} too.
+   */
+  private boolean dropHostOnlySubtree(TreeNode n, DeviceEvictionSink sink) {
+    List<TreeNode> below = new ArrayList<>();
+    List<TreeNode> todo = new ArrayList<>(n.children.values());
+    while (!todo.isEmpty()) {
+      TreeNode c = todo.remove(todo.size() - 1);
+      if (c.device != null || c.hostRef > 0 || c.host == null) {
+        return false;
+      }
+      below.add(c);
+      todo.addAll(c.children.values());
+    }
+    below.sort(Comparator.comparingLong(c -> c.id));
+    for (TreeNode c : below) {
+      byId.remove(c.id);
+      lru.remove(c);
+      mutations = Mix64.mix(Mix64.mix(mutations, 15), c.id);
+    }
+    n.children.clear();
+    for (TreeNode c : below) {
+      sink.freeHost(c.host);
+    }
+    return true;
+  }
+
+  /**
    * Evicts least-recently-used unlocked device leaves until {@code pages} device pages are freed or nothing
-   * more can go; backed-up nodes become host-only, others are backed up through {@code sink} or dropped.
-   * Returns the pages freed.
+   * more can go; backed-up nodes become host-only, others are backed up through {@code sink} or dropped (a
+   * device-only node over host-only children with the unprotected host-only subtree below it, see {@link
+   * #dropHostOnlySubtree}). Returns the device pages freed.
    */
   public int evictDevice(int pages, DeviceEvictionSink sink) {
     int freed = 0;
@@ -290,6 +328,9 @@ public final class RadixTree {
           n.device = null;
         } else if (n.hostRef == 0 && n.children.isEmpty()) {
           delete(n);
+        } else if (n.hostRef == 0 && dropHostOnlySubtree(n, sink)) {
+          delete(n);
+          next = lru.higher(n); // the old cursor may have been a dropped descendant
         } else {
           continue;
         }

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -74,14 +73,16 @@ class ReplayTest {
 
   /**
    * Found by {@code SimPropertyTest#fixedProtocolHoldsAndDrains} with {@code -Dhicache.qt.maxTurns=60}
-   * (shrunk): the fixed protocol, two PP stages, small host pool — one request never gets admitted
-   * ({@code RequestsProgress}: "1 waiting and 0 running" after 200 drain steps). Suspected cause (not
-   * confirmed): {@code RadixTree.evictDevice} skips a device-only node that has host-only children (it can
-   * neither be demoted without a host copy nor deleted), so device pages stay pinned once a parent's
-   * write-through failed for lack of host slots while a child's succeeded. Enable once fixed.
+   * (shrunk): the fixed protocol, two PP stages, small host pool — one request was never admitted
+   * ({@code RequestsProgress}: "1 waiting and 0 running" after 200 drain steps). Cause (confirmed from the
+   * final trees): a parent's write-through failed for lack of host slots while its smaller child's
+   * succeeded; once the child was demoted to the host, the device-only parent over a host-only child could
+   * be neither demoted nor deleted by {@code RadixTree.evictDevice}, pinning its pages and its ancestors'.
+   * Fixed by {@code write_backup}'s backup invariant (parent before child) and by device eviction dropping
+   * such a node with its unprotected host-only subtree (see {@code BackupInvariantTest}, {@code
+   * RadixTreeTest#deviceOnlyNodeOverHostOnlyChildrenIsEvictedWithItsSubtree}).
    */
   @Test
-  @Disabled("impl-b: RequestsProgress fails with a small host pool (see javadoc); enable once fixed")
   void knownRequestsProgressStarvation() {
     holds("dp=1,cp=1,tp=1,pp=2;v=merged;pf=BEST_EFFORT;w=WRITE_THROUGH;st=MEMORY;seed=848478302;rf=0;dev=27;"
         + "host=28;run=1;sys=1x5;sess=2;faults=;turns=0/0/31/7/1/0/-1,0/0/19/9/1/0/-1,0/1/3/22/1/0/-1,"
@@ -93,11 +94,11 @@ class ReplayTest {
 
   /**
    * The same starvation on a CP=4 domain, found with {@code -Dhicache.qt.seed=99 -Dhicache.qt.examples=200}
-   * (default script length). It holds with host=512, with {@code write_back}, with dev=40, or with one
-   * rank: host pressure plus write-through plus device pressure.
+   * (default script length). It held with host=512, with {@code write_back}, with dev=40, or with one
+   * rank: host pressure plus write-through plus device pressure (see {@link
+   * #knownRequestsProgressStarvation} for the cause and the fix).
    */
   @Test
-  @Disabled("impl-b: RequestsProgress fails with a small host pool (see knownRequestsProgressStarvation)")
   void knownRequestsProgressStarvationCp4() {
     holds("dp=1,cp=4,tp=1,pp=1;v=merged;pf=WAIT_COMPLETE;w=WRITE_THROUGH_SELECTIVE;st=MEMORY;seed=204893978051;"
         + "rf=0;dev=18;host=11;run=2;sys=3x6;sess=2;faults=;pre=;env=;turns=3/3/18/15/2/0/-1,0/3/13/1/2/0/-1,"

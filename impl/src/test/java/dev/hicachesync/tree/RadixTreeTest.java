@@ -35,14 +35,22 @@ class RadixTreeTest {
     return IntStream.range(from, from + n).toArray();
   }
 
-  /** Recording sink: collects freed device pages; never backs up. */
+  /** Recording sink: collects freed device and host pages; never backs up. */
   private static final class Freed implements DeviceEvictionSink {
     final List<Integer> pages = new ArrayList<>();
+    final List<Integer> hostPages = new ArrayList<>();
 
     @Override
     public void freeDevice(int[] p) {
       for (int x : p) {
         pages.add(x);
+      }
+    }
+
+    @Override
+    public void freeHost(int[] p) {
+      for (int x : p) {
+        hostPages.add(x);
       }
     }
 
@@ -201,5 +209,67 @@ class RadixTreeTest {
     b.insert(seq(0, 1), pages(0, 1));
     TreeNode tail = b.insert(seq(0, 3), pages(0, 3)).newNode();
     assertEquals(whole.pageKeys()[2], tail.pageKeys()[1], "the third page's key does not depend on splits");
+  }
+
+  /**
+   * A device-only node whose children are all host-only (its own backup never happened, a child's did and
+   * the child was then evicted from the device) is a leaf of the device tree: device eviction must be able
+   * to free it, dropping the host-only subtree below it with it, or its pages and its ancestors' stay
+   * pinned (the RequestsProgress starvation the property tests found).
+   */
+  @Test
+  void deviceOnlyNodeOverHostOnlyChildrenIsEvictedWithItsSubtree() {
+    RadixTree t = new RadixTree(PS, false);
+    TreeNode parent = t.insert(seq(0, 3), pages(0, 3)).newNode();
+    TreeNode child = t.insert(seq(0, 5), pages(0, 5)).newNode();
+    TreeNode grandChild = t.insert(seq(0, 6), pages(0, 6)).newNode();
+    t.setHost(child, new int[] {20, 21});
+    t.setHost(grandChild, new int[] {22});
+    Freed freed = new Freed();
+    assertEquals(3, t.evictDevice(3, freed), "grandchild and child demoted to the host");
+    assertFalse(child.onDevice());
+    assertFalse(grandChild.onDevice());
+    assertTrue(parent.onDevice());
+    assertFalse(parent.onHost());
+
+    assertEquals(3, t.evictDevice(3, freed), "the device-only parent goes, its host-only subtree with it");
+    assertNull(t.node(parent.id()));
+    assertNull(t.node(child.id()));
+    assertNull(t.node(grandChild.id()));
+    assertEquals(1, t.size());
+    assertEquals(List.of(5, 3, 4, 0, 1, 2), freed.pages);
+    assertEquals(List.of(20, 21, 22), freed.hostPages, "host pages freed in node-id order");
+    assertEquals(0, t.matchPrefix(seq(0, 6)).hostTokens());
+  }
+
+  @Test
+  void protectedHostOnlySubtreeKeepsItsDeviceOnlyParentUntilReleased() {
+    RadixTree t = new RadixTree(PS, false);
+    TreeNode parent = t.insert(seq(0, 2), pages(0, 2)).newNode();
+    TreeNode child = t.insert(seq(0, 3), pages(0, 3)).newNode();
+    t.setHost(child, new int[] {9});
+    Freed freed = new Freed();
+    assertEquals(1, t.evictDevice(1, freed));
+    t.protectHost(child); // a storage backup or a prefetch anchor still uses the child's host pages
+    assertEquals(0, t.evictDevice(2, freed), "a protected host page is never dropped");
+    assertTrue(parent.onDevice());
+    t.releaseHost(child);
+    assertEquals(2, t.evictDevice(2, freed));
+    assertNull(t.node(parent.id()));
+    assertEquals(List.of(9), freed.hostPages);
+  }
+
+  @Test
+  void lockedDeviceOnlyNodeOverHostOnlyChildStays() {
+    RadixTree t = new RadixTree(PS, false);
+    TreeNode parent = t.insert(seq(0, 2), pages(0, 2)).newNode();
+    TreeNode child = t.insert(seq(0, 3), pages(0, 3)).newNode();
+    t.setHost(child, new int[] {9});
+    Freed freed = new Freed();
+    assertEquals(1, t.evictDevice(1, freed));
+    t.lockRef(parent);
+    assertEquals(0, t.evictDevice(2, freed));
+    t.unlockRef(parent);
+    assertEquals(2, t.evictDevice(2, freed));
   }
 }
