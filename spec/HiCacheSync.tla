@@ -58,7 +58,8 @@ CONSTANTS
     PagesPerKey,        \* pages of one key (one radix node)
     DeviceCap,          \* device KV pool pages per rank (L1)
     HostCap,            \* host KV pool pages per rank (L2)
-    PrefetchThreshold   \* pages: below this S7 result the prefetch is revoked
+    PrefetchThreshold,  \* pages: below this S7 result the prefetch is revoked
+    Bugs                \* catalogued bugs switched on (PROTOCOL.md section 6); {} = the version as is
 
 ASSUME Version \in {"pre20460", "post20460", "merged"}
 ASSUME Policy \in {"best_effort", "wait_complete", "timeout"}
@@ -66,6 +67,7 @@ ASSUME WritePolicy \in {"write_through"}
 ASSUME StorageOn \in BOOLEAN
 ASSUME PagesPerKey \in Nat \ {0} /\ DeviceCap \in Nat /\ HostCap \in Nat
 ASSUME PrefetchThreshold \in Nat
+ASSUME Bugs \subseteq {"B3", "B5"}
 
 NR   == Len(Requests)
 Keys == {Requests[i] : i \in 1 .. NR}
@@ -178,6 +180,7 @@ SyncGroupsDef(r, site) ==
                 ELSE <<C!Group("attn_cp", ch, AttnCpMembers(r)),             \* #20460: CP, then TP
                        C!Group("attn_tp", ch, AttnTpMembers(r))>>
     IN  IF site = "RECV" THEN <<RecvGroup(r)>>
+        ELSE IF site = "S2" /\ "B5" \in Bugs THEN <<>>          \* B5: loading_check unsynchronized
         ELSE SelectSeq(gs, LAMBDA g : Cardinality(g.m) > 1)
 
 Sites == {"RECV", "S1", "S2", "S3", "S4", "S5", "S6", "S7", "S123"}
@@ -352,9 +355,12 @@ Post(r, s, site, k, v) ==
 Enter(r, s, site) ==
     CASE site = "RECV" ->
             Post(r, s, "RECV", 1, <<IF s.wait = 0 /\ s.req < NR THEN s.req + 1 ELSE 0>>)
-      [] site = "S1"   -> Post(r, s, "S1", 1, <<s.wd>>)                       \* writing_check
+      [] site = "S1"   -> IF "B3" \in Bugs /\ s.wd = 0                        \* B3 (#10127): early
+                            THEN Decide(r, s, "S1", <<0>>)                    \* return, no collective
+                            ELSE Post(r, s, "S1", 1, <<s.wd>>)                \* writing_check
       [] site = "S2"   -> Post(r, s, "S2", 1, <<s.ld>>)                       \* loading_check
-      [] site = "S3"   -> Post(r, s, "S3", 1, <<Len(s.rvq), Len(s.baq), Len(s.rlq)>>)
+      [] site = "S3"   -> IF ~StorageOn THEN Enter(r, s, "ADMIT")             \* only with storage
+                          ELSE Post(r, s, "S3", 1, <<Len(s.rvq), Len(s.baq), Len(s.rlq)>>)
       [] site = "S123" -> Post(r, s, "S123", 1,                               \* v30511: fused S1-S3
                                <<s.wd, s.ld, Len(s.rvq), Len(s.baq), Len(s.rlq)>>)
       [] site = "ADMIT" ->
