@@ -45,7 +45,20 @@
 (*    issue-3 refinement); the prefetch anchor node is the root (no host   *)
 (*    protection of an anchor is needed with one-node keys);               *)
 (*  - storage contents are not state: S7's local hit count is chosen per   *)
-(*    rank when the prefetch thread queries storage.                       *)
+(*    rank when the prefetch thread queries storage;                       *)
+(*  - environment steps happen only while the whole domain waits at RECV   *)
+(*    (EnvWindow): a sound reduction, since they are observed only after   *)
+(*    the next RECV completes.                                             *)
+(*                                                                          *)
+(* BUG KNOBS (Bugs): "B3" writing_check returns before its all_reduce when  *)
+(* no write event is done locally (#10127); "B5" loading_check pops by the  *)
+(* local count.                                                             *)
+(*                                                                          *)
+(* NOT YET MODELLED (issue 3): S6 (abort barrier); PP > 1 is accepted by    *)
+(* Topology but stages here run in lockstep (no send/recv forwarding, B6);  *)
+(* per-batch storage acks and the prefetch sync thread (B7); several        *)
+(* waiting requests (B10); write_back / write_through_selective; the       *)
+(* "pipelined" version (#39903).                                           *)
 (***************************************************************************)
 EXTENDS Naturals, Sequences, FiniteSets, Topology
 
@@ -668,3 +681,26 @@ DebugPrefetchInserted == ~(\E r \in Ranks, k \in Keys : ~tree[r][k].dev /\ tree[
                                                        /\ \E i \in 1 .. NR : pf[r][i].st = "fin")
 
 =============================================================================
+(***************************************************************************)
+(* Measured cost (TLC 2.18 fork, -workers 1, 2 shared cores, load ~10 from *)
+(* other jobs, 2026-11-29). Model: (DP,CP,TP), expected verdict, distinct  *)
+(* states, depth, seconds (JVM start included). See catalogue.json.        *)
+(***************************************************************************)
+\*   post20460_cp2            (1,2,1) holds                            20942   68   41.1
+\*   merged_cp2               (1,2,1) holds                            12397   46   30.0
+\*   post20460_cp2tp2         (1,2,2) holds                             8821  106   41.8
+\*   merged_cp2tp2            (1,2,2) holds                             4357   58   44.4
+\*   post20460_cp2_live       (1,2,1) holds                              845   35   30.1
+\*   merged_cp2_live          (1,2,1) holds                              493   23   33.0
+\*   post20460_cp2tp2_live    (1,2,2) holds                             8821  106  136.3
+\*   merged_cp2tp2_live       (1,2,2) holds                             4357   58   56.9
+\*   pre20460_cp2             (1,2,1) violates TreeAgreement               6    5    2.9
+\*   pre20460_tp2             (1,1,2) holds                            20942   68   26.3
+\*   debug_prefetch_revoked   (1,2,1) violates DebugPrefetchRevoked       37    9    4.0
+\*   debug_load_back          (1,2,1) violates DebugLoadBack             435   17    3.5
+\*   debug_prefetch_inserted  (1,2,1) violates DebugPrefetchInserted    3338   29   10.6
+\*   b1_fixed                 (1,2,1) holds                               30   20    3.4
+\*   b3_early_return          (1,1,2) deadlock                             8    5    3.6
+\*   b3_fixed                 (1,1,2) holds                               30   20    3.2
+\*   b5_loading_unsynced      (1,2,1) violates TreeAgreement              31   18    3.6
+\*   b5_fixed                 (1,2,1) holds                               46   25    3.2
