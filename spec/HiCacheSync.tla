@@ -52,7 +52,8 @@
 (*                                                                          *)
 (* BUG KNOBS (Bugs): "B3" writing_check returns before its all_reduce when  *)
 (* no write event is done locally (#10127); "B5" loading_check pops by the  *)
-(* local count.                                                             *)
+(* local count; "P1" (pipelined only) reads the local counts for the next   *)
+(* asynchronous MIN before consuming the previous one.                      *)
 (*                                                                          *)
 (* NOT YET MODELLED (issue 3): S6 (abort barrier); PP > 1 is accepted by    *)
 (* Topology but stages here run in lockstep (no send/recv forwarding, B6);  *)
@@ -63,7 +64,7 @@
 EXTENDS Naturals, Sequences, FiniteSets, Topology
 
 CONSTANTS
-    Version,            \* "pre20460" | "post20460" | "merged"
+    Version,            \* "pre20460" | "post20460" | "merged" | "pipelined" (#39903)
     Policy,             \* prefetch stop policy: "best_effort" | "wait_complete" | "timeout"
     WritePolicy,        \* "write_through" (others: issue 3)
     StorageOn,          \* L3 storage backend enabled (prefetch + storage backup)
@@ -74,20 +75,20 @@ CONSTANTS
     PrefetchThreshold,  \* pages: below this S7 result the prefetch is revoked
     Bugs                \* catalogued bugs switched on (PROTOCOL.md section 6); {} = the version as is
 
-ASSUME Version \in {"pre20460", "post20460", "merged"}
+ASSUME Version \in {"pre20460", "post20460", "merged", "pipelined"}
 ASSUME Policy \in {"best_effort", "wait_complete", "timeout"}
 ASSUME WritePolicy \in {"write_through"}
 ASSUME StorageOn \in BOOLEAN
 ASSUME PagesPerKey \in Nat \ {0} /\ DeviceCap \in Nat /\ HostCap \in Nat
 ASSUME PrefetchThreshold \in Nat
-ASSUME Bugs \subseteq {"B3", "B5"}
+ASSUME Bugs \subseteq {"B3", "B5", "P1"}
 
 NR   == Len(Requests)
 Keys == {Requests[i] : i \in 1 .. NR}
 P    == PagesPerKey
 MaxLock == 3                    \* request lock + load-back lock + write-through lock
 MaxId   == 2 * NR + 1           \* one id per insertion (admission or prefetch)
-Threads == {"sched", "pf"}      \* scheduler thread, prefetch thread
+Threads == {"sched", "pf", "async"}  \* scheduler, prefetch thread, async handle (pipelined)
 
 \* The collective layer, instantiated on our thread set.
 VARIABLE coll
@@ -143,7 +144,13 @@ prefetchVars == <<pf>>
 VARIABLE popped
 historyVars == <<popped>>
 
-vars == <<coll, requestVars, treeVars, poolVars, ackVars, storageVars, prefetchVars, historyVars>>
+\* ares[r]: result of rank r's completed asynchronous S123 not yet consumed (<<>> if none);
+\* the outstanding asynchronous call itself is coll[r]["async"]. (pipelined only)
+VARIABLE ares
+pipeVars == <<ares>>
+
+vars == <<coll, requestVars, treeVars, poolVars, ackVars, storageVars, prefetchVars, historyVars,
+          pipeVars>>
 
 -----------------------------------------------------------------------------
 (* Records.                                                                 *)
@@ -160,20 +167,21 @@ OpTerm == [OpNone EXCEPT !.st = "term"]               \* terminated before its S
 OpFin  == [OpNone EXCEPT !.st = "fin", !.q = TRUE]    \* gone, S7 done
 PfOp   == [st : PfStates, c : 0 .. P, tgt : 0 .. P, fail : BOOLEAN, to : BOOLEAN, q : BOOLEAN]
 
-Pop0 == [w |-> 0, l |-> 0, rv |-> 0, ba |-> 0, rl |-> 0]
+\* bad: set when a rank pops an ack whose transfer has not completed locally (or an empty queue).
+Pop0 == [w |-> 0, l |-> 0, rv |-> 0, ba |-> 0, rl |-> 0, bad |-> 0]
 
 \* The local state of rank r as one record (what the scheduler step computes on).
 LS(r) == [req |-> reqIdx[r], wait |-> waiting[r], run |-> running[r],
           tree |-> tree[r], nid |-> nextId[r], dfree |-> devFree[r], hfree |-> hostFree[r],
           wq |-> wq[r], wd |-> wDone[r], lq |-> lq[r], ld |-> lDone[r],
           sbq |-> sbq[r], baq |-> baq[r], rvq |-> rvq[r], rlq |-> rlq[r],
-          pf |-> pf[r], pop |-> popped[r]]
+          pf |-> pf[r], pop |-> popped[r], ares |-> ares[r], acall |-> coll[r]["async"]]
 
 InitLS == [req |-> 0, wait |-> 0, run |-> 0,
            tree |-> [k \in Keys |-> Absent], nid |-> 1, dfree |-> DeviceCap, hfree |-> HostCap,
            wq |-> <<>>, wd |-> 0, lq |-> <<>>, ld |-> 0,
            sbq |-> <<>>, baq |-> <<>>, rvq |-> <<>>, rlq |-> <<>>,
-           pf |-> [i \in 1 .. NR |-> OpNone], pop |-> Pop0]
+           pf |-> [i \in 1 .. NR |-> OpNone], pop |-> Pop0, ares |-> <<>>, acall |-> [site |-> "none"]]
 
 Min(S) == C!SetMin(S)
 
@@ -187,7 +195,9 @@ RecvGroup(r) == C!Group("domain", "sched", SyncDomain(r))
 
 \* The groups a HiCache sync point reduces over, singleton groups skipped (`if world_size > 1`).
 SyncGroupsDef(r, site) ==
-    LET ch == IF site = "S7" THEN "pf" ELSE "sched"        \* the prefetch thread has its own groups
+    LET ch == CASE site = "S7" -> "pf"                     \* the prefetch thread has its own groups
+                [] site = "S123" /\ Version = "pipelined" -> "async"   \* v39903: async all_reduce
+                [] OTHER -> "sched"
         gs == IF Version = "pre20460"
                 THEN <<C!Group("attn_tp", ch, AttnTpMembers(r))>>            \* pre20460: tp_cache_group
                 ELSE <<C!Group("attn_cp", ch, AttnCpMembers(r)),             \* #20460: CP, then TP
@@ -265,6 +275,7 @@ Deliver(s, i) ==
 RECURSIVE PopWrites(_, _)
 PopWrites(s, n) ==
     IF n = 0 THEN s
+    ELSE IF s.wd = 0 THEN [s EXCEPT !.pop.bad = 1]     \* event not done here: slots still written
     ELSE LET k  == Head(s.wq)
              nd == s.tree[k]
          IN  PopWrites([s EXCEPT !.wq = Tail(@), !.wd = @ - 1, !.pop.w = @ + 1,
@@ -276,6 +287,7 @@ PopWrites(s, n) ==
 RECURSIVE PopLoads(_, _)
 PopLoads(s, n) ==
     IF n = 0 THEN s
+    ELSE IF s.ld = 0 THEN [s EXCEPT !.pop.bad = 1]     \* load not done here
     ELSE PopLoads([s EXCEPT !.lq = Tail(@), !.ld = @ - 1, !.pop.l = @ + 1,
                             !.tree[Head(s.lq)].lock = @ - 1], n - 1)
 
@@ -283,6 +295,7 @@ PopLoads(s, n) ==
 RECURSIVE PopRevokes(_, _)
 PopRevokes(s, n) ==
     IF n = 0 THEN s
+    ELSE IF s.rvq = <<>> THEN [s EXCEPT !.pop.bad = 1]
     ELSE LET i == Head(s.rvq)
              s1 == [s EXCEPT !.rvq = Tail(@), !.pop.rv = @ + 1]
          IN  PopRevokes(IF s.pf[i].st = "revoked"
@@ -292,12 +305,14 @@ PopRevokes(s, n) ==
 RECURSIVE PopBackupAcks(_, _)
 PopBackupAcks(s, n) ==
     IF n = 0 THEN s
+    ELSE IF s.baq = <<>> THEN [s EXCEPT !.pop.bad = 1]
     ELSE PopBackupAcks([s EXCEPT !.baq = Tail(@), !.pop.ba = @ + 1,
                                  !.tree[Head(s.baq)].prot = FALSE], n - 1)
 \* S3 decision, host-release part: free host pages.
 RECURSIVE PopReleases(_, _)
 PopReleases(s, n) ==
     IF n = 0 THEN s
+    ELSE IF s.rlq = <<>> THEN [s EXCEPT !.pop.bad = 1]
     ELSE PopReleases([s EXCEPT !.rlq = Tail(@), !.pop.rl = @ + 1,
                                !.hfree = @ + Head(s.rlq)], n - 1)
 \* hiradix_cache.py::drain_storage_control_queues
@@ -358,6 +373,12 @@ HitSynced(s, h) ==
 (* the next sync point. Each returns [s |-> local state, call |-> the next  *)
 (* collective call of the thread]. The scheduler always ends at RECV.       *)
 
+\* Apply a fused S1-S3 result vector.
+ApplyS123(s, x) == Drain(PopLoads(PopWrites(s, x[1]), x[2]), x[3], x[4], x[5])
+
+\* The singleton "group" on which the scheduler waits for its async handle (work.wait()).
+HandleGroup(r) == C!Group("handle", "sched", {r})
+
 RECURSIVE Enter(_, _, _), Post(_, _, _, _, _), Decide(_, _, _, _)
 
 Post(r, s, site, k, v) ==
@@ -374,8 +395,19 @@ Enter(r, s, site) ==
       [] site = "S2"   -> Post(r, s, "S2", 1, <<s.ld>>)                       \* loading_check
       [] site = "S3"   -> IF ~StorageOn THEN Enter(r, s, "ADMIT")             \* only with storage
                           ELSE Post(r, s, "S3", 1, <<Len(s.rvq), Len(s.baq), Len(s.rlq)>>)
-      [] site = "S123" -> Post(r, s, "S123", 1,                               \* v30511: fused S1-S3
+      [] site = "S123" /\ Version # "pipelined" ->
+                          Post(r, s, "S123", 1,                               \* v30511: fused S1-S3
                                <<s.wd, s.ld, Len(s.rvq), Len(s.baq), Len(s.rlq)>>)
+      [] site = "S123" /\ Version = "pipelined" ->                            \* v39903:
+            IF s.acall # C!NoCall                                             \* previous MIN still in
+              THEN [s |-> s, call |-> C!Call(HandleGroup(r), "S123", 0, "WAIT", <<>>)] \* flight: wait
+            ELSE LET s1 == IF s.ares = <<>> THEN s                            \* consume last step's MIN
+                           ELSE [ApplyS123(s, s.ares) EXCEPT !.ares = <<>>]
+                     sv == IF "P1" \in Bugs THEN s ELSE s1                     \* P1: local value
+                     v  == <<sv.wd, sv.ld, Len(sv.rvq), Len(sv.baq), Len(sv.rlq)>> \* read before consuming
+                     gs == SyncGroups(r, "S123")
+                 IN  IF gs = <<>> THEN Enter(r, [s1 EXCEPT !.ares = v], "ADMIT")
+                     ELSE Enter(r, [s1 EXCEPT !.acall = C!Call(gs[1], "S123", 1, "MIN", v)], "ADMIT")
       [] site = "ADMIT" ->
             IF s.wait = 0 THEN Enter(r, s, "RECV")
             ELSE IF s.pf[s.wait].st \in Ongoing
@@ -387,12 +419,13 @@ Enter(r, s, site) ==
 
 Decide(r, s, site, x) ==
     CASE site = "RECV" -> Enter(r, Deliver(Finish(s), x[1]),
-                                IF Version = "merged" THEN "S123" ELSE "S1")
+                                IF Version \in {"merged", "pipelined"} THEN "S123" ELSE "S1")
       [] site = "S1"   -> Enter(r, PopWrites(s, x[1]), "S2")
       [] site = "S2"   -> Enter(r, PopLoads(s, x[1]), "S3")
       [] site = "S3"   -> Enter(r, Drain(s, x[1], x[2], x[3]), "ADMIT")
-      [] site = "S123" -> Enter(r, Drain(PopLoads(PopWrites(s, x[1]), x[2]), x[3], x[4], x[5]),
-                                "ADMIT")
+      [] site = "S123" /\ Version # "pipelined" -> Enter(r, ApplyS123(s, x), "ADMIT")
+      [] site = "S123" /\ Version = "pipelined" ->                    \* the async MIN completed
+            [s |-> [s EXCEPT !.ares = x, !.acall = C!NoCall], call |-> C!NoCall]
       [] site = "S4"   -> IF x[1] = 0 \/ x[2] = 1 THEN Enter(r, s, "S5")   \* terminate
                           ELSE Enter(r, s, "RECV")                         \* keep waiting
       [] site = "S5"   -> Enter(r, Admit(InsertPrefetched(s, x[1])), "RECV")
@@ -400,7 +433,8 @@ Decide(r, s, site, x) ==
 
 \* Resume a member after its collective completed with result x.
 Resume(r, s, call, x) ==
-    IF call.stage < Len(SyncGroups(r, call.site))
+    IF call.op = "WAIT" THEN Enter(r, s, call.site)                  \* the handle is done: retry
+    ELSE IF call.stage < Len(SyncGroups(r, call.site))
       THEN Post(r, s, call.site, call.stage + 1, x)
       ELSE Decide(r, s, call.site, x)
 
@@ -424,6 +458,7 @@ WriteBack(M, nx) ==
         /\ rlq'      = U(rlq, "rlq")
         /\ pf'       = U(pf, "pf")
         /\ popped'   = U(popped, "pop")
+        /\ ares'     = U(ares, "ares")
 
 -----------------------------------------------------------------------------
 (* Termination: the legitimate end.                                         *)
@@ -435,6 +470,10 @@ LocalDone(q) ==
     /\ rvq[q] = <<>> /\ rlq[q] = <<>>
     /\ \A i \in 1 .. NR : pf[q][i].st \in {"none", "fin"}
     /\ coll[q]["pf"] = C!NoCall
+    \* pipelined: only an all-zero MIN may be in flight or unconsumed
+    /\ IF coll[q]["async"] = C!NoCall THEN TRUE
+       ELSE \A j \in 1 .. 5 : coll[q]["async"].val[j] = 0
+    /\ \A j \in 1 .. Len(ares[q]) : ares[q][j] = 0
 
 Done == \A q \in Ranks : LocalDone(q) /\ coll[q]["sched"].site = "RECV"
 
@@ -459,7 +498,9 @@ Init ==
     /\ rlq = [r \in Ranks |-> <<>>]
     /\ pf = [r \in Ranks |-> InitLS.pf]
     /\ popped = [r \in Ranks |-> Pop0]
-    /\ coll = [r \in Ranks |-> [sched |-> Enter(r, InitLS, "RECV").call, pf |-> C!NoCall]]
+    /\ ares = [r \in Ranks |-> <<>>]
+    /\ coll = [r \in Ranks |-> [sched |-> Enter(r, InitLS, "RECV").call, pf |-> C!NoCall,
+                                async |-> C!NoCall]]
 
 -----------------------------------------------------------------------------
 (* Actions.                                                                 *)
@@ -481,12 +522,15 @@ CollectiveCompletes(g) ==
     IN  /\ C!AllPosted(g)
         /\ C!Matched(g)
         /\ g.ch = "pf" => \A q \in M : EnvWindow(q)     \* the prefetch thread: see EnvWindow
+        /\ g.kind = "handle" => \A q \in M : coll[q]["async"] = C!NoCall   \* work.wait() returns
         /\ ~(coll[CHOOSE q \in M : TRUE][g.ch].site = "RECV" /\ \A q \in M : LocalDone(q))
         \* (a one-element set forces TLC to evaluate the resumed states once)
         /\ \E nx \in {LET x == C!Result(g) IN [q \in M |-> Resume(q, LS(q), coll[q][g.ch], x)]} :
            /\ WriteBack(M, nx)
-           /\ coll' = [q \in Ranks |-> IF q \in M THEN [coll[q] EXCEPT ![g.ch] = nx[q].call]
-                                                    ELSE coll[q]]
+           /\ coll' = [q \in Ranks |->
+                        IF q \notin M THEN coll[q]
+                        ELSE IF g.ch = "async" THEN [coll[q] EXCEPT !["async"] = nx[q].call]
+                        ELSE [coll[q] EXCEPT ![g.ch] = nx[q].call, !["async"] = nx[q].s.acall]]
 
 \* Rank r's prefetch thread takes the next operation, queries storage (h leading pages
 \* exist for this rank: environment) and posts S7. cache_controller.py::prefetch_thread_func
@@ -497,7 +541,7 @@ PrefetchThreadQueries(r) ==
     /\ \E h \in 0 .. P :
           \E nx \in {Post(r, LS(r), "S7", 1, <<h>>)} :
               /\ WriteBack({r}, [q \in {r} |-> nx])
-              /\ coll' = [coll EXCEPT ![r]["pf"] = nx.call]
+              /\ coll' = [coll EXCEPT ![r]["pf"] = nx.call, ![r]["async"] = nx.s.acall]
 
 \* The GPU event of rank r's oldest not-done write-through completes (in stream order).
 \* cache_controller.py::write (CUDA event of the backup copy)
@@ -506,7 +550,7 @@ WriteEventCompletes(r) ==
     /\ wDone[r] < Len(wq[r])
     /\ wDone' = [wDone EXCEPT ![r] = @ + 1]
     /\ UNCHANGED <<coll, requestVars, treeVars, poolVars, wq, lq, lDone, storageVars,
-                   prefetchVars, historyVars>>
+                   prefetchVars, historyVars, pipeVars>>
 
 \* The GPU event of rank r's oldest not-done load-back completes. cache_controller.py::load
 LoadEventCompletes(r) ==
@@ -514,7 +558,7 @@ LoadEventCompletes(r) ==
     /\ lDone[r] < Len(lq[r])
     /\ lDone' = [lDone EXCEPT ![r] = @ + 1]
     /\ UNCHANGED <<coll, requestVars, treeVars, poolVars, wq, wDone, lq, storageVars,
-                   prefetchVars, historyVars>>
+                   prefetchVars, historyVars, pipeVars>>
 
 \* Rank r's backup thread finishes writing its oldest node to storage and acks it.
 \* cache_controller.py::backup_thread_func
@@ -524,7 +568,7 @@ StorageBackupCompletes(r) ==
     /\ sbq' = [sbq EXCEPT ![r] = Tail(@)]
     /\ baq' = [baq EXCEPT ![r] = Append(@, Head(sbq[r]))]
     /\ UNCHANGED <<coll, requestVars, treeVars, poolVars, ackVars, rvq, rlq,
-                   prefetchVars, historyVars>>
+                   prefetchVars, historyVars, pipeVars>>
 
 \* Rank r's I/O thread reads the next page of prefetch i into its host slot (success), or
 \* the read fails and the operation stops. cache_controller.py::_page_transfer
@@ -533,7 +577,7 @@ StorageReadsPage(r, i) ==
     /\ pf[r][i].st = "reading" /\ pf[r][i].c < pf[r][i].tgt /\ ~pf[r][i].fail
     /\ \/ pf' = [pf EXCEPT ![r][i].c = @ + 1]
        \/ pf' = [pf EXCEPT ![r][i].fail = TRUE]
-    /\ UNCHANGED <<coll, requestVars, treeVars, poolVars, ackVars, storageVars, historyVars>>
+    /\ UNCHANGED <<coll, requestVars, treeVars, poolVars, ackVars, storageVars, historyVars, pipeVars>>
 
 \* Rank r's wall clock passes the prefetch timeout of operation i (policy "timeout").
 TimeoutFires(r, i) ==
@@ -541,7 +585,7 @@ TimeoutFires(r, i) ==
     /\ Policy = "timeout"
     /\ pf[r][i].st \in {"issued", "reading"} /\ ~pf[r][i].to
     /\ pf' = [pf EXCEPT ![r][i].to = TRUE]
-    /\ UNCHANGED <<coll, requestVars, treeVars, poolVars, ackVars, storageVars, historyVars>>
+    /\ UNCHANGED <<coll, requestVars, treeVars, poolVars, ackVars, storageVars, historyVars, pipeVars>>
 
 \* The legitimate end: nothing left anywhere; stutter (keeps deadlock detection meaningful).
 Terminated ==
@@ -614,7 +658,8 @@ TypeOK ==
                         /\ sbq[r] \in Seq(Keys) /\ baq[r] \in Seq(Keys)
                         /\ rvq[r] \in Seq(1 .. NR) /\ rlq[r] \in Seq(1 .. P)
     /\ pf \in [Ranks -> [1 .. NR -> PfOp]]
-    /\ popped \in [Ranks -> [{"w", "l", "rv", "ba", "rl"} -> Nat]]
+    /\ popped \in [Ranks -> [{"w", "l", "rv", "ba", "rl", "bad"} -> Nat]]
+    /\ ares \in [Ranks -> Seq(Nat)]
 
 \* INV-1: the k-th collective calls on every group agree on site, stage, op and size.
 CollectiveMatching == C!CollectiveMatching
@@ -651,6 +696,8 @@ HostSlotSafety ==
       /\ HP2(r) :: \A j \in 1 .. Len(lq[r]) : tree[r][lq[r][j]].hp > 0
       \* a storage backup in flight reads protected, fully written host slots
       /\ HP3(r) :: \A j \in 1 .. Len(sbq[r]) : tree[r][sbq[r][j]].prot /\ tree[r][sbq[r][j]].hp = P
+      \* no ack is consumed before its transfer completed on this rank (nor from an empty queue)
+      /\ HP5(r) :: popped[r].bad = 0
       \* device pool accounting
       /\ HP4(r) :: devFree[r] + P * Cardinality({k \in Keys : tree[r][k].dev}) = DeviceCap
 
