@@ -729,25 +729,30 @@ DebugPrefetchInserted == ~(\E r \in Ranks, k \in Keys : ~tree[r][k].dev /\ tree[
 
 =============================================================================
 (***************************************************************************)
-(* Measured cost (TLC 2.18 fork, -workers 1, 2 shared cores, load ~10 from *)
-(* other jobs, 2026-11-29). Model: (DP,CP,TP), expected verdict, distinct  *)
-(* states, depth, seconds (JVM start included). See catalogue.json.        *)
+(* Measured cost (TLC 2.18 fork, -workers 1, 2 cores shared with other     *)
+(* jobs at load ~9, 2026-11-29). Columns: model, tier, (DP,CP,TP),         *)
+(* expected verdict, distinct states, depth, seconds (JVM start included). *)
+(* ci tier in all: about 7 minutes at that load. See catalogue.json.       *)
 (***************************************************************************)
-\*   post20460_cp2            (1,2,1) holds                            20942   68   41.1
-\*   merged_cp2               (1,2,1) holds                            12397   46   30.0
-\*   post20460_cp2tp2         (1,2,2) holds                             8821  106   41.8
-\*   merged_cp2tp2            (1,2,2) holds                             4357   58   44.4
-\*   post20460_cp2_live       (1,2,1) holds                              845   35   30.1
-\*   merged_cp2_live          (1,2,1) holds                              493   23   33.0
-\*   post20460_cp2tp2_live    (1,2,2) holds                             8821  106  136.3
-\*   merged_cp2tp2_live       (1,2,2) holds                             4357   58   56.9
-\*   pre20460_cp2             (1,2,1) violates TreeAgreement               6    5    2.9
-\*   pre20460_tp2             (1,1,2) holds                            20942   68   26.3
-\*   debug_prefetch_revoked   (1,2,1) violates DebugPrefetchRevoked       37    9    4.0
-\*   debug_load_back          (1,2,1) violates DebugLoadBack             435   17    3.5
-\*   debug_prefetch_inserted  (1,2,1) violates DebugPrefetchInserted    3338   29   10.6
-\*   b1_fixed                 (1,2,1) holds                               30   20    3.4
-\*   b3_early_return          (1,1,2) deadlock                             8    5    3.6
-\*   b3_fixed                 (1,1,2) holds                               30   20    3.2
-\*   b5_loading_unsynced      (1,2,1) violates TreeAgreement              31   18    3.6
-\*   b5_fixed                 (1,2,1) holds                               46   25    3.2
+\*   post20460_cp2            ci   (1,2,1) holds                            20942   68   51.1
+\*   merged_cp2               ci   (1,2,1) holds                            12397   46   34.9
+\*   post20460_cp2tp2         ci   (1,2,2) holds                             8821  106   30.7
+\*   merged_cp2tp2            ci   (1,2,2) holds                             4357   58   22.2
+\*   post20460_cp2_live       ci   (1,2,1) holds                              845   35   26.1
+\*   merged_cp2_live          ci   (1,2,1) holds                              493   23   20.8
+\*   post20460_cp2tp2_live    ci   (1,2,2) holds                             8821  106  101.3
+\*   merged_cp2tp2_live       ci   (1,2,2) holds                             4357   58   70.4
+\*   pre20460_cp2             ci   (1,2,1) violates TreeAgreement               6    5    3.1
+\*   pre20460_tp2             ci   (1,1,2) holds                            20942   68   30.3
+\*   debug_prefetch_revoked   ci   (1,2,1) violates DebugPrefetchRevoked       37    9    4.0
+\*   debug_load_back          ci   (1,2,1) violates DebugLoadBack             435   17    4.0
+\*   debug_prefetch_inserted  ci   (1,2,1) violates DebugPrefetchInserted    3338   29    5.9
+\*   b1_fixed                 ci   (1,2,1) holds                               30   20    2.8
+\*   b3_early_return          ci   (1,1,2) deadlock                             8    5    1.9
+\*   b3_fixed                 ci   (1,1,2) holds                               30   20    2.2
+\*   b5_loading_unsynced      ci   (1,2,1) violates TreeAgreement              31   18    2.4
+\*   b5_fixed                 ci   (1,2,1) holds                               46   25    2.3
+\*   pipelined_p1_cp2         ci   (1,2,1) violates HostSlotSafety            813   14    4.2
+\*   pipelined_cp2            deep (1,2,1) holds                            38773   52   43.2
+\*   pipelined_cp2tp2         deep (1,2,2) holds                            35942   68   48.0
+\*   pipelined_cp2_live       deep (1,2,1) holds                             1965   28   94.8
