@@ -20,7 +20,11 @@
 (*      post20460 : attn_cp group, then attn_tp group (PR #20460), each    *)
 (*                  skipped when a singleton; S7 too;                      *)
 (*      merged    : as post20460 but S1-S3 fused into one vector           *)
-(*                  all_reduce S123 per step (PR #30511).                  *)
+(*                  all_reduce S123 per step (PR #30511);                  *)
+(*      pipelined : as merged, but S123 is issued asynchronously (its own  *)
+(*                  channel "async") and its result consumed at the next   *)
+(*                  step's S123, waiting on the handle if still in flight  *)
+(*                  (proposal #39903, closed unmerged).                    *)
 (*  - environment nondeterminism, per rank and never injected divergence:  *)
 (*    when a GPU copy event completes (in order on its stream), when a     *)
 (*    storage backup completes, how many leading pages storage holds for   *)
@@ -58,8 +62,7 @@
 (* NOT YET MODELLED (issue 3): S6 (abort barrier); PP > 1 is accepted by    *)
 (* Topology but stages here run in lockstep (no send/recv forwarding, B6);  *)
 (* per-batch storage acks and the prefetch sync thread (B7); several        *)
-(* waiting requests (B10); write_back / write_through_selective; the       *)
-(* "pipelined" version (#39903).                                           *)
+(* waiting requests (B10); write_back / write_through_selective.          *)
 (***************************************************************************)
 EXTENDS Naturals, Sequences, FiniteSets, Topology
 
