@@ -759,3 +759,4 @@ DebugPrefetchInserted == ~(\E r \in Ranks, k \in Keys : ~tree[r][k].dev /\ tree[
 \*   pipelined_cp2            deep (1,2,1) holds                            38773   52   43.2
 \*   pipelined_cp2tp2         deep (1,2,2) holds                            35942   68   48.0
 \*   pipelined_cp2_live       deep (1,2,1) holds                             1965   28   94.8
+\*   post20460_cp2tp2_req2    deep (1,2,2) holds                           365389  173  202.2
