@@ -20,7 +20,11 @@
 (*      post20460 : attn_cp group, then attn_tp group (PR #20460), each    *)
 (*                  skipped when a singleton; S7 too;                      *)
 (*      merged    : as post20460 but S1-S3 fused into one vector           *)
-(*                  all_reduce S123 per step (PR #30511).                  *)
+(*                  all_reduce S123 per step (PR #30511);                  *)
+(*      pipelined : as merged, but S123 is issued asynchronously (its own  *)
+(*                  channel "async") and its result consumed at the next   *)
+(*                  step's S123, waiting on the handle if still in flight  *)
+(*                  (proposal #39903, closed unmerged).                    *)
 (*  - environment nondeterminism, per rank and never injected divergence:  *)
 (*    when a GPU copy event completes (in order on its stream), when a     *)
 (*    storage backup completes, how many leading pages storage holds for   *)
@@ -45,12 +49,25 @@
 (*    issue-3 refinement); the prefetch anchor node is the root (no host   *)
 (*    protection of an anchor is needed with one-node keys);               *)
 (*  - storage contents are not state: S7's local hit count is chosen per   *)
-(*    rank when the prefetch thread queries storage.                       *)
+(*    rank when the prefetch thread queries storage;                       *)
+(*  - environment steps happen only while the whole domain waits at RECV   *)
+(*    (EnvWindow): a sound reduction, since they are observed only after   *)
+(*    the next RECV completes.                                             *)
+(*                                                                          *)
+(* BUG KNOBS (Bugs): "B3" writing_check returns before its all_reduce when  *)
+(* no write event is done locally (#10127); "B5" loading_check pops by the  *)
+(* local count; "P1" (pipelined only) reads the local counts for the next   *)
+(* asynchronous MIN before consuming the previous one.                      *)
+(*                                                                          *)
+(* NOT YET MODELLED (issue 3): S6 (abort barrier); PP > 1 is accepted by    *)
+(* Topology but stages here run in lockstep (no send/recv forwarding, B6);  *)
+(* per-batch storage acks and the prefetch sync thread (B7); several        *)
+(* waiting requests (B10); write_back / write_through_selective.          *)
 (***************************************************************************)
 EXTENDS Naturals, Sequences, FiniteSets, Topology
 
 CONSTANTS
-    Version,            \* "pre20460" | "post20460" | "merged"
+    Version,            \* "pre20460" | "post20460" | "merged" | "pipelined" (#39903)
     Policy,             \* prefetch stop policy: "best_effort" | "wait_complete" | "timeout"
     WritePolicy,        \* "write_through" (others: issue 3)
     StorageOn,          \* L3 storage backend enabled (prefetch + storage backup)
@@ -58,21 +75,23 @@ CONSTANTS
     PagesPerKey,        \* pages of one key (one radix node)
     DeviceCap,          \* device KV pool pages per rank (L1)
     HostCap,            \* host KV pool pages per rank (L2)
-    PrefetchThreshold   \* pages: below this S7 result the prefetch is revoked
+    PrefetchThreshold,  \* pages: below this S7 result the prefetch is revoked
+    Bugs                \* catalogued bugs switched on (PROTOCOL.md section 6); {} = the version as is
 
-ASSUME Version \in {"pre20460", "post20460", "merged"}
+ASSUME Version \in {"pre20460", "post20460", "merged", "pipelined"}
 ASSUME Policy \in {"best_effort", "wait_complete", "timeout"}
 ASSUME WritePolicy \in {"write_through"}
 ASSUME StorageOn \in BOOLEAN
 ASSUME PagesPerKey \in Nat \ {0} /\ DeviceCap \in Nat /\ HostCap \in Nat
 ASSUME PrefetchThreshold \in Nat
+ASSUME Bugs \subseteq {"B3", "B5", "P1"}
 
 NR   == Len(Requests)
 Keys == {Requests[i] : i \in 1 .. NR}
 P    == PagesPerKey
 MaxLock == 3                    \* request lock + load-back lock + write-through lock
 MaxId   == 2 * NR + 1           \* one id per insertion (admission or prefetch)
-Threads == {"sched", "pf"}      \* scheduler thread, prefetch thread
+Threads == {"sched", "pf", "async"}  \* scheduler, prefetch thread, async handle (pipelined)
 
 \* The collective layer, instantiated on our thread set.
 VARIABLE coll
@@ -128,7 +147,13 @@ prefetchVars == <<pf>>
 VARIABLE popped
 historyVars == <<popped>>
 
-vars == <<coll, requestVars, treeVars, poolVars, ackVars, storageVars, prefetchVars, historyVars>>
+\* ares[r]: result of rank r's completed asynchronous S123 not yet consumed (<<>> if none);
+\* the outstanding asynchronous call itself is coll[r]["async"]. (pipelined only)
+VARIABLE ares
+pipeVars == <<ares>>
+
+vars == <<coll, requestVars, treeVars, poolVars, ackVars, storageVars, prefetchVars, historyVars,
+          pipeVars>>
 
 -----------------------------------------------------------------------------
 (* Records.                                                                 *)
@@ -145,20 +170,21 @@ OpTerm == [OpNone EXCEPT !.st = "term"]               \* terminated before its S
 OpFin  == [OpNone EXCEPT !.st = "fin", !.q = TRUE]    \* gone, S7 done
 PfOp   == [st : PfStates, c : 0 .. P, tgt : 0 .. P, fail : BOOLEAN, to : BOOLEAN, q : BOOLEAN]
 
-Pop0 == [w |-> 0, l |-> 0, rv |-> 0, ba |-> 0, rl |-> 0]
+\* bad: set when a rank pops an ack whose transfer has not completed locally (or an empty queue).
+Pop0 == [w |-> 0, l |-> 0, rv |-> 0, ba |-> 0, rl |-> 0, bad |-> 0]
 
 \* The local state of rank r as one record (what the scheduler step computes on).
 LS(r) == [req |-> reqIdx[r], wait |-> waiting[r], run |-> running[r],
           tree |-> tree[r], nid |-> nextId[r], dfree |-> devFree[r], hfree |-> hostFree[r],
           wq |-> wq[r], wd |-> wDone[r], lq |-> lq[r], ld |-> lDone[r],
           sbq |-> sbq[r], baq |-> baq[r], rvq |-> rvq[r], rlq |-> rlq[r],
-          pf |-> pf[r], pop |-> popped[r]]
+          pf |-> pf[r], pop |-> popped[r], ares |-> ares[r], acall |-> coll[r]["async"]]
 
 InitLS == [req |-> 0, wait |-> 0, run |-> 0,
            tree |-> [k \in Keys |-> Absent], nid |-> 1, dfree |-> DeviceCap, hfree |-> HostCap,
            wq |-> <<>>, wd |-> 0, lq |-> <<>>, ld |-> 0,
            sbq |-> <<>>, baq |-> <<>>, rvq |-> <<>>, rlq |-> <<>>,
-           pf |-> [i \in 1 .. NR |-> OpNone], pop |-> Pop0]
+           pf |-> [i \in 1 .. NR |-> OpNone], pop |-> Pop0, ares |-> <<>>, acall |-> [site |-> "none"]]
 
 Min(S) == C!SetMin(S)
 
@@ -172,12 +198,15 @@ RecvGroup(r) == C!Group("domain", "sched", SyncDomain(r))
 
 \* The groups a HiCache sync point reduces over, singleton groups skipped (`if world_size > 1`).
 SyncGroupsDef(r, site) ==
-    LET ch == IF site = "S7" THEN "pf" ELSE "sched"        \* the prefetch thread has its own groups
+    LET ch == CASE site = "S7" -> "pf"                     \* the prefetch thread has its own groups
+                [] site = "S123" /\ Version = "pipelined" -> "async"   \* v39903: async all_reduce
+                [] OTHER -> "sched"
         gs == IF Version = "pre20460"
                 THEN <<C!Group("attn_tp", ch, AttnTpMembers(r))>>            \* pre20460: tp_cache_group
                 ELSE <<C!Group("attn_cp", ch, AttnCpMembers(r)),             \* #20460: CP, then TP
                        C!Group("attn_tp", ch, AttnTpMembers(r))>>
     IN  IF site = "RECV" THEN <<RecvGroup(r)>>
+        ELSE IF site = "S2" /\ "B5" \in Bugs THEN <<>>          \* B5: loading_check unsynchronized
         ELSE SelectSeq(gs, LAMBDA g : Cardinality(g.m) > 1)
 
 Sites == {"RECV", "S1", "S2", "S3", "S4", "S5", "S6", "S7", "S123"}
@@ -249,6 +278,7 @@ Deliver(s, i) ==
 RECURSIVE PopWrites(_, _)
 PopWrites(s, n) ==
     IF n = 0 THEN s
+    ELSE IF s.wd = 0 THEN [s EXCEPT !.pop.bad = 1]     \* event not done here: slots still written
     ELSE LET k  == Head(s.wq)
              nd == s.tree[k]
          IN  PopWrites([s EXCEPT !.wq = Tail(@), !.wd = @ - 1, !.pop.w = @ + 1,
@@ -260,6 +290,7 @@ PopWrites(s, n) ==
 RECURSIVE PopLoads(_, _)
 PopLoads(s, n) ==
     IF n = 0 THEN s
+    ELSE IF s.ld = 0 THEN [s EXCEPT !.pop.bad = 1]     \* load not done here
     ELSE PopLoads([s EXCEPT !.lq = Tail(@), !.ld = @ - 1, !.pop.l = @ + 1,
                             !.tree[Head(s.lq)].lock = @ - 1], n - 1)
 
@@ -267,6 +298,7 @@ PopLoads(s, n) ==
 RECURSIVE PopRevokes(_, _)
 PopRevokes(s, n) ==
     IF n = 0 THEN s
+    ELSE IF s.rvq = <<>> THEN [s EXCEPT !.pop.bad = 1]
     ELSE LET i == Head(s.rvq)
              s1 == [s EXCEPT !.rvq = Tail(@), !.pop.rv = @ + 1]
          IN  PopRevokes(IF s.pf[i].st = "revoked"
@@ -276,12 +308,14 @@ PopRevokes(s, n) ==
 RECURSIVE PopBackupAcks(_, _)
 PopBackupAcks(s, n) ==
     IF n = 0 THEN s
+    ELSE IF s.baq = <<>> THEN [s EXCEPT !.pop.bad = 1]
     ELSE PopBackupAcks([s EXCEPT !.baq = Tail(@), !.pop.ba = @ + 1,
                                  !.tree[Head(s.baq)].prot = FALSE], n - 1)
 \* S3 decision, host-release part: free host pages.
 RECURSIVE PopReleases(_, _)
 PopReleases(s, n) ==
     IF n = 0 THEN s
+    ELSE IF s.rlq = <<>> THEN [s EXCEPT !.pop.bad = 1]
     ELSE PopReleases([s EXCEPT !.rlq = Tail(@), !.pop.rl = @ + 1,
                                !.hfree = @ + Head(s.rlq)], n - 1)
 \* hiradix_cache.py::drain_storage_control_queues
@@ -342,6 +376,12 @@ HitSynced(s, h) ==
 (* the next sync point. Each returns [s |-> local state, call |-> the next  *)
 (* collective call of the thread]. The scheduler always ends at RECV.       *)
 
+\* Apply a fused S1-S3 result vector.
+ApplyS123(s, x) == Drain(PopLoads(PopWrites(s, x[1]), x[2]), x[3], x[4], x[5])
+
+\* The singleton "group" on which the scheduler waits for its async handle (work.wait()).
+HandleGroup(r) == C!Group("handle", "sched", {r})
+
 RECURSIVE Enter(_, _, _), Post(_, _, _, _, _), Decide(_, _, _, _)
 
 Post(r, s, site, k, v) ==
@@ -352,11 +392,25 @@ Post(r, s, site, k, v) ==
 Enter(r, s, site) ==
     CASE site = "RECV" ->
             Post(r, s, "RECV", 1, <<IF s.wait = 0 /\ s.req < NR THEN s.req + 1 ELSE 0>>)
-      [] site = "S1"   -> Post(r, s, "S1", 1, <<s.wd>>)                       \* writing_check
+      [] site = "S1"   -> IF "B3" \in Bugs /\ s.wd = 0                        \* B3 (#10127): early
+                            THEN Decide(r, s, "S1", <<0>>)                    \* return, no collective
+                            ELSE Post(r, s, "S1", 1, <<s.wd>>)                \* writing_check
       [] site = "S2"   -> Post(r, s, "S2", 1, <<s.ld>>)                       \* loading_check
-      [] site = "S3"   -> Post(r, s, "S3", 1, <<Len(s.rvq), Len(s.baq), Len(s.rlq)>>)
-      [] site = "S123" -> Post(r, s, "S123", 1,                               \* v30511: fused S1-S3
+      [] site = "S3"   -> IF ~StorageOn THEN Enter(r, s, "ADMIT")             \* only with storage
+                          ELSE Post(r, s, "S3", 1, <<Len(s.rvq), Len(s.baq), Len(s.rlq)>>)
+      [] site = "S123" /\ Version # "pipelined" ->
+                          Post(r, s, "S123", 1,                               \* v30511: fused S1-S3
                                <<s.wd, s.ld, Len(s.rvq), Len(s.baq), Len(s.rlq)>>)
+      [] site = "S123" /\ Version = "pipelined" ->                            \* v39903:
+            IF s.acall # C!NoCall                                             \* previous MIN still in
+              THEN [s |-> s, call |-> C!Call(HandleGroup(r), "S123", 0, "WAIT", <<>>)] \* flight: wait
+            ELSE LET s1 == IF s.ares = <<>> THEN s                            \* consume last step's MIN
+                           ELSE [ApplyS123(s, s.ares) EXCEPT !.ares = <<>>]
+                     sv == IF "P1" \in Bugs THEN s ELSE s1                     \* P1: local value
+                     v  == <<sv.wd, sv.ld, Len(sv.rvq), Len(sv.baq), Len(sv.rlq)>> \* read before consuming
+                     gs == SyncGroups(r, "S123")
+                 IN  IF gs = <<>> THEN Enter(r, [s1 EXCEPT !.ares = v], "ADMIT")
+                     ELSE Enter(r, [s1 EXCEPT !.acall = C!Call(gs[1], "S123", 1, "MIN", v)], "ADMIT")
       [] site = "ADMIT" ->
             IF s.wait = 0 THEN Enter(r, s, "RECV")
             ELSE IF s.pf[s.wait].st \in Ongoing
@@ -368,12 +422,13 @@ Enter(r, s, site) ==
 
 Decide(r, s, site, x) ==
     CASE site = "RECV" -> Enter(r, Deliver(Finish(s), x[1]),
-                                IF Version = "merged" THEN "S123" ELSE "S1")
+                                IF Version \in {"merged", "pipelined"} THEN "S123" ELSE "S1")
       [] site = "S1"   -> Enter(r, PopWrites(s, x[1]), "S2")
       [] site = "S2"   -> Enter(r, PopLoads(s, x[1]), "S3")
       [] site = "S3"   -> Enter(r, Drain(s, x[1], x[2], x[3]), "ADMIT")
-      [] site = "S123" -> Enter(r, Drain(PopLoads(PopWrites(s, x[1]), x[2]), x[3], x[4], x[5]),
-                                "ADMIT")
+      [] site = "S123" /\ Version # "pipelined" -> Enter(r, ApplyS123(s, x), "ADMIT")
+      [] site = "S123" /\ Version = "pipelined" ->                    \* the async MIN completed
+            [s |-> [s EXCEPT !.ares = x, !.acall = C!NoCall], call |-> C!NoCall]
       [] site = "S4"   -> IF x[1] = 0 \/ x[2] = 1 THEN Enter(r, s, "S5")   \* terminate
                           ELSE Enter(r, s, "RECV")                         \* keep waiting
       [] site = "S5"   -> Enter(r, Admit(InsertPrefetched(s, x[1])), "RECV")
@@ -381,7 +436,8 @@ Decide(r, s, site, x) ==
 
 \* Resume a member after its collective completed with result x.
 Resume(r, s, call, x) ==
-    IF call.stage < Len(SyncGroups(r, call.site))
+    IF call.op = "WAIT" THEN Enter(r, s, call.site)                  \* the handle is done: retry
+    ELSE IF call.stage < Len(SyncGroups(r, call.site))
       THEN Post(r, s, call.site, call.stage + 1, x)
       ELSE Decide(r, s, call.site, x)
 
@@ -405,6 +461,7 @@ WriteBack(M, nx) ==
         /\ rlq'      = U(rlq, "rlq")
         /\ pf'       = U(pf, "pf")
         /\ popped'   = U(popped, "pop")
+        /\ ares'     = U(ares, "ares")
 
 -----------------------------------------------------------------------------
 (* Termination: the legitimate end.                                         *)
@@ -416,6 +473,10 @@ LocalDone(q) ==
     /\ rvq[q] = <<>> /\ rlq[q] = <<>>
     /\ \A i \in 1 .. NR : pf[q][i].st \in {"none", "fin"}
     /\ coll[q]["pf"] = C!NoCall
+    \* pipelined: only an all-zero MIN may be in flight or unconsumed
+    /\ IF coll[q]["async"] = C!NoCall THEN TRUE
+       ELSE \A j \in 1 .. 5 : coll[q]["async"].val[j] = 0
+    /\ \A j \in 1 .. Len(ares[q]) : ares[q][j] = 0
 
 Done == \A q \in Ranks : LocalDone(q) /\ coll[q]["sched"].site = "RECV"
 
@@ -440,7 +501,9 @@ Init ==
     /\ rlq = [r \in Ranks |-> <<>>]
     /\ pf = [r \in Ranks |-> InitLS.pf]
     /\ popped = [r \in Ranks |-> Pop0]
-    /\ coll = [r \in Ranks |-> [sched |-> Enter(r, InitLS, "RECV").call, pf |-> C!NoCall]]
+    /\ ares = [r \in Ranks |-> <<>>]
+    /\ coll = [r \in Ranks |-> [sched |-> Enter(r, InitLS, "RECV").call, pf |-> C!NoCall,
+                                async |-> C!NoCall]]
 
 -----------------------------------------------------------------------------
 (* Actions.                                                                 *)
@@ -462,12 +525,15 @@ CollectiveCompletes(g) ==
     IN  /\ C!AllPosted(g)
         /\ C!Matched(g)
         /\ g.ch = "pf" => \A q \in M : EnvWindow(q)     \* the prefetch thread: see EnvWindow
+        /\ g.kind = "handle" => \A q \in M : coll[q]["async"] = C!NoCall   \* work.wait() returns
         /\ ~(coll[CHOOSE q \in M : TRUE][g.ch].site = "RECV" /\ \A q \in M : LocalDone(q))
         \* (a one-element set forces TLC to evaluate the resumed states once)
         /\ \E nx \in {LET x == C!Result(g) IN [q \in M |-> Resume(q, LS(q), coll[q][g.ch], x)]} :
            /\ WriteBack(M, nx)
-           /\ coll' = [q \in Ranks |-> IF q \in M THEN [coll[q] EXCEPT ![g.ch] = nx[q].call]
-                                                    ELSE coll[q]]
+           /\ coll' = [q \in Ranks |->
+                        IF q \notin M THEN coll[q]
+                        ELSE IF g.ch = "async" THEN [coll[q] EXCEPT !["async"] = nx[q].call]
+                        ELSE [coll[q] EXCEPT ![g.ch] = nx[q].call, !["async"] = nx[q].s.acall]]
 
 \* Rank r's prefetch thread takes the next operation, queries storage (h leading pages
 \* exist for this rank: environment) and posts S7. cache_controller.py::prefetch_thread_func
@@ -478,7 +544,7 @@ PrefetchThreadQueries(r) ==
     /\ \E h \in 0 .. P :
           \E nx \in {Post(r, LS(r), "S7", 1, <<h>>)} :
               /\ WriteBack({r}, [q \in {r} |-> nx])
-              /\ coll' = [coll EXCEPT ![r]["pf"] = nx.call]
+              /\ coll' = [coll EXCEPT ![r]["pf"] = nx.call, ![r]["async"] = nx.s.acall]
 
 \* The GPU event of rank r's oldest not-done write-through completes (in stream order).
 \* cache_controller.py::write (CUDA event of the backup copy)
@@ -487,7 +553,7 @@ WriteEventCompletes(r) ==
     /\ wDone[r] < Len(wq[r])
     /\ wDone' = [wDone EXCEPT ![r] = @ + 1]
     /\ UNCHANGED <<coll, requestVars, treeVars, poolVars, wq, lq, lDone, storageVars,
-                   prefetchVars, historyVars>>
+                   prefetchVars, historyVars, pipeVars>>
 
 \* The GPU event of rank r's oldest not-done load-back completes. cache_controller.py::load
 LoadEventCompletes(r) ==
@@ -495,7 +561,7 @@ LoadEventCompletes(r) ==
     /\ lDone[r] < Len(lq[r])
     /\ lDone' = [lDone EXCEPT ![r] = @ + 1]
     /\ UNCHANGED <<coll, requestVars, treeVars, poolVars, wq, wDone, lq, storageVars,
-                   prefetchVars, historyVars>>
+                   prefetchVars, historyVars, pipeVars>>
 
 \* Rank r's backup thread finishes writing its oldest node to storage and acks it.
 \* cache_controller.py::backup_thread_func
@@ -505,7 +571,7 @@ StorageBackupCompletes(r) ==
     /\ sbq' = [sbq EXCEPT ![r] = Tail(@)]
     /\ baq' = [baq EXCEPT ![r] = Append(@, Head(sbq[r]))]
     /\ UNCHANGED <<coll, requestVars, treeVars, poolVars, ackVars, rvq, rlq,
-                   prefetchVars, historyVars>>
+                   prefetchVars, historyVars, pipeVars>>
 
 \* Rank r's I/O thread reads the next page of prefetch i into its host slot (success), or
 \* the read fails and the operation stops. cache_controller.py::_page_transfer
@@ -514,7 +580,7 @@ StorageReadsPage(r, i) ==
     /\ pf[r][i].st = "reading" /\ pf[r][i].c < pf[r][i].tgt /\ ~pf[r][i].fail
     /\ \/ pf' = [pf EXCEPT ![r][i].c = @ + 1]
        \/ pf' = [pf EXCEPT ![r][i].fail = TRUE]
-    /\ UNCHANGED <<coll, requestVars, treeVars, poolVars, ackVars, storageVars, historyVars>>
+    /\ UNCHANGED <<coll, requestVars, treeVars, poolVars, ackVars, storageVars, historyVars, pipeVars>>
 
 \* Rank r's wall clock passes the prefetch timeout of operation i (policy "timeout").
 TimeoutFires(r, i) ==
@@ -522,7 +588,7 @@ TimeoutFires(r, i) ==
     /\ Policy = "timeout"
     /\ pf[r][i].st \in {"issued", "reading"} /\ ~pf[r][i].to
     /\ pf' = [pf EXCEPT ![r][i].to = TRUE]
-    /\ UNCHANGED <<coll, requestVars, treeVars, poolVars, ackVars, storageVars, historyVars>>
+    /\ UNCHANGED <<coll, requestVars, treeVars, poolVars, ackVars, storageVars, historyVars, pipeVars>>
 
 \* The legitimate end: nothing left anywhere; stutter (keeps deadlock detection meaningful).
 Terminated ==
@@ -595,7 +661,8 @@ TypeOK ==
                         /\ sbq[r] \in Seq(Keys) /\ baq[r] \in Seq(Keys)
                         /\ rvq[r] \in Seq(1 .. NR) /\ rlq[r] \in Seq(1 .. P)
     /\ pf \in [Ranks -> [1 .. NR -> PfOp]]
-    /\ popped \in [Ranks -> [{"w", "l", "rv", "ba", "rl"} -> Nat]]
+    /\ popped \in [Ranks -> [{"w", "l", "rv", "ba", "rl", "bad"} -> Nat]]
+    /\ ares \in [Ranks -> Seq(Nat)]
 
 \* INV-1: the k-th collective calls on every group agree on site, stage, op and size.
 CollectiveMatching == C!CollectiveMatching
@@ -632,6 +699,8 @@ HostSlotSafety ==
       /\ HP2(r) :: \A j \in 1 .. Len(lq[r]) : tree[r][lq[r][j]].hp > 0
       \* a storage backup in flight reads protected, fully written host slots
       /\ HP3(r) :: \A j \in 1 .. Len(sbq[r]) : tree[r][sbq[r][j]].prot /\ tree[r][sbq[r][j]].hp = P
+      \* no ack is consumed before its transfer completed on this rank (nor from an empty queue)
+      /\ HP5(r) :: popped[r].bad = 0
       \* device pool accounting
       /\ HP4(r) :: devFree[r] + P * Cardinality({k \in Keys : tree[r][k].dev}) = DeviceCap
 
@@ -662,3 +731,32 @@ DebugPrefetchInserted == ~(\E r \in Ranks, k \in Keys : ~tree[r][k].dev /\ tree[
                                                        /\ \E i \in 1 .. NR : pf[r][i].st = "fin")
 
 =============================================================================
+(***************************************************************************)
+(* Measured cost (TLC 2.18 fork, -workers 1, 2 cores shared with other     *)
+(* jobs at load ~9, 2026-11-29). Columns: model, tier, (DP,CP,TP),         *)
+(* expected verdict, distinct states, depth, seconds (JVM start included). *)
+(* ci tier in all: about 7 minutes at that load. See catalogue.json.       *)
+(***************************************************************************)
+\*   post20460_cp2            ci   (1,2,1) holds                            20942   68   51.1
+\*   merged_cp2               ci   (1,2,1) holds                            12397   46   34.9
+\*   post20460_cp2tp2         ci   (1,2,2) holds                             8821  106   30.7
+\*   merged_cp2tp2            ci   (1,2,2) holds                             4357   58   22.2
+\*   post20460_cp2_live       ci   (1,2,1) holds                              845   35   26.1
+\*   merged_cp2_live          ci   (1,2,1) holds                              493   23   20.8
+\*   post20460_cp2tp2_live    ci   (1,2,2) holds                             8821  106  101.3
+\*   merged_cp2tp2_live       ci   (1,2,2) holds                             4357   58   70.4
+\*   pre20460_cp2             ci   (1,2,1) violates TreeAgreement               6    5    3.1
+\*   pre20460_tp2             ci   (1,1,2) holds                            20942   68   30.3
+\*   debug_prefetch_revoked   ci   (1,2,1) violates DebugPrefetchRevoked       37    9    4.0
+\*   debug_load_back          ci   (1,2,1) violates DebugLoadBack             435   17    4.0
+\*   debug_prefetch_inserted  ci   (1,2,1) violates DebugPrefetchInserted    3338   29    5.9
+\*   b1_fixed                 ci   (1,2,1) holds                               30   20    2.8
+\*   b3_early_return          ci   (1,1,2) deadlock                             8    5    1.9
+\*   b3_fixed                 ci   (1,1,2) holds                               30   20    2.2
+\*   b5_loading_unsynced      ci   (1,2,1) violates TreeAgreement              31   18    2.4
+\*   b5_fixed                 ci   (1,2,1) holds                               46   25    2.3
+\*   pipelined_p1_cp2         ci   (1,2,1) violates HostSlotSafety            813   14    4.2
+\*   pipelined_cp2            deep (1,2,1) holds                            38773   52   43.2
+\*   pipelined_cp2tp2         deep (1,2,2) holds                            35942   68   48.0
+\*   pipelined_cp2_live       deep (1,2,1) holds                             1965   28   94.8
+\*   post20460_cp2tp2_req2    deep (1,2,2) holds                           365389  173  202.2
