@@ -28,7 +28,8 @@ public final class TraceTable {
     boolean anyGlobal = analysis.steps().stream().anyMatch(s -> !s.global().isEmpty());
     int numWidth = Math.max(2, Integer.toString(trace.length()).length() + 1);
     int actionWidth = Math.min(18, Math.max(6,
-        analysis.steps().stream().mapToInt(s -> label(s).length()).max().orElse(6)));
+        java.util.stream.IntStream.range(0, analysis.steps().size())
+            .map(i -> label(analysis, i).length()).max().orElse(6)));
     boolean global = anyGlobal || ranks == 0;
     int[] cells = cellWidths(analysis, global, width - numWidth - actionWidth - SEP.length() * (ranks + (global ? 2 : 1)));
     StringBuilder out = new StringBuilder();
@@ -92,9 +93,18 @@ public final class TraceTable {
     return width;
   }
 
-  private static String label(TraceAnalysis.Step step) {
+  private static String label(TraceAnalysis analysis, int index) {
+    return label(analysis.steps().get(index), index == 0 ? null : analysis.steps().get(index - 1).state());
+  }
+
+  private static String label(TraceAnalysis.Step step, TraceState before) {
     String action = step.state().action();
-    return action.equals(TraceState.INITIAL) ? "Init" : action;
+    if (action.equals(TraceState.INITIAL)) {
+      return "Init";
+    }
+    // A generic "a collective completes" action: say which sync point(s) it decided.
+    List<String> sites = before == null ? List.of() : CompletedCollectives.readyIn(before);
+    return sites.isEmpty() || !action.contains("Collective") ? action : action + " [" + String.join(",", sites) + "]";
   }
 
   private static void table(TraceAnalysis analysis, int numWidth, int actionWidth, int[] cells, boolean global, StringBuilder out) {
@@ -117,10 +127,12 @@ public final class TraceTable {
     }
     String rule = "-".repeat(ruleWidth);
     out.append(String.join(SEP, header).stripTrailing()).append('\n').append(rule).append('\n');
+    TraceState before = null;
     for (TraceAnalysis.Step step : analysis.steps()) {
       List<List<String>> column = new ArrayList<>();
       column.add(List.of(step.state().number() + (step.diverged().isEmpty() ? "" : "!")));
-      column.add(TextWrap.wrap(label(step), actionWidth));
+      column.add(TextWrap.wrap(label(step, before), actionWidth));
+      before = step.state();
       for (int r = 0; r < ranks; r++) {
         column.add(wrapAll(step.perRank().get(r), cells[r]));
       }
@@ -143,8 +155,9 @@ public final class TraceTable {
   }
 
   private static void listing(TraceAnalysis analysis, int width, StringBuilder out) {
-    for (TraceAnalysis.Step step : analysis.steps()) {
-      out.append("step ").append(step.state().number()).append(": ").append(label(step)).append('\n');
+    for (int i = 0; i < analysis.steps().size(); i++) {
+      TraceAnalysis.Step step = analysis.steps().get(i);
+      out.append("step ").append(step.state().number()).append(": ").append(label(analysis, i)).append('\n');
       for (int r = 0; r < step.perRank().size(); r++) {
         line("  rank " + r + ": ", step.perRank().get(r), width, out);
       }
