@@ -9,6 +9,7 @@ import dev.hicachesync.sync.SyncLayer;
 import dev.hicachesync.sync.SyncObserver;
 import dev.hicachesync.sync.SyncPoint;
 import dev.hicachesync.tier.PageAllocator;
+import dev.hicachesync.tier.PageContent;
 import dev.hicachesync.tree.DeviceEvictionSink;
 import dev.hicachesync.tree.InsertResult;
 import dev.hicachesync.tree.MatchResult;
@@ -443,9 +444,12 @@ public final class CacheController {
 
   /** Reads pages [from, to) of {@code op} into its host slots; false if one is missing (a failed read). */
   boolean readPages(PrefetchOperation op, int from, int to) {
-    long[] seeds = seeds(op);
+    // Seeds of this batch's pages only: seeding the whole key per batch made a long prefetch quadratic.
+    boolean moves = data.moves();
+    int ps = config.pageSize();
     for (int i = from; i < to; i++) {
-      if (!data.load(storage, op.keys[i], op.hostPages[i], seeds == null ? 0 : seeds[i])) {
+      long seed = moves ? PageContent.seed(op.tokens, i * ps, ps) : 0;
+      if (!data.load(storage, op.keys[i], op.hostPages[i], seed)) {
         return false;
       }
     }
