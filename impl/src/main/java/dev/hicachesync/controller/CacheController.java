@@ -9,6 +9,7 @@ import dev.hicachesync.sync.SyncLayer;
 import dev.hicachesync.sync.SyncObserver;
 import dev.hicachesync.sync.SyncPoint;
 import dev.hicachesync.tier.PageAllocator;
+import dev.hicachesync.tier.PageContent;
 import dev.hicachesync.tree.DeviceEvictionSink;
 import dev.hicachesync.tree.InsertResult;
 import dev.hicachesync.tree.MatchResult;
@@ -315,7 +316,11 @@ public final class CacheController {
       tree.unlockRef(node);
       stats.writeAcksPopped++;
       if (storage != null) {
-        storageBackup(node);
+        // The seeds taken at the write still describe the node unless a split cut its key since (a split
+        // only shortens a node's key, so an unchanged page count means an unchanged key).
+        long[] seeds = ack.seeds();
+        storageBackup(node, seeds != null && seeds.length == node.tokens() / config.pageSize() ? seeds
+            : seeds(node));
       }
     }
   }
@@ -371,13 +376,17 @@ public final class CacheController {
 
   /** Starts the L3 backup of a node that just reached the host: protect it until S3 sees the ack. */
   void storageBackup(TreeNode node) {
+    storageBackup(node, seeds(node));
+  }
+
+  /** {@link #storageBackup(TreeNode)} with the node's content seeds ({@link #seeds(TreeNode)}) known. */
+  private void storageBackup(TreeNode node, long[] seeds) {
     int[] hostPages = node.hostPages();
     PageKey[] keys = node.pageKeys();
     long id = node.id();
     tree.protectHost(node);
     host.markBusy(hostPages, 0, hostPages.length);
     ReadyQueue.Entry<Long> ack = backupAckQueue.add(id); // the backup thread is sequential: FIFO acks
-    long[] seeds = seeds(node);
     env.background(TransferKind.STORAGE_WRITE, hostPages.length, ok -> {
       for (int i = 0; i < keys.length; i++) {
         data.store(storage, keys[i].withSuffix(storageSuffix), hostPages[i], seeds == null ? 0 : seeds[i]);
@@ -405,11 +414,12 @@ public final class CacheController {
       return false;
     }
     tree.setHost(node, slots);
+    long[] seeds = seeds(node);
     TransferEvent ev = data.toHost(env.copy(TransferKind.DEVICE_TO_HOST, pages), node.devicePages(), slots,
-        seeds(node));
+        seeds);
     host.markBusy(slots, 0, pages);
     tree.lockRef(node);
-    writeAcks.add(new WriteAck(node.id(), ev, slots));
+    writeAcks.add(new WriteAck(node.id(), ev, slots, seeds));
     stats.deviceToHostCopies++;
     stats.deviceToHostPages += pages;
     return true;
@@ -452,9 +462,12 @@ public final class CacheController {
 
   /** Reads pages [from, to) of {@code op} into its host slots; false if one is missing (a failed read). */
   boolean readPages(PrefetchOperation op, int from, int to) {
-    long[] seeds = seeds(op);
+    // Seeds of this batch's pages only: seeding the whole key per batch made a long prefetch quadratic.
+    boolean moves = data.moves();
+    int ps = config.pageSize();
     for (int i = from; i < to; i++) {
-      if (!data.load(storage, op.keys[i], op.hostPages[i], seeds == null ? 0 : seeds[i])) {
+      long seed = moves ? PageContent.seed(op.tokens, i * ps, ps) : 0;
+      if (!data.load(storage, op.keys[i], op.hostPages[i], seed)) {
         return false;
       }
     }

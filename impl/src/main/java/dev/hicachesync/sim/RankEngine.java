@@ -29,7 +29,7 @@ final class RankEngine {
   final EngineStats stats = new EngineStats();
   private final Simulator sim;
   private final SimConfig cfg;
-  private final Workload workload;
+  final Workload workload;
   private final ProcessGroup recv;
   private final int recvRoot;
   private final DomainChecker checker;
@@ -197,6 +197,7 @@ final class RankEngine {
     stats.storageHitTokens += fromStorage;
     stats.hostHitTokens += loaded - fromStorage;
     stats.computedTokens += prompt.length - prefixTokens;
+    workload.admitted(r, m.deviceTokens(), loaded - fromStorage, fromStorage);
     running.add(new Running(r, last, s + r.decodeSteps()));
     return true;
   }

@@ -1,6 +1,8 @@
 package dev.hicachesync.sim;
 
 import dev.hicachesync.controller.ControllerStats;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -41,6 +43,11 @@ public final class SimStats {
   public long dataBytes;
   /** Pages whose bytes were checked on arrival (every rank). */
   public long checkedPages;
+  /**
+   * The workload instance of each sync domain's first rank, in rank order: one per domain, so the
+   * per-request figures a workload gathers through {@link Workload#admitted} count once per domain.
+   */
+  public final List<Workload> domainWorkloads = new ArrayList<>();
 
   void addDomain(EngineStats e, ControllerStats c) {
     arrived += e.arrived;

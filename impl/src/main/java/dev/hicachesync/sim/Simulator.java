@@ -360,6 +360,7 @@ public final class Simulator {
       }
       if (t.syncDomain(e.rank).get(0) == e.rank) {
         s.addDomain(e.stats, e.controller.stats());
+        s.domainWorkloads.add(e.workload);
       }
       s.addRank(e.stats, e.controller.stats(), e.controller.collectives());
     }

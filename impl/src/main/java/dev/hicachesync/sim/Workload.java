@@ -14,6 +14,14 @@ public interface Workload {
   /** Returns the requests that arrive at {@code step}, in arrival order. */
   List<Request> arrivals(long step);
 
+  /**
+   * Told when request {@code r} is admitted: its matched prefix was {@code deviceTokens} on L1, then
+   * {@code hostTokens} loaded back from L2, then {@code storageTokens} prefetched from L3 (the rest of the
+   * prompt is computed). Called on every rank of the replica, in admission order, from the rank's
+   * thread; for per-request reporting only, it must not influence {@link #arrivals}. Default: ignored.
+   */
+  default void admitted(Request r, int deviceTokens, int hostTokens, int storageTokens) {}
+
   /** Returns a one-line description for the run's header. */
   String describe();
 

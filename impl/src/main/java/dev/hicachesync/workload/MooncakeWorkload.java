@@ -102,16 +102,35 @@ public final class MooncakeWorkload implements Workload {
   /**
    * Records where an admitted request's prefix came from: {@code device} tokens on L1, then {@code host}
    * loaded back from L2, then {@code storage} prefetched from L3; the block-level accounting of
-   * {@link #hits()}. The simulator's {@code RankEngine.tryAdmit} knows these three numbers per request
-   * but does not hand them to the workload yet (TODO (desired, reporting): a {@code Workload.admitted}
-   * hook), so only the unit tests call this today.
+   * {@link #hits()}. The simulator calls this on every rank at admission ({@link Workload#admitted});
+   * its report reads the hits of each sync domain's first rank.
    */
+  @Override
+  public void admitted(Request r, int device, int host, int storage) {
+    admitted(r.rid(), device, host, storage);
+  }
+
+  /** {@link #admitted(Request, int, int, int)} by request id. */
   public void admitted(String rid, int device, int host, int storage) {
     MooncakeRequest r = waiting.remove(rid);
     if (r == null) {
       throw new IllegalArgumentException("request " + rid + " did not arrive here, or was admitted twice");
     }
     hits.add(r, device, host, storage);
+  }
+
+  /**
+   * The hits of the replay's sync domains: the sum of {@link #hits()} over the Mooncake workloads among
+   * {@code domainWorkloads} (the simulator's {@code SimStats.domainWorkloads}, one per domain).
+   */
+  public static TierHits hitsOf(List<Workload> domainWorkloads) {
+    TierHits sum = new TierHits();
+    for (Workload w : domainWorkloads) {
+      if (w instanceof MooncakeWorkload m) {
+        sum.addAll(m.hits);
+      }
+    }
+    return sum;
   }
 
   /** Hits of the requests recorded by {@link #admitted}, in tokens and 512-token blocks per tier. */

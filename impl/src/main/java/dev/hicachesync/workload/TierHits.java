@@ -47,6 +47,15 @@ public final class TierHits {
     }
   }
 
+  /** Adds everything {@code other} recorded (another replica's share of the same replay). */
+  public void addAll(TierHits other) {
+    requests += other.requests;
+    for (int i = 0; i < tokens.length; i++) {
+      tokens[i] += other.tokens[i];
+      blocks[i] += other.blocks[i];
+    }
+  }
+
   /** Requests recorded. */
   public long requests() {
     return requests;

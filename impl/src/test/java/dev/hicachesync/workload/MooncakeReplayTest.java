@@ -67,6 +67,23 @@ class MooncakeReplayTest {
     assertEquals(trace.size(), r.stats().finished);
     assertEquals(oracle.inputTokens(), r.stats().promptTokens);
     assertEquals(oracle.hitTokens(), hits(r.stats()), "hit tokens on " + t);
+    // Block figures: a block is hit when the admitted prefix covers all of its tokens, in the replay
+    // (TierHits, fed by the simulator's admission hook) as in the oracle.
+    TierHits b = assertHitsAgreeWithStats(r.stats());
+    assertEquals(oracle.inputBlocks(), b.inputBlocks(), "input blocks on " + t);
+    assertEquals(oracle.hitBlocks(), b.inputBlocks() - b.blocks(TierHits.Tier.MISS), "hit blocks on " + t);
+    assertEquals(oracle.blockRatio(), b.totalBlockRatio(), 0.0, "block ratio on " + t);
+  }
+
+  /** The admission hook's per-request figures sum to the simulator's own token counts, tier by tier. */
+  private static TierHits assertHitsAgreeWithStats(SimStats s) {
+    TierHits b = MooncakeWorkload.hitsOf(s.domainWorkloads);
+    assertEquals(s.admitted, b.requests(), "requests recorded by the hook");
+    assertEquals(s.deviceHitTokens, b.tokens(TierHits.Tier.L1), "L1 tokens");
+    assertEquals(s.hostHitTokens, b.tokens(TierHits.Tier.L2), "L2 tokens");
+    assertEquals(s.storageHitTokens, b.tokens(TierHits.Tier.L3), "L3 tokens");
+    assertEquals(s.computedTokens, b.tokens(TierHits.Tier.MISS), "missed tokens");
+    return b;
   }
 
   @Test
@@ -91,6 +108,7 @@ class MooncakeReplayTest {
   void boundedTiersStayBelowTheOracleAndGainWithHostCapacity() throws IOException {
     List<MooncakeRequest> slice = conversationSlice();
     long ceiling = PrefixReuseOracle.of(slice.iterator(), 64).hitTokens();
+    long ceilingBlocks = PrefixReuseOracle.of(slice.iterator(), 64).hitBlocks();
     for (WritePolicy wp : WritePolicy.values()) {
       long previous = -1;
       for (int ratio : new int[] {0, 1, 2, 4, 8}) {
@@ -99,11 +117,29 @@ class MooncakeReplayTest {
         assertTrue(r.ok(), () -> wp + ": " + r.divergence() + " " + r.quiescence());
         assertEquals(slice.size(), r.stats().admitted, wp + " ratio " + ratio);
         long hit = hits(r.stats());
+        TierHits b = assertHitsAgreeWithStats(r.stats());
+        assertTrue(b.inputBlocks() - b.blocks(TierHits.Tier.MISS) <= ceilingBlocks, wp + " ratio " + ratio);
+        if (ratio == 0) {
+          assertEquals(0, b.blocks(TierHits.Tier.L2), wp + ": no host tier, no block loaded back");
+        }
         assertTrue(hit <= ceiling, wp + " ratio " + ratio + ": " + hit + " > " + ceiling);
         assertTrue(hit >= previous, wp + " ratio " + ratio + ": " + hit + " < " + previous);
         previous = hit;
       }
     }
+  }
+
+  /** Two replicas: each domain's first rank reports its own requests, once; together they cover the trace. */
+  @Test
+  void blockHitsCountEachReplicaOnce() {
+    List<MooncakeRequest> tiny = Traces.resource(Traces.TINY);
+    int pages = unbounded(tiny);
+    SimResult r = replay(tiny, Topology.of(2, 1, 2, 1), ProtocolVersion.DEFAULT, StorageMode.MEMORY,
+        WritePolicy.WRITE_THROUGH, pages, pages);
+    assertTrue(r.ok(), () -> r.divergence() + " " + r.quiescence());
+    assertEquals(2, r.stats().domainWorkloads.size());
+    TierHits b = assertHitsAgreeWithStats(r.stats());
+    assertEquals(PrefixReuseOracle.of(tiny.iterator(), 64).inputBlocks(), b.inputBlocks());
   }
 
   @Test

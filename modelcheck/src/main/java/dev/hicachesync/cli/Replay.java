@@ -3,7 +3,9 @@ package dev.hicachesync.cli;
 import dev.hicachesync.sim.SimResult;
 import dev.hicachesync.sim.SimStats;
 import dev.hicachesync.workload.MooncakeRequest;
+import dev.hicachesync.workload.MooncakeWorkload;
 import dev.hicachesync.workload.PrefixReuseOracle;
+import dev.hicachesync.workload.TierHits;
 import java.util.List;
 import java.util.Locale;
 
@@ -45,11 +47,13 @@ final class Replay {
     double gib = 1024.0 * 1024.0 * 1024.0;
     long pb = options.pageBytes();
     long hit = s.deviceHitTokens + s.hostHitTokens + s.storageHitTokens;
+    TierHits b = MooncakeWorkload.hitsOf(s.domainWorkloads);
     return String.format(Locale.ROOT,
         "trace prefix reuse (oracle, unbounded cache): tokens %d/%d = %.4f, 512-token blocks %d/%d = %.4f%n"
             + "replay hit ratio (tokens): L1 %.4f, L2 loaded back %.4f, L3 prefetched %.4f, miss %.4f, "
             + "total %.4f (%d of %d requests admitted)%n"
-            + "replay hit ratio (512-token blocks): not reported (the simulator gives no per-request hits)%n"
+            + "replay hit ratio (512-token blocks): L1 %.4f, L2 loaded back %.4f, L3 prefetched %.4f, "
+            + "miss %.4f, total %.4f (%d of %d blocks hit)%n"
             + "bytes moved at %d KiB per page: L1->L2 %.2f GiB, L2->L1 %.2f GiB, L3->L2 %.2f GiB, "
             + "L2->L3 %.2f GiB%n"
             + "prefetches: revoked %d, terminated early %d, completed %d (issued %d, aborted waiting %d)",
@@ -57,6 +61,9 @@ final class Replay {
         oracle.inputBlocks(), oracle.blockRatio(),
         s.rate(s.deviceHitTokens), s.rate(s.hostHitTokens), s.rate(s.storageHitTokens),
         s.rate(s.computedTokens), s.rate(hit), s.admitted, trace.size(),
+        b.blockRatio(TierHits.Tier.L1), b.blockRatio(TierHits.Tier.L2), b.blockRatio(TierHits.Tier.L3),
+        b.blockRatio(TierHits.Tier.MISS), b.totalBlockRatio(), b.inputBlocks() - b.blocks(TierHits.Tier.MISS),
+        b.inputBlocks(),
         pb / 1024, s.deviceToHostPages * pb / gib, s.hostToDevicePages * pb / gib,
         s.storageReadPages * pb / gib, s.storageWritePages * pb / gib,
         s.prefetchesRevoked, s.prefetchesTerminated - s.prefetchesCompleted, s.prefetchesCompleted, s.prefetchesIssued,

@@ -65,6 +65,14 @@ class WorkloadCommandsTest {
     // Unbounded for six requests: the replay reaches the trace's own reuse, 3456 of 6825 tokens.
     assertTrue(r.out().contains("tokens 3456/6825 = 0.5064"), r.out());
     assertTrue(r.out().contains("total 0.5064 (6 of 6 requests admitted)"), r.out());
+    // ... and in 512-token blocks too: the replay's hit blocks are the oracle's.
+    java.util.regex.Matcher oracle =
+        java.util.regex.Pattern.compile("512-token blocks (\\d+)/(\\d+) = ").matcher(r.out());
+    java.util.regex.Matcher replay =
+        java.util.regex.Pattern.compile("\\((\\d+) of (\\d+) blocks hit\\)").matcher(r.out());
+    assertTrue(oracle.find() && replay.find(), r.out());
+    assertEquals(oracle.group(1) + "/" + oracle.group(2), replay.group(1) + "/" + replay.group(2), r.out());
+    assertTrue(!oracle.group(1).equals("0"), r.out());
     assertTrue(r.out().contains("prefetches: revoked"), r.out());
     assertTrue(r.out().strip().endsWith("divergence: none"), r.out());
   }
