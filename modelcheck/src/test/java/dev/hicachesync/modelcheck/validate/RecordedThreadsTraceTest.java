@@ -44,7 +44,7 @@ class RecordedThreadsTraceTest {
       if (!(skipS2 && step == 1)) {
         calls.add(new Call("S2", ReduceOp.MIN, 0));
       }
-      calls.add(new Call("S3", ReduceOp.MIN, 0, 0, 0));
+      // No S3: with storage off the spec (and SGLang) has no storage control queues to drain.
     }
     return calls;
   }
@@ -103,13 +103,13 @@ class RecordedThreadsTraceTest {
     }
     Validation v = TraceValidationTest.validate("threads-value", lines);
     assertEquals(Validation.Outcome.REJECTED, v.outcome(), TraceValidationTest.show(v));
-    assertEquals(6, v.event().orElseThrow().number(), "line " + i + ": " + TraceValidationTest.show(v));
+    assertEquals(5, v.event().orElseThrow().number(), "line " + i + ": " + TraceValidationTest.show(v));
   }
 
   @Test
   void aRunOfRealThreadsIsAccepted() throws Exception {
     List<String> lines = record(false);
-    assertEquals(1 + 2 * 16, lines.size());
+    assertEquals(1 + 2 * 12, lines.size()); // header + 2 ranks x 4 steps x (RECV, S1, S2)
     Validation v = TraceValidationTest.validate("threads", lines);
     assertEquals(Validation.Outcome.ACCEPTED, v.outcome(), TraceValidationTest.show(v));
   }
@@ -119,8 +119,8 @@ class RecordedThreadsTraceTest {
     List<String> lines = record(true);
     Validation v = TraceValidationTest.validate("threads-skip", lines);
     assertEquals(Validation.Outcome.REJECTED, v.outcome(), TraceValidationTest.show(v));
-    // RECV, S1, S2, S3, RECV, S1 match; rank 0's S2 meets rank 1's S3 (a mismatch both ranks record).
-    assertEquals(7, v.event().orElseThrow().number(), TraceValidationTest.show(v));
+    // RECV, S1, S2, RECV, S1 match; rank 0's S2 meets rank 1's next RECV (a mismatch both ranks record).
+    assertEquals(6, v.event().orElseThrow().number(), TraceValidationTest.show(v));
     assertEquals("RankFailed", v.event().orElseThrow().kind());
   }
 }
