@@ -99,15 +99,10 @@ public final class RadixTree {
     int device = 0;
     int host = 0;
     while (pos < len) {
-      TreeNode child = node.children.get(new ChildKey(tokens, pos, pageSize));
+      TreeNode child = descend(node, tokens, pos, len, stamp);
       if (child == null) {
         break;
       }
-      int common = commonPages(child.key, tokens, pos, len);
-      if (common * pageSize < child.key.length) {
-        child = split(child, common);
-      }
-      touch(child, stamp);
       if (child.device != null && host == 0) {
         device += child.key.length;
         lastDevice = child;
@@ -143,15 +138,10 @@ public final class RadixTree {
     int[] dup = new int[pages];
     int ndup = 0;
     while (pos < len) {
-      TreeNode child = node.children.get(new ChildKey(tokens, pos, pageSize));
+      TreeNode child = descend(node, tokens, pos, len, stamp);
       if (child == null) {
         break;
       }
-      int common = commonPages(child.key, tokens, pos, len);
-      if (common * pageSize < child.key.length) {
-        child = split(child, common);
-      }
-      touch(child, stamp);
       int from = pos / pageSize;
       int n = child.key.length / pageSize;
       if (child.device == null) {
@@ -188,15 +178,10 @@ public final class RadixTree {
     TreeNode node = anchor;
     int pos = 0;
     while (pos < len) {
-      TreeNode child = node.children.get(new ChildKey(tokens, pos, pageSize));
+      TreeNode child = descend(node, tokens, pos, len, stamp);
       if (child == null) {
         break;
       }
-      int common = commonPages(child.key, tokens, pos, len);
-      if (common * pageSize < child.key.length) {
-        child = split(child, common);
-      }
-      touch(child, stamp);
       pos += child.key.length;
       node = child;
     }
@@ -484,6 +469,23 @@ public final class RadixTree {
       }
     }
     return false;
+  }
+
+  /**
+   * The child of {@code node} that shares the page at {@code pos} of {@code tokens}, split so that it holds
+   * only the pages they share and touched at {@code stamp}; null when no child shares that page.
+   */
+  private TreeNode descend(TreeNode node, int[] tokens, int pos, int len, long stamp) {
+    TreeNode child = node.children.get(new ChildKey(tokens, pos, pageSize));
+    if (child == null) {
+      return null;
+    }
+    int common = commonPages(child.key, tokens, pos, len);
+    if (common * pageSize < child.key.length) {
+      child = split(child, common);
+    }
+    touch(child, stamp);
+    return child;
   }
 
   private int commonPages(int[] key, int[] tokens, int pos, int len) {
