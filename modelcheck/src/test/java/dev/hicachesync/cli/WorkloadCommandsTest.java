@@ -5,17 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /** {@code simulate --workload} and {@code sweep}: replay output, exit codes, one-line trace errors. */
 class WorkloadCommandsTest {
@@ -32,22 +28,8 @@ class WorkloadCommandsTest {
   @TempDir
   Path dir;
 
-  private record Run(int code, String out, String err) {}
-
-  private static Run run(Callable<Integer> command, String... args) {
-    PrintStream oldOut = System.out;
-    PrintStream oldErr = System.err;
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    try {
-      System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-      System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-      int code = new CommandLine(command).execute(args);
-      return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-    } finally {
-      System.setOut(oldOut);
-      System.setErr(oldErr);
-    }
+  private static CommandRun run(Callable<Integer> command, String... args) {
+    return CommandRun.of(command, args);
   }
 
   private Path write(String name, String text) throws IOException {
@@ -57,7 +39,7 @@ class WorkloadCommandsTest {
   @Test
   void simulateReplaysATraceAndEndsWithoutDivergence() throws IOException {
     Path trace = write("t.jsonl", TRACE);
-    Run r = run(new SimulateCommand(), "--workload", trace.toString(), "--cp", "2", "--tp", "2",
+    CommandRun r = run(new SimulateCommand(), "--workload", trace.toString(), "--cp", "2", "--tp", "2",
         "--max-total-tokens", "65536", "--hicache-ratio", "1");
     assertEquals(0, r.code(), r.out() + r.err());
     assertTrue(r.out().contains("workload: " + trace + ", 6 requests"), r.out());
@@ -81,7 +63,7 @@ class WorkloadCommandsTest {
   void malformedLineIsExitTwoWithOneLineNamingLineAndField() throws IOException {
     Path trace = write("bad.jsonl", TRACE.replace("\"input_length\": 300,", "\"input_length\": -3,"));
     String png = dir.resolve("x.png").toString();
-    for (Run r : new Run[] {run(new SimulateCommand(), "--workload", trace.toString()),
+    for (CommandRun r : new CommandRun[] {run(new SimulateCommand(), "--workload", trace.toString()),
         run(new SweepCommand(), "--workload", trace.toString(), "--out", png)}) {
       assertEquals(2, r.code(), r.out() + r.err());
       assertEquals(1, r.err().strip().lines().count(), r.err());
@@ -102,7 +84,7 @@ class WorkloadCommandsTest {
       all[0] = "--workload";
       all[1] = trace.toString();
       System.arraycopy(args, 0, all, 2, args.length);
-      Run r = run(new SimulateCommand(), all);
+      CommandRun r = run(new SimulateCommand(), all);
       assertEquals(2, r.code(), String.join(" ", args) + ": " + r.out() + r.err());
       assertEquals(1, r.err().strip().lines().count(), r.err());
     }
@@ -112,7 +94,7 @@ class WorkloadCommandsTest {
   void sweepPrintsTheTableAndWritesTheChart() throws IOException {
     Path trace = write("t.jsonl", TRACE);
     Path png = dir.resolve("charts/sweep.png");
-    Run r = run(new SweepCommand(), "--workload", trace.toString(), "--device-pages", "40",
+    CommandRun r = run(new SweepCommand(), "--workload", trace.toString(), "--device-pages", "40",
         "--host-ratio", "0,2", "--write-policies", "write_through,write_back", "--out", png.toString());
     assertEquals(0, r.code(), r.out() + r.err());
     assertTrue(r.out().contains("oracle prefix reuse (page 64): 6 requests"), r.out());
@@ -124,7 +106,7 @@ class WorkloadCommandsTest {
 
   @Test
   void sweepHelpListsTheSweepAndCapacityFlags() {
-    Run r = run(new SweepCommand(), "--help");
+    CommandRun r = run(new SweepCommand(), "--help");
     assertEquals(0, r.code(), r.err());
     assertTrue(r.out().contains("--host-ratio") && r.out().contains("--hicache-ratio"), r.out());
   }
@@ -134,7 +116,7 @@ class WorkloadCommandsTest {
     Path file = Path.of(System.getProperty("hicache.root", ".."), "../shared/workloads/mooncake",
         "conversation_trace.jsonl");
     assumeTrue(Files.isRegularFile(file), "no Mooncake trace at " + file);
-    Run r = run(new SimulateCommand(), "--workload", file.toString(), "--requests", "200",
+    CommandRun r = run(new SimulateCommand(), "--workload", file.toString(), "--requests", "200",
         "--version", "pre20460", "--cp", "2", "--tp", "1", "--max-total-tokens", "262144");
     assertEquals(1, r.code(), r.out() + r.err());
     assertTrue(r.out().contains("divergence: AckAgreement"), r.out());
