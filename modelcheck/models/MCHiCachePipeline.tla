@@ -1,0 +1,35 @@
+-------------------------- MODULE MCHiCachePipeline --------------------------
+(***************************************************************************)
+(* Bounds for model checking HiCachePipeline. Only bounds live here; the   *)
+(* cfg files pick a topology, the PP sync mode, a version and the bugs.    *)
+(***************************************************************************)
+EXTENDS HiCachePipeline
+
+\* B6's scenario: key 1 is inserted and written through at step 1, its write ack may be
+\* ready on one stage and not on the other at step 2, where key 2 needs key 1's device page.
+MCRequests2 == <<1, 2>>
+\* Then key 1 again: a host hit, i.e. a load-back (load acks in the batched counts of B19).
+MCRequests3 == <<1, 2, 1>>
+\* One request that misses: a storage prefetch (B7).
+MCRequests1 == <<1>>
+
+\* One page per key keeps the ack scenarios small; two pages in two batches of one page
+\* give a prefetch a partial result (one batch read, the other not) and an in-flight batch.
+MCPages1 == 1
+MCPages2 == 2
+MCBatch1 == 1
+\* Device holds one key: the second key forces an eviction.
+MCDeviceCap1 == 1
+\* Host holds two keys' pages (pipeline models) or one two-page key (storage models).
+MCHostCap2 == 2
+MCThreshold1 == 1
+\* A stage runs at most one step ahead of the next (one message in flight per channel);
+\* two lets stage 0 run a further step ahead.
+MCLag1 == 1
+MCLag2 == 2
+\* Steps compared: the request stream plus idle steps in which late acks are popped.
+MCSteps2 == 2
+MCSteps3 == 3
+MCSteps4 == 4
+
+=============================================================================

@@ -1,0 +1,666 @@
+--------------------------- MODULE HiCachePipeline ---------------------------
+(***************************************************************************)
+(* HiCache with pipeline parallelism: PP stages of CP x TP ranks that are  *)
+(* NOT in scheduler lockstep, and the L3 storage threads of #27010.        *)
+(*                                                                          *)
+(* MODELLED (sources: sgl-project/sglang hiradix_cache.py,                 *)
+(* cache_controller.py, scheduler_pp_mixin.py; PRs #22607 (the plan),      *)
+(* #27285 (L2 + PP), #27010 (L3 + PP), #33473 (batched write/load counts   *)
+(* with PP; its all-world-collective predecessor bytedance-iaas/sglang     *)
+(* #676, fixed by #677)):                                                   *)
+(*  - every rank has its own scheduler with its own step counter. Stage 0  *)
+(*    starts step k with the request broadcast of its tp group (RECV);     *)
+(*    stage s > 0 starts step k only when the pipeline message of step k   *)
+(*    from stage s-1 has arrived (send/recv on the pp pair of the same     *)
+(*    tp position). A stage may run at most MaxLag steps ahead of the next *)
+(*    (the pipeline channel's capacity: micro-batches in flight);          *)
+(*  - per rank: write-through acks and load-back acks whose GPU events     *)
+(*    complete per rank, in stream order (environment nondeterminism);     *)
+(*    the tree, pools and eviction as in HiCacheSync (abstraction below);  *)
+(*  - the ack-count sync across stages, constant PPSync:                   *)
+(*      "stage_local"     each stage MIN-reduces S1/S2/S3 (S123) over its  *)
+(*                        own CP x TP groups only (before #27285: B6);     *)
+(*      "world_allreduce" one symmetric all_reduce over the whole sync     *)
+(*                        domain, every stage, on the scheduler thread     *)
+(*                        (B6's rejected fix; with Version "merged" the    *)
+(*                        batched all-world collective of B19);            *)
+(*      "forward"         stage 0 reduces over its own CP x TP groups and  *)
+(*                        sends the decided counts down the pipeline with  *)
+(*                        step k's message; stage s > 0 pops exactly that  *)
+(*                        many, blocking until its own events are done     *)
+(*                        (#27285; batched: #33473 / #677).                *)
+(*    The prefetch termination (S4, MAX) and completion (S5, MIN) follow   *)
+(*    the same mode: in "forward" stage 0 decides and forwards;            *)
+(*  - storage (StorageOn, #27010): storage keys are per stage, so the S7   *)
+(*    local hit count is chosen per rank per stage (environment); the      *)
+(*    prefetch thread's S7 MIN (channel "pf"); the I/O thread reads the    *)
+(*    hit pages batch by batch (BatchPages), one ack per batch, also after *)
+(*    a read failure or termination (acks of 0 pages); the prefetch sync   *)
+(*    thread (channel "pfsync") MIN-reduces each batch ack (site "S5B")    *)
+(*    and counts the leading run of complete batches; the scheduler's S4   *)
+(*    (may terminate? wait_complete: final ack synced; timeout: or the     *)
+(*    rank's timeout fired) and S5 (MIN of synced pages) are decided by    *)
+(*    stage 0 and forwarded; the unread tail of the host slots stays with  *)
+(*    the prefetch until its final batch ack is synced, then goes to the   *)
+(*    host release queue, drained at S3 by the forwarded count.            *)
+(*    S7 and S5B reduce over attn_cp, attn_tp and then the pp group (each  *)
+(*    skipped when a singleton).                                           *)
+(*                                                                          *)
+(* BUG KNOBS (Bugs): "B7" S7 and S5B reduce over CP x TP only (no pp       *)
+(* group: stages see different storage hits); "B7tail" the scheduler       *)
+(* releases the unread tail of the host slots at termination, before the   *)
+(* final batch ack (while a batch may still be written into it).           *)
+(* PPSync "stage_local" is B6, "world_allreduce" is B19 / B6's rejected    *)
+(* fix.                                                                     *)
+(*                                                                          *)
+(* ABSTRACTED (and why):                                                    *)
+(*  - the radix tree is one node per request key, eviction takes victims   *)
+(*    in key order (as in HiCacheSync: any order that is a function of the *)
+(*    replicated tree is equivalent for agreement). It is enough to show   *)
+(*    that different ack pops give different trees: a popped write ack     *)
+(*    unlocks its node, which an admission may then evict, and that        *)
+(*    changes the next request's hit (device / host load-back / miss),     *)
+(*    i.e. the batch shape;                                                 *)
+(*  - properties compare ranks at EQUAL STEP NUMBERS: each rank appends a  *)
+(*    record of its decisions and tree to a per-step log at the end of     *)
+(*    every step 1..MaxSteps; later steps (idle steps while the last       *)
+(*    transfers finish) run the same protocol but are not logged, so the   *)
+(*    step counter saturates and the state space is finite. Prefetch       *)
+(*    decisions are compared per prefetch, whenever two ranks both made    *)
+(*    them;                                                                 *)
+(*  - rank-local computation between two blocking points (a collective, a  *)
+(*    pipeline receive, a wait on a local event) is one atomic step; the   *)
+(*    last arriver of a collective resumes every member;                   *)
+(*  - the revoke queue is folded into the host release queue (a revoked    *)
+(*    prefetch's slots are queued for release when the scheduler           *)
+(*    terminates it); storage backups L2 -> L3 are not modelled here       *)
+(*    (HiCacheSync has them); a prefetch is terminated only after its S7   *)
+(*    (the timeout is armed when reading starts); one I/O thread serves    *)
+(*    the prefetches in order;                                             *)
+(*  - stage 0 stops (and sends "stop" down the pipeline) when its RECV     *)
+(*    finds every rank of its stage quiescent: the finite end of the run.  *)
+(***************************************************************************)
+EXTENDS Naturals, Sequences, FiniteSets, Topology
+
+CONSTANTS
+    Version,            \* "post20460" (S1, S2, S3 one by one) | "merged" (one vector S123)
+    PPSync,             \* "stage_local" | "world_allreduce" | "forward"
+    Policy,             \* prefetch stop policy: "wait_complete" | "timeout"
+    StorageOn,          \* L3 storage (prefetch) enabled
+    Requests,           \* the request stream (keys), entering at stage 0
+    PagesPerKey,        \* pages of one key (one radix node)
+    DeviceCap,          \* device KV pool pages per rank
+    HostCap,            \* host KV pool pages per rank
+    PrefetchThreshold,  \* pages: below this S7 result the prefetch is revoked
+    BatchPages,         \* pages per storage I/O batch (one ack per batch)
+    MaxLag,             \* pipeline channel capacity (steps a stage may run ahead of the next)
+    MaxSteps,           \* scheduler steps that are logged and compared
+    Bugs                \* subset of {"B7", "B7tail"}
+
+ASSUME Version \in {"post20460", "merged"}
+ASSUME PPSync \in {"stage_local", "world_allreduce", "forward"}
+ASSUME Policy \in {"wait_complete", "timeout"}
+ASSUME StorageOn \in BOOLEAN
+ASSUME PagesPerKey \in Nat \ {0} /\ DeviceCap \in Nat /\ HostCap \in Nat
+ASSUME PrefetchThreshold \in Nat /\ BatchPages \in Nat \ {0}
+ASSUME MaxLag \in Nat \ {0} /\ MaxSteps \in Nat \ {0}
+ASSUME Bugs \subseteq {"B7", "B7tail"}
+
+NR   == Len(Requests)
+Keys == {Requests[i] : i \in 1 .. NR}
+P    == PagesPerKey
+MaxLock == 3                    \* request lock + load-back lock + write-through lock
+MaxId   == 2 * NR + 1
+Threads == {"sched", "pf", "pfsync"}   \* scheduler, prefetch thread, prefetch sync thread
+
+VARIABLE coll
+C == INSTANCE Collectives
+
+\* ls[r]: the whole local state of rank r (one record: the scheduler step computes on it).
+VARIABLE ls
+\* chan[r]: pipeline messages from the previous stage (same tp position) not yet received by r.
+VARIABLE chan
+
+vars == <<coll, ls, chan>>
+
+Min(S) == C!SetMin(S)
+Max(S) == C!SetMax(S)
+
+-----------------------------------------------------------------------------
+(* Pipeline neighbours.                                                     *)
+
+HasNext(r) == StageOf(r) < PP - 1
+NextRank(r) == r + StageSize
+HasPrev(r) == StageOf(r) > 0
+PrevRank(r) == r - StageSize
+
+-----------------------------------------------------------------------------
+(* Records.                                                                 *)
+
+Absent == [dev |-> FALSE, hp |-> 0, hw |-> 0, lock |-> 0, id |-> 0]
+Node   == [dev : BOOLEAN, hp : 0 .. P, hw : 0 .. P, lock : 0 .. MaxLock, id : 0 .. MaxId]
+IsAbsent(n) == ~n.dev /\ n.hp = 0 /\ n.hw = 0
+
+\* Batches of a read of t pages, and the size of batch j (1-based).
+NB(t) == (t + BatchPages - 1) \div BatchPages
+BatchSize(t, j) == Min({BatchPages, t - (j - 1) * BatchPages})
+
+\* A prefetch operation on one rank.
+\*  st: none | issued (S7 pending) | reading | revoked | term (terminated, tail slots still held
+\*      until the final batch ack) | fin
+\*  tgt: pages to read (the S7 MIN); acks: the I/O thread's batch acks (pages read per batch);
+\*  infl: a batch read is writing into host slots now; sy: batch acks synced (S5B); cmp: synced
+\*  pages (leading run); own: host slots the operation owns; hitd/hit: the S7 decision;
+\*  tstep/ins: the step at which the scheduler terminated it and the pages it inserted.
+OpNone == [st |-> "none", tgt |-> 0, acks |-> <<>>, infl |-> FALSE, fail |-> FALSE, sy |-> 0,
+           cmp |-> 0, to |-> FALSE, own |-> 0, hitd |-> FALSE, hit |-> 0, tstep |-> 0, ins |-> 0]
+Ongoing == {"issued", "reading", "revoked", "term"}
+
+\* The pipeline message of one step: the request delivered at this step and, with "forward",
+\* stage 0's decisions (ack counts popped; prefetch terminated and pages inserted).
+Msg(req, acks, term, m) == [stop |-> FALSE, req |-> req, acks |-> acks, term |-> term, m |-> m]
+StopMsg == [stop |-> TRUE, req |-> 0, acks |-> <<0, 0, 0>>, term |-> 0, m |-> 0]
+
+Pop0 == [w |-> 0, l |-> 0, rl |-> 0]
+
+InitLS == [pc |-> "begin", step |-> 0, msg |-> Msg(0, <<0, 0, 0>>, 0, 0), outbox |-> <<>>,
+           req |-> 0, wait |-> 0, run |-> 0,
+           tree |-> [k \in Keys |-> Absent], nid |-> 1, dfree |-> DeviceCap, hfree |-> HostCap,
+           wq |-> <<>>, wd |-> 0, lq |-> <<>>, ld |-> 0, rlq |-> <<>>,
+           pf |-> [i \in 1 .. NR |-> OpNone],
+           dreq |-> 0, cur |-> Pop0, term |-> 0, m |-> 0, bad |-> 0, log |-> <<>>]
+
+-----------------------------------------------------------------------------
+(* Groups.                                                                  *)
+
+NonSingleton(gs) == SelectSeq(gs, LAMBDA g : Cardinality(g.m) > 1)
+\* The CP x TP groups of r's stage, in #20460's order (attn_cp, then attn_tp).
+StageGroups(r, ch) == NonSingleton(<<C!Group("attn_cp", ch, AttnCpMembers(r)),
+                                     C!Group("attn_tp", ch, AttnTpMembers(r))>>)
+\* #27010: the pp group joins (same tp position on every stage of the replica).
+DomainGroups(r, ch) == StageGroups(r, ch) \o
+                       NonSingleton(<<C!Group("pp", ch, PpMembers(r) \cap SyncDomain(r))>>)
+
+GroupsDef(r, site) ==
+    CASE site = "RECV" -> NonSingleton(<<C!Group("tp", "sched", StageDomain(r))>>)
+      [] site \in {"S7", "S5B"} ->
+            LET ch == IF site = "S7" THEN "pf" ELSE "pfsync"
+            IN  IF "B7" \in Bugs THEN StageGroups(r, ch) ELSE DomainGroups(r, ch)
+      [] PPSync = "world_allreduce" -> <<C!Group("world", "sched", SyncDomain(r))>>
+      [] OTHER -> StageGroups(r, "sched")
+
+Sites == {"RECV", "S1", "S2", "S3", "S123", "S4", "S5", "S7", "S5B"}
+GroupsTable == [r \in Ranks |-> [site \in Sites |-> GroupsDef(r, site)]]
+Groups(r, site) == GroupsTable[r][site]
+
+OpOf(site) == IF site \in {"RECV", "S4"} THEN "MAX" ELSE "MIN"
+ChOf(site) == CASE site = "S7" -> "pf" [] site = "S5B" -> "pfsync" [] OTHER -> "sched"
+
+\* Stage s > 0 copies stage 0's decisions instead of reducing (#27285).
+Follower(r) == PPSync = "forward" /\ StageOf(r) > 0
+
+-----------------------------------------------------------------------------
+(* Rank-local computation (as HiCacheSync, without storage backup).         *)
+
+DevVictims(s) == {k \in Keys : s.tree[k].dev /\ s.tree[k].lock = 0}
+EvictDevOne(s) ==
+    LET k == Min(DevVictims(s))
+        n == s.tree[k]
+    IN  IF n.hp = P
+          THEN [s EXCEPT !.tree[k].dev = FALSE, !.dfree = @ + P]
+          ELSE [s EXCEPT !.tree[k] = Absent, !.dfree = @ + P, !.hfree = @ + n.hp]
+RECURSIVE EnsureDev(_, _)
+EnsureDev(s, need) ==
+    IF s.dfree >= need \/ DevVictims(s) = {} THEN s ELSE EnsureDev(EvictDevOne(s), need)
+
+HostVictims(s) == {k \in Keys : ~s.tree[k].dev /\ s.tree[k].hp > 0 /\ s.tree[k].lock = 0}
+EvictHostOne(s) ==
+    LET k == Min(HostVictims(s))
+    IN  [s EXCEPT !.tree[k] = Absent, !.hfree = @ + s.tree[k].hp]
+RECURSIVE EnsureHost(_, _)
+EnsureHost(s, need) ==
+    IF s.hfree >= need \/ HostVictims(s) = {} THEN s ELSE EnsureHost(EvictHostOne(s), need)
+
+\* hiradix_cache.py::write_backup
+WriteThrough(s, k) ==
+    LET need == P - s.tree[k].hp
+        e    == EnsureHost(s, need)
+    IN  IF need = 0 \/ s.tree[k].hw > 0 THEN s
+        ELSE IF e.hfree < need THEN e
+        ELSE [e EXCEPT !.hfree = @ - need, !.tree[k].hw = need,
+                       !.tree[k].lock = @ + 1, !.wq = Append(@, k)]
+
+\* hiradix_cache.py::cache_finished_req
+Finish(s) ==
+    IF s.run = 0 THEN s
+    ELSE LET k == Requests[s.run]
+         IN  WriteThrough([s EXCEPT !.run = 0, !.tree[k].lock = @ - 1], k)
+
+\* Request i enters the waiting queue; a miss with storage on issues a prefetch that owns
+\* host slots for the whole key. hiradix_cache.py::prefetch_from_storage
+Deliver(s, i) ==
+    IF i = 0 THEN s
+    ELSE LET k  == Requests[i]
+             s1 == [s EXCEPT !.req = i, !.wait = i]
+             e  == EnsureHost(s1, P)
+         IN  IF ~StorageOn \/ ~IsAbsent(s1.tree[k]) THEN s1
+             ELSE IF e.hfree < P THEN e
+             ELSE [e EXCEPT !.hfree = @ - P, !.pf[i] = [OpNone EXCEPT !.st = "issued", !.own = P]]
+
+\* S1: pop n write acks (the node is now on host). hiradix_cache.py::writing_check
+RECURSIVE PopWrites(_, _)
+PopWrites(s, n) ==
+    IF n = 0 THEN s
+    ELSE IF s.wd = 0 THEN [s EXCEPT !.bad = 1]          \* event not done here (or no ack)
+    ELSE LET k  == Head(s.wq)
+             nd == s.tree[k]
+         IN  PopWrites([s EXCEPT !.wq = Tail(@), !.wd = @ - 1,
+                         !.tree[k] = [nd EXCEPT !.hp = nd.hp + nd.hw, !.hw = 0,
+                                                !.lock = @ - 1]], n - 1)
+\* S2: pop n load acks. hiradix_cache.py::loading_check
+RECURSIVE PopLoads(_, _)
+PopLoads(s, n) ==
+    IF n = 0 THEN s
+    ELSE IF s.ld = 0 THEN [s EXCEPT !.bad = 1]
+    ELSE PopLoads([s EXCEPT !.lq = Tail(@), !.ld = @ - 1,
+                            !.tree[Head(s.lq)].lock = @ - 1], n - 1)
+\* S3 (host release part): free n queued host page runs.
+RECURSIVE PopReleases(_, _)
+PopReleases(s, n) ==
+    IF n = 0 THEN s
+    ELSE IF s.rlq = <<>> THEN [s EXCEPT !.bad = 1]
+    ELSE PopReleases([s EXCEPT !.rlq = Tail(@), !.hfree = @ + Head(s.rlq)], n - 1)
+
+ApplyAcks(s, n) ==
+    [PopReleases(PopLoads(PopWrites(s, n[1]), n[2]), n[3])
+        EXCEPT !.cur = [w |-> n[1], l |-> n[2], rl |-> n[3]]]
+
+\* A follower may pop the forwarded counts once its own events are done (it blocks, #27285).
+Ready(s, n) == s.wd >= n[1] /\ s.ld >= n[2] /\ Len(s.rlq) >= n[3]
+
+\* S4 local value: may this rank terminate the waiting request's prefetch?
+CanTerminate(s) ==
+    LET op == s.pf[s.wait]
+    IN  op.hitd /\ (op.st = "revoked" \/ op.sy = NB(op.tgt) \/ (Policy = "timeout" /\ op.to))
+
+\* Terminate the waiting request's prefetch and insert m synced pages into the host tree.
+\* The tail (own - m slots) goes to the release queue now only if no batch can still write
+\* into it (final batch ack synced, or revoked); else the sync thread releases it at the
+\* final ack (#27010). "B7tail": released now regardless.
+Terminate(s, m) ==
+    LET w  == s.wait
+        k  == Requests[w]
+        op == s.pf[w]
+        tail == op.own - m
+        final == op.st = "revoked" \/ op.sy = NB(op.tgt)
+        now == final \/ "B7tail" \in Bugs
+    IN  [s EXCEPT
+           !.pf[w]   = [op EXCEPT !.st = IF final THEN "fin" ELSE "term",
+                                  !.own = IF now THEN 0 ELSE tail,
+                                  !.tstep = s.step, !.ins = m],
+           !.tree[k] = IF m > 0 THEN [Absent EXCEPT !.hp = m, !.id = s.nid] ELSE @,
+           !.nid     = IF m > 0 THEN @ + 1 ELSE @,
+           !.rlq     = IF now /\ tail > 0 THEN Append(@, tail) ELSE @,
+           \* inserting pages that were not read (and synced) on this rank
+           !.bad     = IF ~op.hitd \/ m > op.cmp \/ op.st \notin Ongoing THEN 1 ELSE @,
+           !.term = 1, !.m = m]
+
+\* Admit the waiting request: device hit, host hit (load back) or miss (insert).
+Admit(s) ==
+    LET w == s.wait
+        k == Requests[w]
+        e == EnsureDev(s, P)
+        n == e.tree[k]
+        new == n.hp = 0
+    IN  IF s.tree[k].dev THEN [s EXCEPT !.tree[k].lock = @ + 1, !.run = w, !.wait = 0]
+        ELSE IF e.dfree < P THEN e
+        ELSE [e EXCEPT !.dfree = @ - P,
+                       !.tree[k] = [n EXCEPT !.dev = TRUE, !.lock = @ + (IF new THEN 1 ELSE 2),
+                                             !.id = IF new THEN e.nid ELSE @],
+                       !.nid = IF new THEN @ + 1 ELSE @,
+                       !.lq  = IF new THEN @ ELSE Append(@, k),
+                       !.run = w, !.wait = 0]
+
+\* Nothing left to do on this rank (stage 0's stop condition, reduced at RECV).
+Quiet(s) == /\ s.req = NR /\ s.wait = 0 /\ s.run = 0
+            /\ s.wq = <<>> /\ s.lq = <<>> /\ s.rlq = <<>>
+            /\ \A i \in 1 .. NR : s.pf[i].st \in {"none", "fin"}
+
+\* The log record of a step: what the properties compare at equal step numbers.
+LogRec(s) == [tree |-> s.tree, nid |-> s.nid, wait |-> s.wait, run |-> s.run,
+              pop |-> s.cur, wq |-> s.wq, lq |-> s.lq, dfree |-> s.dfree, hfree |-> s.hfree]
+
+\* Background decisions.
+NextS7(s) == Min({i \in 1 .. NR : s.pf[i].st = "issued"})
+\* The I/O thread serves prefetches in order: the oldest one with batches left to ack.
+IoPending(s) == {i \in 1 .. NR : s.pf[i].st \in {"reading", "term"}
+                                  /\ Len(s.pf[i].acks) < NB(s.pf[i].tgt)}
+NextIo(s) == Min(IoPending(s))
+SyncPending(s) == {i \in 1 .. NR : Len(s.pf[i].acks) > s.pf[i].sy}
+NextSB(s) == Min(SyncPending(s))
+
+\* S7 decision: revoke below the threshold, else read the MIN pages. prefetch_thread_func
+HitSynced(s, h) ==
+    LET i  == NextS7(s)
+        op == s.pf[i]
+    IN  [s EXCEPT !.pf[i] = [op EXCEPT !.st = IF h < PrefetchThreshold THEN "revoked" ELSE "reading",
+                                       !.tgt = IF h < PrefetchThreshold THEN 0 ELSE h,
+                                       !.hitd = TRUE, !.hit = h]]
+
+\* S5B decision for the next batch ack: count it if all earlier batches were complete; at the
+\* final ack of a terminated prefetch, release its tail. prefetch sync thread (#27010)
+BatchSynced(s, x) ==
+    LET i  == NextSB(s)
+        op == s.pf[i]
+        j  == op.sy + 1
+        before == Min({(j - 1) * BatchPages, op.tgt})
+        cmp == IF op.cmp = before THEN op.cmp + x ELSE op.cmp
+        last == j = NB(op.tgt)
+        rel  == last /\ op.st = "term"
+    IN  [s EXCEPT !.pf[i] = [op EXCEPT !.sy = j, !.cmp = cmp,
+                                       !.st = IF rel THEN "fin" ELSE @,
+                                       !.own = IF rel THEN 0 ELSE @],
+                  !.rlq = IF rel /\ op.own > 0 THEN Append(@, op.own) ELSE @]
+
+-----------------------------------------------------------------------------
+(* The scheduler step as a chain of blocking points. Enter computes a      *)
+(* sync point's local value and posts it on its first group; Post moves to *)
+(* the next group or, past the last one, Decide applies the result and     *)
+(* enters the next point. Each returns [s |-> local state, call |-> the    *)
+(* next collective call of the thread, or NoCall].                         *)
+
+RECURSIVE Enter(_, _, _), Post(_, _, _, _, _), Decide(_, _, _, _)
+
+Post(r, s, site, k, v) ==
+    LET gs == Groups(r, site)
+    IN  IF k <= Len(gs) THEN [s |-> s, call |-> C!Call(gs[k], site, k, OpOf(site), v)]
+        ELSE Decide(r, s, site, v)
+
+Stay(s) == [s |-> s, call |-> C!NoCall]
+
+Enter(r, s, site) ==
+    CASE site = "RECV" ->                                   \* stage 0: request broadcast
+            Post(r, s, "RECV", 1, <<IF s.wait = 0 /\ s.req < NR THEN s.req + 1 ELSE 0,
+                                    IF Quiet(s) THEN 0 ELSE 1>>)
+      [] site = "SYNC" ->                                   \* check_hicache_events
+            IF Follower(r)
+              THEN IF Ready(s, s.msg.acks) THEN Enter(r, ApplyAcks(s, s.msg.acks), "ADMIT")
+                   ELSE Stay([s EXCEPT !.pc = "wait_ev"])    \* block on own events
+            ELSE IF Version = "merged" THEN Post(r, s, "S123", 1, <<s.wd, s.ld, Len(s.rlq)>>)
+            ELSE Post(r, s, "S1", 1, <<s.wd>>)
+      [] site = "S2" -> Post(r, s, "S2", 1, <<s.ld>>)
+      [] site = "S3" -> IF ~StorageOn THEN Enter(r, s, "ADMIT")
+                        ELSE Post(r, s, "S3", 1, <<Len(s.rlq)>>)
+      [] site = "ADMIT" ->
+            IF s.wait = 0 THEN Enter(r, s, "END")
+            ELSE IF s.pf[s.wait].st \in Ongoing \ {"term"}
+              THEN IF Follower(r)
+                     THEN IF s.msg.term = 1 THEN Enter(r, Admit(Terminate(s, s.msg.m)), "END")
+                          ELSE Enter(r, s, "END")
+                   ELSE Post(r, s, "S4", 1, <<IF CanTerminate(s) THEN 0 ELSE 1>>)
+            ELSE Enter(r, Admit(s), "END")
+      [] site = "END" ->                                    \* log, send step k's message
+            [s |-> [s EXCEPT !.log = IF s.step <= MaxSteps THEN Append(@, LogRec(s)) ELSE @,
+                             !.pc = "begin",
+                             \* the step's scratch fields are dead now: reset (fewer states)
+                             !.msg = InitLS.msg, !.dreq = 0, !.cur = Pop0, !.term = 0, !.m = 0,
+                             !.outbox = IF HasNext(r)
+                                          THEN <<Msg(s.dreq, <<s.cur.w, s.cur.l, s.cur.rl>>,
+                                                     s.term, s.m)>>
+                                          ELSE <<>>],
+             call |-> C!NoCall]
+
+\* Start step k: deliver the request, finish the running one. scheduler.py event loop
+StartStep(r, s, req) ==
+    Enter(r, Deliver(Finish([s EXCEPT !.step = Min({@ + 1, MaxSteps + 1}), !.pc = "run",
+                                      !.dreq = req, !.cur = Pop0, !.term = 0, !.m = 0]), req),
+          "SYNC")
+
+Decide(r, s, site, x) ==
+    CASE site = "RECV" -> IF x[2] = 0                          \* every rank of stage 0 quiet
+                            THEN Stay([s EXCEPT !.pc = "done",
+                                         !.outbox = IF HasNext(r) THEN <<StopMsg>> ELSE <<>>])
+                            ELSE StartStep(r, s, x[1])
+      [] site = "S1"   -> Enter(r, [PopWrites(s, x[1]) EXCEPT !.cur.w = x[1]], "S2")
+      [] site = "S2"   -> Enter(r, [PopLoads(s, x[1]) EXCEPT !.cur.l = x[1]], "S3")
+      [] site = "S3"   -> Enter(r, [PopReleases(s, x[1]) EXCEPT !.cur.rl = x[1]], "ADMIT")
+      [] site = "S123" -> Enter(r, ApplyAcks(s, x), "ADMIT")
+      [] site = "S4"   -> IF x[1] = 0 THEN Post(r, s, "S5", 1, <<s.pf[s.wait].cmp>>)
+                          ELSE Enter(r, s, "END")                \* keep waiting
+      [] site = "S5"   -> Enter(r, Admit(Terminate(s, x[1])), "END")
+      [] site = "S7"   -> Stay(HitSynced(s, x[1]))
+      [] site = "S5B"  -> Stay(BatchSynced(s, x[1]))
+
+Resume(r, s, call, x) ==
+    IF call.stage < Len(Groups(r, call.site))
+      THEN Post(r, s, call.site, call.stage + 1, x)
+      ELSE Decide(r, s, call.site, x)
+
+\* Commit the new local states nx[q] of the ranks q in M, their next call on channel ch, and
+\* their outgoing pipeline messages (appended to the channels ch0, the channels before).
+CommitOn(M, nx, ch, ch0) ==
+    /\ ls' = [q \in Ranks |-> IF q \in M THEN [nx[q].s EXCEPT !.outbox = <<>>] ELSE ls[q]]
+    /\ coll' = [q \in Ranks |-> IF q \in M THEN [coll[q] EXCEPT ![ch] = nx[q].call] ELSE coll[q]]
+    /\ chan' = [q \in Ranks |-> IF HasPrev(q) /\ PrevRank(q) \in M
+                                  THEN ch0[q] \o nx[PrevRank(q)].s.outbox
+                                  ELSE ch0[q]]
+Commit(M, nx, ch) == CommitOn(M, nx, ch, chan)
+
+-----------------------------------------------------------------------------
+(* Initial state.                                                           *)
+
+Init ==
+    /\ ls = [r \in Ranks |-> InitLS]
+    /\ coll = [r \in Ranks |-> [th \in Threads |-> C!NoCall]]
+    /\ chan = [r \in Ranks |-> <<>>]
+
+-----------------------------------------------------------------------------
+(* Actions.                                                                 *)
+
+\* Room in the pipeline channel to the next stage (a stage runs at most MaxLag steps ahead).
+Room(r) == IF HasNext(r) THEN Len(chan[NextRank(r)]) < MaxLag ELSE TRUE
+
+\* Rank r begins its next step: stage 0 posts RECV; stage s > 0 receives step k's message.
+StepBegins(r) ==
+    /\ ls[r].pc = "begin"
+    /\ coll[r]["sched"] = C!NoCall
+    /\ Room(r)
+    /\ IF StageOf(r) = 0
+         THEN \E nx \in {Enter(r, ls[r], "RECV")} : Commit({r}, [q \in {r} |-> nx], "sched")
+         ELSE /\ chan[r] # <<>>
+              /\ LET m == Head(chan[r])
+                     nx == IF m.stop
+                             THEN Stay([ls[r] EXCEPT !.pc = "done",
+                                          !.outbox = IF HasNext(r) THEN <<StopMsg>> ELSE <<>>])
+                             ELSE StartStep(r, [ls[r] EXCEPT !.msg = m], m.req)
+                 \* the receive takes the message off r's channel
+                 IN  CommitOn({r}, [q \in {r} |-> nx], "sched", [chan EXCEPT ![r] = Tail(@)])
+
+\* A follower's own events are done: it pops the forwarded counts and goes on.
+EventsReady(r) ==
+    /\ ls[r].pc = "wait_ev"
+    /\ Ready(ls[r], ls[r].msg.acks)
+    /\ \E nx \in {Enter(r, ApplyAcks([ls[r] EXCEPT !.pc = "run"], ls[r].msg.acks), "ADMIT")} :
+          Commit({r}, [q \in {r} |-> nx], "sched")
+
+\* The last member of group g arrives: the collective completes for every member.
+CollectiveCompletes(g) ==
+    /\ C!AllPosted(g)
+    /\ C!Matched(g)
+    /\ \E nx \in {LET x == C!Result(g) IN [q \in g.m |-> Resume(q, ls[q], coll[q][g.ch], x)]} :
+          Commit(g.m, nx, g.ch)
+
+\* GPU events complete per rank, in stream order. cache_controller.py (CUDA events)
+WriteEventCompletes(r) ==
+    /\ ls[r].wd < Len(ls[r].wq)
+    /\ ls' = [ls EXCEPT ![r].wd = @ + 1]
+    /\ UNCHANGED <<coll, chan>>
+LoadEventCompletes(r) ==
+    /\ ls[r].ld < Len(ls[r].lq)
+    /\ ls' = [ls EXCEPT ![r].ld = @ + 1]
+    /\ UNCHANGED <<coll, chan>>
+
+\* The prefetch thread queries this stage's storage (h leading pages exist for this rank's
+\* keys: environment) and posts S7. cache_controller.py::prefetch_thread_func
+PrefetchThreadQueries(r) ==
+    /\ StorageOn
+    /\ coll[r]["pf"] = C!NoCall
+    /\ \E i \in 1 .. NR : ls[r].pf[i].st = "issued"
+    /\ \E h \in 0 .. P :
+          \E nx \in {Post(r, ls[r], "S7", 1, <<h>>)} : Commit({r}, [q \in {r} |-> nx], "pf")
+
+\* The I/O thread starts reading the next batch into its host slots (not after a failure or
+\* once the scheduler terminated the prefetch).
+IoStartsBatch(r) ==
+    /\ IoPending(ls[r]) # {}
+    /\ LET i == NextIo(ls[r]) IN
+       /\ ~ls[r].pf[i].infl /\ ~ls[r].pf[i].fail /\ ls[r].pf[i].st = "reading"
+       /\ ls' = [ls EXCEPT ![r].pf[i].infl = TRUE]
+    /\ UNCHANGED <<coll, chan>>
+\* The batch read ends: all its pages land, or the read fails (ack of 0 pages).
+IoEndsBatch(r) ==
+    /\ IoPending(ls[r]) # {}
+    /\ LET i == NextIo(ls[r])
+           op == ls[r].pf[i]
+       IN  /\ op.infl
+           /\ \/ ls' = [ls EXCEPT ![r].pf[i] = [op EXCEPT !.infl = FALSE,
+                                      !.acks = Append(@, BatchSize(op.tgt, Len(op.acks) + 1))]]
+              \/ ls' = [ls EXCEPT ![r].pf[i] = [op EXCEPT !.infl = FALSE, !.fail = TRUE,
+                                                          !.acks = Append(@, 0)]]
+    /\ UNCHANGED <<coll, chan>>
+\* After a failure or termination the remaining batches are acked without reading: every
+\* rank emits the same number of acks (#27010).
+IoSkipsBatch(r) ==
+    /\ IoPending(ls[r]) # {}
+    /\ LET i == NextIo(ls[r])
+           op == ls[r].pf[i]
+       IN  /\ ~op.infl /\ (op.fail \/ op.st = "term")
+           /\ ls' = [ls EXCEPT ![r].pf[i].acks = Append(@, 0)]
+    /\ UNCHANGED <<coll, chan>>
+
+\* The prefetch sync thread posts the next batch ack (S5B).
+SyncThreadPosts(r) ==
+    /\ coll[r]["pfsync"] = C!NoCall
+    /\ SyncPending(ls[r]) # {}
+    /\ LET op == ls[r].pf[NextSB(ls[r])] IN
+       \E nx \in {Post(r, ls[r], "S5B", 1, <<op.acks[op.sy + 1]>>)} :
+          Commit({r}, [q \in {r} |-> nx], "pfsync")
+
+\* The rank's wall clock passes the prefetch timeout (policy "timeout").
+TimeoutFires(r, i) ==
+    /\ Policy = "timeout"
+    /\ ls[r].pf[i].st = "reading" /\ ~ls[r].pf[i].to
+    /\ ls' = [ls EXCEPT ![r].pf[i].to = TRUE]
+    /\ UNCHANGED <<coll, chan>>
+
+\* The legitimate end: every scheduler stopped; stutter.
+Done == \A r \in Ranks : ls[r].pc = "done"
+Terminated == Done /\ UNCHANGED vars
+
+SchedulerMoves == \E r \in Ranks : StepBegins(r) \/ EventsReady(r)
+SomeCollectiveCompletes ==
+    \E r \in Ranks, th \in Threads :
+        coll[r][th] # C!NoCall /\ CollectiveCompletes(coll[r][th].grp)
+Background ==
+    \E r \in Ranks : \/ WriteEventCompletes(r) \/ LoadEventCompletes(r)
+                     \/ PrefetchThreadQueries(r) \/ IoStartsBatch(r) \/ IoEndsBatch(r)
+                     \/ IoSkipsBatch(r) \/ SyncThreadPosts(r)
+                     \/ \E i \in 1 .. NR : TimeoutFires(r, i)
+
+Next == SchedulerMoves \/ SomeCollectiveCompletes \/ Background \/ Terminated
+
+\* Fairness: schedulers keep stepping and gloo collectives whose members all called complete
+\* (weak: once enabled they stay enabled until taken); GPU copies complete, storage answers,
+\* wall time passes and threads are scheduled (strong: a ready event is noticed eventually
+\* even if the rank is busy in between).
+Fairness == /\ WF_vars(SchedulerMoves) /\ WF_vars(SomeCollectiveCompletes)
+            /\ SF_vars(Background)
+
+Spec == Init /\ [][Next]_vars /\ Fairness
+
+-----------------------------------------------------------------------------
+(* Properties: the names of HiCacheSync, compared at equal step numbers.    *)
+
+\* Two ranks of one sync domain (any stages) agree on f of their logs at every step both logged.
+LogAgree(f(_)) ==
+    \A r1, r2 \in Ranks :
+        SyncDomain(r1) = SyncDomain(r2) =>
+            \A k \in 1 .. Min({Len(ls[r1].log), Len(ls[r2].log)}) :
+                f(ls[r1].log[k]) = f(ls[r2].log[k])
+
+TypeOK ==
+    /\ \A r \in Ranks :
+        /\ ls[r].pc \in {"begin", "run", "wait_ev", "done"}
+        /\ ls[r].step \in 0 .. MaxSteps + 1
+        /\ ls[r].tree \in [Keys -> Node]
+        /\ ls[r].dfree \in 0 .. DeviceCap /\ ls[r].hfree \in 0 .. HostCap
+        /\ ls[r].wd \in 0 .. Len(ls[r].wq) /\ ls[r].ld \in 0 .. Len(ls[r].lq)
+        /\ Len(ls[r].log) <= MaxSteps
+        /\ Len(chan[r]) <= MaxLag + 1
+    /\ \A r \in Ranks, th \in Threads : coll[r][th] = C!NoCall \/ coll[r][th].site \in Sites
+
+\* INV-1.
+CollectiveMatching == C!CollectiveMatching
+
+\* INV-3: the same tree (residency, pages, locks, ids) and queue state after every step k.
+TreeAgreement == LogAgree(LAMBDA e : <<e.tree, e.nid, e.wait, e.run>>)
+
+\* INV-4: the same ack counts popped at every step k, the same acks queued.
+AckAgreement == LogAgree(LAMBDA e : <<e.pop, e.wq, e.lq>>)
+
+\* INV-5: the same decision for every prefetch: S7 hit, termination step, pages inserted.
+PrefetchAgreement ==
+    \A r1, r2 \in Ranks, i \in 1 .. NR :
+        SyncDomain(r1) = SyncDomain(r2) =>
+            LET o1 == ls[r1].pf[i]
+                o2 == ls[r2].pf[i]
+            IN  /\ (o1.hitd /\ o2.hitd) => o1.hit = o2.hit
+                /\ (o1.tstep > 0 /\ o2.tstep > 0) => <<o1.tstep, o1.ins>> = <<o2.tstep, o2.ins>>
+
+\* INV-6: equal free pool sizes after every step k.
+AllocAgreement == LogAgree(LAMBDA e : <<e.dfree, e.hfree>>)
+
+\* INV-7: every host slot owned exactly once; slots a transfer uses are owned by it.
+RECURSIVE SeqSum(_), SumOver(_, _)
+SeqSum(s) == IF s = <<>> THEN 0 ELSE Head(s) + SeqSum(Tail(s))
+SumOver(f, S) == IF S = {} THEN 0
+                 ELSE LET k == CHOOSE x \in S : TRUE IN f[k] + SumOver(f, S \ {k})
+HostSlotSafety ==
+    \A r \in Ranks :
+      LET s == ls[r] IN
+      \* free list + release queue + tree (written or being written) + prefetches
+      /\ HP0(r) :: s.hfree + SeqSum(s.rlq)
+                + SumOver([k \in Keys |-> s.tree[k].hp + s.tree[k].hw], Keys)
+                + SumOver([i \in 1 .. NR |-> s.pf[i].own], 1 .. NR)
+                = HostCap
+      /\ HP1(r) :: \A k \in Keys : (s.tree[k].hw > 0) <=> (\E j \in 1 .. Len(s.wq) : s.wq[j] = k)
+      /\ HP2(r) :: \A j \in 1 .. Len(s.lq) : s.tree[s.lq[j]].hp > 0
+      \* a storage batch being written lands in slots its prefetch still owns (#27010)
+      /\ HP3(r) :: \A i \in 1 .. NR : s.pf[i].infl => s.pf[i].own > 0
+      \* no ack consumed before its transfer completed here; no unread page inserted
+      /\ HP5(r) :: s.bad = 0
+      /\ HP4(r) :: s.dfree + P * Cardinality({k \in Keys : s.tree[k].dev}) = DeviceCap
+
+\* Liveness.
+AnyOngoing == \E r \in Ranks, i \in 1 .. NR : ls[r].pf[i].st \in Ongoing
+PrefetchTerminates == AnyOngoing ~> ~AnyOngoing
+AckPending(r) == ls[r].wq # <<>> \/ ls[r].lq # <<>> \/ ls[r].rlq # <<>>
+AcksConsumed == (\E r \in Ranks : AckPending(r)) ~> (\A r \in Ranks : ~AckPending(r))
+
+-----------------------------------------------------------------------------
+(* Reachability checks that must fail (the model is not a toy).             *)
+
+\* A later stage waits for its own events before popping the forwarded counts.
+DebugFollowerBlocks == ~(\E r \in Ranks : ls[r].pc = "wait_ev")
+\* A stage runs ahead: stage 0 has finished a step that stage 1 has not begun.
+DebugStageSkew == ~(\E r \in Ranks : HasNext(r) /\ ls[r].step > ls[NextRank(r)].step + 1)
+\* A node is loaded back from host (load acks in the counts).
+DebugLoadBack == ~(\E r \in Ranks : ls[r].lq # <<>>)
+\* Every rank inserted a prefetched page into its host tree.
+DebugPrefetchInserted == ~(\A r \in Ranks : ls[r].pf[1].ins > 0)
+\* A prefetch was terminated with a batch still in flight and later finished.
+DebugTailAfterFinalAck == ~(\E r \in Ranks : ls[r].pf[1].st = "fin" /\ ls[r].pf[1].tstep > 0
+                                             /\ ls[r].pf[1].sy > 0 /\ ls[r].pf[1].ins < P
+                                             /\ ls[r].pf[1].hit = P)
+
+=============================================================================
