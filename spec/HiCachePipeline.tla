@@ -641,6 +641,14 @@ HostSlotSafety ==
       /\ HP5(r) :: s.bad = 0
       /\ HP4(r) :: s.dfree + P * Cardinality({k \in Keys : s.tree[k].dev}) = DeviceCap
 
+\* The legitimate end leaves nothing behind: every ack consumed, every prefetch finished, no
+\* message in flight. (With the deadlock check this is the finite part of the liveness
+\* properties below: every state that is not the end has a successor; the cycles that avoid
+\* the end are idle steps waiting for a background step that fairness eventually takes.)
+EndClean == Done => \A r \in Ranks : /\ ~(ls[r].wq # <<>> \/ ls[r].lq # <<>> \/ ls[r].rlq # <<>>)
+                                    /\ \A i \in 1 .. NR : ls[r].pf[i].st \in {"none", "fin"}
+                                    /\ chan[r] = <<>>
+
 \* Liveness.
 AnyOngoing == \E r \in Ranks, i \in 1 .. NR : ls[r].pf[i].st \in Ongoing
 PrefetchTerminates == AnyOngoing ~> ~AnyOngoing
@@ -664,3 +672,27 @@ DebugTailAfterFinalAck == ~(\E r \in Ranks : ls[r].pf[1].st = "fin" /\ ls[r].pf[
                                              /\ ls[r].pf[1].hit = P)
 
 =============================================================================
+(***************************************************************************)
+(* Measured cost (TLC 2.18 fork, -workers 1, `./hicache-sync check         *)
+(* --record`, 2 cores shared with other jobs at load ~10-13, 2026-11-29).  *)
+(* Columns: model, tier, (DP,CP,TP,PP), expected verdict, distinct states, *)
+(* depth, seconds (JVM start included). See catalogue.json. Each bug model *)
+(* is its fixed twin's cfg with one constant changed (PPSync or Bugs).     *)
+(***************************************************************************)
+\*   b6_stage_local                 ci   (1,1,1,2) violates TreeAgreement                19    8    5.3
+\*   b6_fixed                       ci   (1,1,1,2) holds                                 87   19    3.6
+\*   b6_world_allreduce             ci   (1,1,1,2) deadlock                               2    2    2.6
+\*   b19_world_collective           ci   (1,1,1,2) deadlock                               2    2    2.5
+\*   b19_fixed                      ci   (1,1,1,2) holds                                440   25    7.0
+\*   b7_hit_cp_tp_only              ci   (1,1,1,2) violates PrefetchAgreement            27    5    4.1
+\*   b7_fixed                       ci   (1,1,1,2) holds                              33242   33   24.2
+\*   b7_tail_released_early         ci   (1,1,1,2) violates HostSlotSafety              183    9    5.4
+\*   pp_debug_follower_blocks       ci   (1,1,1,2) violates DebugFollowerBlocks          29    8    4.5
+\*   pp_debug_load_back             ci   (1,1,1,2) violates DebugLoadBack                74   11    4.4
+\*   pp_debug_stage_skew            ci   (1,1,1,2) violates DebugStageSkew                3    3    4.4
+\*   pp_debug_prefetch_inserted     deep (1,1,1,2) violates DebugPrefetchInserted      4829   15    8.8
+\*   pp_debug_tail_after_final_ack  deep (1,1,1,2) violates DebugTailAfterFinalAck    15326   19    9.2
+\*   b6_fixed_cp2                   deep (1,2,1,2) holds                               1783   56   22.7
+\*   b19_fixed_cp2                  deep (1,2,1,2) holds                              21042   72   44.4
+\*   b7_fixed_steps3                deep (1,1,1,2) holds                              54654   35   16.2
+\*   b6_fixed_live                  deep (1,1,1,2) holds                                 87   19   54.1
