@@ -153,7 +153,12 @@ BatchSize(t, j) == Min({BatchPages, t - (j - 1) * BatchPages})
 \*  pages (leading run); own: host slots the operation owns; hitd/hit: the S7 decision;
 \*  tstep/ins: the step at which the scheduler terminated it and the pages it inserted.
 OpNone == [st |-> "none", tgt |-> 0, acks |-> <<>>, infl |-> FALSE, fail |-> FALSE, sy |-> 0,
-           cmp |-> 0, to |-> FALSE, own |-> 0, hitd |-> FALSE, hit |-> 0, tstep |-> 0, ins |-> 0]
+           cmp |-> 0, to |-> FALSE, own |-> 0, hitd |-> FALSE, hit |-> 0, tstep |-> 0, ins |-> 0,
+           late |-> FALSE]
+\* A finished operation keeps only its decisions (and whether its tail waited for the final
+\* ack): its transfer fields are dead, and dropping them merges states that differ only there.
+Fin(op, late) == [OpNone EXCEPT !.st = "fin", !.hitd = op.hitd, !.hit = op.hit,
+                                !.tstep = op.tstep, !.ins = op.ins, !.late = late]
 Ongoing == {"issued", "reading", "revoked", "term"}
 
 \* The pipeline message of one step: the request delivered at this step and, with "forward",
@@ -295,9 +300,9 @@ Terminate(s, m) ==
         final == op.st = "revoked" \/ op.sy = NB(op.tgt)
         now == final \/ "B7tail" \in Bugs
     IN  [s EXCEPT
-           !.pf[w]   = [op EXCEPT !.st = IF final THEN "fin" ELSE "term",
-                                  !.own = IF now THEN 0 ELSE tail,
-                                  !.tstep = s.step, !.ins = m],
+           !.pf[w]   = LET t == [op EXCEPT !.st = "term", !.own = IF now THEN 0 ELSE tail,
+                                              !.tstep = s.step, !.ins = m]
+                       IN  IF final THEN Fin(t, FALSE) ELSE t,
            !.tree[k] = IF m > 0 THEN [Absent EXCEPT !.hp = m, !.id = s.nid] ELSE @,
            !.nid     = IF m > 0 THEN @ + 1 ELSE @,
            !.rlq     = IF now /\ tail > 0 THEN Append(@, tail) ELSE @,
@@ -357,9 +362,8 @@ BatchSynced(s, x) ==
         cmp == IF op.cmp = before THEN op.cmp + x ELSE op.cmp
         last == j = NB(op.tgt)
         rel  == last /\ op.st = "term"
-    IN  [s EXCEPT !.pf[i] = [op EXCEPT !.sy = j, !.cmp = cmp,
-                                       !.st = IF rel THEN "fin" ELSE @,
-                                       !.own = IF rel THEN 0 ELSE @],
+    IN  [s EXCEPT !.pf[i] = IF rel THEN Fin(op, op.own > 0)
+                            ELSE [op EXCEPT !.sy = j, !.cmp = cmp],
                   !.rlq = IF rel /\ op.own > 0 THEN Append(@, op.own) ELSE @]
 
 -----------------------------------------------------------------------------
@@ -546,9 +550,11 @@ SyncThreadPosts(r) ==
        \E nx \in {Post(r, ls[r], "S5B", 1, <<op.acks[op.sy + 1]>>)} :
           Commit({r}, [q \in {r} |-> nx], "pfsync")
 
-\* The rank's wall clock passes the prefetch timeout (policy "timeout").
+\* The rank's wall clock passes the prefetch timeout (policy "timeout"). A follower never reads
+\* its own clock (stage 0 decides termination), so its timeouts are not modelled.
 TimeoutFires(r, i) ==
     /\ Policy = "timeout"
+    /\ ~Follower(r)
     /\ ls[r].pf[i].st = "reading" /\ ~ls[r].pf[i].to
     /\ ls' = [ls EXCEPT ![r].pf[i].to = TRUE]
     /\ UNCHANGED <<coll, chan>>
@@ -666,10 +672,8 @@ DebugStageSkew == ~(\E r \in Ranks : HasNext(r) /\ ls[r].step > ls[NextRank(r)].
 DebugLoadBack == ~(\E r \in Ranks : ls[r].lq # <<>>)
 \* Every rank inserted a prefetched page into its host tree.
 DebugPrefetchInserted == ~(\A r \in Ranks : ls[r].pf[1].ins > 0)
-\* A prefetch was terminated with a batch still in flight and later finished.
-DebugTailAfterFinalAck == ~(\E r \in Ranks : ls[r].pf[1].st = "fin" /\ ls[r].pf[1].tstep > 0
-                                             /\ ls[r].pf[1].sy > 0 /\ ls[r].pf[1].ins < P
-                                             /\ ls[r].pf[1].hit = P)
+\* A prefetch terminated before its final batch ack kept its unread tail until that ack, then finished.
+DebugTailAfterFinalAck == ~(\E r \in Ranks : ls[r].pf[1].st = "fin" /\ ls[r].pf[1].late)
 
 =============================================================================
 (***************************************************************************)
