@@ -22,9 +22,10 @@ import picocli.CommandLine.Spec;
  * backends are sized in their own configuration), so L3 borrows the L2 flag's form:
  * {@code --hicache-storage-size} (GB per rank, 1 GB = 10^9 bytes as for {@code --hicache-size}) or
  * {@code --storage-pages}; neither given, L3 is unbounded, and {@code --storage off} turns it off.
- * Capacities are per rank, in pages, because that is what the pools allocate. The L1 page count itself is the command's {@code --device-pages}; with
- * {@code --workload} and neither flag given, it defaults to {@link #DEFAULT_DEVICE_TOKENS} tokens, as
- * the synthetic workload's default (192 pages) cannot hold a single long Mooncake request.
+ * Capacities are per rank, in pages, because that is what the pools allocate. The L1 page count
+ * itself is the command's {@code --device-pages}; with {@code --workload} and neither flag given, it
+ * defaults to {@link #DEFAULT_DEVICE_TOKENS} tokens, as the synthetic workload's default (192 pages)
+ * cannot hold a single long Mooncake request.
  */
 public final class WorkloadOptions {
 
