@@ -6,6 +6,7 @@ import dev.hicachesync.collective.PipeChannel;
 import dev.hicachesync.collective.ProcessGroup;
 import dev.hicachesync.controller.CacheController;
 import dev.hicachesync.storage.FileStorageBackend;
+import dev.hicachesync.storage.LruStorageBackend;
 import dev.hicachesync.storage.MemoryStorageBackend;
 import dev.hicachesync.storage.StorageBackend;
 import dev.hicachesync.sync.Invariant;
@@ -18,7 +19,9 @@ import dev.hicachesync.topology.Topology;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -69,7 +72,7 @@ public final class Simulator {
     Topology t = cfg.topology();
     int world = t.worldSize();
     LocalFabric fabric = new LocalFabric(cfg.collectiveTimeout());
-    StorageBackend storage = storage();
+    StorageBackend[] storage = storage(world);
     RankEngine[] engines = new RankEngine[world];
     RankRecorder[] recorders = new RankRecorder[world];
     for (int r = 0; r < world; r++) {
@@ -80,7 +83,7 @@ public final class Simulator {
     }
     this.recorders = recorders;
     for (int r = 0; r < world; r++) {
-      engines[r] = build(r, t, fabric, storage, recorders);
+      engines[r] = build(r, t, fabric, storage[r], recorders);
     }
     List<Thread> threads = new ArrayList<>();
     for (RankEngine e : engines) {
@@ -128,6 +131,12 @@ public final class Simulator {
       }
     }
     SimStats stats = stats(t, engines, Math.min(completed, cfg.steps()));
+    if (cfg.storageBounded()) {
+      stats.storageCapacityPages = cfg.storagePages();
+      for (StorageBackend b : storage) {
+        stats.storageEvictedPages += ((LruStorageBackend) b).evicted();
+      }
+    }
     return new SimResult(cfg, stats, d, Math.min(completed, cfg.steps()), digests, quiescence,
         (System.nanoTime() - start) / 1_000_000);
   }
@@ -367,20 +376,52 @@ public final class Simulator {
     return s;
   }
 
-  private StorageBackend storage() {
-    switch (cfg.storage()) {
-      case OFF:
-        return null;
-      case MEMORY:
-        return new MemoryStorageBackend();
-      default:
-        try {
-          // A replay starts from an empty store, as the run it repeats did.
-          return new FileStorageBackend(cfg.storageDir() != null && viewStep < 0 ? cfg.storageDir()
-              : Files.createTempDirectory("hicache-sim-"));
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
+  /**
+   * Returns each rank's L3 (nulls when storage is off).
+   *
+   * <p>Unbounded: one store shared by every rank, as a real L3 is; nothing is ever deleted, so whether a
+   * rank sees a peer's object depends only on whether the peer wrote it, which for ranks of one sync
+   * domain the lockstep collectives order (writes run before RECV).
+   *
+   * <p>Bounded ({@code storagePages}): every rank gets its own shard of that many pages, an {@link
+   * LruStorageBackend} over its own memory map or its own folder {@code rank-N}. Why not one shared
+   * bounded store: evictions would then happen in the order rank threads reach the store, so which pages
+   * a rank finds (S7's local hit, a read that fails) would depend on thread timing, and a seed would not
+   * replay. A shard is touched only by its rank's thread, in that rank's event order, and its LRU clock
+   * is that call order, so eviction is a pure function of (seed, rank) like the rest of the rank's
+   * environment. Agreement does not rest on the shards agreeing: S7 MIN-reduces the local hits and S5 the
+   * pages read, so a page one rank evicted and another kept is read by neither (an evicted page that
+   * was already counted in S7 is a failed read, which the protocol handles). The capacity is per rank,
+   * as SGLang sizes its host tier ({@code --hicache-size} is per rank); peers no longer see each other's
+   * objects, which matters only with {@code --dp > 1}, where replicas hit each other's pages in the
+   * shared store (in an order the threads decide).
+   */
+  private StorageBackend[] storage(int world) {
+    StorageBackend[] out = new StorageBackend[world];
+    if (cfg.storage() == StorageMode.OFF) {
+      return out;
+    }
+    if (!cfg.storageBounded()) {
+      Arrays.fill(out, open(cfg.storageDir() != null && viewStep < 0 ? cfg.storageDir() : null));
+      return out;
+    }
+    // A replay (viewStep >= 0) starts from empty shards in temporary folders, as the run it repeats did.
+    Path root = cfg.storageDir() != null && viewStep < 0 ? cfg.storageDir() : null;
+    for (int r = 0; r < world; r++) {
+      out[r] = new LruStorageBackend(open(root == null ? null : root.resolve("rank-" + r)), cfg.storagePages());
+    }
+    return out;
+  }
+
+  /** Returns a fresh memory store, or a file store under {@code dir} (null: a new temporary folder). */
+  private StorageBackend open(Path dir) {
+    if (cfg.storage() == StorageMode.MEMORY) {
+      return new MemoryStorageBackend();
+    }
+    try {
+      return new FileStorageBackend(dir != null ? dir : Files.createTempDirectory("hicache-sim-"));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
   }
 }

@@ -154,7 +154,7 @@ public final class SimulateCommand implements Callable<Integer> {
           .drainSteps(drain)
           .logFile(log)
           .data(dataOptions());
-      replay = workload.apply(b, dp, devicePages, hostPages, steps, drain);
+      replay = workload.apply(b, StorageMode.parse(storage), dp, devicePages, hostPages, steps, drain);
       cfg = b.build();
     } catch (IllegalArgumentException | MalformedTraceException e) { // InvalidTopologyException included
       System.err.println("hicache-sync simulate: " + e.getMessage());
