@@ -37,13 +37,15 @@ import java.util.Set;
  * @param drainSteps steps run after {@code steps} without new requests, after which every rank must be
  *     quiet: no acks, prefetches or requests left, no page leaked (0: no drain)
  * @param data whether copies move real KV bytes and how (off by default: page counts only)
+ * @param specShaped the spec-shaped request stream and scheduler ({@link SpecShaped}), or null for the
+ *     simulator's own (the default)
  */
 public record SimConfig(
     Topology topology, long steps, long seed, ProtocolVersion version, StorageMode storage,
     Path storageDir, PrefetchPolicy prefetchPolicy, WritePolicy writePolicy, Set<Fault> faults,
     int pageSize, int devicePages, int hostPages, int maxRunning, double readFailure,
     Duration collectiveTimeout, Workload.Factory workload, int fullDigestEvery, long drainSteps,
-    Timing.Factory timing, Path logFile, DataOptions data) {
+    Timing.Factory timing, Path logFile, DataOptions data, SpecShaped specShaped) {
 
   /** Returns a builder with the reference defaults (dp=1, cp=2, tp=2, 20,000 steps, seed 7, merged, timeout). */
   public static Builder builder() {
@@ -82,6 +84,7 @@ public record SimConfig(
     private Path logFile;
     private Timing.Factory timing;
     private DataOptions data = DataOptions.OFF;
+    private SpecShaped specShaped;
 
     public Builder topology(Topology t) { this.topology = t; return this; }
     public Builder steps(long s) { this.steps = s; return this; }
@@ -104,6 +107,7 @@ public record SimConfig(
     public Builder logFile(Path p) { this.logFile = p; return this; }
     public Builder timing(Timing.Factory t) { this.timing = t; return this; }
     public Builder data(DataOptions d) { this.data = d; return this; }
+    public Builder specShaped(SpecShaped s) { this.specShaped = s; return this; }
 
     /** Returns the configuration; throws {@link IllegalArgumentException} (one line) for bad values. */
     public SimConfig build() {
@@ -113,10 +117,14 @@ public record SimConfig(
       if (pageSize < 1 || devicePages < 1 || hostPages < 0 || maxRunning < 1) {
         throw new IllegalArgumentException("page size, device pages and max running must be >= 1");
       }
-      return new SimConfig(topology, steps, seed, version, storage, storageDir, prefetchPolicy,
+      SimConfig c = new SimConfig(topology, steps, seed, version, storage, storageDir, prefetchPolicy,
           writePolicy, java.util.Collections.unmodifiableSet(EnumSet.copyOf(faults)), pageSize,
           devicePages, hostPages, maxRunning, readFailure, collectiveTimeout, workload, fullDigestEvery,
-          drainSteps, timing, logFile, data);
+          drainSteps, timing, logFile, data, specShaped);
+      if (specShaped != null) {
+        specShaped.check(c);
+      }
+      return c;
     }
   }
 }
