@@ -107,16 +107,18 @@ NextRecv(q, j) ==
 SnapAheadAsLogged(q) ==
     coll'[q]["sched"] # C!NoCall /\ coll'[q]["sched"].site = "RECV" =>
         LET k == NextRecv(q, l + 1)
-            e == Trace[k]
-            i == CHOOSE x \in DOMAIN e.m : e.m[x] = q
-        IN  k = 0 \/ ~e.snap[i].obs
-            \/ /\ devFree'[q] = e.snap[i].dfree
-               /\ hostFree'[q] = e.snap[i].hfree
-               /\ Len(wq'[q]) = e.snap[i].nwq
-               /\ Len(lq'[q]) = e.snap[i].nlq
-               /\ Len(rlq'[q]) = e.snap[i].nrl
-               /\ waiting'[q] = e.snap[i].wait
-               /\ running'[q] = e.snap[i].run
+        IN  \* IF, not "k = 0 \/ ...": TLC explores every disjunct of an action, so Trace[0] would be read
+            IF k = 0 THEN TRUE
+            ELSE LET e == Trace[k]
+                     i == CHOOSE x \in DOMAIN e.m : e.m[x] = q
+                 IN  \/ ~e.snap[i].obs
+                     \/ /\ devFree'[q] = e.snap[i].dfree
+                        /\ hostFree'[q] = e.snap[i].hfree
+                        /\ Len(wq'[q]) = e.snap[i].nwq
+                        /\ Len(lq'[q]) = e.snap[i].nlq
+                        /\ Len(rlq'[q]) = e.snap[i].nrl
+                        /\ waiting'[q] = e.snap[i].wait
+                        /\ running'[q] = e.snap[i].run
 
 -----------------------------------------------------------------------------
 (* One predicate per logged event, named after the action it matches.       *)
