@@ -78,11 +78,6 @@ public record SpecShaped(List<Integer> requests, int pagesPerKey) {
       throw new IllegalArgumentException("a spec-shaped run (--trace) needs --write-policy write_through"
           + " (the only one the spec models)");
     }
-    if (cfg.version() == dev.hicachesync.sync.ProtocolVersion.MERGED && cfg.topology().cp() > 1
-        && cfg.topology().tp() > 1) {
-      throw new IllegalArgumentException("a spec-shaped merged run (--trace) needs --cp 1 or --tp 1: its one"
-          + " S123 collective over CP x TP is two steps in the spec (attn_cp, then attn_tp), not mapped yet");
-    }
     if (cfg.workload() != null) {
       throw new IllegalArgumentException("a spec-shaped run (--trace) has its own request stream; no --workload");
     }

@@ -45,20 +45,19 @@ final class SpecTraces {
   /**
    * The scheduler's sync groups with every handle recording into {@code trace}, each named as the spec
    * names it: attn_cp is stage 1, attn_tp stage 2 after it (post20460) or 1 alone; merged's one CP×TP
-   * collective is the spec's single non-singleton group (attn_cp when TP = 1, attn_tp when CP = 1).
+   * collective is the spec's single non-singleton group (attn_cp when TP = 1, attn_tp when CP = 1), or, on a
+   * full grid, logged as one collective of the domain.
    */
   static SyncGroups traced(ProtocolVersion v, ProcessGroup attnTp, ProcessGroup attnCp, ProcessGroup cpTp,
       RankTrace trace, LongSupplier step) {
     int tpStage = v == ProtocolVersion.POST20460 && attnCp.size() > 1 ? 2 : 1;
-    String cpTpKind = attnCp.size() > 1 && attnTp.size() > 1 ? null : attnCp.size() > 1 ? "attn_cp" : "attn_tp";
-    if (v == ProtocolVersion.MERGED && cpTpKind == null) {
-      throw new IllegalArgumentException("a traced merged run needs CP = 1 or TP = 1: its one S123 collective"
-          + " over CP x TP is two steps in the spec (attn_cp, then attn_tp), not mapped yet");
-    }
+    // Over a whole CP x TP grid the one collective is logged as what it is (group kind "domain"), and
+    // validate-trace's SpecEvents splits it into the spec's attn_cp and attn_tp steps.
+    String cpTpKind = attnCp.size() > 1 && attnTp.size() > 1 ? "domain" : attnCp.size() > 1 ? "attn_cp" : "attn_tp";
     return new SyncGroups(
         new TracingProcessGroup(attnTp, trace, "attn_tp", "sched", tpStage, step),
         new TracingProcessGroup(attnCp, trace, "attn_cp", "sched", 1, step),
-        cpTpKind == null ? cpTp : new TracingProcessGroup(cpTp, trace, cpTpKind, "sched", 1, step),
+        new TracingProcessGroup(cpTp, trace, cpTpKind, "sched", 1, step),
         null, null, null);
   }
 
