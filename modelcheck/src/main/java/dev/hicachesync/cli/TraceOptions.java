@@ -25,11 +25,11 @@ public final class TraceOptions {
           + " and write its NDJSON trace for validate-trace")
   Path trace;
 
-  @Option(names = "--trace-requests", defaultValue = "6",
+  @Option(names = "--trace-requests", defaultValue = "8",
       description = "with --trace: requests in the stream (default ${DEFAULT-VALUE})")
   int requests;
 
-  @Option(names = "--trace-keys", defaultValue = "3",
+  @Option(names = "--trace-keys", defaultValue = "4",
       description = "with --trace: distinct keys the seed draws the requests from (default ${DEFAULT-VALUE})")
   int keys;
 
@@ -44,7 +44,7 @@ public final class TraceOptions {
 
   /**
    * Makes {@code b} spec-shaped: its request stream, and the defaults of what the user did not set
-   * (device 2 keys, host 2 keys, 3 steps per request, storage off).
+   * (device 2 keys, host 3 keys, 3 steps per request, storage off).
    */
   void apply(SimConfig.Builder b, ParseResult given, long seed, String storage) {
     if (given.hasMatchedOption("--storage") && StorageMode.parse(storage) != StorageMode.OFF) {
@@ -57,7 +57,7 @@ public final class TraceOptions {
       b.devicePages(2 * pagesPerKey);
     }
     if (!given.hasMatchedOption("--host-pages")) {
-      b.hostPages(2 * pagesPerKey);
+      b.hostPages(3 * pagesPerKey);
     }
     if (!given.hasMatchedOption("--steps")) {
       b.steps(3L * requests);
