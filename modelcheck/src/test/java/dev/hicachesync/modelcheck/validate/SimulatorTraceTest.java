@@ -45,8 +45,8 @@ class SimulatorTraceTest {
   }
 
   @ParameterizedTest(name = "{0} ({1},{2},{3}) seed {4}, {5} requests, {7} page(s) per key")
+  // The default protocol at simulate's default topology, (1,2,2), is SimulateTraceCommandTest's, end to end.
   @CsvSource({
-      "merged,    1, 2, 2, 3, 8, 4, 1",   // the default protocol and topology of `simulate`
       "merged,    1, 2, 1, 1, 8, 4, 1",   // load-backs (S123 pops load acks)
       "post20460, 1, 2, 1, 2, 8, 4, 2",
       "pre20460,  1, 1, 2, 4, 8, 4, 1"})  // the legacy version is right without CP
