@@ -61,18 +61,19 @@ class SpecShapedTest {
       }
     }
     assertEquals(6, next, "every request was received");
-    // Write-through starts when a request finishes (after RECV): the S123 of that same step cannot count it.
-    int checked = 0;
+    // Write-through starts when a request finishes (after RECV): the S123 of that step counts at most the
+    // writes queued before it (the snapshot's), never the one it just started.
+    int finishing = 0;
     for (int i = 0; i + 1 < rank0.size(); i++) {
       CollectiveRecord recv = rank0.get(i);
       CollectiveRecord s123 = rank0.get(i + 1);
-      if (recv.site().equals("RECV") && recv.snapshot().running() != 0 && recv.snapshot().writeAcks() == 0) {
+      if (recv.site().equals("RECV")) {
         assertEquals("S123", s123.site());
-        assertEquals(0L, s123.value().get(0), "a write started in this step is not done at its S123: " + s123);
-        checked++;
+        assertTrue(s123.value().get(0) <= recv.snapshot().writeAcks(), recv + " then " + s123);
+        finishing += recv.snapshot().running() != 0 ? 1 : 0;
       }
     }
-    assertTrue(checked >= 3, "keys 1, 2 and 3 are each written through once: " + checked);
+    assertEquals(5, finishing, "each request finishes after a RECV");
   }
 
   @Test
