@@ -45,6 +45,8 @@ final class RankEngine {
   DataPath data;
   /** The readable event log, or null when none was asked for. */
   final EventLog log;
+  /** The spec-shaped scheduler that runs this rank's steps instead of {@link #step}'s own, or null. */
+  SpecShapedSteps shaped;
 
   RankEngine(int rank, Simulator sim, SimConfig cfg, CacheController controller, RankEnv env,
       RankRecorder recorder, Workload workload, ProcessGroup recv, DomainChecker checker, EventLog log) {
@@ -64,6 +66,9 @@ final class RankEngine {
 
   /** Runs step {@code s}; returns false when the run stops (the domain's root said so at RECV). */
   boolean step(long s) {
+    if (shaped != null) {
+      return shaped.step(s);
+    }
     recorder.begin(s);
     env.beginStep(s);
     // Drain steps (after the run proper) admit no new requests: the rank should fall quiet.

@@ -39,13 +39,15 @@ import java.util.Set;
  * @param drainSteps steps run after {@code steps} without new requests, after which every rank must be
  *     quiet: no acks, prefetches or requests left, no page leaked (0: no drain)
  * @param data whether copies move real KV bytes and how (off by default: page counts only)
+ * @param specShaped the spec-shaped request stream and scheduler ({@link SpecShaped}), or null for the
+ *     simulator's own (the default)
  */
 public record SimConfig(
     Topology topology, long steps, long seed, ProtocolVersion version, StorageMode storage,
     Path storageDir, long storagePages, PrefetchPolicy prefetchPolicy, WritePolicy writePolicy, Set<Fault> faults,
     int pageSize, int devicePages, int hostPages, int maxRunning, double readFailure,
     Duration collectiveTimeout, Workload.Factory workload, int fullDigestEvery, long drainSteps,
-    Timing.Factory timing, Path logFile, DataOptions data) {
+    Timing.Factory timing, Path logFile, DataOptions data, SpecShaped specShaped) {
 
   /** {@link #storagePages} of an L3 that never evicts. */
   public static final long UNBOUNDED = 0;
@@ -93,6 +95,7 @@ public record SimConfig(
     private Path logFile;
     private Timing.Factory timing;
     private DataOptions data = DataOptions.OFF;
+    private SpecShaped specShaped;
 
     public Builder topology(Topology t) { this.topology = t; return this; }
     public Builder steps(long s) { this.steps = s; return this; }
@@ -116,6 +119,7 @@ public record SimConfig(
     public Builder logFile(Path p) { this.logFile = p; return this; }
     public Builder timing(Timing.Factory t) { this.timing = t; return this; }
     public Builder data(DataOptions d) { this.data = d; return this; }
+    public Builder specShaped(SpecShaped s) { this.specShaped = s; return this; }
 
     /** Returns the configuration; throws {@link IllegalArgumentException} (one line) for bad values. */
     public SimConfig build() {
@@ -137,10 +141,14 @@ public record SimConfig(
         throw new IllegalArgumentException("an L3 capacity needs pp = 1: a later pipeline stage cannot "
             + "lose a page it must read, got pp " + topology.pp());
       }
-      return new SimConfig(topology, steps, seed, version, storage, storageDir, storagePages, prefetchPolicy,
+      SimConfig c = new SimConfig(topology, steps, seed, version, storage, storageDir, storagePages, prefetchPolicy,
           writePolicy, java.util.Collections.unmodifiableSet(EnumSet.copyOf(faults)), pageSize,
           devicePages, hostPages, maxRunning, readFailure, collectiveTimeout, workload, fullDigestEvery,
-          drainSteps, timing, logFile, data);
+          drainSteps, timing, logFile, data, specShaped);
+      if (specShaped != null) {
+        specShaped.check(c);
+      }
+      return c;
     }
   }
 }

@@ -16,6 +16,9 @@ import dev.hicachesync.sync.SyncLayer;
 import dev.hicachesync.sync.SyncObserver;
 import dev.hicachesync.topology.RankCoord;
 import dev.hicachesync.topology.Topology;
+import dev.hicachesync.trace.TraceHeader;
+import dev.hicachesync.trace.TraceRecorder;
+import dev.hicachesync.trace.TracingProcessGroup;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -42,16 +45,30 @@ public final class Simulator {
   private final long viewStep;
   private final int[] viewRanks;
   private RankRecorder[] recorders;
+  /** Where the run's trace goes ({@link TraceRecorder#NONE}: nothing is wrapped or recorded). */
+  private final TraceRecorder trace;
 
   /** Creates a simulator of {@code cfg}. */
   public Simulator(SimConfig cfg) {
-    this(cfg, -1, new int[0]);
+    this(cfg, -1, new int[0], TraceRecorder.NONE);
   }
 
-  private Simulator(SimConfig cfg, long viewStep, int[] viewRanks) {
+  /**
+   * Creates a simulator of {@code cfg} that records its trace into {@code trace} (header first); only a
+   * {@link SpecShaped} run has a trace the spec can check, so {@code cfg.specShaped()} must be set.
+   */
+  public Simulator(SimConfig cfg, TraceRecorder trace) {
+    this(cfg, -1, new int[0], trace);
+    if (trace.enabled() && cfg.specShaped() == null) {
+      throw new IllegalArgumentException("only a spec-shaped run records a trace (SimConfig.specShaped)");
+    }
+  }
+
+  private Simulator(SimConfig cfg, long viewStep, int[] viewRanks, TraceRecorder trace) {
     this.cfg = cfg;
     this.viewStep = viewStep;
     this.viewRanks = viewRanks;
+    this.trace = trace;
   }
 
   boolean stopped() {
@@ -82,6 +99,9 @@ public final class Simulator {
       recorders[r].viewStep = viewStep;
     }
     this.recorders = recorders;
+    if (trace.enabled()) {
+      trace.header(SpecTraces.header(cfg));
+    }
     for (int r = 0; r < world; r++) {
       engines[r] = build(r, t, fabric, storage[r], recorders);
     }
@@ -153,8 +173,15 @@ public final class Simulator {
       toNext = fabric.channel("pp", r, t.rankOf(new RankCoord(c.dp(), c.cp(), c.tp(), c.pp() + 1)));
     }
     ProcessGroup sched = fabric.group("sched", t.cpTpGroup(r), r);
-    SyncGroups schedGroups = new SyncGroups(fabric.group("attn_tp", t.attnTpGroup(r), r),
-        fabric.group("attn_cp", t.attnCpGroup(r), r), sched, null, fromPrev, toNext);
+    ProcessGroup attnTp = fabric.group("attn_tp", t.attnTpGroup(r), r);
+    ProcessGroup attnCp = fabric.group("attn_cp", t.attnCpGroup(r), r);
+    RankEngine[] self = new RankEngine[1];
+    RankTrace rankTrace = trace.enabled()
+        ? new RankTrace(trace, recorders[r], SpecTraces.stages(cfg.version(), attnCp.size(), attnTp.size()))
+        : null;
+    SyncGroups schedGroups = rankTrace == null
+        ? new SyncGroups(attnTp, attnCp, sched, null, fromPrev, toNext)
+        : SpecTraces.traced(cfg.version(), attnTp, attnCp, sched, rankTrace, () -> self[0].stats.stepsRun);
     SyncGroups prefetchGroups = new SyncGroups(fabric.group("pf_attn_tp", t.attnTpGroup(r), r),
         fabric.group("pf_attn_cp", t.attnCpGroup(r), r), fabric.group("pf_cp_tp", t.cpTpGroup(r), r),
         t.pp() > 1 ? fabric.group("pf_pp", t.ppGroup(r), r) : null, null, null);
@@ -162,6 +189,9 @@ public final class Simulator {
     // that skips a sync point meets the others' next collective there: a mismatch, not a silent hang.
     ProcessGroup recv = t.pp() == 1 ? sched : fabric.group("sched", t.syncDomain(r), r);
     Timing.Factory tf = cfg.timing() != null ? cfg.timing() : SeededTiming.factory();
+    if (cfg.specShaped() != null) {
+      tf = SpecTraces.copiesEndAfterTheStep(tf);
+    }
     // Read failures on stage 0 only: later stages block on their own reads (see the report's limits).
     RankEnv env = new RankEnv(r, tf.create(cfg.seed(), r, c.pp() == 0 ? cfg.readFailure() : 0.0));
     RankRecorder rec = recorders[r];
@@ -169,9 +199,12 @@ public final class Simulator {
     SyncObserver reductions = log == null ? SyncObserver.NONE : log;
     CacheController controller = new CacheController(cfg.controllerConfig(), env,
         new SyncLayer(cfg.version(), schedGroups, reductions),
-        new SyncLayer(cfg.version(), prefetchGroups, reductions), rec, storage,
+        new SyncLayer(cfg.version(), prefetchGroups, reductions), rankTrace != null ? rankTrace : rec, storage,
         "tp" + t.tpRank(r) + "pp" + c.pp());
     rec.attach(controller);
+    if (rankTrace != null) {
+      rankTrace.attach(controller);
+    }
     DataPath data = cfg.data().on()
         ? new DataPath(cfg.data(), cfg.devicePages(), cfg.hostPages(), env.clock(), r) : null;
     if (data != null) {
@@ -200,6 +233,14 @@ public final class Simulator {
     }
     engine.toNext = toNext;
     engine.data = data;
+    self[0] = engine;
+    if (cfg.specShaped() != null) {
+      ProcessGroup shapedRecv = rankTrace == null ? recv
+          : new TracingProcessGroup(recv, rankTrace, "domain", "sched", 1, () -> engine.stats.stepsRun);
+      engine.shaped = new SpecShapedSteps(engine, this, cfg.specShaped(), shapedRecv, recv, rankTrace, checker,
+          cfg.pageSize());
+      controller.tree().orderVictimsBy(SpecTraces.SMALLEST_KEY_FIRST);
+    }
     return engine;
   }
 
@@ -338,7 +379,7 @@ public final class Simulator {
 
   /** Replays {@code cfg} (same seed, fresh storage, no log) recording ranks' views at step {@code step}; returns its recorders. */
   static RankRecorder[] replayViews(SimConfig cfg, long step, int rankA, int rankB, Divergence expect) {
-    Simulator again = new Simulator(cfg, step, new int[] {rankA, rankB});
+    Simulator again = new Simulator(cfg, step, new int[] {rankA, rankB}, TraceRecorder.NONE);
     Divergence d;
     try {
       d = again.run().divergence();
