@@ -39,6 +39,8 @@ public final class Simulator {
   private final long viewStep;
   private final int[] viewRanks;
   private RankRecorder[] recorders;
+  /** The abort threads {@link #poison} started, for {@link SimulationRun#close} to join. */
+  final List<Thread> helpers = java.util.Collections.synchronizedList(new ArrayList<>());
 
   /** Creates a simulator of {@code cfg}. */
   public Simulator(SimConfig cfg) {
@@ -66,6 +68,26 @@ public final class Simulator {
    */
   public SimResult run() {
     long start = System.nanoTime(); // reporting only
+    RankEngine[] engines = setUp();
+    List<Thread> threads = new ArrayList<>();
+    for (RankEngine e : engines) {
+      threads.add(rankThread(e, () -> runRank(e)));
+    }
+    threads.forEach(Thread::start);
+    joinAll(threads);
+    return finish(engines, start);
+  }
+
+  /**
+   * Opens a step-by-step run of {@code cfg} on the same engine: the rank threads start and park at their
+   * first lockstep point; see {@link SimulationRun}. Close it to end the threads.
+   */
+  public static SimulationRun open(SimConfig cfg) {
+    return new SimulationRun(new Simulator(cfg));
+  }
+
+  /** Builds every rank (fabric, storage, recorders, engines); threads are not started. */
+  RankEngine[] setUp() {
     Topology t = cfg.topology();
     int world = t.worldSize();
     LocalFabric fabric = new LocalFabric(cfg.collectiveTimeout());
@@ -82,19 +104,20 @@ public final class Simulator {
     for (int r = 0; r < world; r++) {
       engines[r] = build(r, t, fabric, storage, recorders);
     }
-    List<Thread> threads = new ArrayList<>();
-    for (RankEngine e : engines) {
-      Thread th = new Thread(() -> runRank(e), "rank-" + e.rank);
-      th.setDaemon(true);
-      threads.add(th);
-    }
-    threads.forEach(Thread::start);
-    joinAll(threads);
-    for (RankEngine e : engines) {
-      if (e.data != null) {
-        e.data.close();
-      }
-    }
+    return engines;
+  }
+
+  static Thread rankThread(RankEngine e, Runnable body) {
+    Thread th = new Thread(body, "rank-" + e.rank);
+    th.setDaemon(true);
+    return th;
+  }
+
+  /** After every rank thread has ended: the end-of-run checks, the report and the statistics. */
+  private SimResult finish(RankEngine[] engines, long start) {
+    Topology t = cfg.topology();
+    RankRecorder[] recorders = this.recorders;
+    closeData(engines);
     if (crash.get() != null) {
       throw new IllegalStateException("simulation failed on seed " + cfg.seed() + ": " + crash.get(),
           crash.get());
@@ -194,13 +217,39 @@ public final class Simulator {
     return engine;
   }
 
-  private void runRank(RankEngine e) {
+  static void closeData(RankEngine[] engines) {
+    for (RankEngine e : engines) {
+      if (e.data != null) {
+        e.data.close();
+      }
+    }
+  }
+
+  Divergence first() {
+    return first.get();
+  }
+
+  Throwable crash() {
+    return crash.get();
+  }
+
+  RankRecorder[] recorders() {
+    return recorders;
+  }
+
+  SimConfig config() {
+    return cfg;
+  }
+
+  void runRank(RankEngine e) {
     try {
       for (long s = 0; s < cfg.steps() + cfg.drainSteps(); s++) {
         if (!e.step(s)) {
           return;
         }
       }
+    } catch (SimulationRun.Halted ex) {
+      // a step-by-step run was closed while this rank was parked
     } catch (CollectiveException ex) {
       report(new Divergence(e.stats.stepsRun, e.where, List.of(Invariant.CollectiveMatching), e.rank, -1,
           ex.getMessage(), ""));
@@ -222,7 +271,7 @@ public final class Simulator {
    * wait in (or make next), and a poison message tells the next pipeline stage. The helper threads are
    * daemons; those whose group nobody reaches again end at the timeout, unobserved.
    */
-  private static void poison(RankEngine e) {
+  private void poison(RankEngine e) {
     for (ProcessGroup g : e.handles) {
       if (g.size() > 1) {
         Thread th = new Thread(() -> {
@@ -233,6 +282,7 @@ public final class Simulator {
           }
         }, "abort-" + e.rank + "-" + g.name());
         th.setDaemon(true);
+        helpers.add(th);
         th.start();
       }
     }
@@ -341,7 +391,7 @@ public final class Simulator {
     return same ? again.recorders : null; // another outcome: the views would not explain this divergence
   }
 
-  private SimStats stats(Topology t, RankEngine[] engines, long completed) {
+  SimStats stats(Topology t, RankEngine[] engines, long completed) {
     SimStats s = new SimStats();
     s.steps = completed;
     s.ranks = engines.length;

@@ -1,0 +1,343 @@
+package dev.hicachesync.sim;
+
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+import static org.quicktheories.generators.SourceDSL.integers;
+import static org.quicktheories.generators.SourceDSL.lists;
+
+import dev.hicachesync.controller.PrefetchPolicy;
+import dev.hicachesync.controller.WritePolicy;
+import dev.hicachesync.sync.ProtocolVersion;
+import dev.hicachesync.testing.QtRuns;
+import dev.hicachesync.topology.Topology;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Function;
+import org.junit.jupiter.api.Test;
+import org.quicktheories.core.Gen;
+import org.quicktheories.core.stateful.Sequential;
+import org.quicktheories.generators.Generate;
+
+/**
+ * Step-by-step stateful tests of the multi-rank simulator (issue 5), with QuickTheories' {@code
+ * org.quicktheories.core.stateful}: a generated {@link StatefulCase} is a configuration and a list of
+ * {@link SimCommand}s (advance one lockstep point or a few steps, a request arrives, an abort, a rank is
+ * late, its next I/O lands, its next read fails) run on a {@link SimulationRun}; after every command {@code
+ * Sequential.modelCheck} compares each invariant's status, by name, with the model's ({@code holds}), and
+ * the run itself compared every sync domain at every lockstep point it passed.
+ *
+ * <p>A failure shrinks the configuration and the command list and prints {@code VIOLATED <invariant>}, the
+ * environment seed, the QuickTheories seed and the one-line replay string; paste it into {@link
+ * #replay}'s callers below. Flags: QuickTheories' ({@link QtRuns}: {@code -Dhicache.qt.examples}, {@code
+ * .seed}, {@code .shrinkCycles}) and {@code -Dhicache.qt.commands} (longest command list, default 40).
+ */
+class StatefulSimTest {
+  /** Longest generated command list. */
+  static final int MAX_COMMANDS = Integer.getInteger("hicache.qt.commands", 40);
+
+  /** The fixed protocol: any multi-rank topology, fixed versions, any policies; every invariant holds at every point. */
+  @Test
+  void fixedProtocolHoldsAtEveryLockstepPoint() {
+    SimStats t = new SimStats();
+    assertHolds(cases(SimGen.multiRankTopologies(), SimGen::fixedVersions, SimGen.anyPolicies(),
+        SimGen.env(2, 64), Set.of()), t);
+    // Not vacuous: requests were admitted and finished, pages went to the host and came back, prefetches ran.
+    String coverage = String.format("steps %d, arrived %d, admitted %d, finished %d, aborted %d, host-hit tokens %d,"
+            + " storage-hit tokens %d, device->host copies %d, prefetches issued %d / terminated %d, failed reads %d",
+        t.steps, t.arrived, t.admitted, t.finished, t.aborted, t.hostHitTokens, t.storageHitTokens,
+        t.deviceToHostCopies, t.prefetchesIssued, t.prefetchesTerminated, t.storageReadFailures);
+    System.out.println("stateful coverage over " + QtRuns.EXAMPLES + " examples: " + coverage);
+    assertTrue(t.admitted > 0 && t.finished > 0 && t.deviceToHostCopies > 0 && t.prefetchesIssued > 0, coverage);
+  }
+
+  /** B1 (#20460): {@code pre20460} under NSA CP syncs nothing across CP ranks. */
+  @Test
+  void pre20460WithCpIsCaught() {
+    assertFails(cases(Generate.pick(List.of(Topology.of(1, 2, 1, 1), Topology.of(2, 2, 1, 1))),
+        t -> Generate.constant(ProtocolVersion.PRE20460), writeThrough(), SimGen.env(2, 32), Set.of()),
+        "AckAgreement", "TreeAgreement", "PrefetchAgreement");
+  }
+
+  /** B3 (#10127): {@code writing_check} returns before S1's all-reduce when nothing is ready on this rank. */
+  @Test
+  void skippedIdleWriteCheckIsCaught() {
+    assertFails(cases(SimGen.multiRankTopologies(), fixedNoLegacy(), writeThrough(), SimGen.env(2, 32),
+        Set.of(Fault.SKIP_IDLE_WRITE_CHECK)), "CollectiveMatching");
+  }
+
+  /** B5: {@code loading_check} pops this rank's own count of completed load acks. */
+  @Test
+  void unsyncedLoadingCheckIsCaught() {
+    assertFails(cases(SimGen.multiRankTopologies(), fixedNoLegacy(), writeThrough(), SimGen.env(1, 8),
+        Set.of(Fault.UNSYNCED_LOADING_CHECK)), "AckAgreement", "TreeAgreement");
+  }
+
+  /**
+   * B10 (#30760): a rank-local early exit from admission, before the prefetch checks of the requests behind.
+   * The ranks' next collectives may be on different groups (S5 on attn_cp, RECV on the scheduler's group),
+   * which only the fabric's timeout ends: each such run costs ~1.5 s, so this one shrinks and minimizes less.
+   */
+  @Test
+  void earlyAdmissionExitIsCaught() {
+    assertFails(Math.min(QtRuns.SHRINK_CYCLES, 6), Math.min(MINIMIZE_RUNS, 12), cases(SimGen.multiRankTopologies(), fixedNoLegacy(),
+        SimGen.policies(List.of(PrefetchPolicy.values()), List.of(WritePolicy.values()), List.of(StorageMode.MEMORY)),
+        SimGen.env(2, 32), Set.of(Fault.EARLY_ADMISSION_EXIT)), "CollectiveMatching", "AllocAgreement",
+        "TreeAgreement");
+  }
+
+  /** Pinned: B5's minimal command list as {@link #unsyncedLoadingCheckIsCaught} printed it (seed 20260520). */
+  @Test
+  void replayB5UnsyncedLoadingCheck() {
+    violates("AckAgreement", "dp=1,cp=1,tp=4,pp=1;v=merged;pf=BEST_EFFORT;w=WRITE_THROUGH;st=MEMORY;"
+        + "seed=1099511627776;rf=20;dev=24;host=160;run=6;sys=3x8;sess=4;faults=UNSYNCED_LOADING_CHECK;pre=;env=;"
+        + "turns=|A0:1/0/27/10/3/0/-1,S1,S2,S1,S1,A0:0/1/36/10/2/1/-1,A0:1/2/49/4/4/1/-1,S2,S1,"
+        + "A0:1/0/33/20/1/1/-1,S1,S3");
+  }
+
+  /** Pinned: B1's minimal command list (pre20460 under CP: one request, a step, three points, a step). */
+  @Test
+  void replayB1Pre20460WithCp() {
+    violates("AckAgreement", "dp=1,cp=2,tp=1,pp=1;v=pre20460;pf=TIMEOUT;w=WRITE_THROUGH;st=OFF;seed=70;rf=5;"
+        + "dev=15;host=89;run=4;sys=1x3;sess=4;faults=;pre=;env=;turns=|A1:0/3/24/8/1/0/-1,S1,P,P,P,S1");
+  }
+
+  /** The same B1 configuration and commands with the fixed protocol hold (the pinned failure is the bug's). */
+  @Test
+  void replayB1CommandsHoldWhenFixed() {
+    holds("dp=1,cp=2,tp=1,pp=1;v=post20460;pf=TIMEOUT;w=WRITE_THROUGH;st=OFF;seed=70;rf=5;"
+        + "dev=15;host=89;run=4;sys=1x3;sess=4;faults=;pre=;env=;turns=|A1:0/3/24/8/1/0/-1,S1,P,P,P,S1");
+  }
+
+  /** The replay line rebuilds the same case. */
+  @Test
+  void replayLineRoundTrips() {
+    QtRuns.qt().forAll(cases(SimGen.multiRankTopologies(), SimGen::fixedVersions, SimGen.anyPolicies(),
+        SimGen.env(2, 64), Set.of())).checkAssert(c -> {
+          StatefulCase back = StatefulCase.decode(c.encode());
+          org.junit.jupiter.api.Assertions.assertEquals(c.encode(), back.encode());
+          org.junit.jupiter.api.Assertions.assertEquals(c, back);
+        });
+  }
+
+  // ---------------------------------------------------------------- generators
+
+  /** Cases over the given configuration generators; no script (requests arrive by command). */
+  static Gen<StatefulCase> cases(Gen<Topology> topologies, Function<Topology, Gen<ProtocolVersion>> versions,
+      Gen<SimGen.Policies> policies, Gen<SimGen.Env> env, Set<Fault> faults) {
+    Gen<SimGen.Work> noScript = integers().between(1, 3).zip(integers().between(1, 8), integers().between(1, 4),
+        (sys, pages, sessions) -> new SimGen.Work(sys, pages, sessions, List.of()));
+    Gen<Scenario> base = SimGen.scenarios(topologies, versions, policies, env, noScript, faults);
+    return base.zip(lists().of(SimCommand.commands()).ofSizeBetween(1, MAX_COMMANDS), StatefulCase::of);
+  }
+
+  private static Function<Topology, Gen<ProtocolVersion>> fixedNoLegacy() {
+    return t -> Generate.pick(List.of(ProtocolVersion.MERGED, ProtocolVersion.POST20460));
+  }
+
+  private static Gen<SimGen.Policies> writeThrough() {
+    return SimGen.policies(List.of(PrefetchPolicy.values()),
+        List.of(WritePolicy.WRITE_THROUGH, WritePolicy.WRITE_THROUGH_SELECTIVE),
+        List.of(StorageMode.MEMORY, StorageMode.OFF));
+  }
+
+  // ---------------------------------------------------------------- the check
+
+  /**
+   * Runs {@code c}'s commands on a fresh {@link SimDriver} under {@code Sequential.modelCheck} and fails
+   * with {@code VIOLATED <invariant>}, the seeds and the replay line at the first command after which an
+   * invariant no longer holds. Always closes the run (no thread left behind).
+   */
+  static void check(StatefulCase c) {
+    String failure = run(c, null);
+    if (failure != null) {
+      fail(failure);
+    }
+  }
+
+  /**
+   * Runs {@code c} and returns its failure report, or null when every invariant held after every command;
+   * adds the run's statistics to {@code totals} (when given) either way.
+   */
+  static String run(StatefulCase c, SimStats totals) {
+    Path dir = null;
+    SimDriver[] sut = new SimDriver[1];
+    try {
+      if (c.base().storage() == StorageMode.FILE) {
+        dir = Files.createTempDirectory("hicache-stateful-");
+        c.base().preloadStorage(dir);
+      }
+      Path storage = dir;
+      Sequential.modelCheck(SimModel.initial(), c.commands(), m -> sut[0] = new SimDriver(c, storage),
+          SimDriver::observe);
+      return null;
+    } catch (AssertionError e) {
+      SimulationRun.Verdict v = sut[0] == null ? null : sut[0].run().verdict();
+      return report(c, v, e.getMessage());
+    } catch (RuntimeException e) {
+      return "VIOLATED crash: " + e + "\n" + seeds(c);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } finally {
+      if (sut[0] != null) {
+        if (totals != null) {
+          add(totals, sut[0].run().stats());
+        }
+        sut[0].close();
+      }
+      deleteTree(dir);
+    }
+  }
+
+  /** Runs of a failing case the greedy minimizer may make ({@code -Dhicache.qt.minimizeRuns}). */
+  static final int MINIMIZE_RUNS = Integer.getInteger("hicache.qt.minimizeRuns", 60);
+  private static final java.util.regex.Pattern RAN = java.util.regex.Pattern.compile("Ran (\\d+) steps");
+
+  /**
+   * Returns a 1-minimal command list for a failing case (QuickTheories' shrinking works on random draws
+   * and leaves irrelevant commands behind): cuts the commands after the one that failed, then removes
+   * single commands and shortens multi-step commands while the first violated invariant stays {@code
+   * invariant}, within {@code runs} runs. Deterministic: the runs are.
+   */
+  static StatefulCase minimize(StatefulCase c, String invariant, int runs) {
+    List<SimCommand> cmds = new ArrayList<>(c.commands());
+    String first = run(c, null);
+    if (first == null) {
+      return c;
+    }
+    java.util.regex.Matcher m = RAN.matcher(first);
+    if (m.find()) {
+      cmds = new ArrayList<>(cmds.subList(0, Math.min(cmds.size(), Integer.parseInt(m.group(1)) + 1)));
+    }
+    boolean progress = true;
+    while (progress && runs > 0) {
+      progress = false;
+      for (int i = cmds.size() - 1; i >= 0 && runs > 0; i--) {
+        List<SimCommand> fewer = new ArrayList<>(cmds);
+        SimCommand was = fewer.remove(i);
+        if (was instanceof SimCommand.Steps st && st.steps() > 1) {
+          fewer.add(i, new SimCommand.Steps(st.steps() - 1));
+        }
+        runs--;
+        String r = run(new StatefulCase(c.base(), fewer), null);
+        List<String> names = r == null ? List.of() : SimOracle.violated(r);
+        if (!names.isEmpty() && names.get(0).equals(invariant)) {
+          cmds = fewer;
+          progress = true;
+        }
+      }
+    }
+    return new StatefulCase(c.base(), cmds);
+  }
+
+  /** Runs the stateful property over {@code gen}; a failure is minimized and its minimal replay line added. */
+  static void assertHolds(Gen<StatefulCase> gen, SimStats totals) {
+    try {
+      QtRuns.qt().forAll(gen).checkAssert(c -> {
+        String failure = run(c, totals);
+        if (failure != null) {
+          fail(failure);
+        }
+      });
+    } catch (AssertionError e) {
+      throw new AssertionError(withMinimal(String.valueOf(e.getMessage()), MINIMIZE_RUNS), e);
+    }
+  }
+
+  /** Appends the minimal replay line of the report's (first, smallest) failing case. */
+  private static String withMinimal(String report, int runs) {
+    String line = report.lines().filter(l -> l.startsWith("replay: ")).findFirst().orElse(null);
+    List<String> names = SimOracle.violated(report);
+    if (line == null || names.isEmpty()) {
+      return report;
+    }
+    StatefulCase min = minimize(StatefulCase.decode(line.substring("replay: ".length())), names.get(0), runs);
+    return report + "\nminimal replay (" + names.get(0) + ", " + min.commands().size() + " commands): " + min.encode();
+  }
+
+  private static void add(SimStats into, SimStats s) {
+    into.steps += s.steps;
+    into.arrived += s.arrived;
+    into.admitted += s.admitted;
+    into.finished += s.finished;
+    into.aborted += s.aborted;
+    into.hostHitTokens += s.hostHitTokens;
+    into.storageHitTokens += s.storageHitTokens;
+    into.deviceToHostCopies += s.deviceToHostCopies;
+    into.prefetchesIssued += s.prefetchesIssued;
+    into.prefetchesTerminated += s.prefetchesTerminated;
+    into.storageReadFailures += s.storageReadFailures;
+  }
+
+  private static String report(StatefulCase c, SimulationRun.Verdict v, String modelCheck) {
+    StringBuilder sb = new StringBuilder("VIOLATED ");
+    if (v != null && v.divergence() != null) {
+      sb.append(v.divergence().invariant()).append(' ').append(v.divergence().invariants());
+    } else {
+      sb.append("crash: ").append(v == null ? "(no run)" : v.crash());
+    }
+    sb.append(" after ").append(v == null ? 0 : v.points()).append(" lockstep points\n").append(seeds(c))
+        .append('\n').append(modelCheck);
+    if (v != null && v.divergence() != null) {
+      sb.append('\n').append(v.divergence().describe());
+    }
+    return sb.toString();
+  }
+
+  private static String seeds(StatefulCase c) {
+    return "Failed on seed " + c.base().seed() + " (QuickTheories seed " + QtRuns.SEED + ")\nreplay: " + c.encode();
+  }
+
+  /**
+   * Asserts that the stateful property fails on {@code gen} within the default examples, naming {@code
+   * expected} first (or one of {@code alsoAccepted}: a shrunk schedule may surface the bug through a
+   * consequence), and that the minimized command list still fails so. Prints the seeds and both lines.
+   */
+  private static void assertFails(Gen<StatefulCase> gen, String expected, String... alsoAccepted) {
+    assertFails(QtRuns.SHRINK_CYCLES, MINIMIZE_RUNS, gen, expected, alsoAccepted);
+  }
+
+  private static void assertFails(int shrinkCycles, int minimizeRuns, Gen<StatefulCase> gen, String expected,
+      String... alsoAccepted) {
+    AssertionError e = assertThrows(AssertionError.class,
+        () -> QtRuns.qt().withShrinkCycles(shrinkCycles).forAll(gen).checkAssert(StatefulSimTest::check),
+        "the stateful property held for " + QtRuns.EXAMPLES + " examples: the bug went unnoticed");
+    String report = withMinimal(String.valueOf(e.getMessage()), minimizeRuns);
+    List<String> names = SimOracle.violated(report);
+    System.out.println("Stateful property failed as expected (wanted " + expected + "), violated " + names + ":\n"
+        + report.lines().filter(l -> l.startsWith("replay: ") || l.startsWith("Failed on seed")
+            || l.startsWith("minimal replay")).reduce((a, b) -> a + "\n" + b).orElse("(no replay line)"));
+    assertTrue(!names.isEmpty(), "the failure names no invariant:\n" + report);
+    boolean ok = names.get(0).equals(expected) || List.of(alsoAccepted).contains(names.get(0));
+    assertTrue(ok, "expected " + expected + ", the smallest counterexample violates " + names.get(0) + ":\n" + report);
+    assertTrue(report.contains("minimal replay (" + names.get(0)), "no minimal replay line:\n" + report);
+  }
+
+  /** Replays a printed line and asserts it violates {@code invariant} first (a pinned counterexample). */
+  static void violates(String invariant, String line) {
+    AssertionError e = assertThrows(AssertionError.class, () -> check(StatefulCase.decode(line)));
+    List<String> names = SimOracle.violated(e.getMessage());
+    assertTrue(!names.isEmpty() && names.get(0).equals(invariant), "expected " + invariant + ", got:\n" + e.getMessage());
+  }
+
+  /** Replays a printed line and asserts every invariant holds after every command. */
+  static void holds(String line) {
+    check(StatefulCase.decode(line));
+  }
+
+  private static void deleteTree(Path dir) {
+    if (dir == null) {
+      return;
+    }
+    try (java.util.stream.Stream<Path> all = Files.walk(dir)) {
+      all.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    } catch (IOException e) {
+      // a leftover temporary folder is harmless
+    }
+  }
+}
