@@ -35,11 +35,18 @@ import org.quicktheories.generators.Generate;
  * <p>A failure shrinks the configuration and the command list and prints {@code VIOLATED <invariant>}, the
  * environment seed, the QuickTheories seed and the one-line replay string; paste it into {@link
  * #replay}'s callers below. Flags: QuickTheories' ({@link QtRuns}: {@code -Dhicache.qt.examples}, {@code
- * .seed}, {@code .shrinkCycles}) and {@code -Dhicache.qt.commands} (longest command list, default 40).
+ * .seed}, {@code .shrinkCycles}), {@code -Dhicache.qt.commands} (longest command list, default 40), {@code
+ * -Dhicache.qt.statefulExamples} (examples of the fixed-protocol property, default 5 × QuickTheories')
+ * and {@code -Dhicache.qt.minimizeRuns} (runs of the greedy minimizer, default 60).
  */
 class StatefulSimTest {
   /** Longest generated command list. */
   static final int MAX_COMMANDS = Integer.getInteger("hicache.qt.commands", 40);
+  /**
+   * Examples of the fixed-protocol property: a passing case costs milliseconds, so five times QuickTheories'
+   * default ({@code -Dhicache.qt.statefulExamples} sets it). The must-catch tests use the default.
+   */
+  static final int FIXED_EXAMPLES = Integer.getInteger("hicache.qt.statefulExamples", 5 * QtRuns.EXAMPLES);
 
   /** The fixed protocol: any multi-rank topology, fixed versions, any policies; every invariant holds at every point. */
   @Test
@@ -52,7 +59,7 @@ class StatefulSimTest {
             + " storage-hit tokens %d, device->host copies %d, prefetches issued %d / terminated %d, failed reads %d",
         t.steps, t.arrived, t.admitted, t.finished, t.aborted, t.hostHitTokens, t.storageHitTokens,
         t.deviceToHostCopies, t.prefetchesIssued, t.prefetchesTerminated, t.storageReadFailures);
-    System.out.println("stateful coverage over " + QtRuns.EXAMPLES + " examples: " + coverage);
+    System.out.println("stateful coverage over " + FIXED_EXAMPLES + " examples: " + coverage);
     assertTrue(t.admitted > 0 && t.finished > 0 && t.deviceToHostCopies > 0 && t.prefetchesIssued > 0, coverage);
   }
 
@@ -238,7 +245,7 @@ class StatefulSimTest {
   /** Runs the stateful property over {@code gen}; a failure is minimized and its minimal replay line added. */
   static void assertHolds(Gen<StatefulCase> gen, SimStats totals) {
     try {
-      QtRuns.qt().forAll(gen).checkAssert(c -> {
+      QtRuns.qt().withExamples(FIXED_EXAMPLES).forAll(gen).checkAssert(c -> {
         String failure = run(c, totals);
         if (failure != null) {
           fail(failure);
