@@ -57,8 +57,12 @@ final class SimDriver implements AutoCloseable {
     return new SimModel(arrivals, SimModel.statuses(v::holds, v.crash() != null));
   }
 
+  /** Closes the run; every thread it started must be gone (the step API's promise, checked on every example). */
   @Override
   public void close() {
     run.close();
+    if (run.liveThreads() > 0) {
+      throw new IllegalStateException(run.liveThreads() + " simulation thread(s) still alive after close()");
+    }
   }
 }
