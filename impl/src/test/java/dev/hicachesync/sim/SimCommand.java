@@ -159,7 +159,7 @@ sealed interface SimCommand extends Command<SimDriver, SimModel> {
     Gen<Integer> rank = integers().between(0, 7);
     List<Pair<Integer, Gen<SimCommand>>> weighted = List.of(
         Pair.of(3, Generate.<SimCommand>constant(new Point())),
-        Pair.of(6, integers().between(1, 4).map(n -> (SimCommand) new Steps(n))),
+        Pair.of(6, integers().between(1, 8).map(n -> (SimCommand) new Steps(n))),
         Pair.of(5, integers().between(0, 1).zip(SimGen.turns(), (dp, t) -> (SimCommand) new Arrive(dp, t))),
         Pair.of(1, integers().between(0, 1).zip(integers().between(0, 7), (dp, n) -> (SimCommand) new Abort(dp, n))),
         Pair.of(3, rank.zip(integers().between(1, 40), (r, t) -> (SimCommand) new Delay(r, t))),

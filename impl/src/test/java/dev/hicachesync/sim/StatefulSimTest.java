@@ -53,14 +53,16 @@ class StatefulSimTest {
   void fixedProtocolHoldsAtEveryLockstepPoint() {
     SimStats t = new SimStats();
     assertHolds(cases(SimGen.multiRankTopologies(), SimGen::fixedVersions, SimGen.anyPolicies(),
-        SimGen.env(2, 64), Set.of()), t);
-    // Not vacuous: requests were admitted and finished, pages went to the host and came back, prefetches ran.
+        SimGen.env(1, 12), Set.of()), t);
+    // Not vacuous: requests were admitted and finished, pages went to the host and came back (L2 and L3
+    // hits), prefetches ran. Small device pools (slack 1..12 pages) make the ranks evict.
     String coverage = String.format("steps %d, arrived %d, admitted %d, finished %d, aborted %d, host-hit tokens %d,"
             + " storage-hit tokens %d, device->host copies %d, prefetches issued %d / terminated %d, failed reads %d",
         t.steps, t.arrived, t.admitted, t.finished, t.aborted, t.hostHitTokens, t.storageHitTokens,
         t.deviceToHostCopies, t.prefetchesIssued, t.prefetchesTerminated, t.storageReadFailures);
     System.out.println("stateful coverage over " + FIXED_EXAMPLES + " examples: " + coverage);
-    assertTrue(t.admitted > 0 && t.finished > 0 && t.deviceToHostCopies > 0 && t.prefetchesIssued > 0, coverage);
+    assertTrue(t.admitted > 0 && t.finished > 0 && t.deviceToHostCopies > 0 && t.hostHitTokens > 0
+        && t.storageHitTokens > 0 && t.prefetchesIssued > 0, coverage);
   }
 
   /** B1 (#20460): {@code pre20460} under NSA CP syncs nothing across CP ranks. */
@@ -78,11 +80,15 @@ class StatefulSimTest {
         Set.of(Fault.SKIP_IDLE_WRITE_CHECK)), "CollectiveMatching");
   }
 
-  /** B5: {@code loading_check} pops this rank's own count of completed load acks. */
+  /**
+   * B5: {@code loading_check} pops this rank's own count of completed load acks. It needs an L2 hit (device
+   * eviction, then a session's next turn) whose load completes at different ticks on two ranks, so the
+   * command lists are three times longer: with 40, 2 of 20 examples reached it; with 120, 6 of 20.
+   */
   @Test
   void unsyncedLoadingCheckIsCaught() {
     assertFails(cases(SimGen.multiRankTopologies(), fixedNoLegacy(), writeThrough(), SimGen.env(1, 8),
-        Set.of(Fault.UNSYNCED_LOADING_CHECK)), "AckAgreement", "TreeAgreement");
+        Set.of(Fault.UNSYNCED_LOADING_CHECK), 3 * MAX_COMMANDS), "AckAgreement", "TreeAgreement");
   }
 
   /**
@@ -114,6 +120,26 @@ class StatefulSimTest {
         + "dev=15;host=89;run=4;sys=1x3;sess=4;faults=;pre=;env=;turns=|A1:0/3/24/8/1/0/-1,S1,P,P,P,S1");
   }
 
+  /** Pinned: B3's minimal command list (one request, three steps: an idle rank skips S1). */
+  @Test
+  void replayB3SkippedIdleWriteCheck() {
+    violates("CollectiveMatching", "dp=2,cp=2,tp=1,pp=1;v=post20460;pf=BEST_EFFORT;w=WRITE_THROUGH;st=MEMORY;"
+        + "seed=1099511627776;rf=20;dev=44;host=90;run=6;sys=1x8;sess=4;faults=SKIP_IDLE_WRITE_CHECK;pre=;env=;"
+        + "turns=|A0:0/2/6/5/1/0/-1,S3");
+  }
+
+  /**
+   * Pinned: B10's minimal command list (one request, five steps). One CP rank waits in S5 on {@code
+   * attn_cp} while the other, having exited admission early, waits in RECV on the scheduler's group: only
+   * the fabric's timeout (~1.5 s) ends it, and it comes back from {@code advance()} as CollectiveMatching.
+   */
+  @Test
+  void replayB10EarlyAdmissionExit() {
+    violates("CollectiveMatching", "dp=2,cp=2,tp=1,pp=1;v=post20460;pf=BEST_EFFORT;w=WRITE_THROUGH;st=MEMORY;"
+        + "seed=1099511627776;rf=20;dev=50;host=160;run=6;sys=3x8;sess=4;faults=EARLY_ADMISSION_EXIT;pre=;env=;"
+        + "turns=|A1:2/1/3/21/3/3/-1,S5");
+  }
+
   /** The same B1 configuration and commands with the fixed protocol hold (the pinned failure is the bug's). */
   @Test
   void replayB1CommandsHoldWhenFixed() {
@@ -137,10 +163,22 @@ class StatefulSimTest {
   /** Cases over the given configuration generators; no script (requests arrive by command). */
   static Gen<StatefulCase> cases(Gen<Topology> topologies, Function<Topology, Gen<ProtocolVersion>> versions,
       Gen<SimGen.Policies> policies, Gen<SimGen.Env> env, Set<Fault> faults) {
-    Gen<SimGen.Work> noScript = integers().between(1, 3).zip(integers().between(1, 8), integers().between(1, 4),
-        (sys, pages, sessions) -> new SimGen.Work(sys, pages, sessions, List.of()));
+    return cases(topologies, versions, policies, env, faults, MAX_COMMANDS);
+  }
+
+  /** As above, with command lists of at most {@code maxCommands}. */
+  static Gen<StatefulCase> cases(Gen<Topology> topologies, Function<Topology, Gen<ProtocolVersion>> versions,
+      Gen<SimGen.Policies> policies, Gen<SimGen.Env> env, Set<Fault> faults, int maxCommands) {
+    return cases(topologies, versions, policies, env, faults, maxCommands, 4);
+  }
+
+  /** As above, with at most {@code maxSessions} chat sessions (fewer: more shared prefixes, more L2 hits). */
+  static Gen<StatefulCase> cases(Gen<Topology> topologies, Function<Topology, Gen<ProtocolVersion>> versions,
+      Gen<SimGen.Policies> policies, Gen<SimGen.Env> env, Set<Fault> faults, int maxCommands, int maxSessions) {
+    Gen<SimGen.Work> noScript = integers().between(1, 3).zip(integers().between(1, 8),
+        integers().between(1, maxSessions), (sys, pages, sessions) -> new SimGen.Work(sys, pages, sessions, List.of()));
     Gen<Scenario> base = SimGen.scenarios(topologies, versions, policies, env, noScript, faults);
-    return base.zip(lists().of(SimCommand.commands()).ofSizeBetween(1, MAX_COMMANDS), StatefulCase::of);
+    return base.zip(lists().of(SimCommand.commands()).ofSizeBetween(1, maxCommands), StatefulCase::of);
   }
 
   private static Function<Topology, Gen<ProtocolVersion>> fixedNoLegacy() {
@@ -202,14 +240,15 @@ class StatefulSimTest {
   }
 
   /** Runs of a failing case the greedy minimizer may make ({@code -Dhicache.qt.minimizeRuns}). */
-  static final int MINIMIZE_RUNS = Integer.getInteger("hicache.qt.minimizeRuns", 60);
+  static final int MINIMIZE_RUNS = Integer.getInteger("hicache.qt.minimizeRuns", 150);
   private static final java.util.regex.Pattern RAN = java.util.regex.Pattern.compile("Ran (\\d+) steps");
 
   /**
-   * Returns a 1-minimal command list for a failing case (QuickTheories' shrinking works on random draws
-   * and leaves irrelevant commands behind): cuts the commands after the one that failed, then removes
-   * single commands and shortens multi-step commands while the first violated invariant stays {@code
-   * invariant}, within {@code runs} runs. Deterministic: the runs are.
+   * Returns a minimal command list for a failing case (QuickTheories' shrinking works on random draws and
+   * leaves irrelevant commands behind): cuts the commands after the one that failed, then removes chunks
+   * of commands down to single ones (1-minimal when the budget suffices) and shortens multi-step commands,
+   * while the first violated invariant stays {@code invariant}, within {@code runs} runs. Deterministic:
+   * the runs are.
    */
   static StatefulCase minimize(StatefulCase c, String invariant, int runs) {
     List<SimCommand> cmds = new ArrayList<>(c.commands());
@@ -221,25 +260,46 @@ class StatefulSimTest {
     if (m.find()) {
       cmds = new ArrayList<>(cmds.subList(0, Math.min(cmds.size(), Integer.parseInt(m.group(1)) + 1)));
     }
+    // Remove chunks, halving their size when no chunk can go (a light ddmin), then single commands
+    // and shorter multi-step commands.
+    for (int chunk = Math.max(1, cmds.size() / 2); chunk >= 1 && runs > 0; ) {
+      boolean removed = false;
+      for (int i = cmds.size() - chunk; i >= 0 && runs > 0; i -= chunk) {
+        List<SimCommand> fewer = new ArrayList<>(cmds);
+        fewer.subList(i, i + chunk).clear();
+        runs--;
+        if (failsWith(new StatefulCase(c.base(), fewer), invariant)) {
+          cmds = fewer;
+          removed = true;
+        }
+      }
+      if (!removed) {
+        chunk /= 2;
+      }
+    }
     boolean progress = true;
     while (progress && runs > 0) {
       progress = false;
       for (int i = cmds.size() - 1; i >= 0 && runs > 0; i--) {
-        List<SimCommand> fewer = new ArrayList<>(cmds);
-        SimCommand was = fewer.remove(i);
-        if (was instanceof SimCommand.Steps st && st.steps() > 1) {
-          fewer.add(i, new SimCommand.Steps(st.steps() - 1));
+        if (!(cmds.get(i) instanceof SimCommand.Steps st) || st.steps() < 2) {
+          continue;
         }
+        List<SimCommand> shorter = new ArrayList<>(cmds);
+        shorter.set(i, new SimCommand.Steps(st.steps() - 1));
         runs--;
-        String r = run(new StatefulCase(c.base(), fewer), null);
-        List<String> names = r == null ? List.of() : SimOracle.violated(r);
-        if (!names.isEmpty() && names.get(0).equals(invariant)) {
-          cmds = fewer;
+        if (failsWith(new StatefulCase(c.base(), shorter), invariant)) {
+          cmds = shorter;
           progress = true;
         }
       }
     }
     return new StatefulCase(c.base(), cmds);
+  }
+
+  private static boolean failsWith(StatefulCase c, String invariant) {
+    String r = run(c, null);
+    List<String> names = r == null ? List.of() : SimOracle.violated(r);
+    return !names.isEmpty() && names.get(0).equals(invariant);
   }
 
   /** Runs the stateful property over {@code gen}; a failure is minimized and its minimal replay line added. */
