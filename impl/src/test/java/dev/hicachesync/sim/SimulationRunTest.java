@@ -82,6 +82,35 @@ class SimulationRunTest {
     assertEquals(0, run.liveThreads(), "close() left threads behind");
   }
 
+  /**
+   * Determinism: the same case (configuration and commands) run twice leaves every rank in the same state
+   * (step, point, clock, tree digest, queues, prefetches, pools, pending I/O) with the same verdict.
+   */
+  @Test
+  void sameCommandsSameStates() {
+    dev.hicachesync.testing.QtRuns.qt().withExamples(10).forAll(StatefulSimTest.cases(SimGen.multiRankTopologies(),
+        SimGen::fixedVersions, SimGen.policies(java.util.List.of(dev.hicachesync.controller.PrefetchPolicy.values()),
+            java.util.List.of(dev.hicachesync.controller.WritePolicy.values()),
+            java.util.List.of(StorageMode.MEMORY, StorageMode.OFF)),
+        SimGen.env(1, 12), java.util.Set.of())).checkAssert(c -> assertEquals(states(c), states(c), c.encode()));
+  }
+
+  private static java.util.List<Object> states(StatefulCase c) {
+    java.util.List<Object> out = new java.util.ArrayList<>();
+    try (SimDriver d = new SimDriver(c, null)) {
+      for (SimCommand cmd : c.commands()) {
+        cmd.run(d);
+      }
+      SimulationRun.Verdict v = d.run().verdict();
+      out.add(v.points());
+      out.add(v.ok());
+      for (int r = 0; r < d.run().ranks(); r++) {
+        out.add(d.run().view(r));
+      }
+    }
+    return out;
+  }
+
   /** A broken protocol (B3) comes back from advance() as a verdict naming CollectiveMatching, not as a hang. */
   @Test
   void mismatchComesBackAsVerdict() {
