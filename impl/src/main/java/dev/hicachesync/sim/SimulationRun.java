@@ -231,6 +231,22 @@ public final class SimulationRun implements AutoCloseable {
     return sim.stats(topology, engines, completed);
   }
 
+  /**
+   * Returns why the ranks are not quiet (empty when they are): requests waiting or running, background
+   * I/O pending, acks or prefetches left, pages leaked — the bounded liveness checks ({@code
+   * PrefetchTerminates}, {@code AcksConsumed}, {@code RequestsProgress}) after a drain without arrivals.
+   */
+  public List<String> quiescence() {
+    requireOpen();
+    List<String> errors = new ArrayList<>();
+    for (RankEngine e : engines) {
+      for (String err : e.quiescenceErrors()) {
+        errors.add("rank " + e.rank + ": " + err);
+      }
+    }
+    return errors;
+  }
+
   /** Returns the world size. */
   public int ranks() {
     return engines.length;
