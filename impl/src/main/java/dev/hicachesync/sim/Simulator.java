@@ -45,8 +45,12 @@ public final class Simulator {
   private final long viewStep;
   private final int[] viewRanks;
   private RankRecorder[] recorders;
+  /** Each rank's L3 store, set by {@link #setUp} (evictions are summed into the statistics at the end). */
+  private StorageBackend[] stores;
   /** Where the run's trace goes ({@link TraceRecorder#NONE}: nothing is wrapped or recorded). */
   private final TraceRecorder trace;
+  /** The abort threads {@link #poison} started, for {@link SimulationRun#close} to join. */
+  final List<Thread> helpers = java.util.Collections.synchronizedList(new ArrayList<>());
 
   /** Creates a simulator of {@code cfg}. */
   public Simulator(SimConfig cfg) {
@@ -86,10 +90,31 @@ public final class Simulator {
    */
   public SimResult run() {
     long start = System.nanoTime(); // reporting only
+    RankEngine[] engines = setUp();
+    List<Thread> threads = new ArrayList<>();
+    for (RankEngine e : engines) {
+      threads.add(rankThread(e, () -> runRank(e)));
+    }
+    threads.forEach(Thread::start);
+    joinAll(threads);
+    return finish(engines, start);
+  }
+
+  /**
+   * Opens a step-by-step run of {@code cfg} on the same engine: the rank threads start and park at their
+   * first lockstep point; see {@link SimulationRun}. Close it to end the threads.
+   */
+  public static SimulationRun open(SimConfig cfg) {
+    return new SimulationRun(new Simulator(cfg));
+  }
+
+  /** Builds every rank (fabric, storage, recorders, engines); threads are not started. */
+  RankEngine[] setUp() {
     Topology t = cfg.topology();
     int world = t.worldSize();
     LocalFabric fabric = new LocalFabric(cfg.collectiveTimeout());
     StorageBackend[] storage = storage(world);
+    this.stores = storage;
     RankEngine[] engines = new RankEngine[world];
     RankRecorder[] recorders = new RankRecorder[world];
     for (int r = 0; r < world; r++) {
@@ -105,19 +130,20 @@ public final class Simulator {
     for (int r = 0; r < world; r++) {
       engines[r] = build(r, t, fabric, storage[r], recorders);
     }
-    List<Thread> threads = new ArrayList<>();
-    for (RankEngine e : engines) {
-      Thread th = new Thread(() -> runRank(e), "rank-" + e.rank);
-      th.setDaemon(true);
-      threads.add(th);
-    }
-    threads.forEach(Thread::start);
-    joinAll(threads);
-    for (RankEngine e : engines) {
-      if (e.data != null) {
-        e.data.close();
-      }
-    }
+    return engines;
+  }
+
+  static Thread rankThread(RankEngine e, Runnable body) {
+    Thread th = new Thread(body, "rank-" + e.rank);
+    th.setDaemon(true);
+    return th;
+  }
+
+  /** After every rank thread has ended: the end-of-run checks, the report and the statistics. */
+  private SimResult finish(RankEngine[] engines, long start) {
+    Topology t = cfg.topology();
+    RankRecorder[] recorders = this.recorders;
+    closeData(engines);
     if (crash.get() != null) {
       throw new IllegalStateException("simulation failed on seed " + cfg.seed() + ": " + crash.get(),
           crash.get());
@@ -153,7 +179,7 @@ public final class Simulator {
     SimStats stats = stats(t, engines, Math.min(completed, cfg.steps()));
     if (cfg.storageBounded()) {
       stats.storageCapacityPages = cfg.storagePages();
-      for (StorageBackend b : storage) {
+      for (StorageBackend b : stores) {
         stats.storageEvictedPages += ((LruStorageBackend) b).evicted();
       }
     }
@@ -244,13 +270,39 @@ public final class Simulator {
     return engine;
   }
 
-  private void runRank(RankEngine e) {
+  static void closeData(RankEngine[] engines) {
+    for (RankEngine e : engines) {
+      if (e.data != null) {
+        e.data.close();
+      }
+    }
+  }
+
+  Divergence first() {
+    return first.get();
+  }
+
+  Throwable crash() {
+    return crash.get();
+  }
+
+  RankRecorder[] recorders() {
+    return recorders;
+  }
+
+  SimConfig config() {
+    return cfg;
+  }
+
+  void runRank(RankEngine e) {
     try {
       for (long s = 0; s < cfg.steps() + cfg.drainSteps(); s++) {
         if (!e.step(s)) {
           return;
         }
       }
+    } catch (SimulationRun.Halted ex) {
+      // a step-by-step run was closed while this rank was parked
     } catch (CollectiveException ex) {
       report(new Divergence(e.stats.stepsRun, e.where, List.of(Invariant.CollectiveMatching), e.rank, -1,
           ex.getMessage(), ""));
@@ -272,7 +324,7 @@ public final class Simulator {
    * wait in (or make next), and a poison message tells the next pipeline stage. The helper threads are
    * daemons; those whose group nobody reaches again end at the timeout, unobserved.
    */
-  private static void poison(RankEngine e) {
+  private void poison(RankEngine e) {
     for (ProcessGroup g : e.handles) {
       if (g.size() > 1) {
         Thread th = new Thread(() -> {
@@ -283,6 +335,7 @@ public final class Simulator {
           }
         }, "abort-" + e.rank + "-" + g.name());
         th.setDaemon(true);
+        helpers.add(th);
         th.start();
       }
     }
@@ -391,7 +444,7 @@ public final class Simulator {
     return same ? again.recorders : null; // another outcome: the views would not explain this divergence
   }
 
-  private SimStats stats(Topology t, RankEngine[] engines, long completed) {
+  SimStats stats(Topology t, RankEngine[] engines, long completed) {
     SimStats s = new SimStats();
     s.steps = completed;
     s.ranks = engines.length;
