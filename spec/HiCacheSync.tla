@@ -640,7 +640,8 @@ EnvWindow(r) == \A q \in SyncDomain(r) : coll[q]["sched"] # C!NoCall
 \* objects), not on groups of its own. The k-th calls of the members on such a group pair up
 \* whichever thread made them. The prefetch thread posts only while its scheduler waits at RECV
 \* (another group), so of a rank's two calls on one group the prefetch thread's came first: a
-\* scheduler call there completes only after it.
+\* scheduler call there completes only after it. (EnvWindow keeps only some of the real
+\* interleavings of the two threads here; every mismatch it finds is a real one.)
 PfTwin(g) == [g EXCEPT !.ch = "pf"]
 PfPostedOn(q, g) == coll[q]["pf"] # C!NoCall /\ coll[q]["pf"].grp = PfTwin(g)
 SharedGroupOrder(g) ==
