@@ -957,3 +957,16 @@ DebugPrefetchInserted == ~(\E r \in Ranks, k \in Keys : ~tree[r][k].dev /\ tree[
 \*   pipelined_cp2tp2         deep (1,2,2) holds                            35942   68   48.0
 \*   pipelined_cp2_live       deep (1,2,1) holds                             1965   28   94.8
 \*   post20460_cp2tp2_req2    deep (1,2,2) holds                           365389  173  202.2
+\* Issue-3 models (B10, B14, B15, knobs), measured 2026-11-29 at load ~12 (./hicache-sync check, all 30 ci models
+\* 9 min 6 s):
+\*   b10_batch_full_exit          ci   (1,2,1) deadlock                            40    7    2.1
+\*   b10_fixed                    ci   (1,2,1) holds                             3348   35    5.5
+\*   b14_sidecar_min_kv_only      ci   (1,2,1) violates SidecarCoverage           519   19    1.7
+\*   b14_sidecar_sum_count        ci   (1,2,1) violates SidecarCoverage          7337   21   12.0
+\*   b14_fixed                    ci   (1,2,1) holds                             7728   40   12.2
+\*   b15_best_effort_early_return ci   (1,2,1) deadlock                          2280   15    4.8
+\*   b15_fixed                    ci   (1,2,1) holds                             3958   29    9.5
+\*   knob_uneven_capacity         ci   (1,2,1) violates AllocAgreement             20   15    2.8
+\*   knob_local_clock             ci   (1,2,1) violates TreeAgreement             210   18    2.9
+\*   knob_shared_group            ci   (1,2,1) violates CollectiveMatching         13    8    1.7
+\*   knob_local_payload           ci   (1,2,1) violates CollectiveMatching        701   27    4.2
