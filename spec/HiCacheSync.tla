@@ -957,8 +957,8 @@ DebugPrefetchInserted == ~(\E r \in Ranks, k \in Keys : ~tree[r][k].dev /\ tree[
 \*   pipelined_cp2tp2         deep (1,2,2) holds                            35942   68   48.0
 \*   pipelined_cp2_live       deep (1,2,1) holds                             1965   28   94.8
 \*   post20460_cp2tp2_req2    deep (1,2,2) holds                           365389  173  202.2
-\* Issue-3 models (B10, B14, B15, knobs), measured 2026-11-29 at load ~12 (./hicache-sync check, all 30 ci models
-\* 9 min 6 s):
+\* Issue-3 models (B10, B14, B15, knobs), measured 2026-11-29 at load ~12 with ./hicache-sync
+\* check (all 30 ci models: 9 min 6 s):
 \*   b10_batch_full_exit          ci   (1,2,1) deadlock                            40    7    2.1
 \*   b10_fixed                    ci   (1,2,1) holds                             3348   35    5.5
 \*   b14_sidecar_min_kv_only      ci   (1,2,1) violates SidecarCoverage           519   19    1.7
