@@ -36,7 +36,8 @@
 (*    invariants need only residency, lock counts, host protection, node   *)
 (*    ids; prefix splitting is a deterministic function of the keys;       *)
 (*  - LRU order: victims are taken in key order; any order that is a       *)
-(*    function of the (replicated) tree is equivalent for agreement;       *)
+(*    function of the (replicated) tree is equivalent for agreement (knob  *)
+(*    local_clock drops that assumption);                                  *)
 (*  - one request waits at a time and runs for one step; the request        *)
 (*    broadcast is deterministic (arrival timing does not create divergence*)
 (*    because it is broadcast);                                            *)
@@ -54,15 +55,52 @@
 (*    (EnvWindow): a sound reduction, since they are observed only after   *)
 (*    the next RECV completes.                                             *)
 (*                                                                          *)
-(* BUG KNOBS (Bugs): "B3" writing_check returns before its all_reduce when  *)
-(* no write event is done locally (#10127); "B5" loading_check pops by the  *)
-(* local count; "P1" (pipelined only) reads the local counts for the next   *)
-(* asynchronous MIN before consuming the previous one.                      *)
+(* BUG KNOBS (Bugs), each the code path of a catalogued bug:               *)
+(*   "B3"  writing_check returns before its all_reduce when no write event  *)
+(*         is done locally (#10127);                                        *)
+(*   "B5"  loading_check pops by the local count;                           *)
+(*   "P1"  (pipelined) reads the local counts for the next asynchronous MIN *)
+(*         before consuming the previous one;                               *)
+(*   "B10" (#30760) the admission loop breaks on its rank-local batch-full  *)
+(*         test before the prefetch checks (needs Knobs batch_full); fixed: *)
+(*         every ongoing prefetch is checked once per step before any       *)
+(*         rank-local exit (the exit then only stops admission);           *)
+(*   "B14" (#31443) S5 reduces the KV page count only, not the sidecar's;   *)
+(*   "B14sum" S5 counts sidecar successes by sum, not by leading run; fixed:*)
+(*         MIN over ranks of [KV pages, leading sidecar successes];         *)
+(*   "B15" (#27550) best_effort returns early, rank-locally, while the      *)
+(*         sidecar transfer is pending, before S5's MIN; fixed: the wait is *)
+(*         decided by S4's MAX on every rank (needs Knobs sidecar).         *)
+(* A bug that deadlocks (B3, B10, B15) makes one rank skip a collective     *)
+(* that another enters: the skipping rank posts the next step's RECV (the   *)
+(* domain group), the other a HiCache sync point (an attn_cp/attn_tp        *)
+(* group); neither collective has all its members, so no action is        *)
+(* enabled and TLC reports a deadlock, as gloo hangs.                      *)
+(*                                                                          *)
+(* KNOBS (Knobs): environment features and the protocol's hidden           *)
+(* assumptions made explicit; {} in every model but its own.               *)
+(*   features: "batch_full" (the batch may be full at an admission, seen by *)
+(*     each rank early or late: lenv.bf), "sidecar" (a second per-page      *)
+(*     pool, e.g. the DSA indexer, read page by page independently of the   *)
+(*     KV pages: PfOp sn/sc/ss, Node sx, invariant SidecarCoverage);        *)
+(*   broken assumptions (each model expected to fail):                     *)
+(*     "uneven_capacity" rank 0's host pool is one page larger (INV-6);    *)
+(*     "local_clock"  LRU order from a per-rank clock (INV-3);              *)
+(*     "shared_group" the prefetch thread's S7 on the scheduler's groups    *)
+(*                    (INV-1: two threads of a rank share one group);       *)
+(*     "local_payload" S3's vector length depends on the local queues      *)
+(*                    (INV-1: payload sizes).                               *)
 (*                                                                          *)
 (* NOT YET MODELLED (issue 3): S6 (abort barrier); PP > 1 is accepted by    *)
 (* Topology but stages here run in lockstep (no send/recv forwarding, B6);  *)
 (* per-batch storage acks and the prefetch sync thread (B7); several        *)
-(* waiting requests (B10); write_back / write_through_selective.          *)
+(* waiting requests: batch_full stands for the requests behind the one     *)
+(* waiting (B10); write_back / write_through_selective.                   *)
+(* Coverage note: the prefetch thread runs only while its domain waits at   *)
+(* RECV (EnvWindow), so a prefetch cannot progress within the step that     *)
+(* issued it; under best_effort (no S4) every prefetch therefore ends at    *)
+(* its first admission with 0 pages unless something keeps the request      *)
+(* waiting (batch_full's "busy": the B15 models use it).                    *)
 (***************************************************************************)
 EXTENDS Naturals, Sequences, FiniteSets, Topology
 
@@ -76,7 +114,8 @@ CONSTANTS
     DeviceCap,          \* device KV pool pages per rank (L1)
     HostCap,            \* host KV pool pages per rank (L2)
     PrefetchThreshold,  \* pages: below this S7 result the prefetch is revoked
-    Bugs                \* catalogued bugs switched on (PROTOCOL.md section 6); {} = the version as is
+    Bugs,               \* catalogued bugs switched on (PROTOCOL.md section 6); {} = the version as is
+    Knobs               \* environment features and broken hidden assumptions (BUG KNOBS); {} = none
 
 ASSUME Version \in {"pre20460", "post20460", "merged", "pipelined"}
 ASSUME Policy \in {"best_effort", "wait_complete", "timeout"}
@@ -84,7 +123,12 @@ ASSUME WritePolicy \in {"write_through"}
 ASSUME StorageOn \in BOOLEAN
 ASSUME PagesPerKey \in Nat \ {0} /\ DeviceCap \in Nat /\ HostCap \in Nat
 ASSUME PrefetchThreshold \in Nat
-ASSUME Bugs \subseteq {"B3", "B5", "P1"}
+ASSUME Bugs \subseteq {"B3", "B5", "P1", "B10", "B14", "B14sum", "B15"}
+ASSUME Knobs \subseteq {"batch_full", "sidecar", "uneven_capacity", "local_clock", "shared_group",
+                        "local_payload"}
+\* The bugs that live in code the knobs add: without the feature they cannot happen.
+ASSUME "B10" \in Bugs => "batch_full" \in Knobs
+ASSUME ({"B14", "B14sum", "B15"} \cap Bugs # {}) => "sidecar" \in Knobs
 
 NR   == Len(Requests)
 Keys == {Requests[i] : i \in 1 .. NR}
@@ -152,23 +196,40 @@ historyVars == <<popped>>
 VARIABLE ares
 pipeVars == <<ares>>
 
+\* lenv[r]: rank-local environment flags that only Knobs turn on (constant otherwise, so the
+\* models without knobs keep their state counts):
+\*   bf  : how rank r's admission meets a full batch this step (batch_full): "no"; "busy"
+\*         (the running batch is full: get_new_batch_prefill returns before its loop, on every
+\*         rank alike); "late" (its batch-full test fires after the prefetch checks) or "early"
+\*         (before them: the rank-local test of #30760);
+\*   clk : rank r's clock orders the LRU timestamps of its nodes the other way (local_clock).
+VARIABLE lenv
+LEnv0 == [bf |-> "no", clk |-> FALSE]
+
 vars == <<coll, requestVars, treeVars, poolVars, ackVars, storageVars, prefetchVars, historyVars,
-          pipeVars>>
+          pipeVars, lenv>>
 
 -----------------------------------------------------------------------------
 (* Records.                                                                 *)
 
-Absent == [dev |-> FALSE, hp |-> 0, hw |-> 0, lock |-> 0, prot |-> FALSE, id |-> 0]
+\* sx: host pages of the node that a prefetch inserted while this rank had not read their
+\* sidecar page (sidecar only): the page is paired with stale sidecar data (B14).
+Absent == [dev |-> FALSE, hp |-> 0, hw |-> 0, lock |-> 0, prot |-> FALSE, id |-> 0, sx |-> 0]
 Node   == [dev : BOOLEAN, hp : 0 .. P, hw : 0 .. P, lock : 0 .. MaxLock,
-           prot : BOOLEAN, id : 0 .. MaxId]
+           prot : BOOLEAN, id : 0 .. MaxId, sx : 0 .. P]
 IsAbsent(n) == ~n.dev /\ n.hp = 0 /\ n.hw = 0
 
 PfStates == {"none", "issued", "reading", "revoked", "term", "fin"}
 Ongoing  == {"issued", "reading", "revoked"}         \* in ongoing_prefetch, slots held
-OpNone == [st |-> "none", c |-> 0, tgt |-> 0, fail |-> FALSE, to |-> FALSE, q |-> FALSE]
+\* c: leading KV pages read; sn, sc, ss (sidecar only): sidecar pages attempted, the leading
+\* run of them read successfully, all of them read successfully (the sidecar reader goes on
+\* after a failed page, recording one result per page).
+OpNone == [st |-> "none", c |-> 0, tgt |-> 0, fail |-> FALSE, to |-> FALSE, q |-> FALSE,
+           sn |-> 0, sc |-> 0, ss |-> 0]
 OpTerm == [OpNone EXCEPT !.st = "term"]               \* terminated before its S7
 OpFin  == [OpNone EXCEPT !.st = "fin", !.q = TRUE]    \* gone, S7 done
-PfOp   == [st : PfStates, c : 0 .. P, tgt : 0 .. P, fail : BOOLEAN, to : BOOLEAN, q : BOOLEAN]
+PfOp   == [st : PfStates, c : 0 .. P, tgt : 0 .. P, fail : BOOLEAN, to : BOOLEAN, q : BOOLEAN,
+           sn : 0 .. P, sc : 0 .. P, ss : 0 .. P]
 
 \* bad: set when a rank pops an ack whose transfer has not completed locally (or an empty queue).
 Pop0 == [w |-> 0, l |-> 0, rv |-> 0, ba |-> 0, rl |-> 0, bad |-> 0]
@@ -178,15 +239,29 @@ LS(r) == [req |-> reqIdx[r], wait |-> waiting[r], run |-> running[r],
           tree |-> tree[r], nid |-> nextId[r], dfree |-> devFree[r], hfree |-> hostFree[r],
           wq |-> wq[r], wd |-> wDone[r], lq |-> lq[r], ld |-> lDone[r],
           sbq |-> sbq[r], baq |-> baq[r], rvq |-> rvq[r], rlq |-> rlq[r],
-          pf |-> pf[r], pop |-> popped[r], ares |-> ares[r], acall |-> coll[r]["async"]]
+          pf |-> pf[r], pop |-> popped[r], ares |-> ares[r], acall |-> coll[r]["async"],
+          bf |-> lenv[r].bf, clk |-> lenv[r].clk]
 
 InitLS == [req |-> 0, wait |-> 0, run |-> 0,
            tree |-> [k \in Keys |-> Absent], nid |-> 1, dfree |-> DeviceCap, hfree |-> HostCap,
            wq |-> <<>>, wd |-> 0, lq |-> <<>>, ld |-> 0,
            sbq |-> <<>>, baq |-> <<>>, rvq |-> <<>>, rlq |-> <<>>,
-           pf |-> [i \in 1 .. NR |-> OpNone], pop |-> Pop0, ares |-> <<>>, acall |-> [site |-> "none"]]
+           pf |-> [i \in 1 .. NR |-> OpNone], pop |-> Pop0, ares |-> <<>>, acall |-> [site |-> "none"],
+           bf |-> LEnv0.bf, clk |-> LEnv0.clk]
 
 Min(S) == C!SetMin(S)
+
+\* Host pool pages of rank r. uneven_capacity: rank 0's pool is one page larger (host pools are
+\* sized per rank at start-up, e.g. from the memory that rank has free), which the protocol
+\* assumes away (INV-6: allocations succeed or fail identically on every rank).
+HostCapOf(r) == HostCap + (IF "uneven_capacity" \in Knobs /\ r = 0 THEN 1 ELSE 0)
+MaxHostCap == HostCap + (IF "uneven_capacity" \in Knobs THEN 1 ELSE 0)
+
+\* The LRU victim among candidate keys S of local state s. The protocol assumes an order that
+\* is a function of the replicated tree (key order here). local_clock: the order comes from the
+\* rank's own clock, and a rank whose clock orders the last accesses the other way (s.clk)
+\* picks the other end.
+Victim(S, s) == IF "local_clock" \in Knobs /\ s.clk THEN C!SetMax(S) ELSE Min(S)
 
 -----------------------------------------------------------------------------
 (* Which groups a sync point reduces over (the heart of the versions).      *)
@@ -224,7 +299,7 @@ DevVictims(s) == {k \in Keys : s.tree[k].dev /\ s.tree[k].lock = 0}
 \* Evict one device node: a backed-up node becomes host-only, others are deleted.
 \* hiradix_cache.py::evict (_evict_backuped / _evict_regular)
 EvictDevOne(s) ==
-    LET k == Min(DevVictims(s))
+    LET k == Victim(DevVictims(s), s)
         n == s.tree[k]
     IN  IF n.hp = P
           THEN [s EXCEPT !.tree[k].dev = FALSE, !.dfree = @ + P]
@@ -239,7 +314,7 @@ HostVictims(s) == {k \in Keys : ~s.tree[k].dev /\ s.tree[k].hp > 0 /\ s.tree[k].
                                  /\ ~s.tree[k].prot}
 \* hiradix_cache.py::evict_host
 EvictHostOne(s) ==
-    LET k == Min(HostVictims(s))
+    LET k == Victim(HostVictims(s), s)
     IN  [s EXCEPT !.tree[k] = Absent, !.hfree = @ + s.tree[k].hp]
 RECURSIVE EnsureHost(_, _)
 EnsureHost(s, need) ==
@@ -321,22 +396,40 @@ PopReleases(s, n) ==
 \* hiradix_cache.py::drain_storage_control_queues
 Drain(s, a, b, c) == PopReleases(PopBackupAcks(PopRevokes(s, a), b), c)
 
-\* Local value of S4: can this rank terminate the waiting request's prefetch?
+\* A sidecar page read of this operation is still to come on this rank (the extra pool's
+\* transfer is pending). sidecar only.
+SidecarPending(op) == "sidecar" \in Knobs /\ op.st = "reading" /\ op.sn < op.tgt
+
+\* Local value of S4: can this rank terminate the waiting request's prefetch? With a sidecar
+\* pool even best_effort waits for the sidecar transfer (#27550: the host slots it writes).
 \* hiradix_cache.py::can_terminate_prefetch
 CanTerminate(s) ==
     LET op == s.pf[s.wait]
-        finished == op.st = "revoked" \/ (op.st = "reading" /\ (op.c = op.tgt \/ op.fail))
-    IN  CASE Policy = "best_effort"   -> TRUE
+        finished == op.st = "revoked"
+                    \/ (op.st = "reading" /\ (op.c = op.tgt \/ op.fail) /\ ~SidecarPending(op))
+    IN  CASE Policy = "best_effort"   -> ~SidecarPending(op)
           [] Policy = "wait_complete" -> finished
           [] Policy = "timeout"       -> finished \/ op.to
+
+\* Local value of S5: the pages this rank's storage read completed. With a sidecar pool the
+\* fix (#31443) reduces [KV pages, sidecar pages] counting only the leading run of sidecar
+\* successes; B14 reduces the KV count alone; B14sum counts sidecar successes by sum.
+S5Value(op) ==
+    IF "sidecar" \notin Knobs \/ "B14" \in Bugs THEN <<op.c>>
+    ELSE IF "B14sum" \in Bugs THEN <<op.c, op.ss>>
+    ELSE <<op.c, op.sc>>
+\* The S5 decision: the MIN over ranks and over the reduced counts.
+S5Pages(x) == Min({x[j] : j \in DOMAIN x})
 
 \* S5 decision: terminate, insert m prefetched pages into the host tree, queue the rest
 \* of the slots for release. hiradix_cache.py::check_prefetch_progress
 InsertPrefetched(s, m) ==
     LET w == s.wait
         k == Requests[w]
+        sx == IF "sidecar" \in Knobs THEN m - Min({m, s.pf[w].sc}) ELSE 0   \* stale sidecar pages
     IN  [s EXCEPT !.pf[w]   = IF s.pf[w].q THEN OpFin ELSE OpTerm,
-                  !.tree[k] = IF m > 0 THEN [Absent EXCEPT !.hp = m, !.id = s.nid] ELSE @,
+                  !.tree[k] = IF m > 0 THEN [Absent EXCEPT !.hp = m, !.id = s.nid, !.sx = sx]
+                                       ELSE @,
                   !.nid     = IF m > 0 THEN @ + 1 ELSE @,
                   !.rlq     = IF m < P THEN Append(@, P - m) ELSE @]
 
@@ -357,6 +450,11 @@ Admit(s) ==
                        !.lq  = IF new THEN @ ELSE Append(@, k),
                        !.run = w, !.wait = 0]
 
+\* The request stays waiting this step (its batch-full flag, if any, is used up).
+Keep(s) == [s EXCEPT !.bf = "no"]
+\* Admission after the prefetch checks: a full batch (seen early or late) admits nothing.
+AdmitUnlessFull(s) == IF s.bf # "no" THEN Keep(s) ELSE Admit(s)
+
 \* The prefetch thread's next operation: the oldest one it has not queried storage for.
 NextS7(s) == Min({i \in 1 .. NR : s.pf[i].st \in {"issued", "term"}})
 
@@ -375,6 +473,15 @@ HitSynced(s, h) ==
 (* next group or, past the last one, Decide applies the result and enters   *)
 (* the next sync point. Each returns [s |-> local state, call |-> the next  *)
 (* collective call of the thread]. The scheduler always ends at RECV.       *)
+
+\* Local value of S3: the sizes of the three storage control queues. local_payload: only up
+\* to the last non-empty queue (a payload whose size depends on rank-local data; INV-1).
+S3Value(s) ==
+    LET v == <<Len(s.rvq), Len(s.baq), Len(s.rlq)>>
+    IN  IF "local_payload" \notin Knobs \/ v[3] # 0 THEN v
+        ELSE IF v[2] # 0 THEN <<v[1], v[2]>> ELSE IF v[1] # 0 THEN <<v[1]>> ELSE <<>>
+\* Entry i of a result vector, 0 past its end (local_payload's short vectors).
+At(x, i) == IF i <= Len(x) THEN x[i] ELSE 0
 
 \* Apply a fused S1-S3 result vector.
 ApplyS123(s, x) == Drain(PopLoads(PopWrites(s, x[1]), x[2]), x[3], x[4], x[5])
@@ -397,7 +504,7 @@ Enter(r, s, site) ==
                             ELSE Post(r, s, "S1", 1, <<s.wd>>)                \* writing_check
       [] site = "S2"   -> Post(r, s, "S2", 1, <<s.ld>>)                       \* loading_check
       [] site = "S3"   -> IF ~StorageOn THEN Enter(r, s, "ADMIT")             \* only with storage
-                          ELSE Post(r, s, "S3", 1, <<Len(s.rvq), Len(s.baq), Len(s.rlq)>>)
+                          ELSE Post(r, s, "S3", 1, S3Value(s))
       [] site = "S123" /\ Version # "pipelined" ->
                           Post(r, s, "S123", 1,                               \* v30511: fused S1-S3
                                <<s.wd, s.ld, Len(s.rvq), Len(s.baq), Len(s.rlq)>>)
@@ -411,27 +518,35 @@ Enter(r, s, site) ==
                      gs == SyncGroups(r, "S123")
                  IN  IF gs = <<>> THEN Enter(r, [s1 EXCEPT !.ares = v], "ADMIT")
                      ELSE Enter(r, [s1 EXCEPT !.acall = C!Call(gs[1], "S123", 1, "MIN", v)], "ADMIT")
-      [] site = "ADMIT" ->
-            IF s.wait = 0 THEN Enter(r, s, "RECV")
-            ELSE IF s.pf[s.wait].st \in Ongoing
-                   THEN IF Policy = "best_effort" THEN Enter(r, s, "S5") ELSE Enter(r, s, "S4")
-                   ELSE Enter(r, Admit(s), "RECV")
+      [] site = "ADMIT" ->                                                   \* the admission loop
+            IF s.wait = 0 THEN Enter(r, Keep(s), "RECV")
+            ELSE IF s.bf = "busy" THEN Enter(r, Keep(s), "RECV")           \* running batch full
+            ELSE IF "B10" \in Bugs /\ s.bf = "early"                          \* B10 (#30760): breaks
+              THEN Enter(r, Keep(s), "RECV")                                 \* before the checks
+            ELSE IF s.pf[s.wait].st \notin Ongoing THEN Enter(r, AdmitUnlessFull(s), "RECV")
+            ELSE IF Policy # "best_effort" THEN Enter(r, s, "S4")       \* check_prefetch_progress
+            ELSE IF "sidecar" \notin Knobs THEN Enter(r, s, "S5")      \* best_effort: no S4
+            ELSE IF "B15" \notin Bugs THEN Enter(r, s, "S4")     \* #27550 fixed: the sidecar wait
+                                                                      \* is decided by S4's MAX
+            ELSE IF SidecarPending(s.pf[s.wait])                     \* B15 (#27550): returns early,
+              THEN Enter(r, Keep(s), "RECV")                         \* rank-local, before S5's MIN
+            ELSE Enter(r, s, "S5")
       [] site = "S4"   -> Post(r, s, "S4", 1, <<IF CanTerminate(s) THEN 0 ELSE 1,
                                                 IF s.pf[s.wait].fail THEN 1 ELSE 0>>)
-      [] site = "S5"   -> Post(r, s, "S5", 1, <<s.pf[s.wait].c>>)
+      [] site = "S5"   -> Post(r, s, "S5", 1, S5Value(s.pf[s.wait]))
 
 Decide(r, s, site, x) ==
     CASE site = "RECV" -> Enter(r, Deliver(Finish(s), x[1]),
                                 IF Version \in {"merged", "pipelined"} THEN "S123" ELSE "S1")
       [] site = "S1"   -> Enter(r, PopWrites(s, x[1]), "S2")
       [] site = "S2"   -> Enter(r, PopLoads(s, x[1]), "S3")
-      [] site = "S3"   -> Enter(r, Drain(s, x[1], x[2], x[3]), "ADMIT")
+      [] site = "S3"   -> Enter(r, Drain(s, At(x, 1), At(x, 2), At(x, 3)), "ADMIT")
       [] site = "S123" /\ Version # "pipelined" -> Enter(r, ApplyS123(s, x), "ADMIT")
       [] site = "S123" /\ Version = "pipelined" ->                    \* the async MIN completed
             [s |-> [s EXCEPT !.ares = x, !.acall = C!NoCall], call |-> C!NoCall]
       [] site = "S4"   -> IF x[1] = 0 \/ x[2] = 1 THEN Enter(r, s, "S5")   \* terminate
-                          ELSE Enter(r, s, "RECV")                         \* keep waiting
-      [] site = "S5"   -> Enter(r, Admit(InsertPrefetched(s, x[1])), "RECV")
+                          ELSE Enter(r, Keep(s), "RECV")                   \* keep waiting
+      [] site = "S5"   -> Enter(r, AdmitUnlessFull(InsertPrefetched(s, S5Pages(x))), "RECV")
       [] site = "S7"   -> [s |-> HitSynced(s, x[1]), call |-> C!NoCall]
 
 \* Resume a member after its collective completed with result x.
@@ -462,6 +577,8 @@ WriteBack(M, nx) ==
         /\ pf'       = U(pf, "pf")
         /\ popped'   = U(popped, "pop")
         /\ ares'     = U(ares, "ares")
+        /\ lenv'     = [q \in Ranks |-> IF q \in M THEN [bf |-> nx[q].s.bf, clk |-> nx[q].s.clk]
+                                                   ELSE lenv[q]]
 
 -----------------------------------------------------------------------------
 (* Termination: the legitimate end.                                         *)
@@ -490,7 +607,7 @@ Init ==
     /\ tree = [r \in Ranks |-> InitLS.tree]
     /\ nextId = [r \in Ranks |-> 1]
     /\ devFree = [r \in Ranks |-> DeviceCap]
-    /\ hostFree = [r \in Ranks |-> HostCap]
+    /\ hostFree = [r \in Ranks |-> HostCapOf(r)]
     /\ wq = [r \in Ranks |-> <<>>]
     /\ wDone = [r \in Ranks |-> 0]
     /\ lq = [r \in Ranks |-> <<>>]
@@ -502,6 +619,7 @@ Init ==
     /\ pf = [r \in Ranks |-> InitLS.pf]
     /\ popped = [r \in Ranks |-> Pop0]
     /\ ares = [r \in Ranks |-> <<>>]
+    /\ lenv = [r \in Ranks |-> LEnv0]
     /\ coll = [r \in Ranks |-> [sched |-> Enter(r, InitLS, "RECV").call, pf |-> C!NoCall,
                                 async |-> C!NoCall]]
 
@@ -518,6 +636,17 @@ Init ==
 EnvWindow(r) == \A q \in SyncDomain(r) : coll[q]["sched"] # C!NoCall
                                          /\ coll[q]["sched"].site = "RECV"
 
+\* shared_group: the prefetch thread reduces on the scheduler's gloo groups (the same group
+\* objects), not on groups of its own. The k-th calls of the members on such a group pair up
+\* whichever thread made them. The prefetch thread posts only while its scheduler waits at RECV
+\* (another group), so of a rank's two calls on one group the prefetch thread's came first: a
+\* scheduler call there completes only after it. (EnvWindow keeps only some of the real
+\* interleavings of the two threads here; every mismatch it finds is a real one.)
+PfTwin(g) == [g EXCEPT !.ch = "pf"]
+PfPostedOn(q, g) == coll[q]["pf"] # C!NoCall /\ coll[q]["pf"].grp = PfTwin(g)
+SharedGroupOrder(g) ==
+    "shared_group" \in Knobs /\ g.ch = "sched" => \A q \in g.m : ~PfPostedOn(q, g)
+
 \* The last member of group g arrives: the collective completes for every member, which
 \* resumes up to its next collective call. (gloo all_reduce / broadcast rendezvous)
 CollectiveCompletes(g) ==
@@ -526,6 +655,7 @@ CollectiveCompletes(g) ==
         /\ C!Matched(g)
         /\ g.ch = "pf" => \A q \in M : EnvWindow(q)     \* the prefetch thread: see EnvWindow
         /\ g.kind = "handle" => \A q \in M : coll[q]["async"] = C!NoCall   \* work.wait() returns
+        /\ SharedGroupOrder(g)
         /\ ~(coll[CHOOSE q \in M : TRUE][g.ch].site = "RECV" /\ \A q \in M : LocalDone(q))
         \* (a one-element set forces TLC to evaluate the resumed states once)
         /\ \E nx \in {LET x == C!Result(g) IN [q \in M |-> Resume(q, LS(q), coll[q][g.ch], x)]} :
@@ -553,7 +683,7 @@ WriteEventCompletes(r) ==
     /\ wDone[r] < Len(wq[r])
     /\ wDone' = [wDone EXCEPT ![r] = @ + 1]
     /\ UNCHANGED <<coll, requestVars, treeVars, poolVars, wq, lq, lDone, storageVars,
-                   prefetchVars, historyVars, pipeVars>>
+                   prefetchVars, historyVars, pipeVars, lenv>>
 
 \* The GPU event of rank r's oldest not-done load-back completes. cache_controller.py::load
 LoadEventCompletes(r) ==
@@ -561,7 +691,7 @@ LoadEventCompletes(r) ==
     /\ lDone[r] < Len(lq[r])
     /\ lDone' = [lDone EXCEPT ![r] = @ + 1]
     /\ UNCHANGED <<coll, requestVars, treeVars, poolVars, wq, wDone, lq, storageVars,
-                   prefetchVars, historyVars, pipeVars>>
+                   prefetchVars, historyVars, pipeVars, lenv>>
 
 \* Rank r's backup thread finishes writing its oldest node to storage and acks it.
 \* cache_controller.py::backup_thread_func
@@ -571,7 +701,7 @@ StorageBackupCompletes(r) ==
     /\ sbq' = [sbq EXCEPT ![r] = Tail(@)]
     /\ baq' = [baq EXCEPT ![r] = Append(@, Head(sbq[r]))]
     /\ UNCHANGED <<coll, requestVars, treeVars, poolVars, ackVars, rvq, rlq,
-                   prefetchVars, historyVars, pipeVars>>
+                   prefetchVars, historyVars, pipeVars, lenv>>
 
 \* Rank r's I/O thread reads the next page of prefetch i into its host slot (success), or
 \* the read fails and the operation stops. cache_controller.py::_page_transfer
@@ -580,7 +710,8 @@ StorageReadsPage(r, i) ==
     /\ pf[r][i].st = "reading" /\ pf[r][i].c < pf[r][i].tgt /\ ~pf[r][i].fail
     /\ \/ pf' = [pf EXCEPT ![r][i].c = @ + 1]
        \/ pf' = [pf EXCEPT ![r][i].fail = TRUE]
-    /\ UNCHANGED <<coll, requestVars, treeVars, poolVars, ackVars, storageVars, historyVars, pipeVars>>
+    /\ UNCHANGED <<coll, requestVars, treeVars, poolVars, ackVars, storageVars, historyVars, pipeVars,
+                   lenv>>
 
 \* Rank r's wall clock passes the prefetch timeout of operation i (policy "timeout").
 TimeoutFires(r, i) ==
@@ -588,7 +719,48 @@ TimeoutFires(r, i) ==
     /\ Policy = "timeout"
     /\ pf[r][i].st \in {"issued", "reading"} /\ ~pf[r][i].to
     /\ pf' = [pf EXCEPT ![r][i].to = TRUE]
-    /\ UNCHANGED <<coll, requestVars, treeVars, poolVars, ackVars, storageVars, historyVars, pipeVars>>
+    /\ UNCHANGED <<coll, requestVars, treeVars, poolVars, ackVars, storageVars, historyVars, pipeVars,
+                   lenv>>
+
+\* Rank r's I/O thread reads the next sidecar page of prefetch i (the second per-page pool,
+\* e.g. the DSA indexer), independently of its KV pages: it succeeds or fails, and the
+\* reader goes on to the next page either way. sidecar only. cache_controller.py (extra pools)
+StorageReadsSidecarPage(r, i) ==
+    /\ "sidecar" \in Knobs
+    /\ EnvWindow(r)
+    /\ pf[r][i].st = "reading" /\ pf[r][i].sn < pf[r][i].tgt
+    /\ LET op == pf[r][i]
+       IN  \/ pf' = [pf EXCEPT ![r][i] = [op EXCEPT !.sn = @ + 1, !.ss = @ + 1,
+                                                 !.sc = IF op.sc = op.sn THEN @ + 1 ELSE @]]
+           \/ pf' = [pf EXCEPT ![r][i] = [op EXCEPT !.sn = @ + 1]]
+    /\ UNCHANGED <<coll, requestVars, treeVars, poolVars, ackVars, storageVars, historyVars, pipeVars,
+                   lenv>>
+
+\* The batch of domain D is full at this step's admission (a fact of the replicated state:
+\* the running batch, the token budget). Either the running batch is full and the admission
+\* returns before its loop on every rank ("busy": requests wait, prefetches go on), or each
+\* rank's admission loop meets it at its early, rank-local batch-full test (req-pool headroom,
+\* available_size(); #30760) or only after the prefetch checks: which one is per rank.
+\* batch_full only. scheduler.py::get_new_batch_prefill (batch_is_full)
+BatchFills(D) ==
+    /\ "batch_full" \in Knobs
+    /\ \A q \in D : EnvWindow(q) /\ lenv[q].bf = "no"
+                 /\ (waiting[q] # 0 \/ reqIdx[q] < NR)      \* a request waits or may arrive
+    /\ \E f \in [D -> {"late", "early"}] \cup {[q \in D |-> "busy"]} :
+          lenv' = [q \in Ranks |-> IF q \in D THEN [lenv[q] EXCEPT !.bf = f[q]] ELSE lenv[q]]
+    /\ UNCHANGED <<coll, requestVars, treeVars, poolVars, ackVars, storageVars, prefetchVars,
+                   historyVars, pipeVars>>
+
+\* Rank r's clock comes to order the LRU timestamps of its nodes the other way from the other
+\* ranks' clocks (timestamps within the clock's resolution, or taken on another thread).
+\* local_clock only.
+ClockSkews(r) ==
+    /\ "local_clock" \in Knobs
+    /\ EnvWindow(r)
+    /\ ~lenv[r].clk
+    /\ lenv' = [lenv EXCEPT ![r].clk = TRUE]
+    /\ UNCHANGED <<coll, requestVars, treeVars, poolVars, ackVars, storageVars, prefetchVars,
+                   historyVars, pipeVars>>
 
 \* The legitimate end: nothing left anywhere; stutter (keeps deadlock detection meaningful).
 Terminated ==
@@ -606,6 +778,9 @@ Background ==
                         \/ LoadEventCompletes(r)
                         \/ StorageBackupCompletes(r)
                         \/ \E i \in 1 .. NR : StorageReadsPage(r, i) \/ TimeoutFires(r, i)
+                                             \/ StorageReadsSidecarPage(r, i)
+                        \/ ClockSkews(r)
+    \/ \E D \in SyncDomains : BatchFills(D)
     \/ \E r \in Ranks : coll[r]["pf"] # C!NoCall /\ CollectiveCompletes(coll[r]["pf"].grp)
 
 \* Some posted collective completes.
@@ -655,7 +830,7 @@ TypeOK ==
     /\ tree \in [Ranks -> [Keys -> Node]]
     /\ nextId \in [Ranks -> 1 .. MaxId]
     /\ devFree \in [Ranks -> 0 .. DeviceCap]
-    /\ hostFree \in [Ranks -> 0 .. HostCap]
+    /\ hostFree \in [Ranks -> 0 .. MaxHostCap]
     /\ \A r \in Ranks : /\ wq[r] \in Seq(Keys) /\ wDone[r] \in 0 .. Len(wq[r])
                         /\ lq[r] \in Seq(Keys) /\ lDone[r] \in 0 .. Len(lq[r])
                         /\ sbq[r] \in Seq(Keys) /\ baq[r] \in Seq(Keys)
@@ -663,9 +838,25 @@ TypeOK ==
     /\ pf \in [Ranks -> [1 .. NR -> PfOp]]
     /\ popped \in [Ranks -> [{"w", "l", "rv", "ba", "rl", "bad"} -> Nat]]
     /\ ares \in [Ranks -> Seq(Nat)]
+    /\ lenv \in [Ranks -> [bf : {"no", "busy", "late", "early"}, clk : BOOLEAN]]
 
 \* INV-1: the k-th collective calls on every group agree on site, stage, op and size.
-CollectiveMatching == C!CollectiveMatching
+\* shared_group: on a group both threads use, a member's first call is its prefetch thread's
+\* (see SharedGroupOrder); when every member has a call there, the first calls must agree.
+FirstCallOn(q, g) ==
+    IF PfPostedOn(q, g) THEN coll[q]["pf"]
+    ELSE IF coll[q]["sched"] # C!NoCall /\ coll[q]["sched"].grp = g THEN coll[q]["sched"]
+    ELSE C!NoCall
+SharedGroupMatching ==
+    "shared_group" \in Knobs =>
+      \A r \in Ranks :
+        coll[r]["pf"] # C!NoCall =>
+          LET g == [coll[r]["pf"].grp EXCEPT !.ch = "sched"]
+              F == [q \in g.m |-> FirstCallOn(q, g)]
+          IN  (\A q \in g.m : F[q] # C!NoCall) =>
+                \A q1, q2 \in g.m : /\ F[q1].site = F[q2].site /\ F[q1].stage = F[q2].stage
+                                   /\ F[q1].op = F[q2].op /\ F[q1].size = F[q2].size
+CollectiveMatching == C!CollectiveMatching /\ SharedGroupMatching
 
 \* INV-3: identical trees (residency, pages, locks, protection, ids) at lockstep points.
 TreeAgreement == AgreeAt(LAMBDA q : <<tree[q], nextId[q], reqIdx[q], waiting[q], running[q]>>)
@@ -677,8 +868,9 @@ AckAgreement == AgreeAt(LAMBDA q : <<popped[q], wq[q], lq[q], rvq[q], rlq[q]>>)
 PfDecision(op) == <<op.st, op.tgt>>
 PrefetchAgreement == AgreeAt(LAMBDA q : [i \in 1 .. NR |-> PfDecision(pf[q][i])])
 
-\* INV-6: allocations succeed identically: equal free pool sizes at lockstep points.
-AllocAgreement == AgreeAt(LAMBDA q : <<devFree[q], hostFree[q]>>)
+\* INV-6: allocations succeed identically: equal pool usage at lockstep points (the same as
+\* equal free sizes when every rank has the same capacities; uneven_capacity breaks that).
+AllocAgreement == AgreeAt(LAMBDA q : <<DeviceCap - devFree[q], HostCapOf(q) - hostFree[q]>>)
 
 \* INV-7: host slots: every slot owned exactly once (free list, tree, write in flight,
 \* ongoing prefetch, release queue); slots in use by a transfer are owned by it.
@@ -692,7 +884,7 @@ HostSlotSafety ==
       /\ HP0(r) :: hostFree[r] + SeqSum(rlq[r])
                 + SumOver([k \in Keys |-> tree[r][k].hp + tree[r][k].hw], Keys)
                 + P * Cardinality({i \in 1 .. NR : pf[r][i].st \in Ongoing})
-                = HostCap
+                = HostCapOf(r)
       \* a write-through in flight writes into host slots its node owns
       /\ HP1(r) :: \A k \in Keys : (tree[r][k].hw > 0) <=> (\E j \in 1 .. Len(wq[r]) : wq[r][j] = k)
       \* a load-back in flight reads host slots its node owns
@@ -703,6 +895,11 @@ HostSlotSafety ==
       /\ HP5(r) :: popped[r].bad = 0
       \* device pool accounting
       /\ HP4(r) :: devFree[r] + P * Cardinality({k \in Keys : tree[r][k].dev}) = DeviceCap
+
+\* Every host page a prefetch inserted has its sidecar page read on this rank (sidecar only:
+\* otherwise sx stays 0). A violation is silent wrong output: the page is paired with stale
+\* sidecar data (#31443). Spec-only: the implementation has no sidecar pool.
+SidecarCoverage == \A r \in Ranks, k \in Keys : tree[r][k].sx = 0
 
 \* Liveness. Each is one temporal formula over all ranks (not one per rank and request): the
 \* streams are finite, so "every X is eventually Y" is the same as "eventually no X remains",
@@ -760,3 +957,16 @@ DebugPrefetchInserted == ~(\E r \in Ranks, k \in Keys : ~tree[r][k].dev /\ tree[
 \*   pipelined_cp2tp2         deep (1,2,2) holds                            35942   68   48.0
 \*   pipelined_cp2_live       deep (1,2,1) holds                             1965   28   94.8
 \*   post20460_cp2tp2_req2    deep (1,2,2) holds                           365389  173  202.2
+\* Issue-3 models (B10, B14, B15, knobs), measured 2026-11-29 at load ~12 with ./hicache-sync
+\* check (all 30 ci models: 9 min 6 s):
+\*   b10_batch_full_exit          ci   (1,2,1) deadlock                            40    7    2.1
+\*   b10_fixed                    ci   (1,2,1) holds                             3348   35    5.5
+\*   b14_sidecar_min_kv_only      ci   (1,2,1) violates SidecarCoverage           519   19    1.7
+\*   b14_sidecar_sum_count        ci   (1,2,1) violates SidecarCoverage          7337   21   12.0
+\*   b14_fixed                    ci   (1,2,1) holds                             7728   40   12.2
+\*   b15_best_effort_early_return ci   (1,2,1) deadlock                          2280   15    4.8
+\*   b15_fixed                    ci   (1,2,1) holds                             3958   29    9.5
+\*   knob_uneven_capacity         ci   (1,2,1) violates AllocAgreement             20   15    2.8
+\*   knob_local_clock             ci   (1,2,1) violates TreeAgreement             210   18    2.9
+\*   knob_shared_group            ci   (1,2,1) violates CollectiveMatching         13    8    1.7
+\*   knob_local_payload           ci   (1,2,1) violates CollectiveMatching        701   27    4.2

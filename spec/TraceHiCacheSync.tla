@@ -107,16 +107,18 @@ NextRecv(q, j) ==
 SnapAheadAsLogged(q) ==
     coll'[q]["sched"] # C!NoCall /\ coll'[q]["sched"].site = "RECV" =>
         LET k == NextRecv(q, l + 1)
-            e == Trace[k]
-            i == CHOOSE x \in DOMAIN e.m : e.m[x] = q
-        IN  k = 0 \/ ~e.snap[i].obs
-            \/ /\ devFree'[q] = e.snap[i].dfree
-               /\ hostFree'[q] = e.snap[i].hfree
-               /\ Len(wq'[q]) = e.snap[i].nwq
-               /\ Len(lq'[q]) = e.snap[i].nlq
-               /\ Len(rlq'[q]) = e.snap[i].nrl
-               /\ waiting'[q] = e.snap[i].wait
-               /\ running'[q] = e.snap[i].run
+        IN  \* IF, not "k = 0 \/ ...": TLC explores every disjunct of an action, so Trace[0] would be read
+            IF k = 0 THEN TRUE
+            ELSE LET e == Trace[k]
+                     i == CHOOSE x \in DOMAIN e.m : e.m[x] = q
+                 IN  \/ ~e.snap[i].obs
+                     \/ /\ devFree'[q] = e.snap[i].dfree
+                        /\ hostFree'[q] = e.snap[i].hfree
+                        /\ Len(wq'[q]) = e.snap[i].nwq
+                        /\ Len(lq'[q]) = e.snap[i].nlq
+                        /\ Len(rlq'[q]) = e.snap[i].nrl
+                        /\ waiting'[q] = e.snap[i].wait
+                        /\ running'[q] = e.snap[i].run
 
 -----------------------------------------------------------------------------
 (* One predicate per logged event, named after the action it matches.       *)
@@ -200,6 +202,18 @@ TraceGenHiCacheSync; wall time includes TLC's start-up, about 3 s):
   merged-cp2tp2-seed5 (long tier)   4      20      46    7,654    32.9 s   accepted
   long-merged-cp2-seed6             2     120     240    6,498    27.6 s   accepted
   long-post20460-cp2tp2-seed7       4     100     212   54,804   109.8 s   accepted
+Traces of the simulator (`simulate --trace`, spec-shaped runs, storage off; SimulatorTraceTest and
+SimulateTraceCommandTest, 2026-11-29, load ~10 on 2 cores; keys drawn by the seed, device 2 keys, host 3):
+  run (version, dp,cp,tp, seed, requests, pages/key)  ranks  events  lines  distinct  TLC time  verdict
+  merged    1,2,1 seed 1, 8 req, 1 p                     2      42      84      263    14 s     accepted
+  post20460 1,2,1 seed 2, 8 req, 2 p                     2      69     138      322     9 s     accepted
+  pre20460  1,1,2 seed 4, 8 req, 1 p                     2      57     114      183     6 s     accepted
+  merged    1,2,2 seed 3, 8 req, 1 p (CLI defaults)      4      70     112      332     9 s     accepted
+  pre20460  1,2,1 seed 1, 8 req, 1 p                     2      17      34       24     6 s     breaks TreeAgreement
+  merged    1,2,2 seed 11, 16 req, 2 p (long tier)       4     150     240    1,195    35 s     accepted
+  post20460 1,2,2 seed 12, 16 req, 1 p (long tier)       4     279     620    1,817    30 s     accepted
+  post20460 2,2,1 seed 13, 24 req, 1 p (long tier)       4     204     408    3,152    43 s     accepted
+(merged at 1,2,2: each fused S123 line set is split into 2 attn_cp + 2 attn_tp events, hence events > lines/4.)
 The cost grows with the unlogged environment steps that TLC interleaves (4 ranks: GPU events,
 storage and timeouts of every rank commute); logging them would shrink it.
 
@@ -211,4 +225,10 @@ Diary of trace divergences:
               log them). Expected: the legacy protocol is wrong under CP.
   2026-11-29  an edited S1 result on one rank: rejected at that event; the spec had posted
               S1 <<0>> on both ranks (MIN = 0).
+  2026-11-29  simulator traces (spec-shaped): pre20460 at CP = 2, seed 1: the simulator's checker sees
+              the ranks pop different write-ack counts at step 5 (no S1 collective, B1); TLC: a
+              behaviour matching the trace up to the RECV of step 5 breaks TreeAgreement, and the ranks'
+              snapshots differ at the next RECV (write acks 1 vs 2). Expected.
+  2026-11-29  first simulator traces past their last RECV were not checkable: "k = 0 \/ ..." in the
+              lookahead read Trace[0] (TLC explores every disjunct of an action); now an IF.
 

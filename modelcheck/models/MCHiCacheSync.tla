@@ -14,6 +14,9 @@ MCRequests3 == <<1, 2, 1>>
 MCRequests2 == <<1, 2>>
 \* One request: a prefetch (storage on) or an insertion, write-through, storage backup.
 MCRequests1 == <<1>>
+\* Three distinct keys on a device that holds two: the third admission chooses one of two
+\* device victims (the LRU order decides; knob local_clock).
+MCRequests3d == <<1, 2, 3>>
 
 \* One page per key keeps S5/S7 values in {0, 1} (MIN still decides revoke/read/insert);
 \* two pages let S5 insert a strict prefix (partial prefetch).
@@ -26,6 +29,9 @@ MCDeviceCap2 == MCPages2
 \* Host holds two keys: a prefetch and a write-through can coexist; a third forces host eviction.
 MCHostCap == 2 * MCPages1
 MCHostCap2 == 2 * MCPages2
+
+\* Host holds one key: the second write-through evicts the first host copy (knob uneven_capacity).
+MCHostCap1 == MCPages1
 
 \* Threshold of one page: S7 MIN = 0 revokes, MIN >= 1 reads.
 MCThreshold == 1

@@ -251,14 +251,7 @@ public final class CacheController {
    * the nodes on the path. Scheduler thread.
    */
   public InsertResult insert(int[] tokens, int[] devicePages) {
-    InsertResult r = tree.insert(tokens, devicePages);
-    if (r.duplicatePages().length > 0) {
-      sink.freeDevice(r.duplicatePages());
-    }
-    int whole = tokens.length / config.pageSize();
-    if (devicePages.length > whole) {
-      sink.freeDevice(Arrays.copyOfRange(devicePages, whole, devicePages.length));
-    }
+    InsertResult r = insertWithoutBackup(tokens, devicePages);
     if (config.writePolicy() != WritePolicy.WRITE_BACK) {
       for (TreeNode n : r.path()) {
         if (!n.onHost() && tree.incHit(n) >= config.writePolicy().hitThreshold()) {
@@ -267,6 +260,32 @@ public final class CacheController {
       }
     }
     return r;
+  }
+
+  /**
+   * {@link #insert} without the write policy: the tree insertion and the freeing of duplicate pages only.
+   * For a driver that backs nodes up itself, when their request finishes ({@link #writeThrough}). Scheduler
+   * thread.
+   */
+  public InsertResult insertWithoutBackup(int[] tokens, int[] devicePages) {
+    InsertResult r = tree.insert(tokens, devicePages);
+    if (r.duplicatePages().length > 0) {
+      sink.freeDevice(r.duplicatePages());
+    }
+    int whole = tokens.length / config.pageSize();
+    if (devicePages.length > whole) {
+      sink.freeDevice(Arrays.copyOfRange(devicePages, whole, devicePages.length));
+    }
+    return r;
+  }
+
+  /**
+   * Writes {@code node} through to the host unless it is there already or being written ({@code
+   * write_backup} from {@code cache_finished_req}, the point where {@code HiCacheSync.tla} starts it);
+   * returns whether a write started. Scheduler thread.
+   */
+  public boolean writeThrough(TreeNode node) {
+    return !node.onHost() && writeBackup(node);
   }
 
   /** Locks {@code node}'s path while a request uses it. Scheduler thread. */

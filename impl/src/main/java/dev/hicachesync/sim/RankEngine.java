@@ -45,6 +45,10 @@ final class RankEngine {
   DataPath data;
   /** The readable event log, or null when none was asked for. */
   final EventLog log;
+  /** The spec-shaped scheduler that runs this rank's steps instead of {@link #step}'s own, or null. */
+  SpecShapedSteps shaped;
+  /** Requests and aborts a {@link SimulationRun} injects into this rank's replica, or null in a run. */
+  SimulationRun.Injections injections;
 
   RankEngine(int rank, Simulator sim, SimConfig cfg, CacheController controller, RankEnv env,
       RankRecorder recorder, Workload workload, ProcessGroup recv, DomainChecker checker, EventLog log) {
@@ -64,10 +68,16 @@ final class RankEngine {
 
   /** Runs step {@code s}; returns false when the run stops (the domain's root said so at RECV). */
   boolean step(long s) {
+    if (shaped != null) {
+      return shaped.step(s);
+    }
     recorder.begin(s);
     env.beginStep(s);
     // Drain steps (after the run proper) admit no new requests: the rank should fall quiet.
     List<Request> arrivals = s < cfg.steps() ? workload.arrivals(s) : List.of();
+    if (injections != null) {
+      arrivals = injections.arrivals(s, arrivals);
+    }
     where = "step " + s + " RECV";
     boolean stop = sim.stopped();
     if (checker != null && s >= 2 && !stop) {
@@ -137,7 +147,7 @@ final class RankEngine {
   private void abort(long s) {
     for (Iterator<Request> it = waiting.iterator(); it.hasNext(); ) {
       Request r = it.next();
-      if (r.abortStep() == s) {
+      if (r.abortStep() == s || injections != null && injections.aborted(r.rid(), s)) {
         controller.releaseAbortedRequest(r.rid());
         controller.takePrefetchedTokens(r.rid());
         it.remove();

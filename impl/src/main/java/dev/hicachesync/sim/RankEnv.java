@@ -22,6 +22,10 @@ final class RankEnv implements ControllerEnv {
   private final Timing timing;
   private final int rank;
   private long seq;
+  /** Environment actions a {@link SimulationRun} queued for the start of this rank's next step (0: none). */
+  private long pendingDelay;
+  private int pendingCompletions;
+  private boolean failNextRead;
 
   RankEnv(int rank, Timing timing) {
     this.rank = rank;
@@ -43,7 +47,20 @@ final class RankEnv implements ControllerEnv {
    * that blocked on its own events runs ahead and stays ahead) and due background work runs.
    */
   void beginStep(long step) {
-    clock.set(Math.max(clock.ticks() + 1, step));
+    clock.set(Math.max(clock.ticks() + 1, step) + pendingDelay);
+    pendingDelay = 0;
+    for (; pendingCompletions > 0 && !queue.isEmpty(); pendingCompletions--) {
+      runDue();
+      Pending next = queue.peek();
+      if (next != null && next.tick > clock.ticks()) {
+        clock.set(next.tick); // as if this rank had waited for its next I/O: it lands in runDue
+      }
+    }
+    pendingCompletions = 0;
+    runDue();
+  }
+
+  private void runDue() {
     while (!queue.isEmpty() && queue.peek().tick <= clock.ticks()) {
       queue.poll().work.run();
     }
@@ -57,7 +74,12 @@ final class RankEnv implements ControllerEnv {
   @Override
   public void background(TransferKind kind, int pages, Consumer<Boolean> work) {
     long latency = timing.backgroundTicks(kind, pages);
-    boolean ok = kind != TransferKind.STORAGE_READ || pages == 0 || !timing.readFails();
+    boolean read = kind == TransferKind.STORAGE_READ && pages > 0;
+    boolean drawn = !read || !timing.readFails();
+    boolean ok = drawn && !(read && failNextRead);
+    if (read) {
+      failNextRead = false;
+    }
     queue.add(new Pending(clock.ticks() + latency, seq++, () -> work.accept(ok)));
   }
 
@@ -73,6 +95,23 @@ final class RankEnv implements ControllerEnv {
       }
       p.work.run();
     }
+  }
+
+  /**
+   * Queues environment actions for the start of this rank's next step (a {@link SimulationRun}'s commands;
+   * called while the rank thread is parked): its clock jumps {@code ticks} further (copies complete,
+   * prefetch timeouts fire), and then, {@code completions} times, to its next pending background operation
+   * (a storage read or write lands). Only ever delays this rank, as a slow rank would be delayed, so the run
+   * stays a pure function of the seed and the commands.
+   */
+  void schedule(long ticks, int completions) {
+    pendingDelay += ticks;
+    pendingCompletions += completions;
+  }
+
+  /** Makes the next storage read batch this rank issues fail (called while the rank thread is parked). */
+  void failNextRead() {
+    failNextRead = true;
   }
 
   /** A rank-local "batch full" condition (B10's fault). */

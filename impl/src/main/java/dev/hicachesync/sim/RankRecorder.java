@@ -35,6 +35,10 @@ final class RankRecorder implements SyncObserver {
   long viewStep = -1;
   /** The readable state at each entry of {@link #viewStep}, in entry order. */
   final List<View> views = new ArrayList<>();
+  /** Called after every sync point's entry: a {@link SimulationRun} parks the rank there; null in a run. */
+  Runnable gate;
+  /** The step being recorded (-1 before the first). */
+  volatile long step = -1;
 
   /** One rank's readable state at one entry: queues and pools, and the tree node by node. */
   record View(String state, List<String> tree) {}
@@ -49,12 +53,26 @@ final class RankRecorder implements SyncObserver {
     stepOf[slot] = -1; // invalid while being rewritten
     size[slot] = 0;
     stepOf[slot] = step;
+    this.step = step;
   }
 
   @Override
   public void afterSync(SyncPoint point) {
     ControllerDigest d = controller.digest();
     add(point.ordinal(), d.tree(), d.acks(), d.prefetch(), d.alloc());
+    if (gate != null) {
+      gate.run();
+    }
+  }
+
+  /** Returns the label of the last entry recorded, or {@code start}. */
+  String lastPoint() {
+    long s = step;
+    if (s < 0) {
+      return "start";
+    }
+    int k = (int) (s % RING);
+    return size[k] == 0 ? "step start" : label(data[k][size[k] - WIDTH]);
   }
 
   void endStep() {

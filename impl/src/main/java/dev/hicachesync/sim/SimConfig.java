@@ -21,6 +21,8 @@ import java.util.Set;
  * @param version protocol version
  * @param storage L3 backend
  * @param storageDir folder of the file backend, null for a fresh temporary one
+ * @param storagePages L3 capacity per rank in pages, each rank's own LRU shard ({@link #UNBOUNDED}: one
+ *     store shared by every rank, never evicting)
  * @param prefetchPolicy prefetch stop policy
  * @param writePolicy write policy
  * @param faults injected bugs (none by default)
@@ -37,13 +39,23 @@ import java.util.Set;
  * @param drainSteps steps run after {@code steps} without new requests, after which every rank must be
  *     quiet: no acks, prefetches or requests left, no page leaked (0: no drain)
  * @param data whether copies move real KV bytes and how (off by default: page counts only)
+ * @param specShaped the spec-shaped request stream and scheduler ({@link SpecShaped}), or null for the
+ *     simulator's own (the default)
  */
 public record SimConfig(
     Topology topology, long steps, long seed, ProtocolVersion version, StorageMode storage,
-    Path storageDir, PrefetchPolicy prefetchPolicy, WritePolicy writePolicy, Set<Fault> faults,
+    Path storageDir, long storagePages, PrefetchPolicy prefetchPolicy, WritePolicy writePolicy, Set<Fault> faults,
     int pageSize, int devicePages, int hostPages, int maxRunning, double readFailure,
     Duration collectiveTimeout, Workload.Factory workload, int fullDigestEvery, long drainSteps,
-    Timing.Factory timing, Path logFile, DataOptions data) {
+    Timing.Factory timing, Path logFile, DataOptions data, SpecShaped specShaped) {
+
+  /** {@link #storagePages} of an L3 that never evicts. */
+  public static final long UNBOUNDED = 0;
+
+  /** Returns whether the L3 has a capacity (then every rank has its own bounded shard). */
+  public boolean storageBounded() {
+    return storage != StorageMode.OFF && storagePages != UNBOUNDED;
+  }
 
   /** Returns a builder with the reference defaults (dp=1, cp=2, tp=2, 20,000 steps, seed 7, merged, timeout). */
   public static Builder builder() {
@@ -65,6 +77,7 @@ public record SimConfig(
     private ProtocolVersion version = ProtocolVersion.DEFAULT;
     private StorageMode storage = StorageMode.MEMORY;
     private Path storageDir;
+    private long storagePages = UNBOUNDED;
     // timeout, not SGLang's best_effort: the default run then exercises every sync point (S4 included) and L3.
     private PrefetchPolicy prefetchPolicy = PrefetchPolicy.TIMEOUT;
     private WritePolicy writePolicy = WritePolicy.WRITE_THROUGH;
@@ -82,6 +95,7 @@ public record SimConfig(
     private Path logFile;
     private Timing.Factory timing;
     private DataOptions data = DataOptions.OFF;
+    private SpecShaped specShaped;
 
     public Builder topology(Topology t) { this.topology = t; return this; }
     public Builder steps(long s) { this.steps = s; return this; }
@@ -89,6 +103,7 @@ public record SimConfig(
     public Builder version(ProtocolVersion v) { this.version = v; return this; }
     public Builder storage(StorageMode s) { this.storage = s; return this; }
     public Builder storageDir(Path p) { this.storageDir = p; return this; }
+    public Builder storagePages(long p) { this.storagePages = p; return this; }
     public Builder prefetchPolicy(PrefetchPolicy p) { this.prefetchPolicy = p; return this; }
     public Builder writePolicy(WritePolicy w) { this.writePolicy = w; return this; }
     public Builder faults(Set<Fault> f) { this.faults = f.isEmpty() ? EnumSet.noneOf(Fault.class) : EnumSet.copyOf(f); return this; }
@@ -104,6 +119,7 @@ public record SimConfig(
     public Builder logFile(Path p) { this.logFile = p; return this; }
     public Builder timing(Timing.Factory t) { this.timing = t; return this; }
     public Builder data(DataOptions d) { this.data = d; return this; }
+    public Builder specShaped(SpecShaped s) { this.specShaped = s; return this; }
 
     /** Returns the configuration; throws {@link IllegalArgumentException} (one line) for bad values. */
     public SimConfig build() {
@@ -113,10 +129,26 @@ public record SimConfig(
       if (pageSize < 1 || devicePages < 1 || hostPages < 0 || maxRunning < 1) {
         throw new IllegalArgumentException("page size, device pages and max running must be >= 1");
       }
-      return new SimConfig(topology, steps, seed, version, storage, storageDir, prefetchPolicy,
+      if (storagePages < 0) {
+        throw new IllegalArgumentException("L3 capacity must be >= 1 page (or unbounded), got " + storagePages);
+      }
+      if (storagePages != UNBOUNDED && storage == StorageMode.OFF) {
+        throw new IllegalArgumentException("an L3 capacity needs a storage backend, but storage is off");
+      }
+      if (storagePages != UNBOUNDED && topology.pp() > 1) {
+        // A later stage blocks on its own reads of what stage 0 decided (CheckPrefetchProgress); a page
+        // its shard evicted after S7 would never arrive and the stage would wait forever.
+        throw new IllegalArgumentException("an L3 capacity needs pp = 1: a later pipeline stage cannot "
+            + "lose a page it must read, got pp " + topology.pp());
+      }
+      SimConfig c = new SimConfig(topology, steps, seed, version, storage, storageDir, storagePages, prefetchPolicy,
           writePolicy, java.util.Collections.unmodifiableSet(EnumSet.copyOf(faults)), pageSize,
           devicePages, hostPages, maxRunning, readFailure, collectiveTimeout, workload, fullDigestEvery,
-          drainSteps, timing, logFile, data);
+          drainSteps, timing, logFile, data, specShaped);
+      if (specShaped != null) {
+        specShaped.check(c);
+      }
+      return c;
     }
   }
 }

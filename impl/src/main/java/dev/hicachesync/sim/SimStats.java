@@ -29,6 +29,10 @@ public final class SimStats {
   public long storageReadPages;
   public long storageWritePages;
   public long storageReadFailures;
+  /** L3 capacity per rank in pages; {@link SimConfig#UNBOUNDED} when the store never evicts. */
+  public long storageCapacityPages = SimConfig.UNBOUNDED;
+  /** Pages the bounded L3 shards evicted to make room (every rank). */
+  public long storageEvictedPages;
   public long prefetchesIssued;
   public long prefetchesRevoked;
   public long prefetchesTerminated;
@@ -105,7 +109,16 @@ public final class SimStats {
         storageReadPages, storageReadPages * pageBytes / mib, storageReadFailures,
         storageWritePages, storageWritePages * pageBytes / mib,
         prefetchesIssued, prefetchesRevoked, prefetchesTerminated, prefetchesCompleted, prefetchesAborted)
-        + System.lineSeparator() + describeData();
+        + System.lineSeparator() + describeStorageCapacity() + describeData();
+  }
+
+  /** Returns the L3 capacity line, or nothing when the store is unbounded (the line would say only that). */
+  private String describeStorageCapacity() {
+    if (storageCapacityPages == SimConfig.UNBOUNDED) {
+      return "";
+    }
+    return String.format(Locale.ROOT, "storage capacity: %d pages per rank (LRU), evicted %d pages%n",
+        storageCapacityPages, storageEvictedPages);
   }
 
   /** Returns the data path lines: the device tier and host layout, or that only page counts moved. */

@@ -6,6 +6,7 @@ import dev.hicachesync.collective.PipeChannel;
 import dev.hicachesync.collective.ProcessGroup;
 import dev.hicachesync.controller.CacheController;
 import dev.hicachesync.storage.FileStorageBackend;
+import dev.hicachesync.storage.LruStorageBackend;
 import dev.hicachesync.storage.MemoryStorageBackend;
 import dev.hicachesync.storage.StorageBackend;
 import dev.hicachesync.sync.Invariant;
@@ -15,10 +16,15 @@ import dev.hicachesync.sync.SyncLayer;
 import dev.hicachesync.sync.SyncObserver;
 import dev.hicachesync.topology.RankCoord;
 import dev.hicachesync.topology.Topology;
+import dev.hicachesync.trace.TraceHeader;
+import dev.hicachesync.trace.TraceRecorder;
+import dev.hicachesync.trace.TracingProcessGroup;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -39,16 +45,34 @@ public final class Simulator {
   private final long viewStep;
   private final int[] viewRanks;
   private RankRecorder[] recorders;
+  /** Each rank's L3 store, set by {@link #setUp} (evictions are summed into the statistics at the end). */
+  private StorageBackend[] stores;
+  /** Where the run's trace goes ({@link TraceRecorder#NONE}: nothing is wrapped or recorded). */
+  private final TraceRecorder trace;
+  /** The abort threads {@link #poison} started, for {@link SimulationRun#close} to join. */
+  final List<Thread> helpers = java.util.Collections.synchronizedList(new ArrayList<>());
 
   /** Creates a simulator of {@code cfg}. */
   public Simulator(SimConfig cfg) {
-    this(cfg, -1, new int[0]);
+    this(cfg, -1, new int[0], TraceRecorder.NONE);
   }
 
-  private Simulator(SimConfig cfg, long viewStep, int[] viewRanks) {
+  /**
+   * Creates a simulator of {@code cfg} that records its trace into {@code trace} (header first); only a
+   * {@link SpecShaped} run has a trace the spec can check, so {@code cfg.specShaped()} must be set.
+   */
+  public Simulator(SimConfig cfg, TraceRecorder trace) {
+    this(cfg, -1, new int[0], trace);
+    if (trace.enabled() && cfg.specShaped() == null) {
+      throw new IllegalArgumentException("only a spec-shaped run records a trace (SimConfig.specShaped)");
+    }
+  }
+
+  private Simulator(SimConfig cfg, long viewStep, int[] viewRanks, TraceRecorder trace) {
     this.cfg = cfg;
     this.viewStep = viewStep;
     this.viewRanks = viewRanks;
+    this.trace = trace;
   }
 
   boolean stopped() {
@@ -66,10 +90,31 @@ public final class Simulator {
    */
   public SimResult run() {
     long start = System.nanoTime(); // reporting only
+    RankEngine[] engines = setUp();
+    List<Thread> threads = new ArrayList<>();
+    for (RankEngine e : engines) {
+      threads.add(rankThread(e, () -> runRank(e)));
+    }
+    threads.forEach(Thread::start);
+    joinAll(threads);
+    return finish(engines, start);
+  }
+
+  /**
+   * Opens a step-by-step run of {@code cfg} on the same engine: the rank threads start and park at their
+   * first lockstep point; see {@link SimulationRun}. Close it to end the threads.
+   */
+  public static SimulationRun open(SimConfig cfg) {
+    return new SimulationRun(new Simulator(cfg));
+  }
+
+  /** Builds every rank (fabric, storage, recorders, engines); threads are not started. */
+  RankEngine[] setUp() {
     Topology t = cfg.topology();
     int world = t.worldSize();
     LocalFabric fabric = new LocalFabric(cfg.collectiveTimeout());
-    StorageBackend storage = storage();
+    StorageBackend[] storage = storage(world);
+    this.stores = storage;
     RankEngine[] engines = new RankEngine[world];
     RankRecorder[] recorders = new RankRecorder[world];
     for (int r = 0; r < world; r++) {
@@ -79,22 +124,26 @@ public final class Simulator {
       recorders[r].viewStep = viewStep;
     }
     this.recorders = recorders;
+    if (trace.enabled()) {
+      trace.header(SpecTraces.header(cfg));
+    }
     for (int r = 0; r < world; r++) {
-      engines[r] = build(r, t, fabric, storage, recorders);
+      engines[r] = build(r, t, fabric, storage[r], recorders);
     }
-    List<Thread> threads = new ArrayList<>();
-    for (RankEngine e : engines) {
-      Thread th = new Thread(() -> runRank(e), "rank-" + e.rank);
-      th.setDaemon(true);
-      threads.add(th);
-    }
-    threads.forEach(Thread::start);
-    joinAll(threads);
-    for (RankEngine e : engines) {
-      if (e.data != null) {
-        e.data.close();
-      }
-    }
+    return engines;
+  }
+
+  static Thread rankThread(RankEngine e, Runnable body) {
+    Thread th = new Thread(body, "rank-" + e.rank);
+    th.setDaemon(true);
+    return th;
+  }
+
+  /** After every rank thread has ended: the end-of-run checks, the report and the statistics. */
+  private SimResult finish(RankEngine[] engines, long start) {
+    Topology t = cfg.topology();
+    RankRecorder[] recorders = this.recorders;
+    closeData(engines);
     if (crash.get() != null) {
       throw new IllegalStateException("simulation failed on seed " + cfg.seed() + ": " + crash.get(),
           crash.get());
@@ -128,6 +177,12 @@ public final class Simulator {
       }
     }
     SimStats stats = stats(t, engines, Math.min(completed, cfg.steps()));
+    if (cfg.storageBounded()) {
+      stats.storageCapacityPages = cfg.storagePages();
+      for (StorageBackend b : stores) {
+        stats.storageEvictedPages += ((LruStorageBackend) b).evicted();
+      }
+    }
     return new SimResult(cfg, stats, d, Math.min(completed, cfg.steps()), digests, quiescence,
         (System.nanoTime() - start) / 1_000_000);
   }
@@ -144,8 +199,15 @@ public final class Simulator {
       toNext = fabric.channel("pp", r, t.rankOf(new RankCoord(c.dp(), c.cp(), c.tp(), c.pp() + 1)));
     }
     ProcessGroup sched = fabric.group("sched", t.cpTpGroup(r), r);
-    SyncGroups schedGroups = new SyncGroups(fabric.group("attn_tp", t.attnTpGroup(r), r),
-        fabric.group("attn_cp", t.attnCpGroup(r), r), sched, null, fromPrev, toNext);
+    ProcessGroup attnTp = fabric.group("attn_tp", t.attnTpGroup(r), r);
+    ProcessGroup attnCp = fabric.group("attn_cp", t.attnCpGroup(r), r);
+    RankEngine[] self = new RankEngine[1];
+    RankTrace rankTrace = trace.enabled()
+        ? new RankTrace(trace, recorders[r], SpecTraces.stages(cfg.version(), attnCp.size(), attnTp.size()))
+        : null;
+    SyncGroups schedGroups = rankTrace == null
+        ? new SyncGroups(attnTp, attnCp, sched, null, fromPrev, toNext)
+        : SpecTraces.traced(cfg.version(), attnTp, attnCp, sched, rankTrace, () -> self[0].stats.stepsRun);
     SyncGroups prefetchGroups = new SyncGroups(fabric.group("pf_attn_tp", t.attnTpGroup(r), r),
         fabric.group("pf_attn_cp", t.attnCpGroup(r), r), fabric.group("pf_cp_tp", t.cpTpGroup(r), r),
         t.pp() > 1 ? fabric.group("pf_pp", t.ppGroup(r), r) : null, null, null);
@@ -153,6 +215,9 @@ public final class Simulator {
     // that skips a sync point meets the others' next collective there: a mismatch, not a silent hang.
     ProcessGroup recv = t.pp() == 1 ? sched : fabric.group("sched", t.syncDomain(r), r);
     Timing.Factory tf = cfg.timing() != null ? cfg.timing() : SeededTiming.factory();
+    if (cfg.specShaped() != null) {
+      tf = SpecTraces.copiesEndAfterTheStep(tf);
+    }
     // Read failures on stage 0 only: later stages block on their own reads (see the report's limits).
     RankEnv env = new RankEnv(r, tf.create(cfg.seed(), r, c.pp() == 0 ? cfg.readFailure() : 0.0));
     RankRecorder rec = recorders[r];
@@ -160,9 +225,12 @@ public final class Simulator {
     SyncObserver reductions = log == null ? SyncObserver.NONE : log;
     CacheController controller = new CacheController(cfg.controllerConfig(), env,
         new SyncLayer(cfg.version(), schedGroups, reductions),
-        new SyncLayer(cfg.version(), prefetchGroups, reductions), rec, storage,
+        new SyncLayer(cfg.version(), prefetchGroups, reductions), rankTrace != null ? rankTrace : rec, storage,
         "tp" + t.tpRank(r) + "pp" + c.pp());
     rec.attach(controller);
+    if (rankTrace != null) {
+      rankTrace.attach(controller);
+    }
     DataPath data = cfg.data().on()
         ? new DataPath(cfg.data(), cfg.devicePages(), cfg.hostPages(), env.clock(), r) : null;
     if (data != null) {
@@ -191,16 +259,50 @@ public final class Simulator {
     }
     engine.toNext = toNext;
     engine.data = data;
+    self[0] = engine;
+    if (cfg.specShaped() != null) {
+      ProcessGroup shapedRecv = rankTrace == null ? recv
+          : new TracingProcessGroup(recv, rankTrace, "domain", "sched", 1, () -> engine.stats.stepsRun);
+      engine.shaped = new SpecShapedSteps(engine, this, cfg.specShaped(), shapedRecv, recv, rankTrace, checker,
+          cfg.pageSize());
+      controller.tree().orderVictimsBy(SpecTraces.SMALLEST_KEY_FIRST);
+    }
     return engine;
   }
 
-  private void runRank(RankEngine e) {
+  static void closeData(RankEngine[] engines) {
+    for (RankEngine e : engines) {
+      if (e.data != null) {
+        e.data.close();
+      }
+    }
+  }
+
+  Divergence first() {
+    return first.get();
+  }
+
+  Throwable crash() {
+    return crash.get();
+  }
+
+  RankRecorder[] recorders() {
+    return recorders;
+  }
+
+  SimConfig config() {
+    return cfg;
+  }
+
+  void runRank(RankEngine e) {
     try {
       for (long s = 0; s < cfg.steps() + cfg.drainSteps(); s++) {
         if (!e.step(s)) {
           return;
         }
       }
+    } catch (SimulationRun.Halted ex) {
+      // a step-by-step run was closed while this rank was parked
     } catch (CollectiveException ex) {
       report(new Divergence(e.stats.stepsRun, e.where, List.of(Invariant.CollectiveMatching), e.rank, -1,
           ex.getMessage(), ""));
@@ -222,7 +324,7 @@ public final class Simulator {
    * wait in (or make next), and a poison message tells the next pipeline stage. The helper threads are
    * daemons; those whose group nobody reaches again end at the timeout, unobserved.
    */
-  private static void poison(RankEngine e) {
+  private void poison(RankEngine e) {
     for (ProcessGroup g : e.handles) {
       if (g.size() > 1) {
         Thread th = new Thread(() -> {
@@ -233,6 +335,7 @@ public final class Simulator {
           }
         }, "abort-" + e.rank + "-" + g.name());
         th.setDaemon(true);
+        helpers.add(th);
         th.start();
       }
     }
@@ -329,7 +432,7 @@ public final class Simulator {
 
   /** Replays {@code cfg} (same seed, fresh storage, no log) recording ranks' views at step {@code step}; returns its recorders. */
   static RankRecorder[] replayViews(SimConfig cfg, long step, int rankA, int rankB, Divergence expect) {
-    Simulator again = new Simulator(cfg, step, new int[] {rankA, rankB});
+    Simulator again = new Simulator(cfg, step, new int[] {rankA, rankB}, TraceRecorder.NONE);
     Divergence d;
     try {
       d = again.run().divergence();
@@ -341,7 +444,7 @@ public final class Simulator {
     return same ? again.recorders : null; // another outcome: the views would not explain this divergence
   }
 
-  private SimStats stats(Topology t, RankEngine[] engines, long completed) {
+  SimStats stats(Topology t, RankEngine[] engines, long completed) {
     SimStats s = new SimStats();
     s.steps = completed;
     s.ranks = engines.length;
@@ -367,20 +470,52 @@ public final class Simulator {
     return s;
   }
 
-  private StorageBackend storage() {
-    switch (cfg.storage()) {
-      case OFF:
-        return null;
-      case MEMORY:
-        return new MemoryStorageBackend();
-      default:
-        try {
-          // A replay starts from an empty store, as the run it repeats did.
-          return new FileStorageBackend(cfg.storageDir() != null && viewStep < 0 ? cfg.storageDir()
-              : Files.createTempDirectory("hicache-sim-"));
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
+  /**
+   * Returns each rank's L3 (nulls when storage is off).
+   *
+   * <p>Unbounded: one store shared by every rank, as a real L3 is; nothing is ever deleted, so whether a
+   * rank sees a peer's object depends only on whether the peer wrote it, which for ranks of one sync
+   * domain the lockstep collectives order (writes run before RECV).
+   *
+   * <p>Bounded ({@code storagePages}): every rank gets its own shard of that many pages, an {@link
+   * LruStorageBackend} over its own memory map or its own folder {@code rank-N}. Why not one shared
+   * bounded store: evictions would then happen in the order rank threads reach the store, so which pages
+   * a rank finds (S7's local hit, a read that fails) would depend on thread timing, and a seed would not
+   * replay. A shard is touched only by its rank's thread, in that rank's event order, and its LRU clock
+   * is that call order, so eviction is a pure function of (seed, rank) like the rest of the rank's
+   * environment. Agreement does not rest on the shards agreeing: S7 MIN-reduces the local hits and S5 the
+   * pages read, so a page one rank evicted and another kept is read by neither (an evicted page that
+   * was already counted in S7 is a failed read, which the protocol handles). The capacity is per rank,
+   * as SGLang sizes its host tier ({@code --hicache-size} is per rank); peers no longer see each other's
+   * objects, which matters only with {@code --dp > 1}, where replicas hit each other's pages in the
+   * shared store (in an order the threads decide).
+   */
+  private StorageBackend[] storage(int world) {
+    StorageBackend[] out = new StorageBackend[world];
+    if (cfg.storage() == StorageMode.OFF) {
+      return out;
+    }
+    if (!cfg.storageBounded()) {
+      Arrays.fill(out, open(cfg.storageDir() != null && viewStep < 0 ? cfg.storageDir() : null));
+      return out;
+    }
+    // A replay (viewStep >= 0) starts from empty shards in temporary folders, as the run it repeats did.
+    Path root = cfg.storageDir() != null && viewStep < 0 ? cfg.storageDir() : null;
+    for (int r = 0; r < world; r++) {
+      out[r] = new LruStorageBackend(open(root == null ? null : root.resolve("rank-" + r)), cfg.storagePages());
+    }
+    return out;
+  }
+
+  /** Returns a fresh memory store, or a file store under {@code dir} (null: a new temporary folder). */
+  private StorageBackend open(Path dir) {
+    if (cfg.storage() == StorageMode.MEMORY) {
+      return new MemoryStorageBackend();
+    }
+    try {
+      return new FileStorageBackend(dir != null ? dir : Files.createTempDirectory("hicache-sim-"));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
   }
 }

@@ -98,6 +98,15 @@ public final class FileStorageBackend implements StorageBackend {
   }
 
   @Override
+  public boolean remove(PageKey key) {
+    try {
+      return Files.deleteIfExists(paths.pathOf(key)); // one unlink: a reader sees the object whole or none
+    } catch (IOException e) {
+      throw new UncheckedIOException("removing page " + key, e);
+    }
+  }
+
+  @Override
   public String describe() {
     return "file " + root + " (crc32c" + (fsync ? ", fsync" : "") + ")";
   }

@@ -43,7 +43,7 @@ public final class MemoryStorageBackend implements StorageBackend {
     return objects.size();
   }
 
-  /** Removes the object for {@code key}; returns whether there was one (tests inject missing pages). */
+  @Override
   public boolean remove(PageKey key) {
     return objects.remove(key) != null;
   }

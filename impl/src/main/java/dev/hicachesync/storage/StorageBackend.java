@@ -34,6 +34,12 @@ public interface StorageBackend {
   /** Stores the remaining bytes of {@code src} (advancing its position) as {@code key}, replacing any object. */
   void put(PageKey key, ByteBuffer src);
 
+  /**
+   * Deletes the object for {@code key}; returns whether there was one. A bounded store evicts through
+   * this ({@link LruStorageBackend}); tests inject missing pages with it.
+   */
+  boolean remove(PageKey key);
+
   /** Returns which backend this is and where, e.g. {@code file /var/hicache (crc32c)}. */
   String describe();
 }

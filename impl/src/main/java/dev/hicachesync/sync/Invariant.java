@@ -1,8 +1,9 @@
 package dev.hicachesync.sync;
 
 /**
- * The safety invariants of PROTOCOL.md §5 that the simulator checks at every lockstep point; the constant
- * names are the TLA+ operator names.
+ * The safety invariants of PROTOCOL.md §5; the constant names are the TLA+ operator names. The simulator
+ * checks the agreement invariants at every lockstep point; {@link #StorageShardCoverage} is a property of
+ * the storage writer election, checked per topology ({@code storage.StorageShardCoverage}).
  */
 public enum Invariant {
   /** INV-1: the k-th collective of every member of a group has the same kind, call site and size. */
@@ -16,5 +17,7 @@ public enum Invariant {
   /** INV-3: identical trees: keys, node ids, residency, locks, host protection, hash values, LRU order. */
   TreeAgreement,
   /** INV-7: a host slot that a transfer still reads or writes is never freed; no slot is owned twice or leaked. */
-  HostSlotSafety
+  HostSlotSafety,
+  /** INV-8: the ranks that write a storage key are the ranks that will read it (every CP shard is written). */
+  StorageShardCoverage
 }

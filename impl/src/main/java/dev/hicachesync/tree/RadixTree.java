@@ -30,7 +30,7 @@ public final class RadixTree {
   private final boolean withHashes;
   private final TreeNode root;
   private final Map<Long, TreeNode> byId = new HashMap<>();
-  private final TreeSet<TreeNode> lru = new TreeSet<>(LRU);
+  private TreeSet<TreeNode> lru = new TreeSet<>(LRU);
   private long nextId = 1;
   private long clock;
   private long mutations;
@@ -52,6 +52,22 @@ public final class RadixTree {
     root.hashes = withHashes ? new PageKey[0] : null;
     root.lockRef = 1; // never evicted
     byId.put(0L, root);
+  }
+
+  /**
+   * Replaces LRU as the eviction order by {@code order} (a total order on nodes that must not change while a
+   * node is in the tree); only on an empty tree. Why: a spec-shaped simulation ({@code sim.SpecShaped})
+   * evicts in the order of {@code HiCacheSync.tla} (smallest key first), so that its trace can be checked
+   * step by step against the spec; the order of victims is no part of the sync protocol (any order that is a
+   * function of the replicated tree keeps the trees equal).
+   *
+   * @throws IllegalStateException if the tree already holds a node
+   */
+  public void orderVictimsBy(Comparator<TreeNode> order) {
+    if (byId.size() > 1) {
+      throw new IllegalStateException("the victim order is chosen before the first insertion");
+    }
+    lru = new TreeSet<>(order);
   }
 
   /** Returns tokens per page. */

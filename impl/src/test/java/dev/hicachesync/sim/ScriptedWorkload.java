@@ -61,17 +61,23 @@ final class ScriptedWorkload implements Workload {
   public List<Request> arrivals(long step) {
     List<Request> out = new ArrayList<>();
     while (next < script.size() && arrival[next] == step) {
-      Turn t = script.get(next);
-      int s = t.session() % history.length;
-      int[] prompt = concat(history[s], draw(t.userTokens()));
-      int[] output = draw(t.outputTokens());
-      history[s] = concat(prompt, output);
-      long abort = t.abortDelay() < 0 ? -1 : step + 1 + t.abortDelay();
-      out.add(new Request("d" + dp + "-t" + next, prompt, output, Math.max(1, t.decodeSteps()),
-          step + t.eligibleDelay(), abort));
+      out.add(request(script.get(next), step, "d" + dp + "-t" + next));
       next++;
     }
     return out;
+  }
+
+  /**
+   * Returns turn {@code t} as request {@code rid} arriving at {@code step}: the session's history plus new
+   * user tokens (the history grows by the prompt and output). Also how a stateful test injects requests.
+   */
+  Request request(Turn t, long step, String rid) {
+    int s = t.session() % history.length;
+    int[] prompt = concat(history[s], draw(t.userTokens()));
+    int[] output = draw(t.outputTokens());
+    history[s] = concat(prompt, output);
+    long abort = t.abortDelay() < 0 ? -1 : step + 1 + t.abortDelay();
+    return new Request(rid, prompt, output, Math.max(1, t.decodeSteps()), step + t.eligibleDelay(), abort);
   }
 
   @Override

@@ -65,6 +65,17 @@ abstract class StorageBackendContractTest {
   }
 
   @Test
+  void removeDeletesTheObjectOnce() {
+    PageKey k = PageKey.first(new int[] {4});
+    assertFalse(store.remove(k), "nothing to remove yet");
+    store.put(k, bytes(5, 16));
+    assertTrue(store.remove(k));
+    assertFalse(store.exists(k));
+    assertFalse(store.get(k, ByteBuffer.allocate(16)));
+    assertFalse(store.remove(k), "already gone");
+  }
+
+  @Test
   void leadingHitsCountsOnlyTheLeadingRun() {
     List<PageKey> keys = chain(6);
     for (int i : new int[] {0, 1, 2, 4, 5}) {

@@ -272,4 +272,32 @@ class RadixTreeTest {
     t.unlockRef(parent);
     assertEquals(2, t.evictDevice(2, freed));
   }
+
+  /**
+   * A victim order other than LRU (what a spec-shaped run uses: smallest first token first) decides which
+   * leaf goes, even against recency; LRU on the same accesses picks the other one. Only on an empty tree.
+   */
+  @Test
+  void aChosenVictimOrderReplacesLru() {
+    for (boolean byKey : new boolean[] {true, false}) {
+      RadixTree t = new RadixTree(PS, false);
+      if (byKey) {
+        t.orderVictimsBy(java.util.Comparator.<TreeNode>comparingInt(n -> n.token(0))
+            .thenComparingLong(TreeNode::id));
+      }
+      int[] small = new int[PS];
+      int[] big = new int[PS];
+      Arrays.fill(small, 1);
+      Arrays.fill(big, 2);
+      t.insert(small, pages(0, 1));
+      t.insert(big, pages(1, 1));
+      t.matchPrefix(small); // the small key is now the most recently used
+      Freed freed = new Freed();
+      assertEquals(1, t.evictDevice(1, freed));
+      assertEquals(List.of(byKey ? 0 : 1), freed.pages, byKey ? "smallest key first" : "LRU");
+    }
+    RadixTree used = new RadixTree(PS, false);
+    used.insert(seq(0, 1), pages(0, 1));
+    assertThrows(IllegalStateException.class, () -> used.orderVictimsBy(java.util.Comparator.comparingLong(TreeNode::id)));
+  }
 }

@@ -1,7 +1,9 @@
 package dev.hicachesync.cli;
 
+import dev.hicachesync.sim.SimConfig;
 import dev.hicachesync.sim.SimResult;
 import dev.hicachesync.sim.SimStats;
+import dev.hicachesync.sim.StorageMode;
 import dev.hicachesync.workload.MooncakeRequest;
 import dev.hicachesync.workload.MooncakeWorkload;
 import dev.hicachesync.workload.PrefixReuseOracle;
@@ -23,21 +25,36 @@ final class Replay {
   final PrefixReuseOracle.Result oracle;
   final int devicePages;
   final int hostPages;
+  final StorageMode storage;
+  final long storagePages;
 
-  Replay(WorkloadOptions options, List<MooncakeRequest> trace, int devicePages, int hostPages) {
+  Replay(WorkloadOptions options, List<MooncakeRequest> trace, int devicePages, int hostPages,
+      StorageMode storage, long storagePages) {
     this.options = options;
     this.trace = trace;
     this.oracle = PrefixReuseOracle.of(trace.iterator(), options.pageSize);
     this.devicePages = devicePages;
     this.hostPages = hostPages;
+    this.storage = storage;
+    this.storagePages = storagePages;
+  }
+
+  /** The L3 capacity in words: {@code off}, {@code unbounded}, or pages and GB per rank. */
+  static String l3(StorageMode storage, long pages, long pageBytes) {
+    if (storage == StorageMode.OFF) {
+      return "off";
+    }
+    return pages == SimConfig.UNBOUNDED ? "unbounded"
+        : String.format(Locale.ROOT, "%d pages (%.3f GB) per rank, LRU", pages, pages * (double) pageBytes / 1e9);
   }
 
   /** One line for the run's header: trace, size, capacities, timing. */
   String header() {
     return String.format(Locale.ROOT, "workload: %s, %d requests, %d input tokens in %d blocks; L1 %d pages, "
-            + "L2 %d pages (%.2f x L1) of %d tokens; %s ms per step, %s ms per output token",
+            + "L2 %d pages (%.2f x L1) of %d tokens; L3 %s; %s ms per step, %s ms per output token",
         options.workload, trace.size(), oracle.inputTokens(), oracle.inputBlocks(), devicePages, hostPages,
         devicePages == 0 ? 0.0 : (double) hostPages / devicePages, options.pageSize,
+        l3(storage, storagePages, options.pageBytes()),
         fmt(options.msPerStep), fmt(options.msPerOutputToken));
   }
 

@@ -23,6 +23,8 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code ./hicache-sync simulate}: runs every rank of a topology through the deterministic simulator and
@@ -115,6 +117,13 @@ public final class SimulateCommand implements Callable<Integer> {
   @Mixin
   WorkloadOptions workload;
 
+  /** {@code --trace FILE}: a spec-shaped run and its trace; see {@link TraceOptions}. */
+  @Mixin
+  TraceOptions trace;
+
+  @Spec
+  CommandSpec spec;
+
   @Override
   public Integer call() {
     SimConfig cfg;
@@ -154,7 +163,10 @@ public final class SimulateCommand implements Callable<Integer> {
           .drainSteps(drain)
           .logFile(log)
           .data(dataOptions());
-      replay = workload.apply(b, dp, devicePages, hostPages, steps, drain);
+      replay = workload.apply(b, StorageMode.parse(storage), dp, devicePages, hostPages, steps, drain);
+      if (trace.on()) {
+        trace.apply(b, spec.commandLine().getParseResult(), seed, storage);
+      }
       cfg = b.build();
     } catch (IllegalArgumentException | MalformedTraceException e) { // InvalidTopologyException included
       System.err.println("hicache-sync simulate: " + e.getMessage());
@@ -173,12 +185,20 @@ public final class SimulateCommand implements Callable<Integer> {
     }
     SimResult r;
     try {
-      r = new Simulator(cfg).run();
+      r = trace.on() ? trace.run(cfg) : new Simulator(cfg).run();
     } catch (IllegalStateException e) {
       System.err.println("hicache-sync simulate: " + e.getMessage());
       return 3;
+    } catch (java.io.UncheckedIOException e) {
+      System.err.println("hicache-sync simulate: cannot write the trace " + trace.trace + ": " + e.getCause());
+      return Main.EXIT_BAD_INPUT;
     }
     System.out.println(r.stats().describe());
+    if (trace.on()) {
+      System.out.println("trace: " + trace.trace + " (spec-shaped, requests "
+          + cfg.specShaped().requests() + ", " + cfg.specShaped().pagesPerKey() + " page(s) per key, device "
+          + cfg.devicePages() + " host " + cfg.hostPages() + " pages)");
+    }
     if (replay != null) {
       System.out.println(replay.report(r));
     }

@@ -115,7 +115,8 @@ public final class SweepCommand implements Callable<Integer> {
       device = workload.devicePages(devicePages, workload.given("--device-pages"));
       base = SimConfig.builder().topology(Topology.of(dp, cp, tp, 1)).seed(seed)
           .version(ProtocolVersion.parse(version)).storage(StorageMode.parse(storage))
-          .prefetchPolicy(PrefetchPolicy.parse(prefetchPolicy));
+          .prefetchPolicy(PrefetchPolicy.parse(prefetchPolicy))
+          .storagePages(workload.storagePages(StorageMode.parse(storage)));
       trace = workload.load();
     } catch (IllegalArgumentException | MalformedTraceException e) {
       System.err.println("hicache-sync sweep: " + e.getMessage());
@@ -126,8 +127,9 @@ public final class SweepCommand implements Callable<Integer> {
     }
     PrefixReuseOracle.Result oracle = PrefixReuseOracle.of(trace.iterator(), workload.pageSize);
     stdout.printf(Locale.ROOT, "sweep: %s, %d requests, %d ranks, L1 %d pages of %d tokens, version %s, "
-            + "storage %s, prefetch %s%n", workload.workload, trace.size(), dp * cp * tp, device,
-        workload.pageSize, version, storage, prefetchPolicy);
+            + "storage %s (L3 %s), prefetch %s%n", workload.workload, trace.size(), dp * cp * tp, device,
+        workload.pageSize, version, storage, Replay.l3(StorageMode.parse(storage),
+            workload.storagePages(StorageMode.parse(storage)), workload.pageBytes()), prefetchPolicy);
     stdout.println("oracle " + oracle);
 
     List<SweepPoint> points = new ArrayList<>();

@@ -1,6 +1,7 @@
 package dev.hicachesync.cli;
 
 import dev.hicachesync.sim.SimConfig;
+import dev.hicachesync.sim.StorageMode;
 import dev.hicachesync.workload.MooncakeReplay;
 import dev.hicachesync.workload.MooncakeRequest;
 import dev.hicachesync.workload.MooncakeTrace;
@@ -17,10 +18,14 @@ import picocli.CommandLine.Spec;
  *
  * <p>Names follow SGLang's {@code server_args.py} where it has one: {@code --page-size},
  * {@code --max-total-tokens} (L1 in tokens), {@code --hicache-ratio} (L2 as a multiple of L1) and
- * {@code --hicache-size} (L2 in GB per rank). Capacities are per rank, in pages, because that is what
- * the pools allocate. The L1 page count itself is the command's {@code --device-pages}; with
- * {@code --workload} and neither flag given, it defaults to {@link #DEFAULT_DEVICE_TOKENS} tokens, as
- * the synthetic workload's default (192 pages) cannot hold a single long Mooncake request.
+ * {@code --hicache-size} (L2 in GB per rank). SGLang has no flag for the storage tier's size (its
+ * backends are sized in their own configuration), so L3 borrows the L2 flag's form:
+ * {@code --hicache-storage-size} (GB per rank, 1 GB = 10^9 bytes as for {@code --hicache-size}) or
+ * {@code --storage-pages}; neither given, L3 is unbounded, and {@code --storage off} turns it off.
+ * Capacities are per rank, in pages, because that is what the pools allocate. The L1 page count
+ * itself is the command's {@code --device-pages}; with {@code --workload} and neither flag given, it
+ * defaults to {@link #DEFAULT_DEVICE_TOKENS} tokens, as the synthetic workload's default (192 pages)
+ * cannot hold a single long Mooncake request.
  */
 public final class WorkloadOptions {
 
@@ -60,6 +65,15 @@ public final class WorkloadOptions {
       description = "L2 capacity per rank in GB (SGLang's name); overrides --hicache-ratio.")
   Double hicacheSizeGb;
 
+  @Option(names = "--hicache-storage-size", paramLabel = "GB",
+      description = "L3 (storage) capacity per rank in GB, each rank's own LRU shard (default: "
+          + "unbounded, one store shared by all ranks; --storage off: no L3).")
+  Double storageSizeGb;
+
+  @Option(names = "--storage-pages", paramLabel = "PAGES",
+      description = "L3 capacity per rank in pages; the same as --hicache-storage-size in pages.")
+  Long storagePagesFlag;
+
   @Option(names = "--kv-bytes-per-token", paramLabel = "BYTES", defaultValue = "131072",
       description = "KV bytes per token per rank, for --hicache-size and bytes moved (default: "
           + "${DEFAULT-VALUE}: Llama-3-8B in bf16, 2 x 32 layers x 8 heads x 128 x 2 B).")
@@ -94,6 +108,10 @@ public final class WorkloadOptions {
     }
     if ((hicacheRatio != null && hicacheRatio < 0) || (hicacheSizeGb != null && hicacheSizeGb < 0)) {
       throw new IllegalArgumentException("--hicache-ratio and --hicache-size must be >= 0");
+    }
+    if ((storageSizeGb != null && !(storageSizeGb > 0)) || (storagePagesFlag != null && storagePagesFlag < 1)) {
+      throw new IllegalArgumentException("--hicache-storage-size must be > 0 and --storage-pages >= 1 "
+          + "(no L3 at all is --storage off)");
     }
     if (kvBytesPerToken < 1) {
       throw new IllegalArgumentException("--kv-bytes-per-token must be >= 1, got " + kvBytesPerToken);
@@ -140,6 +158,32 @@ public final class WorkloadOptions {
     return (int) pages;
   }
 
+  /**
+   * L3 pages per rank: {@code --hicache-storage-size} GB or {@code --storage-pages}, else
+   * {@link SimConfig#UNBOUNDED}. One-line error when both are given, when the size holds no whole page,
+   * or when {@code storage} is off.
+   */
+  long storagePages(StorageMode storage) {
+    if (storageSizeGb == null && storagePagesFlag == null) {
+      return SimConfig.UNBOUNDED;
+    }
+    if (storageSizeGb != null && storagePagesFlag != null) {
+      throw new IllegalArgumentException("--hicache-storage-size and --storage-pages both set L3: give one");
+    }
+    if (storage == StorageMode.OFF) {
+      throw new IllegalArgumentException("an L3 capacity needs a storage backend, but --storage is off");
+    }
+    if (storagePagesFlag != null) {
+      return storagePagesFlag;
+    }
+    double pages = Math.floor(storageSizeGb * 1e9 / pageBytes());
+    if (pages < 1) {
+      throw new IllegalArgumentException("--hicache-storage-size " + storageSizeGb + " GB holds no page of "
+          + pageBytes() + " bytes");
+    }
+    return pages >= Long.MAX_VALUE ? Long.MAX_VALUE : (long) pages;
+  }
+
   /** Requests running at once per replica. */
   int maxRunning() {
     return maxRunning != null ? maxRunning : workload != null ? 64 : 8;
@@ -167,12 +211,13 @@ public final class WorkloadOptions {
    * replay to report on, or null for the synthetic workload. Bad values: one-line
    * {@link IllegalArgumentException}; a bad trace line: {@code MalformedTraceException}.
    */
-  Replay apply(SimConfig.Builder b, int dp, int devicePagesFlag, int hostPagesFlag, long stepsFlag,
-      long drainFlag) throws IOException {
+  Replay apply(SimConfig.Builder b, StorageMode storage, int dp, int devicePagesFlag, int hostPagesFlag,
+      long stepsFlag, long drainFlag) throws IOException {
     validate();
     int device = devicePages(devicePagesFlag, given("--device-pages"));
     int host = hostPages(device, hostPagesFlag, given("--host-pages"));
-    b.pageSize(pageSize).maxRunning(maxRunning()).devicePages(device).hostPages(host);
+    long l3 = storagePages(storage);
+    b.pageSize(pageSize).maxRunning(maxRunning()).devicePages(device).hostPages(host).storagePages(l3);
     if (workload == null) {
       return null;
     }
@@ -181,7 +226,7 @@ public final class WorkloadOptions {
     if (given("--drain")) {
       b.drainSteps(drainFlag);
     }
-    return new Replay(this, trace, device, host);
+    return new Replay(this, trace, device, host, storage, l3);
   }
 
   /**

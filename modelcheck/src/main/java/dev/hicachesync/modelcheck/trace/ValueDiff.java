@@ -9,7 +9,8 @@ import java.util.Objects;
 /**
  * Describes how a variable changed in a step, as short as stays exact: set elements added and
  * removed ({@code tree+{3}-{1}}), tuple elements appended or taken from the head ({@code
- * acks+<<2>>}, {@code acks-<<1>>}), the changed fields of a record or function ({@code
+ * acks+<<2>>}, {@code acks-<<1>>}), the changed elements of a tuple of the same length and the
+ * changed fields of a record or function, recursively ({@code tree[1].lock=0}, {@code
  * op.state="done"}, {@code slots[4]=1}); otherwise the new value ({@code phase="skip"}).
  */
 final class ValueDiff {
@@ -46,6 +47,11 @@ final class ValueDiff {
       if (as.size() < bs.size() && bs.subList(bs.size() - as.size(), bs.size()).equals(as)) {
         return List.of(name + "-" + new TlaValue.Tuple(bs.subList(0, bs.size() - as.size())).format());
       }
+      if (as.size() == bs.size() && !as.isEmpty()) {
+        // Same length: a tuple indexed by key or node (the tree) changed in place; name the
+        // elements that changed, field by field, instead of printing the whole tuple again.
+        return changedEntries(name, indexed(bs), indexed(as), i -> "[" + i + "]");
+      }
     }
     if (before instanceof TlaValue.Rec b && after instanceof TlaValue.Rec a
         && b.fields().keySet().equals(a.fields().keySet())) {
@@ -68,6 +74,15 @@ final class ValueDiff {
       }
     }
     return changes;
+  }
+
+  /** A TLA+ sequence as the function it is: 1-based index to element. */
+  private static Map<Integer, TlaValue> indexed(List<TlaValue> elements) {
+    Map<Integer, TlaValue> byIndex = new java.util.LinkedHashMap<>();
+    for (int i = 0; i < elements.size(); i++) {
+      byIndex.put(i + 1, elements.get(i));
+    }
+    return byIndex;
   }
 
   private static List<TlaValue> minus(List<TlaValue> from, List<TlaValue> remove) {

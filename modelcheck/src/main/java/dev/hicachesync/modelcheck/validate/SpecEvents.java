@@ -1,6 +1,7 @@
 package dev.hicachesync.modelcheck.validate;
 
 import dev.hicachesync.trace.CollectiveRecord;
+import dev.hicachesync.trace.TraceHeader;
 import dev.hicachesync.trace.Trace;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -57,9 +58,88 @@ public final class SpecEvents {
     }
     List<SpecEvent> out = new ArrayList<>();
     for (Builder b : order) {
+      if (b.kind.equals("CollectiveCompletes") && isFusedOverGrid(b.first)) {
+        for (Map<Integer, CollectiveRecord> step : splitOverGrid(trace.header(), b.members)) {
+          CollectiveRecord f = step.values().iterator().next();
+          out.add(new SpecEvent(out.size() + 1, b.kind, b.line, f, step, ""));
+        }
+        continue;
+      }
       out.add(new SpecEvent(out.size() + 1, b.kind, b.line, b.first, new LinkedHashMap<>(b.members), b.note));
     }
     return out;
+  }
+
+  /**
+   * Whether {@code r} is merged's S123 as the simulator makes it on a CP x TP grid: one collective over the
+   * whole stage domain (logged with group kind {@code domain}), where the spec reduces over attn_cp, then
+   * attn_tp.
+   */
+  static boolean isFusedOverGrid(dev.hicachesync.trace.TraceRecord r) {
+    return r instanceof CollectiveRecord c && c.site().equals("S123") && c.group().equals("domain");
+  }
+
+  /**
+   * The spec's two steps for one fused S123 over the CP x TP grid (a difference of representation only: MIN
+   * is associative, and what each member would have sent and received in the two steps is computable from
+   * the members' local values): first every attn_cp group (stage 1: each member's value, the MIN over its
+   * group), then every attn_tp group (stage 2: the attn_cp results, the logged final result and pops).
+   * Ranks whose line is missing are left to the caller's checks: the merged collective is complete here.
+   */
+  static List<Map<Integer, CollectiveRecord>> splitOverGrid(TraceHeader h,
+      Map<Integer, CollectiveRecord> members) {
+    Map<List<Integer>, List<Integer>> cpGroups = new java.util.TreeMap<>(SpecEvents::compareLists);
+    Map<List<Integer>, List<Integer>> tpGroups = new java.util.TreeMap<>(SpecEvents::compareLists);
+    for (int r : members.keySet()) {
+      int tp = r % h.tp();
+      int cp = (r / h.tp()) % h.cp();
+      int rest = r / (h.tp() * h.cp());
+      cpGroups.computeIfAbsent(List.of(rest, tp), k -> new ArrayList<>()).add(r);
+      tpGroups.computeIfAbsent(List.of(rest, cp), k -> new ArrayList<>()).add(r);
+    }
+    Map<Integer, List<Long>> afterCp = new HashMap<>();
+    List<Map<Integer, CollectiveRecord>> steps = new ArrayList<>();
+    for (List<Integer> g : cpGroups.values()) {
+      List<Long> min = minOf(g.stream().map(r -> members.get(r).value()).toList());
+      Map<Integer, CollectiveRecord> step = new TreeMap<>();
+      for (int r : g) {
+        CollectiveRecord c = members.get(r);
+        step.put(r, new CollectiveRecord(r, c.step(), "attn_cp", c.channel(), g, c.site(), 1, c.op(),
+            c.value(), min, null, null));
+        afterCp.put(r, min);
+      }
+      steps.add(step);
+    }
+    for (List<Integer> g : tpGroups.values()) {
+      Map<Integer, CollectiveRecord> step = new TreeMap<>();
+      for (int r : g) {
+        CollectiveRecord c = members.get(r);
+        step.put(r, new CollectiveRecord(r, c.step(), "attn_tp", c.channel(), g, c.site(), 2, c.op(),
+            afterCp.get(r), c.result(), c.popped(), c.snapshot()));
+      }
+      steps.add(step);
+    }
+    return steps;
+  }
+
+  private static List<Long> minOf(List<List<Long>> values) {
+    List<Long> out = new ArrayList<>(values.get(0));
+    for (List<Long> v : values) {
+      for (int i = 0; i < out.size() && i < v.size(); i++) {
+        out.set(i, Math.min(out.get(i), v.get(i)));
+      }
+    }
+    return out;
+  }
+
+  private static int compareLists(List<Integer> a, List<Integer> b) {
+    for (int i = 0; i < Math.min(a.size(), b.size()); i++) {
+      int c = Integer.compare(a.get(i), b.get(i));
+      if (c != 0) {
+        return c;
+      }
+    }
+    return Integer.compare(a.size(), b.size());
   }
 
   /**

@@ -108,7 +108,8 @@ class GenerateTraceFixturesTest {
         "    WritePolicy = \"write_through\"", "    StorageOn = TRUE",
         "    Requests <- " + f.requestsDef(), "    PagesPerKey = " + h.pagesPerKey(),
         "    DeviceCap = " + h.deviceCap(), "    HostCap = " + h.hostCap(),
-        "    PrefetchThreshold = " + h.prefetchThreshold(), "    GenEvents = " + f.events(),
+        "    PrefetchThreshold = " + h.prefetchThreshold(), "    Bugs = {}", "    Knobs = {}",
+        "    GenEvents = " + f.events(),
         "INIT GenInit", "NEXT GenNext", "CONSTRAINT GenBound", "CHECK_DEADLOCK FALSE",
         "INVARIANTS " + (f.invariant().isEmpty() ? "GenLongEnough" : f.invariant() + " GenLongEnough"), "");
   }

@@ -51,6 +51,41 @@ class SpecEventsTest {
         && tla.contains("snap |-> <<NoSnap, NoSnap>>"), tla);
   }
 
+  /**
+   * merged's one S123 over the (CP=2, TP=2) grid, as the simulator logs it, becomes the spec's two steps:
+   * attn_cp {0,2} and {1,3} (stage 1, each member's value, the group's MIN), then attn_tp {0,1} and {2,3}
+   * (stage 2, the stage-1 results, the logged final result and pops).
+   */
+  @Test
+  void aFusedS123OverTheGridIsTheSpecsAttnCpThenAttnTpSteps() throws Exception {
+    String m = "[0,1,2,3]";
+    String res = "[0,1,0,0,0]";
+    List<SpecEvent> es = merge(
+        coll(0, "domain", m, "S123", 1, "[2,1,0,0,0]", res).replace("}", ",\"pop\":[0,1,0,0,0]}"),
+        coll(1, "domain", m, "S123", 1, "[1,3,0,0,0]", res).replace("}", ",\"pop\":[0,1,0,0,0]}"),
+        coll(2, "domain", m, "S123", 1, "[0,2,0,0,0]", res).replace("}", ",\"pop\":[0,1,0,0,0]}"),
+        coll(3, "domain", m, "S123", 1, "[5,1,0,0,0]", res).replace("}", ",\"pop\":[0,1,0,0,0]}"));
+    assertEquals(4, es.size());
+    assertEquals(List.of(List.of(0, 2), List.of(1, 3), List.of(0, 1), List.of(2, 3)),
+        es.stream().map(SpecEvent::ranks).toList());
+    assertEquals(List.of(1, 2, 3, 4), es.stream().map(SpecEvent::number).toList());
+    assertTrue(es.stream().allMatch(e -> e.line() == 2), "all at the fused collective's first line");
+    var cp0 = es.get(0).members().get(2);
+    assertEquals("attn_cp", cp0.group());
+    assertEquals(1, cp0.stage());
+    assertEquals(List.of(0L, 2L, 0L, 0L, 0L), cp0.value());
+    assertEquals(List.of(0L, 1L, 0L, 0L, 0L), cp0.result());      // MIN of ranks 0 and 2
+    assertEquals(null, cp0.popped());
+    var cp1 = es.get(1).members().get(1);
+    assertEquals(List.of(1L, 1L, 0L, 0L, 0L), cp1.result());      // MIN of ranks 1 and 3
+    var tp0 = es.get(2).members().get(1);
+    assertEquals("attn_tp", tp0.group());
+    assertEquals(2, tp0.stage());
+    assertEquals(List.of(1L, 1L, 0L, 0L, 0L), tp0.value());       // rank 1's attn_cp result
+    assertEquals(List.of(0L, 1L, 0L, 0L, 0L), tp0.result());
+    assertEquals(List.of(0L, 1L, 0L, 0L, 0L), tp0.popped());
+  }
+
   @Test
   void membersThatDisagreeOnTheCallAreAMismatchedCollective() throws Exception {
     List<SpecEvent> es = merge(

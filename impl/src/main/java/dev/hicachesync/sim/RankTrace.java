@@ -1,0 +1,132 @@
+package dev.hicachesync.sim;
+
+import dev.hicachesync.controller.CacheController;
+import dev.hicachesync.sync.SyncObserver;
+import dev.hicachesync.sync.SyncPoint;
+import dev.hicachesync.trace.CollectiveRecord;
+import dev.hicachesync.trace.Snapshot;
+import dev.hicachesync.trace.TraceHeader;
+import dev.hicachesync.trace.TraceRecord;
+import dev.hicachesync.trace.TraceRecorder;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * One rank's view of the run's trace: what its {@code TracingProcessGroup}s record goes through here, which
+ * adds what only the rank knows: the acks its sync point's decision popped (on the line of the sync point's
+ * last collective, held until the decision is applied: {@link #afterSync}) and its state while it waits at
+ * RECV (the snapshot the driver hands over before it calls).
+ *
+ * <p>Both still land before the rank's next collective call, the order {@code SpecEvents} relies on. Rank
+ * thread only (the shared recorder takes care of the other ranks).
+ */
+final class RankTrace implements TraceRecorder, SyncObserver {
+  private final TraceRecorder out;
+  private final SyncObserver next;
+  private final int lastStage;
+  private CacheController controller;
+  private Snapshot recvSnapshot;
+  private CollectiveRecord held;
+  private long[] poppedBefore;
+
+  /**
+   * @param out the run's recorder
+   * @param next the observer the controller had (the divergence recorder), told first
+   * @param lastStage how many groups a scheduler sync point reduces over on this rank (singletons skipped)
+   */
+  RankTrace(TraceRecorder out, SyncObserver next, int lastStage) {
+    this.out = out;
+    this.next = next;
+    this.lastStage = lastStage;
+  }
+
+  void attach(CacheController c) {
+    this.controller = c;
+  }
+
+  /** The state this rank waits in at the RECV it is about to call. */
+  void beforeRecv(Snapshot s) {
+    recvSnapshot = s;
+  }
+
+  @Override
+  public boolean enabled() {
+    return true;
+  }
+
+  @Override
+  public void header(TraceHeader header) {
+    throw new IllegalStateException("the run writes the header once, not each rank");
+  }
+
+  @Override
+  public void record(TraceRecord record) {
+    flush();
+    out.record(record);
+  }
+
+  @Override
+  public void collective(int rank, long step, String group, String channel, List<Integer> members,
+      String site, int stage, String op, long[] value, long[] result, long[] popped, Snapshot snapshot) {
+    flush();
+    CollectiveRecord c = new CollectiveRecord(rank, step, group, channel, members, site, stage, op,
+        boxed(value), boxed(result), null, site.equals("RECV") ? recvSnapshot : null);
+    if (site.equals("RECV")) {
+      recvSnapshot = null;
+    }
+    if (channel.equals("sched") && stage == lastStage && pops(site) > 0 && controller != null) {
+      held = c;
+      poppedBefore = controller.poppedCounts();
+      return;
+    }
+    out.record(c);
+  }
+
+  @Override
+  public void afterSync(SyncPoint point) {
+    next.afterSync(point);
+    if (held != null && held.site().equals(point.name())) {
+      long[] now = controller.poppedCounts();
+      long[] d = new long[5];
+      for (int i = 0; i < 5; i++) {
+        d[i] = now[i] - poppedBefore[i];
+      }
+      long[] pop = switch (point) {
+        case S1 -> new long[] {d[0]};
+        case S2 -> new long[] {d[1]};
+        case S3 -> new long[] {d[2], d[3], d[4]};
+        default -> d; // S123: [w, l, rv, ba, rl], the order of poppedCounts
+      };
+      CollectiveRecord h = held;
+      held = null;
+      out.record(new CollectiveRecord(h.rank(), h.step(), h.group(), h.channel(), h.members(), h.site(),
+          h.stage(), h.op(), h.value(), h.result(), boxed(pop), h.snapshot()));
+    }
+  }
+
+  @Override
+  public void onReduce(SyncPoint point, long[] local, long[] result) {
+    next.onReduce(point, local, result);
+  }
+
+  /** Writes a held line without its pops (its decision never came: the rank failed first). */
+  void flush() {
+    if (held != null) {
+      out.record(held);
+      held = null;
+    }
+  }
+
+  private static int pops(String site) {
+    return switch (site) {
+      case "S1", "S2" -> 1;
+      case "S3" -> 3;
+      case "S123" -> 5;
+      default -> 0;
+    };
+  }
+
+  private static List<Long> boxed(long[] v) {
+    return Arrays.stream(v).boxed().toList();
+  }
+}

@@ -1,0 +1,85 @@
+package dev.hicachesync.sim;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+
+/**
+ * A simulation shaped like {@code spec/HiCacheSync.tla}, so that its trace ({@code simulate --trace}) can be
+ * checked by TLC event by event ({@code validate-trace}). The cache protocol is the real one (the same
+ * {@code CacheController}, sync layer and collectives); what changes is the scheduler around it, to the
+ * spec's abstraction (ARCHITECTURE.md, "Trace validation"):
+ *
+ * <ul>
+ *   <li>a fixed request stream of keys; key k is a prompt of {@code pagesPerKey} pages whose tokens are all
+ *       k, so keys share no prefix (one radix node per key, never split);
+ *   <li>RECV is the spec's: every rank posts {@code [next request index, or 0 while one waits]}, MAX over the
+ *       sync domain; the request runs for one step and finishes right after the next RECV, when its node is
+ *       unlocked and written through ({@code cache_finished_req});
+ *   <li>one request waits at a time and one runs; no decode, aborts or partial hits;
+ *   <li>device and host eviction take the smallest key first (the spec's order), not LRU;
+ *   <li>a GPU copy completes one tick after it starts at the earliest, so never inside the step that
+ *       started it (the spec lets environment events happen only at step boundaries);
+ *   <li>storage off, one pipeline stage, write-through (what the spec and this mapping cover).
+ * </ul>
+ *
+ * @param requests the key of each request, keys from 1
+ * @param pagesPerKey pages of one key
+ */
+public record SpecShaped(List<Integer> requests, int pagesPerKey) {
+
+  /** Checks the fields; one-line {@link IllegalArgumentException} otherwise. */
+  public SpecShaped {
+    requests = List.copyOf(requests);
+    if (requests.isEmpty()) {
+      throw new IllegalArgumentException("a spec-shaped run needs at least one request");
+    }
+    for (int k : requests) {
+      if (k < 1) {
+        throw new IllegalArgumentException("request keys must be >= 1, got " + k);
+      }
+    }
+    if (pagesPerKey < 1) {
+      throw new IllegalArgumentException("pages per key must be >= 1, got " + pagesPerKey);
+    }
+  }
+
+  /** {@code n} requests with keys drawn from 1..{@code keys} by {@code seed} (the run's one seed). */
+  public static SpecShaped seeded(long seed, int n, int keys, int pagesPerKey) {
+    if (n < 1 || keys < 1) {
+      throw new IllegalArgumentException("requests and keys must be >= 1, got " + n + " and " + keys);
+    }
+    SplittableRandom rnd = new SplittableRandom(seed ^ 0x7E57ACE5L);
+    List<Integer> ks = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      ks.add(1 + rnd.nextInt(keys));
+    }
+    return new SpecShaped(ks, pagesPerKey);
+  }
+
+  /** The prompt of key {@code key}: {@code pagesPerKey} pages of {@code pageSize} tokens, all equal to the key. */
+  int[] prompt(int key, int pageSize) {
+    int[] t = new int[pagesPerKey * pageSize];
+    java.util.Arrays.fill(t, key);
+    return t;
+  }
+
+  /** Checks that {@code cfg} is a configuration this mapping covers; one-line exception otherwise. */
+  void check(SimConfig cfg) {
+    if (cfg.storage() != StorageMode.OFF) {
+      throw new IllegalArgumentException("a spec-shaped run (--trace) needs --storage off: the simulator's"
+          + " prefetch and storage queues are not yet step-aligned with the spec (ARCHITECTURE.md)");
+    }
+    if (cfg.topology().pp() != 1) {
+      throw new IllegalArgumentException("a spec-shaped run (--trace) needs --pp 1: the spec runs stages in"
+          + " lockstep, the simulator forwards decisions down the pipeline");
+    }
+    if (cfg.writePolicy() != dev.hicachesync.controller.WritePolicy.WRITE_THROUGH) {
+      throw new IllegalArgumentException("a spec-shaped run (--trace) needs --write-policy write_through"
+          + " (the only one the spec models)");
+    }
+    if (cfg.workload() != null) {
+      throw new IllegalArgumentException("a spec-shaped run (--trace) has its own request stream; no --workload");
+    }
+  }
+}

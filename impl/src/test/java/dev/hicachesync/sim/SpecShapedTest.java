@@ -1,0 +1,89 @@
+package dev.hicachesync.sim;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.hicachesync.sync.ProtocolVersion;
+import dev.hicachesync.topology.Topology;
+import dev.hicachesync.trace.CollectiveRecord;
+import dev.hicachesync.trace.NdjsonTraceRecorder;
+import dev.hicachesync.trace.Trace;
+import dev.hicachesync.trace.TraceReader;
+import dev.hicachesync.trace.TraceRecorder;
+import java.io.StringWriter;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The spec-shaped mode without TLC (validate-trace's tests check its traces against the spec): what it
+ * refuses, and the shape of what it records.
+ */
+class SpecShapedTest {
+
+  static SimConfig.Builder shaped(SpecShaped s) {
+    return SimConfig.builder().topology(Topology.of(1, 2, 1, 1)).version(ProtocolVersion.MERGED)
+        .storage(StorageMode.OFF).steps(30).devicePages(2).hostPages(3).specShaped(s);
+  }
+
+  @Test
+  void configurationsTheMappingDoesNotCoverAreRefusedInOneLine() {
+    SpecShaped s = SpecShaped.seeded(1, 4, 2, 1);
+    String storage = assertThrows(IllegalArgumentException.class,
+        () -> shaped(s).storage(StorageMode.MEMORY).build()).getMessage();
+    assertTrue(storage.contains("--storage off") && !storage.contains("\n"), storage);
+    assertThrows(IllegalArgumentException.class, () -> shaped(s).topology(Topology.of(1, 2, 1, 2)).build());
+    assertThrows(IllegalArgumentException.class, () -> new SpecShaped(List.of(0), 1));
+    // A trace of the simulator's own scheduler is no behaviour of the spec: refused, not written wrong.
+    assertThrows(IllegalArgumentException.class,
+        () -> new Simulator(SimConfig.builder().build(), new NdjsonTraceRecorder(new StringWriter())));
+  }
+
+  @Test
+  void everyRankLogsTheSpecsRecvAndCopiesNeverEndInTheStepThatStartedThem() throws Exception {
+    SpecShaped s = new SpecShaped(List.of(1, 2, 1, 3, 1), 1);
+    StringWriter out = new StringWriter();
+    SimResult r = new Simulator(shaped(s).build(), new NdjsonTraceRecorder(out)).run();
+    assertNull(r.divergence());
+    Trace t = TraceReader.parse("t", out.toString().lines().toList());
+    assertEquals(s.requests(), t.header().requests());
+    List<CollectiveRecord> rank0 = t.events().stream().map(Trace.Line::record)
+        .filter(x -> x instanceof CollectiveRecord c && c.rank() == 0).map(x -> (CollectiveRecord) x).toList();
+    long recvs = rank0.stream().filter(c -> c.site().equals("RECV")).count();
+    assertEquals(r.stepsCompleted(), recvs, "one RECV per step");
+    // RECV posts the next request index while none waits (the snapshot's wait), 0 otherwise; 1..5 in order.
+    long next = 1;
+    for (CollectiveRecord c : rank0) {
+      if (c.site().equals("RECV")) {
+        assertEquals(c.snapshot().waiting() == 0 && next <= 5 ? next : 0, c.value().get(0), c.toString());
+        next += c.result().get(0) != 0 ? 1 : 0;
+      }
+    }
+    assertEquals(6, next, "every request was received");
+    // Write-through starts when a request finishes (after RECV): the S123 of that step counts at most the
+    // writes queued before it (the snapshot's), never the one it just started.
+    int finishing = 0;
+    for (int i = 0; i + 1 < rank0.size(); i++) {
+      CollectiveRecord recv = rank0.get(i);
+      CollectiveRecord s123 = rank0.get(i + 1);
+      if (recv.site().equals("RECV")) {
+        assertEquals("S123", s123.site());
+        assertTrue(s123.value().get(0) <= recv.snapshot().writeAcks(), recv + " then " + s123);
+        finishing += recv.snapshot().running() != 0 ? 1 : 0;
+      }
+    }
+    assertEquals(5, finishing, "each request finishes after a RECV");
+  }
+
+  @Test
+  void withoutATraceTheRunIsTheSameRun() {
+    SpecShaped s = SpecShaped.seeded(5, 6, 3, 1);
+    SimResult plain = new Simulator(shaped(s).build()).run();
+    SimResult traced = new Simulator(shaped(s).build(), new NdjsonTraceRecorder(new StringWriter())).run();
+    SimResult none = new Simulator(shaped(s).build(), TraceRecorder.NONE).run();
+    assertEquals(plain.finalDigests(), traced.finalDigests());
+    assertEquals(plain.finalDigests(), none.finalDigests());
+    assertEquals(plain.stepsCompleted(), traced.stepsCompleted());
+  }
+}
