@@ -369,16 +369,15 @@ PopLoads(s, n) ==
     ELSE PopLoads([s EXCEPT !.lq = Tail(@), !.ld = @ - 1, !.pop.l = @ + 1,
                             !.tree[Head(s.lq)].lock = @ - 1], n - 1)
 
-\* S3 decision, revoke part: release the revoked prefetch's host slots.
+\* S3 decision, revoke part: the revoked prefetch leaves ongoing_prefetch (its host slots went to
+\* the host-release queue with the revoke, at S7; an operation S5 already terminated is gone).
 RECURSIVE PopRevokes(_, _)
 PopRevokes(s, n) ==
     IF n = 0 THEN s
     ELSE IF s.rvq = <<>> THEN [s EXCEPT !.pop.bad = 1]
     ELSE LET i == Head(s.rvq)
              s1 == [s EXCEPT !.rvq = Tail(@), !.pop.rv = @ + 1]
-         IN  PopRevokes(IF s.pf[i].st = "revoked"
-                          THEN [s1 EXCEPT !.pf[i] = OpFin, !.hfree = @ + P]
-                          ELSE s1, n - 1)
+         IN  PopRevokes(IF s.pf[i].st = "revoked" THEN [s1 EXCEPT !.pf[i] = OpFin] ELSE s1, n - 1)
 \* S3 decision, backup-ack part: release host protection.
 RECURSIVE PopBackupAcks(_, _)
 PopBackupAcks(s, n) ==
@@ -405,8 +404,10 @@ SidecarPending(op) == "sidecar" \in Knobs /\ op.st = "reading" /\ op.sn < op.tgt
 \* hiradix_cache.py::can_terminate_prefetch
 CanTerminate(s) ==
     LET op == s.pf[s.wait]
-        finished == op.st = "revoked"
-                    \/ (op.st = "reading" /\ (op.c = op.tgt \/ op.fail) /\ ~SidecarPending(op))
+        \* completed: every hit page read (a revoked operation has no hit pages to read, so it is not
+        \* completed: it waits for S3 to pop its revoke, or for its timeout); a failed read is not
+        \* completed either, S4's second entry (MAX) stops the prefetch on every rank then.
+        finished == op.st = "reading" /\ op.c = op.tgt /\ ~SidecarPending(op)
     IN  CASE Policy = "best_effort"   -> ~SidecarPending(op)
           [] Policy = "wait_complete" -> finished
           [] Policy = "timeout"       -> finished \/ op.to
@@ -421,17 +422,21 @@ S5Value(op) ==
 \* The S5 decision: the MIN over ranks and over the reduced counts.
 S5Pages(x) == Min({x[j] : j \in DOMAIN x})
 
-\* S5 decision: terminate, insert m prefetched pages into the host tree, queue the rest
-\* of the slots for release. hiradix_cache.py::check_prefetch_progress
+\* S5 decision: terminate, insert m prefetched pages into the host tree, queue the read-but-not-
+\* agreed slots of the hit [m, tgt) for release (the slots past the hit went at S7; a revoked
+\* operation's all went at S7; one not yet past S7 keeps its slots until its S7 releases them).
+\* hiradix_cache.py::check_prefetch_progress
 InsertPrefetched(s, m) ==
     LET w == s.wait
         k == Requests[w]
-        sx == IF "sidecar" \in Knobs THEN m - Min({m, s.pf[w].sc}) ELSE 0   \* stale sidecar pages
-    IN  [s EXCEPT !.pf[w]   = IF s.pf[w].q THEN OpFin ELSE OpTerm,
+        op == s.pf[w]
+        sx == IF "sidecar" \in Knobs THEN m - Min({m, op.sc}) ELSE 0   \* stale sidecar pages
+        rest == IF op.st = "reading" THEN op.tgt - m ELSE 0
+    IN  [s EXCEPT !.pf[w]   = IF op.q THEN OpFin ELSE OpTerm,
                   !.tree[k] = IF m > 0 THEN [Absent EXCEPT !.hp = m, !.id = s.nid, !.sx = sx]
                                        ELSE @,
                   !.nid     = IF m > 0 THEN @ + 1 ELSE @,
-                  !.rlq     = IF m < P THEN Append(@, P - m) ELSE @]
+                  !.rlq     = IF rest > 0 THEN Append(@, rest) ELSE @]
 
 \* Admit the waiting request: device hit (lock), host hit (load back), or miss (insert).
 \* scheduler.py::get_new_batch_prefill -> hiradix_cache.py::match_prefix / init_load_back
@@ -458,14 +463,25 @@ AdmitUnlessFull(s) == IF s.bf # "no" THEN Keep(s) ELSE Admit(s)
 \* The prefetch thread's next operation: the oldest one it has not queried storage for.
 NextS7(s) == Min({i \in 1 .. NR : s.pf[i].st \in {"issued", "term"}})
 
-\* S7 decision: revoke below the threshold, else read h pages. cache_controller.py::prefetch_thread_func
+\* Append n host pages to the host-release queue (append_host_mem_release), nothing for n = 0.
+Release(q, n) == IF n > 0 THEN Append(q, n) ELSE q
+
+\* S7 decision (cache_controller.py::prefetch_thread_func, after the MIN): below the threshold
+\* the request goes on the revoke queue and ALL its host slots on the host-release queue; else
+\* the slots past the hit go on the host-release queue and the operation keeps the first h.
+\* An operation S5 terminated before its S7 ("term") is decided the same way, and the h slots
+\* it kept go back too (nothing will be read into them).
 HitSynced(s, h) ==
     LET i  == NextS7(s)
         op == s.pf[i]
-    IN  IF op.st = "term" THEN [s EXCEPT !.pf[i] = OpFin]
-        ELSE IF h < PrefetchThreshold
-          THEN [s EXCEPT !.pf[i] = [op EXCEPT !.st = "revoked", !.q = TRUE], !.rvq = Append(@, i)]
-          ELSE [s EXCEPT !.pf[i] = [op EXCEPT !.st = "reading", !.tgt = h, !.q = TRUE]]
+    IN  IF h < PrefetchThreshold
+          THEN [s EXCEPT !.pf[i] = IF op.st = "term" THEN OpFin
+                                   ELSE [op EXCEPT !.st = "revoked", !.q = TRUE],
+                         !.rvq = Append(@, i), !.rlq = Release(@, P)]
+        ELSE IF op.st = "term"
+          THEN [s EXCEPT !.pf[i] = OpFin, !.rlq = Release(Release(@, P - h), h)]
+          ELSE [s EXCEPT !.pf[i] = [op EXCEPT !.st = "reading", !.tgt = h, !.q = TRUE],
+                         !.rlq = Release(@, P - h)]
 
 -----------------------------------------------------------------------------
 (* The scheduler step as a chain of sync points. Enter computes the local   *)
@@ -717,7 +733,7 @@ StorageReadsPage(r, i) ==
 TimeoutFires(r, i) ==
     /\ EnvWindow(r)
     /\ Policy = "timeout"
-    /\ pf[r][i].st \in {"issued", "reading"} /\ ~pf[r][i].to
+    /\ pf[r][i].st \in Ongoing /\ ~pf[r][i].to      \* wall time since issue: revoked too
     /\ pf' = [pf EXCEPT ![r][i].to = TRUE]
     /\ UNCHANGED <<coll, requestVars, treeVars, poolVars, ackVars, storageVars, historyVars, pipeVars,
                    lenv>>
@@ -878,12 +894,17 @@ RECURSIVE SeqSum(_), SumOver(_, _)
 SeqSum(s) == IF s = <<>> THEN 0 ELSE Head(s) + SeqSum(Tail(s))
 SumOver(f, S) == IF S = {} THEN 0
                  ELSE LET k == CHOOSE x \in S : TRUE IN f[k] + SumOver(f, S \ {k})
+\* Host slots an operation holds: all P until its S7, the hit after it (the rest went to the
+\* release queue), none once revoked (all went to the release queue) or finished.
+HeldSlots(op) == CASE op.st \in {"issued", "term"} -> P
+                   [] op.st = "reading"            -> op.tgt
+                   [] OTHER                        -> 0
 HostSlotSafety ==
     \A r \in Ranks :
-      \* free list + tree (written or being written) + ongoing prefetches + release queue
+      \* free list + tree (written or being written) + prefetch operations + release queue
       /\ HP0(r) :: hostFree[r] + SeqSum(rlq[r])
                 + SumOver([k \in Keys |-> tree[r][k].hp + tree[r][k].hw], Keys)
-                + P * Cardinality({i \in 1 .. NR : pf[r][i].st \in Ongoing})
+                + SumOver([i \in 1 .. NR |-> HeldSlots(pf[r][i])], 1 .. NR)
                 = HostCapOf(r)
       \* a write-through in flight writes into host slots its node owns
       /\ HP1(r) :: \A k \in Keys : (tree[r][k].hw > 0) <=> (\E j \in 1 .. Len(wq[r]) : wq[r][j] = k)

@@ -103,7 +103,8 @@ NextRecv(q, j) ==
 \* A member that this step leaves posted on RECV (a lockstep point) is in the state it logged
 \* with that RECV (lookahead, so that a state the run never was in is cut before the model's
 \* invariants are checked on it). Only what cannot change while the scheduler waits on RECV:
-\* not Len(rvq), which the prefetch thread's S7 decision (a revoke) may still grow.
+\* not Len(rvq) nor Len(rlq), which the prefetch thread's S7 decision (a revoke, the slots past
+\* the hit) may still grow.
 SnapAheadAsLogged(q) ==
     coll'[q]["sched"] # C!NoCall /\ coll'[q]["sched"].site = "RECV" =>
         LET k == NextRecv(q, l + 1)
@@ -116,7 +117,6 @@ SnapAheadAsLogged(q) ==
                         /\ hostFree'[q] = e.snap[i].hfree
                         /\ Len(wq'[q]) = e.snap[i].nwq
                         /\ Len(lq'[q]) = e.snap[i].nlq
-                        /\ Len(rlq'[q]) = e.snap[i].nrl
                         /\ waiting'[q] = e.snap[i].wait
                         /\ running'[q] = e.snap[i].run
 

@@ -76,7 +76,8 @@ public final class SpecEvents {
    * attn_tp.
    */
   static boolean isFusedOverGrid(dev.hicachesync.trace.TraceRecord r) {
-    return r instanceof CollectiveRecord c && c.site().equals("S123") && c.group().equals("domain");
+    return r instanceof CollectiveRecord c && (c.site().equals("S123") || c.site().equals("S7"))
+        && c.group().equals("domain");
   }
 
   /**
