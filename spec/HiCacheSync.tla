@@ -220,7 +220,7 @@ Node   == [dev : BOOLEAN, hp : 0 .. P, hw : 0 .. P, lock : 0 .. MaxLock,
 IsAbsent(n) == ~n.dev /\ n.hp = 0 /\ n.hw = 0
 
 PfStates == {"none", "issued", "reading", "revoked", "term", "fin"}
-Ongoing  == {"issued", "reading", "revoked"}         \* in ongoing_prefetch, slots held
+Ongoing  == {"issued", "reading", "revoked"}         \* in ongoing_prefetch (slots held: HeldSlots)
 \* c: leading KV pages read; sn, sc, ss (sidecar only): sidecar pages attempted, the leading
 \* run of them read successfully, all of them read successfully (the sidecar reader goes on
 \* after a failed page, recording one result per page).
@@ -955,25 +955,28 @@ DebugPrefetchInserted == ~(\E r \in Ranks, k \in Keys : ~tree[r][k].dev /\ tree[
 (* expected verdict, distinct states, depth, seconds (JVM start included). *)
 (* ci tier in all: about 7 minutes at that load. See catalogue.json.       *)
 (***************************************************************************)
-\*   post20460_cp2            ci   (1,2,1) holds                            20942   68   51.1
-\*   merged_cp2               ci   (1,2,1) holds                            12397   46   34.9
-\*   post20460_cp2tp2         ci   (1,2,2) holds                             8821  106   30.7
-\*   merged_cp2tp2            ci   (1,2,2) holds                             4357   58   22.2
-\*   post20460_cp2_live       ci   (1,2,1) holds                              845   35   26.1
-\*   merged_cp2_live          ci   (1,2,1) holds                              493   23   20.8
-\*   post20460_cp2tp2_live    ci   (1,2,2) holds                             8821  106  101.3
-\*   merged_cp2tp2_live       ci   (1,2,2) holds                             4357   58   70.4
+\* Rows whose figures changed with the S7 slot release (revoke: all slots at S7; hit: the tail
+\* at S7, [m, h) at S5) re-measured 2026-11-29 by ./hicache-sync check (36 ci models, 36 as
+\* expected; deep tier not re-run: its storage-on figures predate that change).
+\*   post20460_cp2            ci   (1,2,1) holds                            13291   66   22.4
+\*   merged_cp2               ci   (1,2,1) holds                             8029   46   18.2
+\*   post20460_cp2tp2         ci   (1,2,2) holds                             9382  107   32.3
+\*   merged_cp2tp2            ci   (1,2,2) holds                             4570   59   30.7
+\*   post20460_cp2_live       ci   (1,2,1) holds                              884   36   74.1
+\*   merged_cp2_live          ci   (1,2,1) holds                              520   24   55.9
+\*   post20460_cp2tp2_live    ci   (1,2,2) holds                             9382  107  293.6
+\*   merged_cp2tp2_live       ci   (1,2,2) holds                             4570   59  168.1
 \*   pre20460_cp2             ci   (1,2,1) violates TreeAgreement               6    5    3.1
-\*   pre20460_tp2             ci   (1,1,2) holds                            20942   68   30.3
+\*   pre20460_tp2             ci   (1,1,2) holds                            13291   66   27.2
 \*   debug_prefetch_revoked   ci   (1,2,1) violates DebugPrefetchRevoked       37    9    4.0
-\*   debug_load_back          ci   (1,2,1) violates DebugLoadBack             435   17    4.0
-\*   debug_prefetch_inserted  ci   (1,2,1) violates DebugPrefetchInserted    3338   29    5.9
+\*   debug_load_back          ci   (1,2,1) violates DebugLoadBack             436   17    4.7
+\*   debug_prefetch_inserted  ci   (1,2,1) violates DebugPrefetchInserted    3378   29   11.3
 \*   b1_fixed                 ci   (1,2,1) holds                               30   20    2.8
 \*   b3_early_return          ci   (1,1,2) deadlock                             8    5    1.9
 \*   b3_fixed                 ci   (1,1,2) holds                               30   20    2.2
 \*   b5_loading_unsynced      ci   (1,2,1) violates TreeAgreement              31   18    2.4
 \*   b5_fixed                 ci   (1,2,1) holds                               46   25    2.3
-\*   pipelined_p1_cp2         ci   (1,2,1) violates HostSlotSafety            813   14    4.2
+\*   pipelined_p1_cp2         ci   (1,2,1) violates HostSlotSafety            740   13    2.9
 \*   pipelined_cp2            deep (1,2,1) holds                            38773   52   43.2
 \*   pipelined_cp2tp2         deep (1,2,2) holds                            35942   68   48.0
 \*   pipelined_cp2_live       deep (1,2,1) holds                             1965   28   94.8
@@ -981,13 +984,13 @@ DebugPrefetchInserted == ~(\E r \in Ranks, k \in Keys : ~tree[r][k].dev /\ tree[
 \* Issue-3 models (B10, B14, B15, knobs), measured 2026-11-29 at load ~12 with ./hicache-sync
 \* check (all 30 ci models: 9 min 6 s):
 \*   b10_batch_full_exit          ci   (1,2,1) deadlock                            40    7    2.1
-\*   b10_fixed                    ci   (1,2,1) holds                             3348   35    5.5
+\*   b10_fixed                    ci   (1,2,1) holds                             3186   36   13.2
 \*   b14_sidecar_min_kv_only      ci   (1,2,1) violates SidecarCoverage           519   19    1.7
-\*   b14_sidecar_sum_count        ci   (1,2,1) violates SidecarCoverage          7337   21   12.0
-\*   b14_fixed                    ci   (1,2,1) holds                             7728   40   12.2
-\*   b15_best_effort_early_return ci   (1,2,1) deadlock                          2280   15    4.8
-\*   b15_fixed                    ci   (1,2,1) holds                             3958   29    9.5
+\*   b14_sidecar_sum_count        ci   (1,2,1) violates SidecarCoverage          7670   21   23.2
+\*   b14_fixed                    ci   (1,2,1) holds                             8091   40   14.9
+\*   b15_best_effort_early_return ci   (1,2,1) deadlock                          2245   15    8.4
+\*   b15_fixed                    ci   (1,2,1) holds                             3796   29    7.9
 \*   knob_uneven_capacity         ci   (1,2,1) violates AllocAgreement             20   15    2.8
 \*   knob_local_clock             ci   (1,2,1) violates TreeAgreement             210   18    2.9
 \*   knob_shared_group            ci   (1,2,1) violates CollectiveMatching         13    8    1.7
-\*   knob_local_payload           ci   (1,2,1) violates CollectiveMatching        701   27    4.2
+\*   knob_local_payload           ci   (1,2,1) violates CollectiveMatching        705   27    4.1
