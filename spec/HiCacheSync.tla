@@ -957,7 +957,7 @@ DebugPrefetchInserted == ~(\E r \in Ranks, k \in Keys : ~tree[r][k].dev /\ tree[
 (***************************************************************************)
 \* Rows whose figures changed with the S7 slot release (revoke: all slots at S7; hit: the tail
 \* at S7, [m, h) at S5) re-measured 2026-11-29 by ./hicache-sync check (36 ci models, 36 as
-\* expected; deep tier not re-run: its storage-on figures predate that change).
+\* expected) and check --tier deep (4 of 4 as expected).
 \*   post20460_cp2            ci   (1,2,1) holds                            13291   66   22.4
 \*   merged_cp2               ci   (1,2,1) holds                             8029   46   18.2
 \*   post20460_cp2tp2         ci   (1,2,2) holds                             9382  107   32.3
@@ -977,10 +977,10 @@ DebugPrefetchInserted == ~(\E r \in Ranks, k \in Keys : ~tree[r][k].dev /\ tree[
 \*   b5_loading_unsynced      ci   (1,2,1) violates TreeAgreement              31   18    2.4
 \*   b5_fixed                 ci   (1,2,1) holds                               46   25    2.3
 \*   pipelined_p1_cp2         ci   (1,2,1) violates HostSlotSafety            740   13    2.9
-\*   pipelined_cp2            deep (1,2,1) holds                            38773   52   43.2
-\*   pipelined_cp2tp2         deep (1,2,2) holds                            35942   68   48.0
-\*   pipelined_cp2_live       deep (1,2,1) holds                             1965   28   94.8
-\*   post20460_cp2tp2_req2    deep (1,2,2) holds                           365389  173  202.2
+\*   pipelined_cp2            deep (1,2,1) holds                            42459   61   13.9
+\*   pipelined_cp2tp2         deep (1,2,2) holds                            38091   69   17.3
+\*   pipelined_cp2_live       deep (1,2,1) holds                             2003   29  180.3
+\*   post20460_cp2tp2_req2    deep (1,2,2) holds                           337726  170  100.7
 \* Issue-3 models (B10, B14, B15, knobs), measured 2026-11-29 at load ~12 with ./hicache-sync
 \* check (all 30 ci models: 9 min 6 s):
 \*   b10_batch_full_exit          ci   (1,2,1) deadlock                            40    7    2.1
