@@ -220,7 +220,7 @@ Node   == [dev : BOOLEAN, hp : 0 .. P, hw : 0 .. P, lock : 0 .. MaxLock,
 IsAbsent(n) == ~n.dev /\ n.hp = 0 /\ n.hw = 0
 
 PfStates == {"none", "issued", "reading", "revoked", "term", "fin"}
-Ongoing  == {"issued", "reading", "revoked"}         \* in ongoing_prefetch, slots held
+Ongoing  == {"issued", "reading", "revoked"}         \* in ongoing_prefetch (slots held: HeldSlots)
 \* c: leading KV pages read; sn, sc, ss (sidecar only): sidecar pages attempted, the leading
 \* run of them read successfully, all of them read successfully (the sidecar reader goes on
 \* after a failed page, recording one result per page).
@@ -369,16 +369,15 @@ PopLoads(s, n) ==
     ELSE PopLoads([s EXCEPT !.lq = Tail(@), !.ld = @ - 1, !.pop.l = @ + 1,
                             !.tree[Head(s.lq)].lock = @ - 1], n - 1)
 
-\* S3 decision, revoke part: release the revoked prefetch's host slots.
+\* S3 decision, revoke part: the revoked prefetch leaves ongoing_prefetch (its host slots went to
+\* the host-release queue with the revoke, at S7; an operation S5 already terminated is gone).
 RECURSIVE PopRevokes(_, _)
 PopRevokes(s, n) ==
     IF n = 0 THEN s
     ELSE IF s.rvq = <<>> THEN [s EXCEPT !.pop.bad = 1]
     ELSE LET i == Head(s.rvq)
              s1 == [s EXCEPT !.rvq = Tail(@), !.pop.rv = @ + 1]
-         IN  PopRevokes(IF s.pf[i].st = "revoked"
-                          THEN [s1 EXCEPT !.pf[i] = OpFin, !.hfree = @ + P]
-                          ELSE s1, n - 1)
+         IN  PopRevokes(IF s.pf[i].st = "revoked" THEN [s1 EXCEPT !.pf[i] = OpFin] ELSE s1, n - 1)
 \* S3 decision, backup-ack part: release host protection.
 RECURSIVE PopBackupAcks(_, _)
 PopBackupAcks(s, n) ==
@@ -405,8 +404,10 @@ SidecarPending(op) == "sidecar" \in Knobs /\ op.st = "reading" /\ op.sn < op.tgt
 \* hiradix_cache.py::can_terminate_prefetch
 CanTerminate(s) ==
     LET op == s.pf[s.wait]
-        finished == op.st = "revoked"
-                    \/ (op.st = "reading" /\ (op.c = op.tgt \/ op.fail) /\ ~SidecarPending(op))
+        \* completed: every hit page read (a revoked operation has no hit pages to read, so it is not
+        \* completed: it waits for S3 to pop its revoke, or for its timeout); a failed read is not
+        \* completed either, S4's second entry (MAX) stops the prefetch on every rank then.
+        finished == op.st = "reading" /\ op.c = op.tgt /\ ~SidecarPending(op)
     IN  CASE Policy = "best_effort"   -> ~SidecarPending(op)
           [] Policy = "wait_complete" -> finished
           [] Policy = "timeout"       -> finished \/ op.to
@@ -421,17 +422,21 @@ S5Value(op) ==
 \* The S5 decision: the MIN over ranks and over the reduced counts.
 S5Pages(x) == Min({x[j] : j \in DOMAIN x})
 
-\* S5 decision: terminate, insert m prefetched pages into the host tree, queue the rest
-\* of the slots for release. hiradix_cache.py::check_prefetch_progress
+\* S5 decision: terminate, insert m prefetched pages into the host tree, queue the read-but-not-
+\* agreed slots of the hit [m, tgt) for release (the slots past the hit went at S7; a revoked
+\* operation's all went at S7; one not yet past S7 keeps its slots until its S7 releases them).
+\* hiradix_cache.py::check_prefetch_progress
 InsertPrefetched(s, m) ==
     LET w == s.wait
         k == Requests[w]
-        sx == IF "sidecar" \in Knobs THEN m - Min({m, s.pf[w].sc}) ELSE 0   \* stale sidecar pages
-    IN  [s EXCEPT !.pf[w]   = IF s.pf[w].q THEN OpFin ELSE OpTerm,
+        op == s.pf[w]
+        sx == IF "sidecar" \in Knobs THEN m - Min({m, op.sc}) ELSE 0   \* stale sidecar pages
+        rest == IF op.st = "reading" THEN op.tgt - m ELSE 0
+    IN  [s EXCEPT !.pf[w]   = IF op.q THEN OpFin ELSE OpTerm,
                   !.tree[k] = IF m > 0 THEN [Absent EXCEPT !.hp = m, !.id = s.nid, !.sx = sx]
                                        ELSE @,
                   !.nid     = IF m > 0 THEN @ + 1 ELSE @,
-                  !.rlq     = IF m < P THEN Append(@, P - m) ELSE @]
+                  !.rlq     = IF rest > 0 THEN Append(@, rest) ELSE @]
 
 \* Admit the waiting request: device hit (lock), host hit (load back), or miss (insert).
 \* scheduler.py::get_new_batch_prefill -> hiradix_cache.py::match_prefix / init_load_back
@@ -458,14 +463,25 @@ AdmitUnlessFull(s) == IF s.bf # "no" THEN Keep(s) ELSE Admit(s)
 \* The prefetch thread's next operation: the oldest one it has not queried storage for.
 NextS7(s) == Min({i \in 1 .. NR : s.pf[i].st \in {"issued", "term"}})
 
-\* S7 decision: revoke below the threshold, else read h pages. cache_controller.py::prefetch_thread_func
+\* Append n host pages to the host-release queue (append_host_mem_release), nothing for n = 0.
+Release(q, n) == IF n > 0 THEN Append(q, n) ELSE q
+
+\* S7 decision (cache_controller.py::prefetch_thread_func, after the MIN): below the threshold
+\* the request goes on the revoke queue and ALL its host slots on the host-release queue; else
+\* the slots past the hit go on the host-release queue and the operation keeps the first h.
+\* An operation S5 terminated before its S7 ("term") is decided the same way, and the h slots
+\* it kept go back too (nothing will be read into them).
 HitSynced(s, h) ==
     LET i  == NextS7(s)
         op == s.pf[i]
-    IN  IF op.st = "term" THEN [s EXCEPT !.pf[i] = OpFin]
-        ELSE IF h < PrefetchThreshold
-          THEN [s EXCEPT !.pf[i] = [op EXCEPT !.st = "revoked", !.q = TRUE], !.rvq = Append(@, i)]
-          ELSE [s EXCEPT !.pf[i] = [op EXCEPT !.st = "reading", !.tgt = h, !.q = TRUE]]
+    IN  IF h < PrefetchThreshold
+          THEN [s EXCEPT !.pf[i] = IF op.st = "term" THEN OpFin
+                                   ELSE [op EXCEPT !.st = "revoked", !.q = TRUE],
+                         !.rvq = Append(@, i), !.rlq = Release(@, P)]
+        ELSE IF op.st = "term"
+          THEN [s EXCEPT !.pf[i] = OpFin, !.rlq = Release(Release(@, P - h), h)]
+          ELSE [s EXCEPT !.pf[i] = [op EXCEPT !.st = "reading", !.tgt = h, !.q = TRUE],
+                         !.rlq = Release(@, P - h)]
 
 -----------------------------------------------------------------------------
 (* The scheduler step as a chain of sync points. Enter computes the local   *)
@@ -717,7 +733,7 @@ StorageReadsPage(r, i) ==
 TimeoutFires(r, i) ==
     /\ EnvWindow(r)
     /\ Policy = "timeout"
-    /\ pf[r][i].st \in {"issued", "reading"} /\ ~pf[r][i].to
+    /\ pf[r][i].st \in Ongoing /\ ~pf[r][i].to      \* wall time since issue: revoked too
     /\ pf' = [pf EXCEPT ![r][i].to = TRUE]
     /\ UNCHANGED <<coll, requestVars, treeVars, poolVars, ackVars, storageVars, historyVars, pipeVars,
                    lenv>>
@@ -878,12 +894,17 @@ RECURSIVE SeqSum(_), SumOver(_, _)
 SeqSum(s) == IF s = <<>> THEN 0 ELSE Head(s) + SeqSum(Tail(s))
 SumOver(f, S) == IF S = {} THEN 0
                  ELSE LET k == CHOOSE x \in S : TRUE IN f[k] + SumOver(f, S \ {k})
+\* Host slots an operation holds: all P until its S7, the hit after it (the rest went to the
+\* release queue), none once revoked (all went to the release queue) or finished.
+HeldSlots(op) == CASE op.st \in {"issued", "term"} -> P
+                   [] op.st = "reading"            -> op.tgt
+                   [] OTHER                        -> 0
 HostSlotSafety ==
     \A r \in Ranks :
-      \* free list + tree (written or being written) + ongoing prefetches + release queue
+      \* free list + tree (written or being written) + prefetch operations + release queue
       /\ HP0(r) :: hostFree[r] + SeqSum(rlq[r])
                 + SumOver([k \in Keys |-> tree[r][k].hp + tree[r][k].hw], Keys)
-                + P * Cardinality({i \in 1 .. NR : pf[r][i].st \in Ongoing})
+                + SumOver([i \in 1 .. NR |-> HeldSlots(pf[r][i])], 1 .. NR)
                 = HostCapOf(r)
       \* a write-through in flight writes into host slots its node owns
       /\ HP1(r) :: \A k \in Keys : (tree[r][k].hw > 0) <=> (\E j \in 1 .. Len(wq[r]) : wq[r][j] = k)
@@ -934,39 +955,42 @@ DebugPrefetchInserted == ~(\E r \in Ranks, k \in Keys : ~tree[r][k].dev /\ tree[
 (* expected verdict, distinct states, depth, seconds (JVM start included). *)
 (* ci tier in all: about 7 minutes at that load. See catalogue.json.       *)
 (***************************************************************************)
-\*   post20460_cp2            ci   (1,2,1) holds                            20942   68   51.1
-\*   merged_cp2               ci   (1,2,1) holds                            12397   46   34.9
-\*   post20460_cp2tp2         ci   (1,2,2) holds                             8821  106   30.7
-\*   merged_cp2tp2            ci   (1,2,2) holds                             4357   58   22.2
-\*   post20460_cp2_live       ci   (1,2,1) holds                              845   35   26.1
-\*   merged_cp2_live          ci   (1,2,1) holds                              493   23   20.8
-\*   post20460_cp2tp2_live    ci   (1,2,2) holds                             8821  106  101.3
-\*   merged_cp2tp2_live       ci   (1,2,2) holds                             4357   58   70.4
+\* Rows whose figures changed with the S7 slot release (revoke: all slots at S7; hit: the tail
+\* at S7, [m, h) at S5) re-measured 2026-11-29 by ./hicache-sync check (36 ci models, 36 as
+\* expected) and check --tier deep (4 of 4 as expected).
+\*   post20460_cp2            ci   (1,2,1) holds                            13291   66   22.4
+\*   merged_cp2               ci   (1,2,1) holds                             8029   46   18.2
+\*   post20460_cp2tp2         ci   (1,2,2) holds                             9382  107   32.3
+\*   merged_cp2tp2            ci   (1,2,2) holds                             4570   59   30.7
+\*   post20460_cp2_live       ci   (1,2,1) holds                              884   36   74.1
+\*   merged_cp2_live          ci   (1,2,1) holds                              520   24   55.9
+\*   post20460_cp2tp2_live    ci   (1,2,2) holds                             9382  107  293.6
+\*   merged_cp2tp2_live       ci   (1,2,2) holds                             4570   59  168.1
 \*   pre20460_cp2             ci   (1,2,1) violates TreeAgreement               6    5    3.1
-\*   pre20460_tp2             ci   (1,1,2) holds                            20942   68   30.3
+\*   pre20460_tp2             ci   (1,1,2) holds                            13291   66   27.2
 \*   debug_prefetch_revoked   ci   (1,2,1) violates DebugPrefetchRevoked       37    9    4.0
-\*   debug_load_back          ci   (1,2,1) violates DebugLoadBack             435   17    4.0
-\*   debug_prefetch_inserted  ci   (1,2,1) violates DebugPrefetchInserted    3338   29    5.9
+\*   debug_load_back          ci   (1,2,1) violates DebugLoadBack             436   17    4.7
+\*   debug_prefetch_inserted  ci   (1,2,1) violates DebugPrefetchInserted    3378   29   11.3
 \*   b1_fixed                 ci   (1,2,1) holds                               30   20    2.8
 \*   b3_early_return          ci   (1,1,2) deadlock                             8    5    1.9
 \*   b3_fixed                 ci   (1,1,2) holds                               30   20    2.2
 \*   b5_loading_unsynced      ci   (1,2,1) violates TreeAgreement              31   18    2.4
 \*   b5_fixed                 ci   (1,2,1) holds                               46   25    2.3
-\*   pipelined_p1_cp2         ci   (1,2,1) violates HostSlotSafety            813   14    4.2
-\*   pipelined_cp2            deep (1,2,1) holds                            38773   52   43.2
-\*   pipelined_cp2tp2         deep (1,2,2) holds                            35942   68   48.0
-\*   pipelined_cp2_live       deep (1,2,1) holds                             1965   28   94.8
-\*   post20460_cp2tp2_req2    deep (1,2,2) holds                           365389  173  202.2
+\*   pipelined_p1_cp2         ci   (1,2,1) violates HostSlotSafety            740   13    2.9
+\*   pipelined_cp2            deep (1,2,1) holds                            42459   61   13.9
+\*   pipelined_cp2tp2         deep (1,2,2) holds                            38091   69   17.3
+\*   pipelined_cp2_live       deep (1,2,1) holds                             2003   29  180.3
+\*   post20460_cp2tp2_req2    deep (1,2,2) holds                           337726  170  100.7
 \* Issue-3 models (B10, B14, B15, knobs), measured 2026-11-29 at load ~12 with ./hicache-sync
 \* check (all 30 ci models: 9 min 6 s):
 \*   b10_batch_full_exit          ci   (1,2,1) deadlock                            40    7    2.1
-\*   b10_fixed                    ci   (1,2,1) holds                             3348   35    5.5
+\*   b10_fixed                    ci   (1,2,1) holds                             3186   36   13.2
 \*   b14_sidecar_min_kv_only      ci   (1,2,1) violates SidecarCoverage           519   19    1.7
-\*   b14_sidecar_sum_count        ci   (1,2,1) violates SidecarCoverage          7337   21   12.0
-\*   b14_fixed                    ci   (1,2,1) holds                             7728   40   12.2
-\*   b15_best_effort_early_return ci   (1,2,1) deadlock                          2280   15    4.8
-\*   b15_fixed                    ci   (1,2,1) holds                             3958   29    9.5
+\*   b14_sidecar_sum_count        ci   (1,2,1) violates SidecarCoverage          7670   21   23.2
+\*   b14_fixed                    ci   (1,2,1) holds                             8091   40   14.9
+\*   b15_best_effort_early_return ci   (1,2,1) deadlock                          2245   15    8.4
+\*   b15_fixed                    ci   (1,2,1) holds                             3796   29    7.9
 \*   knob_uneven_capacity         ci   (1,2,1) violates AllocAgreement             20   15    2.8
 \*   knob_local_clock             ci   (1,2,1) violates TreeAgreement             210   18    2.9
 \*   knob_shared_group            ci   (1,2,1) violates CollectiveMatching         13    8    1.7
-\*   knob_local_payload           ci   (1,2,1) violates CollectiveMatching        701   27    4.2
+\*   knob_local_payload           ci   (1,2,1) violates CollectiveMatching        705   27    4.1

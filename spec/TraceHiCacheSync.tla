@@ -103,7 +103,8 @@ NextRecv(q, j) ==
 \* A member that this step leaves posted on RECV (a lockstep point) is in the state it logged
 \* with that RECV (lookahead, so that a state the run never was in is cut before the model's
 \* invariants are checked on it). Only what cannot change while the scheduler waits on RECV:
-\* not Len(rvq), which the prefetch thread's S7 decision (a revoke) may still grow.
+\* not Len(rvq) nor Len(rlq), which the prefetch thread's S7 decision (a revoke, the slots past
+\* the hit) may still grow.
 SnapAheadAsLogged(q) ==
     coll'[q]["sched"] # C!NoCall /\ coll'[q]["sched"].site = "RECV" =>
         LET k == NextRecv(q, l + 1)
@@ -116,7 +117,6 @@ SnapAheadAsLogged(q) ==
                         /\ hostFree'[q] = e.snap[i].hfree
                         /\ Len(wq'[q]) = e.snap[i].nwq
                         /\ Len(lq'[q]) = e.snap[i].nlq
-                        /\ Len(rlq'[q]) = e.snap[i].nrl
                         /\ waiting'[q] = e.snap[i].wait
                         /\ running'[q] = e.snap[i].run
 
@@ -189,19 +189,20 @@ TraceProgress ==
         ELSE TRUE
 
 =============================================================================
-Measured (validate-trace, TLC one worker, 2 cores shared with other jobs, 2026-11-29, spec at
-d7c95a1; traces in modelcheck/src/test/resources/trace, behaviours of the spec made by
+Measured (validate-trace, TLC one worker, 2 cores shared with other jobs, 2026-11-29; fixtures
+regenerated after the spec's S7 slot release change (revoke: all slots at S7; hit: the tail at
+S7, [m, h) at S5); traces in modelcheck/src/test/resources/trace, behaviours of the spec made by
 TraceGenHiCacheSync; wall time includes TLC's start-up, about 3 s):
   trace                           ranks  events  lines  distinct  TLC time  verdict
-  hand-post20460-cp2                2       3       6        4     7.7 s   accepted
-  merged-cp2-seed1                  2      25      50      368     7.9 s   accepted
-  merged-cp2-seed2                  2      25      50      300     9.4 s   accepted
-  merged-cp2-seed3 (2 pages/key)    2      25      50      761    12.0 s   accepted
-  post20460-cp2-seed4               2      30      60      788     7.1 s   accepted
-  pre20460-cp2-diverge              2       2       4        3     3.3 s   breaks AckAgreement
-  merged-cp2tp2-seed5 (long tier)   4      20      46    7,654    32.9 s   accepted
-  long-merged-cp2-seed6             2     120     240    6,498    27.6 s   accepted
-  long-post20460-cp2tp2-seed7       4     100     212   54,804   109.8 s   accepted
+  hand-post20460-cp2                2       3       6        4     2.6 s   accepted
+  merged-cp2-seed1                  2      25      50      757     4.1 s   accepted
+  merged-cp2-seed2                  2      25      50      374     3.3 s   accepted
+  merged-cp2-seed3 (2 pages/key)    2      25      50      781     7.2 s   accepted
+  post20460-cp2-seed4               2      30      60      822     5.8 s   accepted
+  pre20460-cp2-diverge              2       2       4        -       -     breaks AckAgreement
+  merged-cp2tp2-seed5 (long tier)   4      20      46    7,654     7.8 s   accepted
+  long-merged-cp2-seed6             2     120     240    2,978     8.7 s   accepted
+  long-post20460-cp2tp2-seed7       4     100     212   87,930    44.1 s   accepted
 Traces of the simulator (`simulate --trace`, spec-shaped runs, storage off; SimulatorTraceTest and
 SimulateTraceCommandTest, 2026-11-29, load ~10 on 2 cores; keys drawn by the seed, device 2 keys, host 3):
   run (version, dp,cp,tp, seed, requests, pages/key)  ranks  events  lines  distinct  TLC time  verdict
@@ -213,7 +214,18 @@ SimulateTraceCommandTest, 2026-11-29, load ~10 on 2 cores; keys drawn by the see
   merged    1,2,2 seed 11, 16 req, 2 p (long tier)       4     150     240    1,195    35 s     accepted
   post20460 1,2,2 seed 12, 16 req, 1 p (long tier)       4     279     620    1,817    30 s     accepted
   post20460 2,2,1 seed 13, 24 req, 1 p (long tier)       4     204     408    3,152    43 s     accepted
-(merged at 1,2,2: each fused S123 line set is split into 2 attn_cp + 2 attn_tp events, hence events > lines/4.)
+Storage on (simulate --trace --storage memory, 1 page/key, 10 requests over 4 keys, device 1 key,
+host 2; S7 on channel pf at the step boundary; 2026-11-29, load ~4):
+  run (version, dp,cp,tp, policy, seed)               ranks  events  lines  distinct  TLC time  verdict
+  merged    1,2,1 timeout seed 1 (CI)                    2      72     144    1,586    11 s     accepted
+  post20460 1,2,1 wait_complete seed 1 (CI)              2     132     264      911     8 s     accepted
+  merged    1,2,1 best_effort seed 3 (CI, CLI)           2      64     128      420    10 s     accepted
+  merged    1,2,1 best_effort seed 6 (long tier)         2      64     128      422     7 s     accepted
+  pre20460  1,1,2 timeout seed 1 (long tier)             2     132     264    2,016     7 s     accepted
+  merged    1,2,2 timeout seed 1 (long tier, revokes)    4     166     256   31,145    84 s     accepted
+  merged    1,2,2 timeout seed 2 (a hit; not in a tier)  4     194     284  236,092   313 s     accepted
+(merged at 1,2,2: each fused S123 (and S4, S5, S7) line set is split into 2 attn_cp + 2 attn_tp events,
+hence events > lines/4.)
 The cost grows with the unlogged environment steps that TLC interleaves (4 ranks: GPU events,
 storage and timeouts of every rank commute); logging them would shrink it.
 
@@ -229,6 +241,11 @@ Diary of trace divergences:
               the ranks pop different write-ack counts at step 5 (no S1 collective, B1); TLC: a
               behaviour matching the trace up to the RECV of step 5 breaks TreeAgreement, and the ranks'
               snapshots differ at the next RECV (write acks 1 vs 2). Expected.
+  2026-11-29  storage on (tracestore): the simulator's S7 puts a revoked request's slots, and a hit's
+              unhit tail, on the host-release queue at once (SGLang's prefetch_thread_func); the
+              spec freed them at S3's revoke pop / in one P - m entry at S5. The first revoke was
+              rejected at the next RECV (its snapshot's release count). Spec changed to SGLang's
+              order; the spec-made fixtures were regenerated.
   2026-11-29  first simulator traces past their last RECV were not checkable: "k = 0 \/ ..." in the
               lookahead read Trace[0] (TLC explores every disjunct of an action); now an IF.
 

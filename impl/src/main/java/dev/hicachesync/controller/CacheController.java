@@ -56,6 +56,8 @@ public final class CacheController {
   final ArrayDeque<WriteAck> writeAcks = new ArrayDeque<>();
   final ArrayDeque<LoadAck> loadAcks = new ArrayDeque<>();
   final ReadyQueue<String> revokeQueue = new ReadyQueue<>();
+  /** S7 outcomes decided but not yet deposited on this rank (see {@link #storageQueuesSettled()}). */
+  int undeposited;
   final ReadyQueue<Long> backupAckQueue = new ReadyQueue<>();
   final ReadyQueue<int[]> hostReleaseQueue = new ReadyQueue<>();
   /** {@code ongoing_prefetch}: insertion-ordered so that every rank iterates it alike. */
@@ -209,6 +211,17 @@ public final class CacheController {
   /** Releases an aborted request's prefetch (S6). Scheduler thread. */
   public void releaseAbortedRequest(String rid) {
     releaseAbortedRequest.run(rid);
+  }
+
+  /**
+   * Whether every S7 outcome has reached this rank's scheduler side and every revoke and host-release entry
+   * queued so far is ready (no read still writes a released slot). A spec-shaped run waits for it where the
+   * spec makes those entries poppable at once (the spec has no storage-query latency and lands a page read
+   * atomically). Scheduler thread.
+   */
+  public boolean storageQueuesSettled() {
+    return undeposited == 0 && revokeQueue.leadingReady() == revokeQueue.size()
+        && hostReleaseQueue.leadingReady() == hostReleaseQueue.size();
   }
 
   /** Runs one pass of the prefetch thread: S7 for every queued operation. Prefetch thread only. */

@@ -48,6 +48,7 @@ final class PrefetchThreadStep {
       }
       c.after(SyncPoint.S7);
       PrefetchOperation o = op;
+      c.undeposited++;
       c.env.background(TransferKind.STORAGE_READ, 0, ok -> deposit(o));
     }
   }
@@ -55,6 +56,7 @@ final class PrefetchThreadStep {
   /** The S7 outcome reaches this rank's scheduler side. */
   private void deposit(PrefetchOperation op) {
     op.deposited = true;
+    c.undeposited--;
     if (op.s7Release != null) {
       op.s7Release.ready = true;
     }

@@ -24,6 +24,7 @@ final class RankTrace implements TraceRecorder, SyncObserver {
   private final TraceRecorder out;
   private final SyncObserver next;
   private final int lastStage;
+  private final int pageSize;
   private CacheController controller;
   private Snapshot recvSnapshot;
   private CollectiveRecord held;
@@ -34,10 +35,11 @@ final class RankTrace implements TraceRecorder, SyncObserver {
    * @param next the observer the controller had (the divergence recorder), told first
    * @param lastStage how many groups a scheduler sync point reduces over on this rank (singletons skipped)
    */
-  RankTrace(TraceRecorder out, SyncObserver next, int lastStage) {
+  RankTrace(TraceRecorder out, SyncObserver next, int lastStage, int pageSize) {
     this.out = out;
     this.next = next;
     this.lastStage = lastStage;
+    this.pageSize = pageSize;
   }
 
   void attach(CacheController c) {
@@ -69,6 +71,10 @@ final class RankTrace implements TraceRecorder, SyncObserver {
   public void collective(int rank, long step, String group, String channel, List<Integer> members,
       String site, int stage, String op, long[] value, long[] result, long[] popped, Snapshot snapshot) {
     flush();
+    if (site.equals("S5")) { // the simulator reduces tokens, the spec pages (SGLang: completed_tokens)
+      value = Arrays.stream(value).map(v -> v / pageSize).toArray();
+      result = Arrays.stream(result).map(v -> v / pageSize).toArray();
+    }
     CollectiveRecord c = new CollectiveRecord(rank, step, group, channel, members, site, stage, op,
         boxed(value), boxed(result), null, site.equals("RECV") ? recvSnapshot : null);
     if (site.equals("RECV")) {

@@ -66,7 +66,8 @@ public record SimConfig(
   ControllerConfig controllerConfig() {
     ControllerFaults f = Fault.controllerFaults(faults);
     return new ControllerConfig(pageSize, devicePages, hostPages, writePolicy, prefetchPolicy,
-        storage != StorageMode.OFF, 4 * pageSize, pageSize, 8, 12, 4, 64L * 1024, f);
+        storage != StorageMode.OFF, specShaped != null ? pageSize : 4 * pageSize, pageSize, 8, 12, 4,
+        64L * 1024, f); // spec-shaped: one-page keys need a one-page threshold to be prefetched at all
   }
 
   /** A mutable builder; every setter returns it. */

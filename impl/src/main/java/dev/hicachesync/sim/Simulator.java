@@ -203,7 +203,8 @@ public final class Simulator {
     ProcessGroup attnCp = fabric.group("attn_cp", t.attnCpGroup(r), r);
     RankEngine[] self = new RankEngine[1];
     RankTrace rankTrace = trace.enabled()
-        ? new RankTrace(trace, recorders[r], SpecTraces.stages(cfg.version(), attnCp.size(), attnTp.size()))
+        ? new RankTrace(trace, recorders[r], SpecTraces.stages(cfg.version(), attnCp.size(), attnTp.size()),
+            cfg.pageSize())
         : null;
     SyncGroups schedGroups = rankTrace == null
         ? new SyncGroups(attnTp, attnCp, sched, null, fromPrev, toNext)
@@ -211,6 +212,10 @@ public final class Simulator {
     SyncGroups prefetchGroups = new SyncGroups(fabric.group("pf_attn_tp", t.attnTpGroup(r), r),
         fabric.group("pf_attn_cp", t.attnCpGroup(r), r), fabric.group("pf_cp_tp", t.cpTpGroup(r), r),
         t.pp() > 1 ? fabric.group("pf_pp", t.ppGroup(r), r) : null, null, null);
+    if (rankTrace != null) { // S7 on the prefetch thread's own groups: the spec's channel "pf"
+      prefetchGroups = SpecTraces.traced(cfg.version(), prefetchGroups.attnTp(), prefetchGroups.attnCp(),
+          prefetchGroups.cpTp(), rankTrace, "pf", () -> self[0].stats.stepsRun);
+    }
     // RECV shares the scheduler's group (as SGLang's request broadcast shares the TP CPU group), so a rank
     // that skips a sync point meets the others' next collective there: a mismatch, not a silent hang.
     ProcessGroup recv = t.pp() == 1 ? sched : fabric.group("sched", t.syncDomain(r), r);

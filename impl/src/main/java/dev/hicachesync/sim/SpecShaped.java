@@ -20,7 +20,10 @@ import java.util.SplittableRandom;
  *   <li>device and host eviction take the smallest key first (the spec's order), not LRU;
  *   <li>a GPU copy completes one tick after it starts at the earliest, so never inside the step that
  *       started it (the spec lets environment events happen only at step boundaries);
- *   <li>storage off, one pipeline stage, write-through (what the spec and this mapping cover).
+ *   <li>with storage on: one page per key, prefetch threshold one page, S7 at the step boundary with its
+ *       outcome arriving at once, and S5's released slots handed back before the step goes on
+ *       ({@link SpecShapedSteps});
+ *   <li>one pipeline stage, write-through (what the spec and this mapping cover).
  * </ul>
  *
  * @param requests the key of each request, keys from 1
@@ -66,9 +69,9 @@ public record SpecShaped(List<Integer> requests, int pagesPerKey) {
 
   /** Checks that {@code cfg} is a configuration this mapping covers; one-line exception otherwise. */
   void check(SimConfig cfg) {
-    if (cfg.storage() != StorageMode.OFF) {
-      throw new IllegalArgumentException("a spec-shaped run (--trace) needs --storage off: the simulator's"
-          + " prefetch and storage queues are not yet step-aligned with the spec (ARCHITECTURE.md)");
+    if (cfg.storage() != StorageMode.OFF && pagesPerKey != 1) {
+      throw new IllegalArgumentException("a spec-shaped run (--trace) with storage on needs --pages-per-key 1:"
+          + " a partial prefetch is one node in the spec, a host node and a computed child in the simulator");
     }
     if (cfg.topology().pp() != 1) {
       throw new IllegalArgumentException("a spec-shaped run (--trace) needs --pp 1: the spec runs stages in"

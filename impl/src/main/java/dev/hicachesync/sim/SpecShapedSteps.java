@@ -28,6 +28,8 @@ final class SpecShapedSteps {
   private final DomainChecker checker;
   private final int pageSize;
   private final int nr;
+  /** L3 storage on: prefetch issue at Deliver, S7 at the step boundary, S4/S5 before admission. */
+  private final boolean storage;
   /** The spec's reqIdx, waiting, running (request indexes from 1, 0 for none). */
   private int reqIdx;
   private int waiting;
@@ -49,6 +51,7 @@ final class SpecShapedSteps {
     this.checker = checker;
     this.pageSize = pageSize;
     this.nr = shape.requests().size();
+    this.storage = sim.config().storage() != StorageMode.OFF;
   }
 
   boolean step(long s) {
@@ -61,6 +64,9 @@ final class SpecShapedSteps {
       if (d != null) {
         sim.report(d);
       }
+    }
+    if (storage) {
+      prefetchThread(c);
     }
     if (allDone(c)) {
       return false;
@@ -94,16 +100,53 @@ final class SpecShapedSteps {
       reqIdx = (int) got[0];
       waiting = reqIdx;
       engine.stats.arrived++;
+      if (storage) { // prefetch_from_storage: a key the tree misses entirely
+        int[] prompt = shape.prompt(shape.requests().get(waiting - 1), pageSize);
+        c.prefetchFromStorage(rid(waiting), c.matchPrefix(prompt), prompt);
+      }
     }
     engine.where = "step " + s + " events";
     c.checkHicacheEvents();
     engine.where = "step " + s + " admission";
-    if (waiting != 0) {
+    if (waiting != 0 && prefetchDone(c)) {
       admit(c);
     }
     engine.recorder.endStep();
     engine.stats.stepsRun = s + 1;
     return true;
+  }
+
+  /**
+   * The prefetch thread's pass (S7 for every queued operation), run where the spec runs it: at the step
+   * boundary, before RECV (the spec's EnvWindow; the simulator's own loop runs it after RECV). Its outcome is
+   * then made to arrive at once: the spec has no storage-query latency, the simulator's deposit does.
+   */
+  private void prefetchThread(CacheController c) {
+    engine.where = "step " + engine.stats.stepsRun + " prefetch thread";
+    c.prefetchThreadStep();
+    engine.env.awaitCondition(c::storageQueuesSettled);
+  }
+
+  /**
+   * The spec's admission checks of the waiting request's ongoing prefetch (S4 unless best_effort, then S5):
+   * false while it keeps waiting. Once S5 terminated it, the slots it hands back wait for this rank's reader
+   * to stop (B7's fix); the spec lands a page read atomically, so the run waits for that here.
+   */
+  private boolean prefetchDone(CacheController c) {
+    String rid = rid(waiting);
+    if (!storage || !c.hasOngoingPrefetch(rid)) {
+      return true;
+    }
+    if (!c.checkPrefetchProgress(rid)) {
+      return false;
+    }
+    c.takePrefetchedTokens(rid);
+    engine.env.awaitCondition(c::storageQueuesSettled);
+    return true;
+  }
+
+  private static String rid(int request) {
+    return "req" + request;
   }
 
   /**

@@ -50,14 +50,20 @@ final class SpecTraces {
    */
   static SyncGroups traced(ProtocolVersion v, ProcessGroup attnTp, ProcessGroup attnCp, ProcessGroup cpTp,
       RankTrace trace, LongSupplier step) {
+    return traced(v, attnTp, attnCp, cpTp, trace, "sched", step);
+  }
+
+  /** {@link #traced} on channel {@code ch}: "sched" (the scheduler) or "pf" (the prefetch thread, S7). */
+  static SyncGroups traced(ProtocolVersion v, ProcessGroup attnTp, ProcessGroup attnCp, ProcessGroup cpTp,
+      RankTrace trace, String ch, LongSupplier step) {
     int tpStage = v == ProtocolVersion.POST20460 && attnCp.size() > 1 ? 2 : 1;
     // Over a whole CP x TP grid the one collective is logged as what it is (group kind "domain"), and
     // validate-trace's SpecEvents splits it into the spec's attn_cp and attn_tp steps.
     String cpTpKind = attnCp.size() > 1 && attnTp.size() > 1 ? "domain" : attnCp.size() > 1 ? "attn_cp" : "attn_tp";
     return new SyncGroups(
-        new TracingProcessGroup(attnTp, trace, "attn_tp", "sched", tpStage, step),
-        new TracingProcessGroup(attnCp, trace, "attn_cp", "sched", 1, step),
-        new TracingProcessGroup(cpTp, trace, cpTpKind, "sched", 1, step),
+        new TracingProcessGroup(attnTp, trace, "attn_tp", ch, tpStage, step),
+        new TracingProcessGroup(attnCp, trace, "attn_cp", ch, 1, step),
+        new TracingProcessGroup(cpTp, trace, cpTpKind, ch, 1, step),
         null, null, null);
   }
 

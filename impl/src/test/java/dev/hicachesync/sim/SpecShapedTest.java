@@ -30,9 +30,11 @@ class SpecShapedTest {
   @Test
   void configurationsTheMappingDoesNotCoverAreRefusedInOneLine() {
     SpecShaped s = SpecShaped.seeded(1, 4, 2, 1);
+    shaped(s).storage(StorageMode.MEMORY).build(); // storage on with one-page keys is covered
+    SpecShaped twoPages = SpecShaped.seeded(1, 4, 2, 2);
     String storage = assertThrows(IllegalArgumentException.class,
-        () -> shaped(s).storage(StorageMode.MEMORY).build()).getMessage();
-    assertTrue(storage.contains("--storage off") && !storage.contains("\n"), storage);
+        () -> shaped(twoPages).storage(StorageMode.MEMORY).build()).getMessage();
+    assertTrue(storage.contains("--pages-per-key 1") && !storage.contains("\n"), storage);
     assertThrows(IllegalArgumentException.class, () -> shaped(s).topology(Topology.of(1, 2, 1, 2)).build());
     assertThrows(IllegalArgumentException.class, () -> new SpecShaped(List.of(0), 1));
     // A trace of the simulator's own scheduler is no behaviour of the spec: refused, not written wrong.

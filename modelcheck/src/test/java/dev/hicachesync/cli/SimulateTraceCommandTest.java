@@ -13,7 +13,8 @@ import org.junit.jupiter.api.Test;
 /**
  * {@code simulate --trace FILE} then {@code validate-trace FILE}, end to end through the CLI: the trace of
  * the default protocol and topology is accepted (0); the same trace with one result edited is rejected
- * (1); a cut line is not a trace (2); storage on is refused (2, one line).
+ * (1); a cut line is not a trace (2); a storage-on trace is accepted; storage on with keys of more than one
+ * page is refused (2, one line).
  */
 class SimulateTraceCommandTest {
 
@@ -65,10 +66,28 @@ class SimulateTraceCommandTest {
   }
 
   @Test
-  void aTraceWithStorageOnIsRefused() throws Exception {
-    CommandRun r = CommandRun.of(new SimulateCommand(), "--storage", "memory", "--trace", file("storage").toString());
+  void aTraceWithStorageOnIsAccepted() throws Exception {
+    Path f = file("storage");
+    CommandRun sim = CommandRun.of(new SimulateCommand(), "--storage", "memory", "--cp", "2", "--tp", "1",
+        "--policy", "best_effort", "--seed", "3", "--device-pages", "1", "--host-pages", "2", "--trace-keys", "4",
+        "--trace-requests", "10", "--trace", f.toString());
+    assertEquals(0, sim.code(), sim.out() + sim.err());
+    List<String> lines = Files.readAllLines(f);
+    assertTrue(lines.get(0).contains("\"StorageOn\":true") && lines.get(0).contains("\"PrefetchThreshold\":1"),
+        lines.get(0));
+    assertTrue(lines.stream().anyMatch(l -> l.contains("\"ch\":\"pf\",") && l.contains("\"site\":\"S7\"")),
+        "the prefetch thread's S7 is logged");
+    ValidateTraceCommandTest.Outcome ok = ValidateTraceCommandTest.run(f.toString());
+    assertEquals(0, ok.code(), ok.out() + ok.err());
+    assertTrue(ok.out().contains(": accepted: all "), ok.out());
+  }
+
+  @Test
+  void aTraceWithStorageOnAndMultiPageKeysIsRefused() throws Exception {
+    CommandRun r = CommandRun.of(new SimulateCommand(), "--storage", "memory", "--pages-per-key", "2", "--trace",
+        file("storage-2p").toString());
     assertEquals(2, r.code(), r.out() + r.err());
     assertEquals(1, r.err().lines().count(), r.err());
-    assertTrue(r.err().contains("--trace needs --storage off"), r.err());
+    assertTrue(r.err().contains("with storage on needs --pages-per-key 1"), r.err());
   }
 }

@@ -71,19 +71,20 @@ public final class SpecEvents {
   }
 
   /**
-   * Whether {@code r} is merged's S123 as the simulator makes it on a CP x TP grid: one collective over the
-   * whole stage domain (logged with group kind {@code domain}), where the spec reduces over attn_cp, then
-   * attn_tp.
+   * Whether {@code r} is one of merged's sync points (S123; with storage on also S4, S5 and the prefetch
+   * thread's S7) as the simulator makes it on a CP x TP grid: one collective over the whole stage domain
+   * (logged with group kind {@code domain}), where the spec reduces over attn_cp, then attn_tp.
    */
   static boolean isFusedOverGrid(dev.hicachesync.trace.TraceRecord r) {
-    return r instanceof CollectiveRecord c && c.site().equals("S123") && c.group().equals("domain");
+    // RECV is a domain collective in the spec too; every HiCache sync point is attn_cp then attn_tp there.
+    return r instanceof CollectiveRecord c && !c.site().equals("RECV") && c.group().equals("domain");
   }
 
   /**
-   * The spec's two steps for one fused S123 over the CP x TP grid (a difference of representation only: MIN
-   * is associative, and what each member would have sent and received in the two steps is computable from
-   * the members' local values): first every attn_cp group (stage 1: each member's value, the MIN over its
-   * group), then every attn_tp group (stage 2: the attn_cp results, the logged final result and pops).
+   * The spec's two steps for one fused collective over the CP x TP grid (a difference of representation
+   * only: MIN and MAX are associative, and what each member would have sent and received in the two steps
+   * is computable from the members' local values): first every attn_cp group (stage 1: each member's value,
+   * the MIN, or MAX for S4, over its group), then every attn_tp group (stage 2: the attn_cp results, the logged final result and pops).
    * Ranks whose line is missing are left to the caller's checks: the merged collective is complete here.
    */
   static List<Map<Integer, CollectiveRecord>> splitOverGrid(TraceHeader h,
@@ -100,7 +101,8 @@ public final class SpecEvents {
     Map<Integer, List<Long>> afterCp = new HashMap<>();
     List<Map<Integer, CollectiveRecord>> steps = new ArrayList<>();
     for (List<Integer> g : cpGroups.values()) {
-      List<Long> min = minOf(g.stream().map(r -> members.get(r).value()).toList());
+      boolean max = members.get(g.get(0)).op().equals("MAX"); // S4; the others are MIN
+      List<Long> min = reduce(g.stream().map(r -> members.get(r).value()).toList(), max);
       Map<Integer, CollectiveRecord> step = new TreeMap<>();
       for (int r : g) {
         CollectiveRecord c = members.get(r);
@@ -122,11 +124,11 @@ public final class SpecEvents {
     return steps;
   }
 
-  private static List<Long> minOf(List<List<Long>> values) {
+  private static List<Long> reduce(List<List<Long>> values, boolean max) {
     List<Long> out = new ArrayList<>(values.get(0));
     for (List<Long> v : values) {
       for (int i = 0; i < out.size() && i < v.size(); i++) {
-        out.set(i, Math.min(out.get(i), v.get(i)));
+        out.set(i, max ? Math.max(out.get(i), v.get(i)) : Math.min(out.get(i), v.get(i)));
       }
     }
     return out;

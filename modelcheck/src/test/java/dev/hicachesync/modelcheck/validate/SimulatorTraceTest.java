@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.hicachesync.controller.PrefetchPolicy;
 import dev.hicachesync.sim.SimConfig;
 import dev.hicachesync.sim.SimResult;
 import dev.hicachesync.sim.Simulator;
@@ -27,8 +28,10 @@ import org.junit.jupiter.params.provider.CsvSource;
  * Traces of the simulator itself ({@code Simulator} with a {@link SpecShaped} run, what {@code simulate
  * --trace} records) checked by TLC: seeded runs of the protocol as designed are accepted; a legacy
  * pre20460 run under CP breaks an invariant right where the simulator's own checker saw the ranks diverge;
- * one edited result or ack count is rejected at that event. {@code -Dhicache.trace.long=true} adds longer
- * runs (16–24 requests, 4 ranks, two replicas).
+ * one edited result or ack count is rejected at that event. With L3 storage on (prefetch: S7 revokes and
+ * hits, S4, S5 inserts, slots released at S7 and S5) seeded runs are accepted too, and an edited S7 result is
+ * rejected there. {@code -Dhicache.trace.long=true} adds longer runs (16–24 requests, 4 ranks, two replicas;
+ * storage on at (1,2,2) and pre20460 (1,1,2)).
  */
 class SimulatorTraceTest {
 
@@ -42,6 +45,71 @@ class SimulatorTraceTest {
     StringWriter out = new StringWriter();
     SimResult r = new Simulator(cfg, new NdjsonTraceRecorder(out)).run();
     return new Run(r, new ArrayList<>(out.toString().lines().toList()));
+  }
+
+  /**
+   * A spec-shaped run with storage on: {@code n} requests over {@code keys} one-page keys; device 1 key and
+   * host 2, so that backed-up keys are evicted from host and prefetched back from storage.
+   */
+  static Run simulateStorage(String version, int cp, int tp, String policy, long seed, int n, int keys) {
+    SimConfig cfg = SimConfig.builder().topology(Topology.of(1, cp, tp, 1))
+        .version(ProtocolVersion.parse(version)).storage(StorageMode.MEMORY)
+        .prefetchPolicy(PrefetchPolicy.parse(policy)).seed(seed).steps(3L * n).devicePages(1).hostPages(2).specShaped(SpecShaped.seeded(seed, n, keys, 1)).build();
+    StringWriter out = new StringWriter();
+    SimResult r = new Simulator(cfg, new NdjsonTraceRecorder(out)).run();
+    return new Run(r, new ArrayList<>(out.toString().lines().toList()));
+  }
+
+  /** The S7 results rank 0 logged, in order (MIN pages of a storage hit; 0 means revoked). */
+  static List<String> s7Results(List<String> lines) {
+    return lines.stream().filter(l -> l.contains("\"site\":\"S7\"") && l.contains("\"r\":0,"))
+        .map(l -> l.replaceAll(".*\"res\":\\[(\\d+)\\].*", "$1")).toList();
+  }
+
+  @ParameterizedTest(name = "storage on: {0} (1,{1},{2}) {3} seed {4}, {5} requests over {6} keys")
+  // hit = the run must read a storage hit (else revokes only: cheaper to check on 4 ranks).
+  @CsvSource({
+      "merged,    2, 1, timeout,       1, 10, 4, true",   // revokes, a hit read and inserted at S5
+      "post20460, 2, 1, wait_complete, 1, 10, 4, true"})  // best_effort: SimulateTraceCommandTest, via the CLI
+  void storageOnSimulationsAreAccepted(String version, int cp, int tp, String policy, long seed, int n, int keys,
+      boolean hit) throws Exception {
+    Run run = simulateStorage(version, cp, tp, policy, seed, n, keys);
+    assertNull(run.result().divergence(), "the simulator's own checks pass");
+    List<String> s7 = s7Results(run.lines());
+    assertTrue(s7.contains("0") && (!hit || s7.contains("1")), "a revoke" + (hit ? " and a storage hit: " : ": ")
+        + s7);
+    Validation v = TraceValidationTest.validate("sim-storage-" + version + "-" + policy + "-seed" + seed,
+        run.lines());
+    assertEquals(Validation.Outcome.ACCEPTED, v.outcome(), TraceValidationTest.show(v));
+  }
+
+  @ParameterizedTest(name = "storage on: {0} (1,{1},{2}) {3} seed {4}, {5} requests over {6} keys")
+  @EnabledIfSystemProperty(named = "hicache.trace.long", matches = "true")
+  @CsvSource({
+      "merged,    2, 1, best_effort,   6, 10, 4, true",   // S5 before S7: the hit's slots go back at S7 too
+      "pre20460,  1, 2, timeout,       1, 10, 4, true",
+      "merged,    2, 2, timeout,       1, 10, 4, false"})  // S4, S5, S7 split over the grid like S123
+  void longStorageOnSimulationsAreAccepted(String version, int cp, int tp, String policy, long seed, int n,
+      int keys, boolean hit) throws Exception {
+    storageOnSimulationsAreAccepted(version, cp, tp, policy, seed, n, keys, hit);
+  }
+
+  @Test
+  void anEditedS7ResultOfAStorageOnTraceIsRejectedThere() throws Exception {
+    List<String> lines = simulateStorage("merged", 2, 1, "timeout", 1, 10, 4).lines();
+    int line = 0;
+    for (int i = 1; i < lines.size() && line == 0; i++) {
+      String l = lines.get(i);
+      if (l.contains("\"site\":\"S7\"") && l.contains("\"res\":[0]")) {
+        lines.set(i, l.replace("\"res\":[0]", "\"res\":[1]")); // a hit where the MIN says revoke
+        line = i + 1;
+      }
+    }
+    assertTrue(line > 0, "the run revokes a prefetch");
+    int event = TraceValidationTest.eventOfLine(lines, line);
+    Validation v = TraceValidationTest.validate("sim-storage-edited-s7", lines);
+    assertEquals(Validation.Outcome.REJECTED, v.outcome(), TraceValidationTest.show(v));
+    assertEquals(event, v.event().orElseThrow().number(), "line " + line + ": " + TraceValidationTest.show(v));
   }
 
   @ParameterizedTest(name = "{0} ({1},{2},{3}) seed {4}, {5} requests, {7} page(s) per key")
