@@ -45,7 +45,9 @@ public final class TraceTable {
     if (!analysis.perRankVariables().isEmpty()) {
       String legend = "per-rank variables: " + String.join(", ", analysis.perRankVariables())
           + (analysis.layout().hasSeveralDomains()
-              ? " (sync domains of " + analysis.layout().domainSize() + " ranks)" : "")
+              ? (analysis.layout().domainSize() == 1
+                  ? " (no two ranks step in lockstep here, e.g. PP stages: no divergence is marked)"
+                  : " (sync domains of " + analysis.layout().domainSize() + " ranks)") : "")
           + "; v[*]: the same change on every rank; v+{..}/v-{..}: set elements added/removed;"
           + " v+<<..>>: appended; v-<<..>>: taken from the head.";
       for (String line : TextWrap.wrap(legend, width - 2)) {

@@ -40,6 +40,8 @@ class TraceTableTest {
     // With one rank per domain (e.g. DP=2), differing trees are not a divergence.
     TraceAnalysis a = new TraceAnalysis(trace("Diverge"), new RankLayout(2, 1));
     assertTrue(a.steps().stream().allMatch(s -> s.diverged().isEmpty()));
+    String table = TraceTable.render(trace("Diverge"), new RankLayout(2, 1), 120);
+    assertTrue(table.contains("no divergence is marked"), "the legend says why nothing is marked: " + table);
   }
 
   @Test
