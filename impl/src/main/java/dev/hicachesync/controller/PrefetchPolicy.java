@@ -1,9 +1,9 @@
 package dev.hicachesync.controller;
 
-import java.util.Locale;
+import dev.hicachesync.vocabulary.Labelled;
 
 /** When a storage prefetch may stop and its request be scheduled (PROTOCOL.md §4, S4). */
-public enum PrefetchPolicy {
+public enum PrefetchPolicy implements Labelled {
   /** Terminate at admission, with whatever has been read (no S4). */
   BEST_EFFORT("best_effort"),
   /** Terminate only when the whole hit has been read (S4). */
@@ -18,19 +18,15 @@ public enum PrefetchPolicy {
   }
 
   /** Returns the shared-vocabulary name. */
+  @Override
   public String label() {
     return label;
   }
 
   /** Returns the policy named {@code name}; one-line {@link IllegalArgumentException} otherwise. */
   public static PrefetchPolicy parse(String name) {
-    for (PrefetchPolicy p : values()) {
-      if (p.label.equals(name == null ? "" : name.trim().toLowerCase(Locale.ROOT))) {
-        return p;
-      }
-    }
-    throw new IllegalArgumentException(
-        "unknown prefetch policy '" + name + "'; expected best_effort, wait_complete or timeout");
+    return Labelled.find(PrefetchPolicy.class, name).orElseThrow(() -> new IllegalArgumentException(
+        "unknown prefetch policy '" + name + "'; expected best_effort, wait_complete or timeout"));
   }
 
   @Override

@@ -1,9 +1,9 @@
 package dev.hicachesync.controller;
 
-import java.util.Locale;
+import dev.hicachesync.vocabulary.Labelled;
 
 /** When device pages are backed up to the host (PROTOCOL.md §1). */
-public enum WritePolicy {
+public enum WritePolicy implements Labelled {
   /** Back up every inserted node (hit threshold 1). */
   WRITE_THROUGH("write_through", 1),
   /** Back up a node once it has been hit twice. */
@@ -20,6 +20,7 @@ public enum WritePolicy {
   }
 
   /** Returns the shared-vocabulary name. */
+  @Override
   public String label() {
     return label;
   }
@@ -31,13 +32,9 @@ public enum WritePolicy {
 
   /** Returns the policy named {@code name}; one-line {@link IllegalArgumentException} otherwise. */
   public static WritePolicy parse(String name) {
-    for (WritePolicy p : values()) {
-      if (p.label.equals(name == null ? "" : name.trim().toLowerCase(Locale.ROOT))) {
-        return p;
-      }
-    }
-    throw new IllegalArgumentException("unknown write policy '" + name
-        + "'; expected write_through, write_through_selective or write_back");
+    return Labelled.find(WritePolicy.class, name).orElseThrow(() -> new IllegalArgumentException(
+        "unknown write policy '" + name
+        + "'; expected write_through, write_through_selective or write_back"));
   }
 
   @Override

@@ -1,9 +1,9 @@
 package dev.hicachesync.storage;
 
 import dev.hicachesync.topology.Topology;
+import dev.hicachesync.vocabulary.Labelled;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * Which rank writes a page to L3 when the KV is replicated across the attn_tp ranks of one CP coordinate
@@ -12,7 +12,7 @@ import java.util.Locale;
  *
  * <p>Pure functions of the topology; any thread.
  */
-public enum WriterElection {
+public enum WriterElection implements Labelled {
   /**
    * B13 (#37149): the rank whose tp_rank is 0 writes. Correct before CP, when one attn_tp group held the
    * whole KV; under CP it leaves every CP shard but the first unwritten.
@@ -28,6 +28,7 @@ public enum WriterElection {
   }
 
   /** Returns the shared-vocabulary name, e.g. {@code attn_tp0}. */
+  @Override
   public String label() {
     return label;
   }
@@ -38,12 +39,8 @@ public enum WriterElection {
    * @throws IllegalArgumentException naming the accepted labels
    */
   public static WriterElection parse(String label) {
-    for (WriterElection e : values()) {
-      if (e.label.equals(label.trim().toLowerCase(Locale.ROOT))) {
-        return e;
-      }
-    }
-    throw new IllegalArgumentException("unknown writer election '" + label + "' (global_tp0, attn_tp0)");
+    return Labelled.find(WriterElection.class, label).orElseThrow(() -> new IllegalArgumentException(
+        "unknown writer election '" + label + "' (global_tp0, attn_tp0)"));
   }
 
   /** Returns whether global {@code rank} writes its shard of a backed-up page to storage. */

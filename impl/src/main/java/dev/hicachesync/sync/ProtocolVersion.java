@@ -1,11 +1,11 @@
 package dev.hicachesync.sync;
 
+import dev.hicachesync.vocabulary.Labelled;
 import java.util.Arrays;
-import java.util.Locale;
 import java.util.stream.Collectors;
 
 /** A version of the sync protocol; the names are the TLA+ constant {@code Version}'s strings. */
-public enum ProtocolVersion {
+public enum ProtocolVersion implements Labelled {
   /** Before #20460: reduce over the attn_tp group only, and skip when it has one member (B1 under CP). */
   PRE20460("pre20460"),
   /** After #20460: every sync point reduces over attn_cp, then attn_tp (singleton groups skipped). */
@@ -23,6 +23,7 @@ public enum ProtocolVersion {
   }
 
   /** Returns the shared-vocabulary name, e.g. {@code merged}. */
+  @Override
   public String label() {
     return label;
   }
@@ -33,15 +34,9 @@ public enum ProtocolVersion {
    * @throws IllegalArgumentException with a one-line message listing the known versions
    */
   public static ProtocolVersion parse(String name) {
-    String wanted = name == null ? "" : name.trim().toLowerCase(Locale.ROOT);
-    for (ProtocolVersion v : values()) {
-      if (v.label.equals(wanted)) {
-        return v;
-      }
-    }
-    throw new IllegalArgumentException(
+    return Labelled.find(ProtocolVersion.class, name).orElseThrow(() -> new IllegalArgumentException(
         "unknown protocol version '" + name + "'; expected one of "
-            + Arrays.stream(values()).map(ProtocolVersion::label).collect(Collectors.joining(", ")));
+            + Arrays.stream(values()).map(ProtocolVersion::label).collect(Collectors.joining(", "))));
   }
 
   @Override
