@@ -1,0 +1,20 @@
+--------------------------- MODULE MCHiCacheUnified ---------------------------
+(***************************************************************************)
+(* Bounds for model checking HiCacheUnified. Only bounds live here; each   *)
+(* cfg picks a topology, a policy, the storage state and one question's    *)
+(* Knobs and Bugs.                                                          *)
+(***************************************************************************)
+EXTENDS HiCacheUnified
+
+\* One request: one prefetch, one admission, one backup or load-back. Every question of
+\* issue 11 is about one collective that one rank leaves or reorders; a second request only
+\* repeats the same interleavings (the scheduler loop is cyclic and every queue is drained).
+MCNReq1 == 1
+\* Two requests: the second arrives after the first prefetch is gone (RecvComplete's bound).
+MCNReq2 == 2
+
+\* Host pool of one page: the prefetch's hit allocation succeeds (a shorter pool would only
+\* revoke, identically on every rank: HostCap is the same everywhere).
+MCHostCap == 1
+
+=============================================================================

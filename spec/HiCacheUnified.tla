@@ -1,0 +1,566 @@
+--------------------------- MODULE HiCacheUnified ---------------------------
+(***************************************************************************)
+(* Protocol version `unified`: the cache sync of SGLang's unified radix    *)
+(* cache, which every configuration runs since #35081 (merge 44806dc5,     *)
+(* 21 Aug 2026). One sync domain of CP x TP ranks, PP = 1.                 *)
+(*                                                                          *)
+(* SOURCES. "@db570fe6" = bytedance-iaas/sglang at db570fe6 (upstream      *)
+(* 22 Aug 2026); "@later" = the later upstream copy of                     *)
+(* unified_radix_cache.py with #27010 and #36425 held by the search corpus *)
+(* (its repository and commit are not named there; see docs/unified.md).   *)
+(* Every action cites file::function @commit.                              *)
+(*                                                                          *)
+(* WHAT CHANGED against `merged` (HiCacheSync.tla, hiradix_cache.py):      *)
+(*  - S123 is one MIN vector per step, [write acks, load acks, storage     *)
+(*    queue sizes..., digest, -digest]; the storage part (hit queue,       *)
+(*    ack-prefetch queue, backup acks, release queue, extra pools) is      *)
+(*    present only while storage is enabled, so the payload LENGTH depends *)
+(*    on enable_storage (runtime attach/detach, #15892 / #35269);           *)
+(*    unified_radix_cache.py::_sync_hicache_ready_counts @db570fe6/@later. *)
+(*  - the revoke queue is gone: S7's MIN only records the hit count; host  *)
+(*    memory is allocated (or the prefetch revoked) by the scheduler when  *)
+(*    it drains the hit queue at S123 (#19320, #33613);                    *)
+(*    unified_radix_cache.py::_drain_storage_control_queues_impl           *)
+(*    ._try_alloc_storage_hit @db570fe6.                                   *)
+(*  - reads complete through per-batch acks: the IO thread emits one ack   *)
+(*    per batch even after a failure, a completion-sync thread MIN-reduces *)
+(*    each ack on its own groups, and the scheduler applies the acks it    *)
+(*    drains at S123 (#27010); a wait_complete prefetch is inserted when   *)
+(*    its final ack is drained; cache_controller.py::prefetch_sync_thread_ *)
+(*    func, _reduce_prefetch_ack; unified_radix_cache.py::                 *)
+(*    _drain_ack_prefetch @later.                                          *)
+(*  - S4 runs only under `timeout`, after a rank-local                      *)
+(*    `operation.is_terminated() or ...` short-circuit (#36425);           *)
+(*    unified_radix_cache.py::check_prefetch_progress,                     *)
+(*    _can_terminate_prefetch @later.                                      *)
+(*                                                                          *)
+(* PATHS THAT LEAVE A COLLECTIVE ON RANK-LOCAL STATE (each a Knob, with    *)
+(* its bug (Bugs) and its fix):                                             *)
+(*  "batch_full"   the admission loop's rank-local batch-full break before *)
+(*                 check_prefetch_progress (#30760); Bugs "B10" = the loop *)
+(*                 as today (and #33029, whose hasattr guard leaves        *)
+(*                 UnifiedRadixCache on this path); fixed = #33029's       *)
+(*                 pre-loop check of every ongoing prefetch.               *)
+(*  "pd_decode"    PD decode: is_load_back_event_done polls the rank-local *)
+(*                 load event and only then calls loading_check (a MIN);   *)
+(*                 Bugs "PDLB" = today (@db570fe6); fixed = a pure poll    *)
+(*                 (#29483).                                               *)
+(*  "wait_timeout" _abort_on_waiting_timeout on each rank's own clock,     *)
+(*                 then release_aborted_request's barrier; Bugs "WTO" =    *)
+(*                 @db570fe6; fixed = one rank decides and the decision is *)
+(*                 broadcast with the requests (#37143).                   *)
+(*  "attach"       runtime attach of a storage backend: each rank's        *)
+(*                 attach may fail on its own (backend init); Bugs "ATT" = *)
+(*                 @db570fe6 (no agreement on the outcome); fixed = the    *)
+(*                 outcome is MIN-reduced before enable_storage flips.     *)
+(*  "backup_raise" the storage backend raises in the backup thread;        *)
+(*                 Bugs "B38428" = the thread dies (@db570fe6); fixed =    *)
+(*                 failure caught and acked (#38427).                      *)
+(*  "io_term"      a rank-local mark_terminate() on a read failure (as     *)
+(*                 cache_controller.py::_page_transfer did @db570fe6):     *)
+(*                 with #36425's short-circuit a rank skips S4.            *)
+(*                                                                          *)
+(* ABSTRACTED: one page per key, one storage batch per prefetch; a request *)
+(* is admitted and finishes in one step (its node goes to the device and   *)
+(* is backed up to storage when storage is on); device memory is not       *)
+(* modelled (the load-back questions only need the ack queues); host       *)
+(* eviction is not modelled (HostCap bounds allocation, identical on every *)
+(* rank); the digest conjunct of S123 is a constant pair (its agreement is *)
+(* checked by the code's own assert); S7 and the completion sync reduce    *)
+(* over one group (MIN over cp-then-tp equals MIN over the grid).          *)
+(***************************************************************************)
+EXTENDS Naturals, Sequences, FiniteSets, Topology
+
+CONSTANTS
+    Policy,     \* "best_effort" | "wait_complete" | "timeout"
+    StorageOn,  \* storage enabled at start (else only by a runtime attach, Knob "attach")
+    NReq,       \* requests in the stream; each one prefetches its key when storage is on
+    HostCap,    \* host pages per rank
+    Bugs,       \* {"B10", "PDLB", "WTO", "ATT", "B38428", "S4SC"} (see header)
+    Knobs       \* {"batch_full", "pd_decode", "wait_timeout", "attach", "backup_raise", "io_term"}
+
+ASSUME Policy \in {"best_effort", "wait_complete", "timeout"}
+ASSUME StorageOn \in BOOLEAN /\ NReq \in Nat \ {0} /\ HostCap \in Nat
+ASSUME Bugs \subseteq {"B10", "PDLB", "WTO", "ATT", "B38428"}
+ASSUME Knobs \subseteq {"batch_full", "pd_decode", "wait_timeout", "attach", "backup_raise",
+                        "io_term"}
+ASSUME DP = 1 /\ PP = 1
+
+Threads == {"sched", "pf", "sync"}   \* scheduler, prefetch (S7) thread, completion-sync thread
+VARIABLE coll
+C == INSTANCE Collectives
+
+\* The groups (one sync domain: DP = 1). RECV: the request broadcast; HG: the CP x TP grid the
+\* scheduler's HiCache collectives reduce over; PFG / SYG: the storage threads' own groups.
+Dom == C!Group("domain", "sched", Ranks)
+HG  == C!Group("hicache", "sched", Ranks)
+PFG == C!Group("prefetch", "pf", Ranks)
+SYG == C!Group("completion", "sync", Ranks)
+
+-----------------------------------------------------------------------------
+(* Variables.                                                               *)
+
+\* pc[r]: where rank r's scheduler is: a local phase, or the collective it is posted on.
+VARIABLE pc
+PCs == {"recv", "abort", "events", "pdload", "admit", "posted"}
+
+\* reqIdx[r]: requests received; waiting[r]: the waiting request's index (0: none).
+VARIABLE reqIdx
+VARIABLE waiting
+requestVars == <<reqIdx, waiting>>
+
+\* tree[r][i]: residency of request i's node: "none" | "host" (prefetched) | "dev".
+VARIABLE tree
+\* hostFree[r]: free host pages.
+VARIABLE hostFree
+treeVars == <<tree, hostFree>>
+
+\* pf[r]: the waiting request's prefetch (ongoing_prefetch entry and operation):
+\*   on   : in ongoing_prefetch;         st : thread-side progress "none" | "query" (queued
+\*   for S7) | "hitq" (in the hit queue) | "read" (host allocated, IO pending) | "sync"
+\*   (read locally, completion sync pending) | "acked" (final ack queued) | "done";
+\*   hit  : S7's MIN; host : host slots allocated at the hit drain; loc : pages read locally;
+\*   comp : synced completed pages the scheduler applied; term : operation.is_terminated().
+VARIABLE pf
+PfNone == [on |-> FALSE, st |-> "none", hit |-> 0, host |-> FALSE, loc |-> 0, comp |-> 0,
+           term |-> FALSE]
+prefetchVars == <<pf>>
+
+\* q[r]: queue lengths: hit (prefetch_hit_queue), ack (ack_prefetch_queue, the synced ack's
+\* value in ackv), bk (backup_queue), bka (ack_backup_queue), rel (host_mem_release_queue,
+\* pages), ld (load acks queued, PD decode), ldd (of which the GPU event is done).
+VARIABLE q
+VARIABLE ackv
+queueVars == <<q, ackv>>
+
+\* storage[r]: enable_storage on rank r; alive[r]: rank r's backup thread is running.
+VARIABLE storage
+VARIABLE alive
+\* env[r]: rank-local environment this step: clock fired (waiting timeout, S4 timeout), batch
+\* full seen early (before the prefetch checks), attach failed on this rank.
+VARIABLE env
+\* popped[r]: totals popped at S123 per queue (history for AckAgreement).
+VARIABLE popped
+\* attached: the runtime attach has been handled (Knob "attach").
+VARIABLE attachDone
+envVars == <<storage, alive, env, popped, attachDone>>
+
+vars == <<coll, pc, requestVars, treeVars, prefetchVars, queueVars, envVars>>
+
+Q0 == [hit |-> 0, ack |-> 0, bk |-> 0, bka |-> 0, rel |-> 0, ld |-> 0, ldd |-> 0]
+Env0 == [clk |-> FALSE, bf |-> FALSE, afail |-> FALSE]
+Pop0 == [hit |-> 0, ack |-> 0, bka |-> 0, rel |-> 0, ld |-> 0]
+
+TypeOK ==
+    /\ pc \in [Ranks -> PCs]
+    /\ reqIdx \in [Ranks -> 0 .. NReq] /\ waiting \in [Ranks -> 0 .. NReq]
+    /\ tree \in [Ranks -> [1 .. NReq -> {"none", "host", "dev"}]]
+    /\ hostFree \in [Ranks -> 0 .. HostCap + 2]
+    /\ \A r \in Ranks : pf[r].st \in {"none", "query", "hitq", "read", "sync", "acked", "done"}
+    /\ storage \in [Ranks -> BOOLEAN] /\ alive \in [Ranks -> BOOLEAN]
+
+-----------------------------------------------------------------------------
+(* Helpers.                                                                 *)
+
+Post(r, g, site, op, val) ==
+    coll' = [coll EXCEPT ![r][g.ch] = C!Call(g, site, 1, op, val)]
+Clear(g) == [q1 \in Ranks |-> IF q1 \in g.m THEN [coll[q1] EXCEPT ![g.ch] = C!NoCall]
+                                             ELSE coll[q1]]
+Posted(r, th, site) == coll[r][th] # C!NoCall /\ coll[r][th].site = site
+Min2(a, b) == IF a < b THEN a ELSE b
+
+\* The S123 payload of rank r: [write acks, load acks, <storage queues>, digest, -digest].
+\* The storage part exists only while storage is enabled on r.
+\* unified_radix_cache.py::_sync_hicache_ready_counts @db570fe6 (+ ack_prefetch_queue @later)
+S123Payload(r) ==
+    <<0, q[r].ldd>>
+    \o (IF storage[r] THEN <<q[r].hit, q[r].ack, q[r].bka, q[r].rel>> ELSE <<>>)
+    \o <<0, 0>>
+
+-----------------------------------------------------------------------------
+(* Scheduler: RECV.                                                         *)
+
+\* Rank r posts the step's request broadcast. scheduler.py::recv_requests
+SchedRecv(r) ==
+    /\ pc[r] = "recv" /\ coll[r]["sched"] = C!NoCall
+    /\ Post(r, Dom, "RECV", "MAX", <<>>)
+    /\ pc' = [pc EXCEPT ![r] = "posted"]
+    /\ UNCHANGED <<requestVars, treeVars, prefetchVars, queueVars, envVars>>
+
+\* Issue the prefetch of request i on a rank whose storage is enabled: no host memory yet.
+\* unified_radix_cache.py::prefetch_from_storage @db570fe6
+Issue(on) == IF on THEN [PfNone EXCEPT !.on = TRUE, !.st = "query"] ELSE PfNone
+
+\* The broadcast completes: every rank receives the next request (when none waits) and issues
+\* its prefetch; the runtime attach request, if pending, is handled by every rank at this
+\* step, each with its own outcome (env.afail). scheduler.py::attach_hicache_storage_wrapped,
+\* storage_attachment.py::attach @db570fe6.
+RecvComplete ==
+    /\ C!AllPosted(Dom) /\ \A r \in Ranks : Posted(r, "sched", "RECV")
+    /\ LET \* one prefetch per rank at a time (a bound: the next request arrives once every
+           \* rank's previous prefetch is gone, threads included)
+           take   == waiting[0] = 0 /\ reqIdx[0] < NReq /\ \A r \in Ranks : pf[r].st \in {"none", "done"}
+           doAtt  == "attach" \in Knobs /\ ~attachDone
+           anyFail == \E r \in Ranks : env[r].afail
+           on(r)  == IF ~doAtt THEN storage[r]
+                     ELSE IF "ATT" \in Bugs THEN ~env[r].afail    \* each rank its own outcome
+                     ELSE ~anyFail                                 \* fixed: agreed outcome
+       IN /\ coll' = Clear(Dom)
+          /\ storage' = [r \in Ranks |-> on(r)]
+          /\ attachDone' = (attachDone \/ doAtt)
+          /\ reqIdx' = [r \in Ranks |-> IF take THEN reqIdx[r] + 1 ELSE reqIdx[r]]
+          /\ waiting' = [r \in Ranks |-> IF take THEN reqIdx[r] + 1 ELSE waiting[r]]
+          /\ pf' = [r \in Ranks |-> IF take THEN Issue(on(r)) ELSE pf[r]]
+          /\ pc' = [r \in Ranks |-> "abort"]
+    /\ UNCHANGED <<treeVars, queueVars, alive, env, popped>>
+
+-----------------------------------------------------------------------------
+(* Scheduler: waiting-queue timeout abort.                                  *)
+
+\* Release the prefetch of an aborted request (after the barrier S6 when it holds host memory):
+\* the pages read so far go to the release queue; the IO thread releases the unread tail at
+\* its final ack. unified_radix_cache.py::release_aborted_request @db570fe6
+ReleasePf(r) ==
+    /\ q' = [q EXCEPT ![r].rel = @ + pf[r].comp]
+    /\ pf' = [pf EXCEPT ![r] = [@ EXCEPT !.on = FALSE, !.term = TRUE]]
+
+\* Rank r scans its waiting queue for timed-out requests. Bug WTO: on its own clock
+\* (env.clk), then the barrier when the prefetch holds host memory.
+\* scheduler.py::_abort_on_waiting_timeout @db570fe6. Fixed (#37143): the decision is taken
+\* on one rank and broadcast; modelled as the same clock (rank 0's) on every rank.
+SchedAbortCheck(r) ==
+    /\ pc[r] = "abort"
+    /\ LET fires == "wait_timeout" \in Knobs /\ waiting[r] # 0
+                    /\ IF "WTO" \in Bugs THEN env[r].clk ELSE env[0].clk
+       IN IF fires /\ pf[r].on /\ pf[r].host
+            THEN /\ Post(r, HG, "S6", "MIN", <<>>)               \* _barrier_attn_groups
+                 /\ pc' = [pc EXCEPT ![r] = "posted"]
+                 /\ UNCHANGED <<requestVars, pf, q>>
+          ELSE IF fires
+            THEN /\ waiting' = [waiting EXCEPT ![r] = 0]
+                 /\ ReleasePf(r)
+                 /\ pc' = [pc EXCEPT ![r] = "events"]
+                 /\ UNCHANGED <<coll, reqIdx>>
+          ELSE /\ pc' = [pc EXCEPT ![r] = "events"]
+               /\ UNCHANGED <<coll, requestVars, pf, q>>
+    /\ UNCHANGED <<treeVars, ackv, envVars>>
+
+\* The abort barrier completes.
+AbortBarrierComplete ==
+    /\ C!AllPosted(HG) /\ C!Matched(HG) /\ \A r \in Ranks : Posted(r, "sched", "S6")
+    /\ coll' = Clear(HG)
+    /\ waiting' = [r \in Ranks |-> 0]
+    /\ q' = [r \in Ranks |-> [q[r] EXCEPT !.rel = @ + pf[r].comp]]
+    /\ pf' = [r \in Ranks |-> [pf[r] EXCEPT !.on = FALSE, !.term = TRUE]]
+    /\ pc' = [r \in Ranks |-> "events"]
+    /\ UNCHANGED <<reqIdx, treeVars, ackv, envVars>>
+
+-----------------------------------------------------------------------------
+(* Scheduler: check_hicache_events (S123).                                  *)
+
+\* Rank r posts its S123 vector. unified_radix_cache.py::check_hicache_events @db570fe6
+SchedEvents(r) ==
+    /\ pc[r] = "events"
+    /\ Post(r, HG, "S123", "MIN", S123Payload(r))
+    /\ pc' = [pc EXCEPT ![r] = "posted"]
+    /\ UNCHANGED <<requestVars, treeVars, prefetchVars, queueVars, envVars>>
+
+\* Drain n hit-queue entries: revoke below threshold (hit = 0), else allocate host memory
+\* now or revoke when the pool is short. _drain_and_alloc_storage_hit / _try_alloc_storage_hit
+DrainHit(n, p, hf) ==
+    IF n = 0 THEN [p |-> p, hf |-> hf]
+    ELSE IF ~p.on \/ p.term \/ p.hit = 0 \/ hf < p.hit                 \* revoke_pending_prefetch
+      THEN [p |-> [p EXCEPT !.on = FALSE, !.st = "done"], hf |-> hf]
+    ELSE [p |-> [p EXCEPT !.host = TRUE, !.st = "read"], hf |-> hf - p.hit]
+
+\* Drain n ack-prefetch entries: apply the synced completed pages; on the final ack, a prefetch
+\* still ongoing is inserted into the tree (wait_complete completes here), and the unread tail
+\* of host pages goes to the release queue. _drain_ack_prefetch @later
+DrainAck(r, n, p, t, av) ==
+    IF n = 0 THEN [p |-> p, t |-> t, rel |-> 0]
+    ELSE IF p.on                  \* still ongoing: _handle_prefetch_result inserts av pages
+      THEN [p |-> [p EXCEPT !.comp = av, !.on = FALSE, !.st = "done"],
+            t |-> IF av > 0 THEN [t EXCEPT ![waiting[r]] = "host"] ELSE t,
+            rel |-> p.hit - av]
+      ELSE [p |-> [p EXCEPT !.st = "done"], t |-> t,  \* terminated before: release the tail
+            rel |-> p.hit - p.comp]
+
+\* S123 completes: every rank pops exactly the MIN of each queue.
+EventsComplete ==
+    /\ C!AllPosted(HG) /\ C!Matched(HG) /\ \A r \in Ranks : Posted(r, "sched", "S123")
+    /\ LET res == C!Result(HG)
+           st  == storage[0]      \* Matched: every rank has the same payload length
+           nl  == res[2]
+           nh  == IF st THEN res[3] ELSE 0
+           na  == IF st THEN res[4] ELSE 0
+           nb  == IF st THEN res[5] ELSE 0
+           nr  == IF st THEN res[6] ELSE 0
+           h(r) == DrainHit(nh, pf[r], hostFree[r])
+           a(r) == DrainAck(r, na, h(r).p, tree[r], ackv[r])
+       IN /\ coll' = Clear(HG)
+          /\ pf' = [r \in Ranks |-> a(r).p]
+          /\ tree' = [r \in Ranks |-> a(r).t]
+          /\ hostFree' = [r \in Ranks |-> h(r).hf + nr]
+          /\ q' = [r \in Ranks |-> [q[r] EXCEPT !.hit = @ - nh, !.ack = @ - na, !.bka = @ - nb,
+                                               !.rel = @ - nr + a(r).rel,
+                                               !.ld = @ - nl, !.ldd = @ - nl]]
+          /\ popped' = [r \in Ranks |-> [popped[r] EXCEPT !.hit = @ + nh, !.ack = @ + na,
+                                          !.bka = @ + nb, !.rel = @ + nr, !.ld = @ + nl]]
+          /\ pc' = [r \in Ranks |-> "pdload"]
+    /\ UNCHANGED <<requestVars, ackv, storage, alive, env, attachDone>>
+
+-----------------------------------------------------------------------------
+(* Scheduler: PD-decode load-back readiness (Knob pd_decode).              *)
+
+\* Rank r polls its in-flight load-back. Bug PDLB: is_load_back_event_done queries the
+\* rank-local GPU event and, only when it is done, calls loading_check, whose MIN runs on
+\* the scheduler's groups. decode_hicache_mixin.py::_process_hicache_local_restores,
+\* unified_radix_cache.py::is_load_back_event_done @db570fe6. Fixed (#29483): a pure poll.
+SchedPdLoad(r) ==
+    /\ pc[r] = "pdload"
+    /\ IF "pd_decode" \in Knobs /\ "PDLB" \in Bugs /\ q[r].ldd > 0
+         THEN /\ Post(r, HG, "S2", "MIN", <<q[r].ldd, 0, 0>>)
+              /\ pc' = [pc EXCEPT ![r] = "posted"]
+         ELSE /\ pc' = [pc EXCEPT ![r] = "admit"]
+              /\ UNCHANGED coll
+    /\ UNCHANGED <<requestVars, treeVars, prefetchVars, queueVars, envVars>>
+
+\* loading_check's MIN completes (every rank posted it).
+LoadCheckComplete ==
+    /\ C!AllPosted(HG) /\ C!Matched(HG) /\ \A r \in Ranks : Posted(r, "sched", "S2")
+    /\ LET n == C!Result(HG)[1]
+       IN /\ q' = [r \in Ranks |-> [q[r] EXCEPT !.ld = @ - n, !.ldd = @ - n]]
+          /\ popped' = [r \in Ranks |-> [popped[r] EXCEPT !.ld = @ + n]]
+    /\ coll' = Clear(HG)
+    /\ pc' = [r \in Ranks |-> "admit"]
+    /\ UNCHANGED <<requestVars, treeVars, prefetchVars, ackv, storage, alive, env, attachDone>>
+
+-----------------------------------------------------------------------------
+(* Scheduler: admission (check_prefetch_progress, S4).                     *)
+
+\* Request i is admitted: it runs and finishes in this step; its node goes to the device
+\* and, with storage on, is queued for a storage backup (backup_queue). In PD decode a
+\* load-back is queued instead (its ack drained by S123's load count).
+Admit(r) ==
+    /\ tree' = [tree EXCEPT ![r][waiting[r]] = "dev"]
+    /\ waiting' = [waiting EXCEPT ![r] = 0]
+    /\ q' = [q EXCEPT ![r].bk = @ + (IF storage[r] /\ "backup_raise" \in Knobs THEN 1 ELSE 0),
+                      ![r].ld = @ + (IF "pd_decode" \in Knobs THEN 1 ELSE 0)]
+
+\* Terminate the prefetch after the (synced) decision: revoke when no host memory was
+\* allocated; else insert the synced completed pages. The IO thread releases the tail at its
+\* final ack. check_prefetch_progress -> revoke_pending_prefetch / _handle_prefetch_result @later
+Terminate(r) ==
+    /\ pf' = [pf EXCEPT ![r] = [@ EXCEPT !.on = FALSE, !.term = TRUE]]
+    /\ tree' = [tree EXCEPT ![r][waiting[r]] = IF pf[r].host /\ pf[r].comp > 0 THEN "host"
+                                                ELSE @]
+
+\* Rank r's admission loop reaches the waiting request. Bug B10: a rank-local batch-full test
+\* (env.bf) breaks the loop before check_prefetch_progress; fixed (#33029): every ongoing
+\* prefetch is checked once per step before any rank-local exit. scheduler.py::
+\* _get_new_batch_prefill_raw @db570fe6; unified_radix_cache.py::check_prefetch_progress @later
+SchedAdmit(r) ==
+    /\ pc[r] = "admit"
+    /\ LET i     == waiting[r]
+           \* the batch is full this step on every rank; env[r].bf: rank r's test fires
+           \* before the prefetch checks (early), else after them
+           brk   == "batch_full" \in Knobs /\ \E r2 \in Ranks : env[r2].bf
+           early == "batch_full" \in Knobs /\ env[r].bf /\ "B10" \in Bugs
+           \* #36425: is_terminated() short-circuits before the policy's collective
+           sc    == pf[r].term
+       IN CASE i = 0 \/ early ->
+                 /\ pc' = [pc EXCEPT ![r] = "recv"]
+                 /\ UNCHANGED <<coll, requestVars, tree, pf, q>>
+            [] ~pf[r].on ->                        \* not (or no longer) prefetching: admit
+                 /\ IF brk THEN UNCHANGED <<waiting, tree, q>> ELSE Admit(r)
+                 /\ pc' = [pc EXCEPT ![r] = "recv"]
+                 /\ UNCHANGED <<coll, reqIdx, pf>>
+            [] sc \/ Policy = "best_effort" ->
+                 /\ Terminate(r)
+                 /\ pc' = [pc EXCEPT ![r] = "recv"]
+                 /\ UNCHANGED <<coll, requestVars, q>>
+            [] Policy = "wait_complete" ->         \* completes through the ack drain
+                 /\ pc' = [pc EXCEPT ![r] = "recv"]
+                 /\ UNCHANGED <<coll, requestVars, tree, pf, q>>
+            [] OTHER ->                            \* timeout: S4, MAX of the local timeouts
+                 /\ Post(r, HG, "S4", "MAX", <<IF env[r].clk THEN 1 ELSE 0>>)
+                 /\ pc' = [pc EXCEPT ![r] = "posted"]
+                 /\ UNCHANGED <<requestVars, tree, pf, q>>
+    /\ UNCHANGED <<hostFree, ackv, envVars>>
+
+\* S4 completes: terminate iff some rank timed out. _can_terminate_prefetch @later
+S4Complete ==
+    /\ C!AllPosted(HG) /\ C!Matched(HG) /\ \A r \in Ranks : Posted(r, "sched", "S4")
+    /\ LET stop == C!Result(HG)[1] = 1
+       IN /\ pf' = [r \in Ranks |-> IF stop THEN [pf[r] EXCEPT !.on = FALSE, !.term = TRUE]
+                                    ELSE pf[r]]
+          /\ tree' = [r \in Ranks |->
+                        IF stop /\ pf[r].host /\ pf[r].comp > 0
+                          THEN [tree[r] EXCEPT ![waiting[r]] = "host"] ELSE tree[r]]
+    /\ coll' = Clear(HG)
+    /\ pc' = [r \in Ranks |-> "recv"]
+    /\ UNCHANGED <<requestVars, hostFree, queueVars, envVars>>
+
+-----------------------------------------------------------------------------
+(* Storage threads.                                                         *)
+
+\* Rank r's prefetch thread queries storage (hits h, 0 or 1 page: rank-local) and posts S7.
+\* A terminated operation contributes 0. cache_controller.py::prefetch_thread_func @db570fe6
+PfQuery(r, h) ==
+    /\ pf[r].st = "query" /\ coll[r]["pf"] = C!NoCall
+    /\ Post(r, PFG, "S7", "MIN", <<IF pf[r].term THEN 0 ELSE h>>)
+    /\ UNCHANGED <<pc, requestVars, treeVars, prefetchVars, queueVars, envVars>>
+
+S7Complete ==
+    /\ C!AllPosted(PFG) /\ C!Matched(PFG)
+    /\ LET m == C!Result(PFG)[1]
+       IN /\ pf' = [r \in Ranks |-> [pf[r] EXCEPT !.hit = m, !.st = "hitq"]]
+          /\ q' = [r \in Ranks |-> [q[r] EXCEPT !.hit = @ + 1]]
+    /\ coll' = Clear(PFG)
+    /\ UNCHANGED <<pc, requestVars, treeVars, ackv, envVars>>
+
+\* Rank r's IO thread reads the batch (k pages succeed, rank-local), emits its ack (one per
+\* batch even after a failure) and posts the completion MIN. io_term: a failed read also
+\* marks the operation terminated on this rank only (as _page_transfer did @db570fe6).
+\* cache_controller.py::_page_transfer, prefetch_sync_thread_func @later
+PfRead(r, k) ==
+    /\ pf[r].st = "read" /\ coll[r]["sync"] = C!NoCall /\ k <= pf[r].hit
+    /\ Post(r, SYG, "S5", "MIN", <<IF pf[r].term THEN 0 ELSE k>>)
+    /\ pf' = [pf EXCEPT ![r] = [@ EXCEPT !.st = "sync", !.loc = k,
+                                        !.term = @ \/ ("io_term" \in Knobs /\ k < pf[r].hit)]]
+    /\ UNCHANGED <<pc, requestVars, treeVars, queueVars, envVars>>
+
+SyncComplete ==
+    /\ C!AllPosted(SYG) /\ C!Matched(SYG)
+    /\ LET m == C!Result(SYG)[1]
+       IN /\ ackv' = [r \in Ranks |-> m]
+          /\ q' = [r \in Ranks |-> [q[r] EXCEPT !.ack = @ + 1]]
+          /\ pf' = [r \in Ranks |-> [pf[r] EXCEPT !.st = "acked"]]
+    /\ coll' = Clear(SYG)
+    /\ UNCHANGED <<pc, requestVars, treeVars, envVars>>
+
+\* Rank r's backup thread writes one queued operation and acks it; with backup_raise the
+\* backend may raise: bug B38428, the thread dies and never acks again; fixed (#38427), the
+\* failure is caught and acked. cache_controller.py::backup_thread_func @db570fe6
+BackupOk(r) ==
+    /\ alive[r] /\ q[r].bk > 0
+    /\ q' = [q EXCEPT ![r].bk = @ - 1, ![r].bka = @ + 1]
+    /\ UNCHANGED <<coll, pc, requestVars, treeVars, prefetchVars, ackv, envVars>>
+BackupRaise(r) ==
+    /\ "backup_raise" \in Knobs /\ alive[r] /\ q[r].bk > 0
+    /\ IF "B38428" \in Bugs
+         THEN /\ alive' = [alive EXCEPT ![r] = FALSE] /\ UNCHANGED q
+         ELSE /\ q' = [q EXCEPT ![r].bk = @ - 1, ![r].bka = @ + 1] /\ UNCHANGED alive
+    /\ UNCHANGED <<coll, pc, requestVars, treeVars, prefetchVars, ackv, storage, env, popped,
+                   attachDone>>
+
+-----------------------------------------------------------------------------
+(* Environment (rank-local, while the rank waits at RECV).                  *)
+
+EnvWindow(r) == Posted(r, "sched", "RECV")
+
+\* Rank r's clock passes a deadline (waiting timeout / prefetch timeout).
+EnvClock(r) ==
+    /\ EnvWindow(r) /\ ~env[r].clk /\ ({"wait_timeout"} \cap Knobs # {} \/ Policy = "timeout")
+    /\ env' = [env EXCEPT ![r].clk = TRUE]
+    /\ UNCHANGED <<coll, pc, requestVars, treeVars, prefetchVars, queueVars, storage, alive,
+                   popped, attachDone>>
+\* Rank r will see its batch full before the prefetch checks this step (available_size drift).
+EnvBatchFull(r) ==
+    /\ EnvWindow(r) /\ "batch_full" \in Knobs
+    /\ env' = [env EXCEPT ![r].bf = ~@]
+    /\ UNCHANGED <<coll, pc, requestVars, treeVars, prefetchVars, queueVars, storage, alive,
+                   popped, attachDone>>
+\* Rank r's storage backend fails to initialise at the pending attach.
+EnvAttachFails(r) ==
+    /\ EnvWindow(r) /\ "attach" \in Knobs /\ ~attachDone /\ ~env[r].afail
+    /\ env' = [env EXCEPT ![r].afail = TRUE]
+    /\ UNCHANGED <<coll, pc, requestVars, treeVars, prefetchVars, queueVars, storage, alive,
+                   popped, attachDone>>
+\* Rank r's load-back GPU event completes (in order).
+EnvLoadDone(r) ==
+    /\ EnvWindow(r) /\ q[r].ldd < q[r].ld
+    /\ q' = [q EXCEPT ![r].ldd = @ + 1]
+    /\ UNCHANGED <<coll, pc, requestVars, treeVars, prefetchVars, ackv, envVars>>
+
+-----------------------------------------------------------------------------
+(* Specification.                                                           *)
+
+Init ==
+    /\ coll = [r \in Ranks |-> [th \in Threads |-> C!NoCall]]
+    /\ pc = [r \in Ranks |-> "recv"]
+    /\ reqIdx = [r \in Ranks |-> 0] /\ waiting = [r \in Ranks |-> 0]
+    /\ tree = [r \in Ranks |-> [i \in 1 .. NReq |-> "none"]]
+    /\ hostFree = [r \in Ranks |-> HostCap]
+    /\ pf = [r \in Ranks |-> PfNone]
+    /\ q = [r \in Ranks |-> Q0] /\ ackv = [r \in Ranks |-> 0]
+    /\ storage = [r \in Ranks |-> StorageOn /\ "attach" \notin Knobs]
+    /\ alive = [r \in Ranks |-> TRUE]
+    /\ env = [r \in Ranks |-> Env0]
+    /\ popped = [r \in Ranks |-> Pop0]
+    /\ attachDone = FALSE
+
+SchedNext ==
+    \/ \E r \in Ranks : SchedRecv(r) \/ SchedAbortCheck(r) \/ SchedEvents(r)
+                        \/ SchedPdLoad(r) \/ SchedAdmit(r)
+    \/ RecvComplete \/ AbortBarrierComplete \/ EventsComplete \/ LoadCheckComplete
+    \/ S4Complete
+ThreadNext ==
+    \/ \E r \in Ranks : \/ \E h \in 0 .. 1 : PfQuery(r, h)
+                        \/ \E k \in 0 .. 1 : PfRead(r, k)
+                        \/ BackupOk(r) \/ BackupRaise(r)
+    \/ S7Complete \/ SyncComplete
+EnvNext ==
+    \E r \in Ranks : EnvClock(r) \/ EnvBatchFull(r) \/ EnvAttachFails(r) \/ EnvLoadDone(r)
+
+Next == SchedNext \/ ThreadNext \/ EnvNext
+
+\* Fairness, by actor. The scheduler thread and the collectives: a posted rank is resumed
+\* when its collective completes (gloo delivers), a scheduler phase is always taken (the event
+\* loop spins). The storage threads: a queued operation is eventually served (daemon threads
+\* blocking on their queues); BackupRaise is not fair (a backend need not keep raising).
+\* GPU events complete (EnvLoadDone). Clocks and batch-full are not fair (need not happen).
+Fairness ==
+    /\ \A r \in Ranks : WF_vars(SchedRecv(r) \/ SchedAbortCheck(r) \/ SchedEvents(r)
+                                \/ SchedPdLoad(r) \/ SchedAdmit(r))
+    /\ WF_vars(RecvComplete) /\ WF_vars(AbortBarrierComplete) /\ WF_vars(EventsComplete)
+    /\ WF_vars(LoadCheckComplete) /\ WF_vars(S4Complete)
+    /\ \A r \in Ranks : WF_vars(\E h \in 0 .. 1 : PfQuery(r, h))
+    /\ \A r \in Ranks : WF_vars(\E k \in 0 .. 1 : PfRead(r, k))
+    /\ \A r \in Ranks : WF_vars(BackupOk(r)) /\ WF_vars(EnvLoadDone(r))
+    /\ WF_vars(S7Complete) /\ WF_vars(SyncComplete)
+
+Spec == Init /\ [][Next]_vars /\ Fairness
+
+-----------------------------------------------------------------------------
+(* Properties (names as in HiCacheSync.tla and the Java checks).            *)
+
+\* The lockstep point: every rank posted on RECV.
+Lockstep == \A r \in Ranks : Posted(r, "sched", "RECV")
+AgreeAt(f(_)) == Lockstep => \A r1, r2 \in Ranks : f(r1) = f(r2)
+
+\* INV-1 (from Collectives): posted calls on one group agree on site, op and payload size.
+CollectiveMatching == C!CollectiveMatching
+\* INV-3: the same tree and waiting queue at every lockstep point.
+TreeAgreement == AgreeAt(LAMBDA r : <<tree[r], reqIdx[r], waiting[r]>>)
+\* INV-4: every synced queue popped by the same counts.
+AckAgreement == AgreeAt(LAMBDA r : popped[r])
+\* INV-5: the same prefetch decisions (ongoing, host memory allocated, synced pages applied).
+PrefetchAgreement == AgreeAt(LAMBDA r : <<pf[r].on, pf[r].host, pf[r].comp>>)
+\* INV-6: the same free host memory.
+AllocAgreement == AgreeAt(LAMBDA r : hostFree[r])
+\* INV-7: host memory is never over-freed nor over-allocated.
+HostSlotSafety == \A r \in Ranks : hostFree[r] \in 0 .. HostCap
+
+\* Liveness.
+AnyOngoing == \E r \in Ranks : pf[r].on
+PrefetchTerminates == AnyOngoing ~> ~AnyOngoing
+AckPending(r) == q[r].bk + q[r].bka + q[r].hit + q[r].ack > 0
+AcksConsumed == (\E r \in Ranks : AckPending(r)) ~> (\A r \in Ranks : ~AckPending(r))
+RequestsProgress == <>(\A r \in Ranks : reqIdx[r] = NReq /\ waiting[r] = 0)
+
+\* Reachability checks that must fail (the model is not a toy).
+DebugPrefetchInserted == ~(\E r \in Ranks : \E i \in 1 .. NReq : tree[r][i] = "host")
+DebugAttached == ~(\A r \in Ranks : storage[r]) \/ ~attachDone
+
+=============================================================================
