@@ -465,9 +465,12 @@ EnvClock(r) ==
     /\ env' = [env EXCEPT ![r].clk = TRUE]
     /\ UNCHANGED <<coll, pc, requestVars, treeVars, prefetchVars, queueVars, storage, alive,
                    popped, attachDone>>
-\* Rank r will see its batch full before the prefetch checks this step (available_size drift).
+\* The batch will be full at the next step (on every rank), and rank r's rank-local test
+\* (available_size drift) fires before the prefetch checks. Chosen while the whole domain
+\* waits at RECV, so every rank's step sees the same flags.
 EnvBatchFull(r) ==
-    /\ EnvWindow(r) /\ "batch_full" \in Knobs
+    /\ \A r2 \in Ranks : EnvWindow(r2)
+    /\ "batch_full" \in Knobs /\ waiting[r] # 0     \* it only matters with a request waiting
     /\ env' = [env EXCEPT ![r].bf = ~@]
     /\ UNCHANGED <<coll, pc, requestVars, treeVars, prefetchVars, queueVars, storage, alive,
                    popped, attachDone>>
