@@ -66,8 +66,8 @@ public record Catalogue(List<ModelEntry> models) {
       require(m.module() != null && m.module().matches("[A-Za-z0-9_]+"), label, "module must be a module name");
       require(m.cfg() != null && m.cfg().endsWith(".cfg") && !m.cfg().contains("/"), label,
           "cfg must be a .cfg file name in the models directory");
-      require(m.version() != null && ProtocolVersions.ALL.contains(m.version()), label,
-          "version '" + m.version() + "' is not one of " + String.join(", ", ProtocolVersions.ALL));
+      require(m.version() != null && ProtocolVersions.CATALOGUE.contains(m.version()), label,
+          "version '" + m.version() + "' is not one of " + String.join(", ", ProtocolVersions.CATALOGUE));
       require(m.topology() != null && m.topology().isValid(), label,
           "topology must give dp, cp, tp (and optionally pp), each at least 1");
       try {

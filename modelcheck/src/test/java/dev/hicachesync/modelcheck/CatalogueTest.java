@@ -48,6 +48,16 @@ class CatalogueTest {
     assertTrue(m.hasLiveness());
   }
 
+  /** The unified radix cache (#35081) is a catalogue version of its own module, not an ad-hoc one. */
+  @Test
+  void acceptsTheUnifiedVersionInTheCatalogueOnly() throws Exception {
+    String unified = GOOD.replace("\"version\": \"merged\"", "\"version\": \"unified\"")
+        .replace("\"module\": \"MC\"", "\"module\": \"MCHiCacheUnified\"");
+    ModelEntry m = Catalogue.load(write("{\"models\": [" + unified + "]}")).models().get(0);
+    assertEquals("unified", m.version());
+    assertTrue(!ProtocolVersions.ALL.contains("unified"), "ad-hoc models build HiCacheSync, which has no unified");
+  }
+
   @ParameterizedTest
   @CsvSource(delimiter = '|', value = {
     "\"tier\": \"ci\"|\"tier\": \"fast\"|tier 'fast'",
