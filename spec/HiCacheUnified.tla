@@ -117,12 +117,15 @@ requestVars == <<reqIdx, waiting>>
 VARIABLE tree
 \* hostFree[r]: free host pages.
 VARIABLE hostFree
-treeVars == <<tree, hostFree>>
+\* hostOwned[r]: host pages the tree owns (prefetched pages inserted; no host eviction here).
+VARIABLE hostOwned
+treeVars == <<tree, hostFree, hostOwned>>
 
 \* pf[r]: the waiting request's prefetch (ongoing_prefetch entry and operation):
 \*   on   : in ongoing_prefetch;         st : thread-side progress "none" | "query" (queued
-\*   for S7) | "hitq" (in the hit queue) | "read" (host allocated, IO pending) | "sync"
-\*   (read locally, completion sync pending) | "acked" (final ack queued) | "done";
+\*   for S7) | "hitres" (S7 returned on this rank's thread) | "hitq" (in the hit queue) |
+\*   "read" (host allocated, IO pending) | "sync" (read locally, completion sync pending) |
+\*   "ackres" (completion MIN returned) | "acked" (final ack queued) | "done";
 \*   hit  : S7's MIN; host : host slots allocated at the hit drain; loc : pages read locally;
 \*   comp : synced completed pages the scheduler applied; term : operation.is_terminated().
 VARIABLE pf
@@ -160,7 +163,9 @@ TypeOK ==
     /\ reqIdx \in [Ranks -> 0 .. NReq] /\ waiting \in [Ranks -> 0 .. NReq]
     /\ tree \in [Ranks -> [1 .. NReq -> {"none", "host", "dev"}]]
     /\ hostFree \in [Ranks -> 0 .. HostCap + 2]
-    /\ \A r \in Ranks : pf[r].st \in {"none", "query", "hitq", "read", "sync", "acked", "done"}
+    /\ \A r \in Ranks : pf[r].st \in {"none", "query", "hitres", "hitq", "read", "sync", "ackres",
+                                       "acked", "done"}
+    /\ hostOwned \in [Ranks -> 0 .. NReq]
     /\ storage \in [Ranks -> BOOLEAN] /\ alive \in [Ranks -> BOOLEAN]
 
 -----------------------------------------------------------------------------
@@ -281,13 +286,14 @@ DrainHit(n, p, hf) ==
 \* still ongoing is inserted into the tree (wait_complete completes here), and the unread tail
 \* of host pages goes to the release queue. _drain_ack_prefetch @later
 DrainAck(r, n, p, t, av) ==
-    IF n = 0 THEN [p |-> p, t |-> t, rel |-> 0]
+    IF n = 0 THEN [p |-> p, t |-> t, own |-> 0, rel |-> 0]
     ELSE IF p.on                  \* still ongoing: _handle_prefetch_result inserts av pages
       THEN [p |-> [p EXCEPT !.comp = av, !.on = FALSE, !.st = "done"],
             t |-> IF av > 0 THEN [t EXCEPT ![waiting[r]] = "host"] ELSE t,
+            own |-> IF av > 0 THEN 1 ELSE 0,
             rel |-> p.hit - av]
       ELSE [p |-> [p EXCEPT !.st = "done"], t |-> t,  \* terminated before: release the tail
-            rel |-> p.hit - p.comp]
+            own |-> 0, rel |-> p.hit - p.comp]
 
 \* S123 completes: every rank pops exactly the MIN of each queue.
 EventsComplete ==
@@ -304,6 +310,7 @@ EventsComplete ==
        IN /\ coll' = Clear(HG)
           /\ pf' = [r \in Ranks |-> a(r).p]
           /\ tree' = [r \in Ranks |-> a(r).t]
+          /\ hostOwned' = [r \in Ranks |-> hostOwned[r] + a(r).own]
           /\ hostFree' = [r \in Ranks |-> h(r).hf + nr]
           /\ q' = [r \in Ranks |-> [q[r] EXCEPT !.hit = @ - nh, !.ack = @ - na, !.bka = @ - nb,
                                                !.rel = @ - nr + a(r).rel,
@@ -347,6 +354,7 @@ LoadCheckComplete ==
 \* load-back is queued instead (its ack drained by S123's load count).
 Admit(r) ==
     /\ tree' = [tree EXCEPT ![r][waiting[r]] = "dev"]
+    /\ UNCHANGED hostOwned                      \* a prefetched node keeps its host copy
     /\ waiting' = [waiting EXCEPT ![r] = 0]
     /\ q' = [q EXCEPT ![r].bk = @ + (IF storage[r] /\ "backup_raise" \in Knobs THEN 1 ELSE 0),
                       ![r].ld = @ + (IF "pd_decode" \in Knobs THEN 1 ELSE 0)]
@@ -358,6 +366,7 @@ Terminate(r) ==
     /\ pf' = [pf EXCEPT ![r] = [@ EXCEPT !.on = FALSE, !.term = TRUE]]
     /\ tree' = [tree EXCEPT ![r][waiting[r]] = IF pf[r].host /\ pf[r].comp > 0 THEN "host"
                                                 ELSE @]
+    /\ hostOwned' = [hostOwned EXCEPT ![r] = @ + (IF pf[r].host /\ pf[r].comp > 0 THEN 1 ELSE 0)]
 
 \* Rank r's admission loop reaches the waiting request. Bug B10: a rank-local batch-full test
 \* (env.bf) breaks the loop before check_prefetch_progress; fixed (#33029): every ongoing
@@ -374,9 +383,9 @@ SchedAdmit(r) ==
            sc    == pf[r].term
        IN CASE i = 0 \/ early ->
                  /\ pc' = [pc EXCEPT ![r] = "recv"]
-                 /\ UNCHANGED <<coll, requestVars, tree, pf, q>>
+                 /\ UNCHANGED <<coll, requestVars, tree, hostOwned, pf, q>>
             [] ~pf[r].on ->                        \* not (or no longer) prefetching: admit
-                 /\ IF brk THEN UNCHANGED <<waiting, tree, q>> ELSE Admit(r)
+                 /\ IF brk THEN UNCHANGED <<waiting, tree, hostOwned, q>> ELSE Admit(r)
                  /\ pc' = [pc EXCEPT ![r] = "recv"]
                  /\ UNCHANGED <<coll, reqIdx, pf>>
             [] sc \/ Policy = "best_effort" ->
@@ -385,11 +394,11 @@ SchedAdmit(r) ==
                  /\ UNCHANGED <<coll, requestVars, q>>
             [] Policy = "wait_complete" ->         \* completes through the ack drain
                  /\ pc' = [pc EXCEPT ![r] = "recv"]
-                 /\ UNCHANGED <<coll, requestVars, tree, pf, q>>
+                 /\ UNCHANGED <<coll, requestVars, tree, hostOwned, pf, q>>
             [] OTHER ->                            \* timeout: S4, MAX of the local timeouts
                  /\ Post(r, HG, "S4", "MAX", <<IF env[r].clk THEN 1 ELSE 0>>)
                  /\ pc' = [pc EXCEPT ![r] = "posted"]
-                 /\ UNCHANGED <<requestVars, tree, pf, q>>
+                 /\ UNCHANGED <<requestVars, tree, hostOwned, pf, q>>
     /\ UNCHANGED <<hostFree, ackv, envVars>>
 
 \* S4 completes: terminate iff some rank timed out. _can_terminate_prefetch @later
@@ -401,6 +410,8 @@ S4Complete ==
           /\ tree' = [r \in Ranks |->
                         IF stop /\ pf[r].host /\ pf[r].comp > 0
                           THEN [tree[r] EXCEPT ![waiting[r]] = "host"] ELSE tree[r]]
+          /\ hostOwned' = [r \in Ranks |-> hostOwned[r] +
+                             (IF stop /\ pf[r].host /\ pf[r].comp > 0 THEN 1 ELSE 0)]
     /\ coll' = Clear(HG)
     /\ pc' = [r \in Ranks |-> "recv"]
     /\ UNCHANGED <<requestVars, hostFree, queueVars, envVars>>
@@ -415,13 +426,20 @@ PfQuery(r, h) ==
     /\ Post(r, PFG, "S7", "MIN", <<IF pf[r].term THEN 0 ELSE h>>)
     /\ UNCHANGED <<pc, requestVars, treeVars, prefetchVars, queueVars, envVars>>
 
+\* S7 completes for every member; each rank's thread then queues the result on its own.
 S7Complete ==
     /\ C!AllPosted(PFG) /\ C!Matched(PFG)
     /\ LET m == C!Result(PFG)[1]
-       IN /\ pf' = [r \in Ranks |-> [pf[r] EXCEPT !.hit = m, !.st = "hitq"]]
-          /\ q' = [r \in Ranks |-> [q[r] EXCEPT !.hit = @ + 1]]
+       IN pf' = [r \in Ranks |-> [pf[r] EXCEPT !.hit = m, !.st = "hitres"]]
     /\ coll' = Clear(PFG)
-    /\ UNCHANGED <<pc, requestVars, treeVars, ackv, envVars>>
+    /\ UNCHANGED <<pc, requestVars, treeVars, queueVars, envVars>>
+
+\* Rank r's prefetch thread puts the operation into its hit queue (prefetch_hit_queue.put).
+PfPutHit(r) ==
+    /\ pf[r].st = "hitres"
+    /\ pf' = [pf EXCEPT ![r].st = "hitq"]
+    /\ q' = [q EXCEPT ![r].hit = @ + 1]
+    /\ UNCHANGED <<coll, pc, requestVars, treeVars, ackv, envVars>>
 
 \* Rank r's IO thread reads the batch (k pages succeed, rank-local), emits its ack (one per
 \* batch even after a failure) and posts the completion MIN. io_term: a failed read also
@@ -438,10 +456,16 @@ SyncComplete ==
     /\ C!AllPosted(SYG) /\ C!Matched(SYG)
     /\ LET m == C!Result(SYG)[1]
        IN /\ ackv' = [r \in Ranks |-> m]
-          /\ q' = [r \in Ranks |-> [q[r] EXCEPT !.ack = @ + 1]]
-          /\ pf' = [r \in Ranks |-> [pf[r] EXCEPT !.st = "acked"]]
+          /\ pf' = [r \in Ranks |-> [pf[r] EXCEPT !.st = "ackres"]]
     /\ coll' = Clear(SYG)
-    /\ UNCHANGED <<pc, requestVars, treeVars, envVars>>
+    /\ UNCHANGED <<pc, requestVars, treeVars, q, envVars>>
+
+\* Rank r's completion-sync thread queues the synced ack (ack_prefetch_queue.put).
+PutAck(r) ==
+    /\ pf[r].st = "ackres"
+    /\ pf' = [pf EXCEPT ![r].st = "acked"]
+    /\ q' = [q EXCEPT ![r].ack = @ + 1]
+    /\ UNCHANGED <<coll, pc, requestVars, treeVars, ackv, envVars>>
 
 \* Rank r's backup thread writes one queued operation and acks it; with backup_raise the
 \* backend may raise: bug B38428, the thread dies and never acks again; fixed (#38427), the
@@ -499,6 +523,7 @@ Init ==
     /\ reqIdx = [r \in Ranks |-> 0] /\ waiting = [r \in Ranks |-> 0]
     /\ tree = [r \in Ranks |-> [i \in 1 .. NReq |-> "none"]]
     /\ hostFree = [r \in Ranks |-> HostCap]
+    /\ hostOwned = [r \in Ranks |-> 0]
     /\ pf = [r \in Ranks |-> PfNone]
     /\ q = [r \in Ranks |-> Q0] /\ ackv = [r \in Ranks |-> 0]
     /\ storage = [r \in Ranks |-> StorageOn /\ "attach" \notin Knobs]
@@ -515,7 +540,7 @@ SchedNext ==
 ThreadNext ==
     \/ \E r \in Ranks : \/ \E h \in 0 .. 1 : PfQuery(r, h)
                         \/ \E k \in 0 .. 1 : PfRead(r, k)
-                        \/ BackupOk(r) \/ BackupRaise(r)
+                        \/ PfPutHit(r) \/ PutAck(r) \/ BackupOk(r) \/ BackupRaise(r)
     \/ S7Complete \/ SyncComplete
 EnvNext ==
     \E r \in Ranks : EnvClock(r) \/ EnvBatchFull(r) \/ EnvAttachFails(r) \/ EnvLoadDone(r)
@@ -534,6 +559,7 @@ Fairness ==
     /\ WF_vars(LoadCheckComplete) /\ WF_vars(S4Complete)
     /\ \A r \in Ranks : WF_vars(\E h \in 0 .. 1 : PfQuery(r, h))
     /\ \A r \in Ranks : WF_vars(\E k \in 0 .. 1 : PfRead(r, k))
+    /\ \A r \in Ranks : WF_vars(PfPutHit(r)) /\ WF_vars(PutAck(r))
     /\ \A r \in Ranks : WF_vars(BackupOk(r)) /\ WF_vars(EnvLoadDone(r))
     /\ WF_vars(S7Complete) /\ WF_vars(SyncComplete)
 
@@ -556,8 +582,13 @@ AckAgreement == AgreeAt(LAMBDA r : popped[r])
 PrefetchAgreement == AgreeAt(LAMBDA r : <<pf[r].on, pf[r].host, pf[r].comp>>)
 \* INV-6: the same free host memory.
 AllocAgreement == AgreeAt(LAMBDA r : hostFree[r])
-\* INV-7: host memory is never over-freed nor over-allocated.
-HostSlotSafety == \A r \in Ranks : hostFree[r] \in 0 .. HostCap
+\* INV-7: every host page is owned by exactly one of {free list, release queue, the prefetch
+\* (allocated at the hit drain until its final ack is drained), the tree}: none is lost or freed
+\* twice.
+HeldByPrefetch(r) == IF pf[r].host /\ pf[r].st # "done" THEN pf[r].hit ELSE 0
+HostSlotSafety ==
+    \A r \in Ranks : /\ hostFree[r] \in 0 .. HostCap
+                    /\ hostFree[r] + q[r].rel + HeldByPrefetch(r) + hostOwned[r] = HostCap
 
 \* Liveness.
 AnyOngoing == \E r \in Ranks : pf[r].on
