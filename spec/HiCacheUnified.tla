@@ -602,8 +602,9 @@ DebugPrefetchInserted == ~(\E r \in Ranks : \E i \in 1 .. NReq : tree[r][i] = "h
 DebugAttached == ~(\A r \in Ranks : storage[r]) \/ ~attachDone
 
 =============================================================================
-Measured (TLC 2.18, -workers 1, 2 cores shared by eight sessions, load 19-26, 30 Nov 2026, NSA CP
-(1,2,1), one request): unified_cp2 9,263 distinct states, depth 53, 22 s; unified_b10_fixed 29,344,
-38 s; unified_b38428_fixed (liveness) 8,318, 66 s; the other models of docs/unified.md 429-14,848
-states, 5-46 s. (1,2,2): 544,258 distinct states at depth 39 after 500 s, not finished; simulation
-757,959 states in 120 s, no violation.
+Measured with ./hicache-sync check --workers 1 (TLC 2.18, 2 cores shared by eight sessions, load
+26-30, 30 Nov 2026 17:48-17:55 UTC; NSA CP (1,2,1), one request): unified_cp2 14,267 distinct states,
+depth 57, 20.2 s; unified_b10_fixed 44,257, 50.6 s; unified_b38428_fixed (liveness) 12,593, 79.2 s;
+the other models 9-28,493 states, 5-71 s (table in docs/unified.md). (1,2,2) before the per-rank
+queuing of S7 / completion results: 544,258 distinct states at depth 39 after 500 s, not finished;
+simulation 757,959 states in 120 s, no violation.
