@@ -607,4 +607,5 @@ Measured with ./hicache-sync check --workers 1 (TLC 2.18, 2 cores shared by eigh
 depth 57, 20.2 s; unified_b10_fixed 44,257, 50.6 s; unified_b38428_fixed (liveness) 12,593, 79.2 s;
 the other models 9-28,493 states, 5-71 s (table in docs/unified.md). (1,2,2) before the per-rank
 queuing of S7 / completion results: 544,258 distinct states at depth 39 after 500 s, not finished;
-simulation 757,959 states in 120 s, no violation.
+simulation 757,959 states in 120 s; on the current module (-simulate num=1000000 -depth 80 -seed 11,
+stopAfter 120 s, load 28) 373,002 states, no violation.
