@@ -97,6 +97,10 @@ public final class CheckCommand implements Callable<Integer> {
   @Option(names = "--spec-dir", paramLabel = "DIR", description = "Specification directory (default: spec).")
   Path specDir;
 
+  @Option(names = "--replay", paramLabel = "MODEL", description = "Replay the catalogue model's counterexample (a fixed"
+      + " model: its bug twin's) on the Java implementation and print both sides.")
+  String replay;
+
   @Option(names = "--report", paramLabel = "DIR", description = "Write each counterexample as an HTML swimlane page"
       + " into DIR (default: modelcheck/target/reports).")
   Path reportDir;
@@ -124,6 +128,13 @@ public final class CheckCommand implements Callable<Integer> {
       if (adhoc && (catalogue || !models.isEmpty() || tier != null || record || list)) {
         throw new BadInputException("an ad-hoc model (--dp/--cp/--tp/--version...) cannot be combined with"
             + " --catalogue, --model, --tier, --record or --list");
+      }
+      if (replay != null) {
+        if (adhoc || catalogue || !models.isEmpty() || tier != null || record || list) {
+          throw new BadInputException("--replay runs one catalogue model alone (no other model or tier options)");
+        }
+        return new ReplayRun(out).run(workspace, Catalogue.load(workspace.catalogue()), replay,
+            checker(workspace, err).checker());
       }
       if (list && record) {
         throw new BadInputException("--list runs nothing, so there is nothing to --record");

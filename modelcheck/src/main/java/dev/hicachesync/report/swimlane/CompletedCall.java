@@ -17,12 +17,12 @@ import java.util.Optional;
  * on it can complete; the one that did is the one whose members' calls changed in the step. The
  * result is recomputed as the spec's {@code Result(g)} does: the element-wise MIN or MAX of the payloads.
  */
-final class CompletedCall {
+public final class CompletedCall {
 
   private CompletedCall() {}
 
   /** The collective completed between {@code before} and {@code after}, if the step completed one. */
-  static Optional<Collective> between(TraceState before, TraceState after) {
+  public static Optional<Collective> between(TraceState before, TraceState after) {
     if (!(before.variables().get("coll") instanceof TlaValue.Fn perRank)) {
       return Optional.empty();
     }

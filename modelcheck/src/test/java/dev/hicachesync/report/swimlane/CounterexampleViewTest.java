@@ -59,6 +59,26 @@ class CounterexampleViewTest {
   }
 
   @Test
+  void theResultIsTheElementWiseMinOrMaxOfThePayloads() {
+    for (String op : List.of("MIN", "MAX")) {
+      String call = "[site |-> \"S123\", op |-> \"" + op + "\", stage |-> 1, size |-> 2, grp |-> [ch |-> \"sched\","
+          + " m |-> {0, 1}, kind |-> \"attn_cp\"], val |-> ";
+      TraceState before = state(1, "Initial predicate", "(0 :> [sched |-> " + call + "<<3, 1>>]] @@ 1 :> [sched |-> "
+          + call + "<<2, 5>>]])");
+      TraceState after = state(2, "SomeCollectiveCompletes",
+          "(0 :> [sched |-> [site |-> \"none\"]] @@ 1 :> [sched |-> [site |-> \"none\"]])");
+      Collective c = CompletedCall.between(before, after).orElseThrow();
+      assertEquals(op.equals("MIN") ? "<<2, 1>>" : "<<3, 5>>", c.result(), op);
+      assertEquals(Map.of(0, "<<3, 1>>", 1, "<<2, 5>>"), c.sent());
+      assertEquals(List.of(0, 1), c.members());
+    }
+  }
+
+  private static TraceState state(int n, String action, String coll) {
+    return new TraceState(n, action, "", Map.of("coll", dev.hicachesync.modelcheck.value.TlaValueParser.parse(coll)));
+  }
+
+  @Test
   void pageEscapesValuesAndCarriesEveryState() {
     String html = SwimlanePage.render(KnownCounterexamples.b1());
     assertTrue(html.contains("&lt;&lt;1&gt;&gt;"), "TLA+ tuples are escaped");
