@@ -9,7 +9,9 @@ import dev.hicachesync.modelcheck.TlcResult;
 import dev.hicachesync.modelcheck.Verdict;
 import dev.hicachesync.modelcheck.Workspace;
 import java.io.IOException;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -25,6 +27,8 @@ public final class CatalogueReplays {
   private final Workspace workspace;
   private final Catalogue catalogue;
   private final ModelChecker checker;
+  /** TLC's result per schedule model: a fixed twin replays the counterexample its bug model already has. */
+  private final Map<String, TlcResult> checked = new HashMap<>();
 
   public CatalogueReplays(Workspace workspace, Catalogue catalogue, ModelChecker checker) {
     this.workspace = workspace;
@@ -79,7 +83,11 @@ public final class CatalogueReplays {
       return new ReplayReport(name, schedule.name(), ReplayReport.Outcome.NOT_REPLAYABLE, schedule.expected(), "not run",
           List.of(), String.join("; ", why));
     }
-    TlcResult r = checker.check(schedule);
+    TlcResult r = checked.get(schedule.name());
+    if (r == null) {
+      r = checker.check(schedule);
+      checked.put(schedule.name(), r);
+    }
     if (r.trace().isEmpty()) {
       return new ReplayReport(name, schedule.name(), ReplayReport.Outcome.PART_WAYS, String.valueOf(r.verdict()),
           "not run", List.of(), "TLC printed no counterexample for " + schedule.name() + " (" + r.verdict() + ")");
