@@ -26,9 +26,12 @@ import java.util.Optional;
  * @param ending how the behaviour goes on after the last state ("" for a safety prefix)
  * @param difference at the violating state, two ranks of one domain and where they differ, if any do
  * @param states every state in full: per-rank variables split by rank, the others as "global"
+ * @param posted in the last state, the collective calls still posted, one line per rank and thread ("rank 0
+ *     sched: S1 MIN on tp {0, 1, 2, 3}"): for a deadlock, who waits on what
  */
 public record CounterexampleView(String model, String verdict, List<Lane> lanes, List<Row> rows,
-    int firstDivergence, int violating, String ending, Optional<Difference> difference, List<FullState> states) {
+    int firstDivergence, int violating, String ending, Optional<Difference> difference, List<FullState> states,
+    List<String> posted) {
 
   /** One state of the trace: what the step to it changed, lane by lane. */
   public record Row(int state, String action, List<List<String>> perRank, List<String> global,
@@ -67,8 +70,16 @@ public record CounterexampleView(String model, String verdict, List<Lane> lanes,
       full.add(fullState(s, analysis, ranks));
     }
     TraceState last = states.get(states.size() - 1);
+    Optional<Difference> difference = difference(last, analysis, layout, (a, b) -> layout.domain(a) == layout.domain(b));
+    if (difference.isEmpty() && topology != null && topology.pp() > 1 && layout != null
+        && layout.ranks() == topology.ranks()) {
+      // Pipeline stages keep their own replica of the tree (HiCachePipeline compares any two ranks of a
+      // replica, any stages): compare a rank with the same position in another stage.
+      int perStage = topology.ranks() / topology.pp();
+      difference = difference(last, analysis, layout, (a, b) -> a % perStage == b % perStage);
+    }
     return new CounterexampleView(model, verdict, lanes, rows, first, last.number(), trace.endingNote(),
-        difference(last, analysis, layout), full);
+        difference, full, posted(last));
   }
 
   private static FullState fullState(TraceState s, TraceAnalysis analysis, int ranks) {
@@ -90,12 +101,16 @@ public record CounterexampleView(String model, String verdict, List<Lane> lanes,
   }
 
   /** The first pair of ranks of one domain that differ in {@code state}, with every variable they differ in. */
-  private static Optional<Difference> difference(TraceState state, TraceAnalysis analysis, RankLayout layout) {
+  private static Optional<Difference> difference(TraceState state, TraceAnalysis analysis, RankLayout layout,
+      java.util.function.BiPredicate<Integer, Integer> comparable) {
     if (layout == null) {
       return Optional.empty();
     }
     for (int a = 0; a < layout.ranks(); a++) {
-      for (int b = a + 1; b < layout.ranks() && layout.domain(b) == layout.domain(a); b++) {
+      for (int b = a + 1; b < layout.ranks(); b++) {
+        if (!comparable.test(a, b)) {
+          continue;
+        }
         List<Differing> vars = new ArrayList<>();
         for (String v : analysis.perRankVariables()) {
           TlaValue va = component(state.variables().get(v), a);
@@ -110,6 +125,33 @@ public record CounterexampleView(String model, String verdict, List<Lane> lanes,
       }
     }
     return Optional.empty();
+  }
+
+  /** The calls posted in {@code coll[rank][thread]} (module Collectives), one line each; empty for another shape. */
+  private static List<String> posted(TraceState state) {
+    List<String> out = new ArrayList<>();
+    if (!(state.variables().get("coll") instanceof TlaValue.Fn perRank)) {
+      return out;
+    }
+    perRank.mapping().forEach((rank, threads) -> {
+      if (threads instanceof TlaValue.Rec byThread) {
+        byThread.fields().forEach((thread, call) -> {
+          if (call instanceof TlaValue.Rec c && c.fields().get("site") instanceof TlaValue.Str site
+              && !site.value().equals("none")) {
+            TlaValue grp = c.fields().get("grp");
+            String group = grp instanceof TlaValue.Rec g ? " on " + text(g.fields().get("kind")) + " "
+                + (g.fields().get("m") == null ? "" : g.fields().get("m").format()) : "";
+            out.add("rank " + rank.format() + " " + thread + ": " + site.value() + " " + text(c.fields().get("op")) + group
+                + (c.fields().get("val") == null ? "" : ", sent " + c.fields().get("val").format()));
+          }
+        });
+      }
+    });
+    return out;
+  }
+
+  private static String text(TlaValue v) {
+    return v instanceof TlaValue.Str s ? s.value() : v == null ? "" : v.format();
   }
 
   private static TlaValue component(TlaValue value, int rank) {

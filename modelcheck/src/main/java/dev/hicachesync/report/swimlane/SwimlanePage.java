@@ -124,6 +124,12 @@ public final class SwimlanePage {
       }
       h.append("</table>");
     });
+    if (view.verdict().startsWith("deadlock") && !view.posted().isEmpty()) {
+      h.append("<div id=\"posted\">No step is possible. The calls still posted (no group has all its members"
+          + " posted on it, so none completes):<ul>");
+      view.posted().forEach(p -> h.append("<li>").append(esc(p)).append("</li>"));
+      h.append("</ul></div>");
+    }
     h.append("</section>\n");
     return h.toString();
   }

@@ -51,6 +51,25 @@ class CounterexampleViewTest {
   }
 
   @Test
+  void aDeadlockListsTheCallsStillPosted() {
+    CounterexampleView v = KnownCounterexamples.b3();
+    assertEquals(5, v.violating());
+    assertTrue(v.posted().stream().anyMatch(p -> p.startsWith("rank 0 sched: S1 MIN on attn_tp {0, 1}")), v.posted().toString());
+    String html = SwimlanePage.render(v);
+    assertTrue(html.contains("<div id=\"posted\">"), "the deadlock says who waits");
+    assertFalse(SwimlanePage.render(KnownCounterexamples.b1()).contains("<div id=\"posted\">"), "only for a deadlock");
+  }
+
+  @Test
+  void pipelineStagesAreComparedRankByRankWhenNoDomainHasTwoRanks() {
+    CounterexampleView v = CounterexampleView.of("b6_stage_local", "violates TreeAgreement",
+        KnownCounterexamples.trace("b6_stage_local"), new dev.hicachesync.modelcheck.Topology(1, 1, 1, 2));
+    assertEquals("pp 1 · dp 0 · cp 0 · tp 0", v.lanes().get(1).coordinates());
+    CounterexampleView.Difference d = v.difference().orElseThrow();
+    assertEquals(List.of(0, 1), List.of(d.rankA(), d.rankB()));
+  }
+
+  @Test
   void aStepThatCompletesNothingHasNoCollective() {
     // State 4 of B1 is a write event: the RECV posted by every rank is ready but does not complete.
     List<TraceState> s = KnownCounterexamples.trace("pre20460_cp2").states();
