@@ -21,6 +21,7 @@ import java.util.Optional;
 import java.util.logging.Level;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Rectangle;
@@ -46,8 +47,9 @@ class SwimlanePageBrowserTest {
   static void startBrowser() throws Exception {
     Optional<Path> chromium = binary("hicache.chromium", "chromium", "chromium-browser", "google-chrome");
     Optional<Path> chromedriver = binary("hicache.chromedriver", "chromedriver");
-    assumeTrue(chromium.isPresent() && chromedriver.isPresent(),
-        "no chromium and chromedriver on PATH (apt-get install chromium chromium-driver): browser test skipped");
+    if (chromium.isEmpty() || chromedriver.isEmpty()) {
+      return; // every test then skips itself, naming what is missing (@BeforeEach)
+    }
     ChromeOptions options = new ChromeOptions();
     options.setBinary(chromium.get().toFile());
     options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
@@ -57,6 +59,12 @@ class SwimlanePageBrowserTest {
         .usingDriverExecutable(chromedriver.get().toFile()).usingAnyFreePort().build();
     driver = new ChromeDriver(service, options);
     pages = Files.createDirectories(TestSpecs.root().resolve("modelcheck/target/swimlane-browser-test"));
+  }
+
+  @BeforeEach
+  void needsTheBrowser() {
+    assumeTrue(driver != null,
+        "no chromium and chromedriver on PATH (apt-get install chromium chromium-driver): browser test skipped");
   }
 
   @AfterAll
