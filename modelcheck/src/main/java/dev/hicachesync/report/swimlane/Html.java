@@ -66,6 +66,7 @@ final class Html {
       .verdict table { border-collapse: collapse; margin-top: .4em; font-family: ui-monospace, monospace; font-size: 12px; }
       .verdict td, .verdict th { border: 1px solid #ddd; padding: 2px 6px; vertical-align: top; text-align: left;
         max-width: 40em; overflow-wrap: anywhere; }
+      .verdict td:first-child, .verdict th:first-child { white-space: nowrap; }
       .lanes { display: grid; column-gap: 0; row-gap: 0; align-items: stretch; }
       .step { display: contents; }
       .cell { border-top: 1px solid #e3e3e3; padding: 3px 4px; min-height: 1.2em; font-family: ui-monospace, monospace;
