@@ -98,7 +98,7 @@ public final class JavaReplay {
         .steps(Math.max(s.lastStep() + 8L, 3L * constants.requests().size() + 8))
         .seed(0)
         .build();
-    List<String> lines = new ArrayList<>();
+    List<String> lines = new ArrayList<>(schedule(s));
     String partWays = "";
     SimulationRun.Verdict v;
     try (SimulationRun run = Simulator.open(cfg)) {
@@ -177,6 +177,26 @@ public final class JavaReplay {
       why.add("the pipelined version is not in the implementation");
     }
     return why;
+  }
+
+  /** The copies the schedule completes, one line per rank and kind: what the replay makes the code do. */
+  static List<String> schedule(SpecSchedule s) {
+    List<String> out = new ArrayList<>();
+    for (int r = 0; r < s.ranks(); r++) {
+      for (String kind : List.of("write", "load")) {
+        List<SpecSchedule.Copy> copies = kind.equals("write") ? s.writes(r) : s.loads(r);
+        if (copies.isEmpty()) {
+          continue;
+        }
+        StringBuilder b = new StringBuilder("schedule rank " + r + " " + kind + " copies:");
+        for (SpecSchedule.Copy c : copies) {
+          b.append(" [issued in step ").append(c.issued()).append(", ")
+              .append(c.seenDone() < 0 ? "not done in the trace" : "done from step " + c.seenDone()).append(']');
+        }
+        out.add(b.toString());
+      }
+    }
+    return out;
   }
 
   private static Set<Fault> faults(Set<String> bugs) {
