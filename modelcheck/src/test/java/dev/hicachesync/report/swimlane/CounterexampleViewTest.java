@@ -98,6 +98,26 @@ class CounterexampleViewTest {
   }
 
   @Test
+  void everyCapturedTraceRenders() throws Exception {
+    // Traces of the small test specs too: no coll variable, no per-rank variable, lassos, stuttering.
+    java.nio.file.Path dir = dev.hicachesync.modelcheck.TestSpecs.root().resolve("modelcheck/src/test/resources/tlc-output");
+    int rendered = 0;
+    try (var files = java.nio.file.Files.list(dir)) {
+      for (java.nio.file.Path f : files.sorted().toList()) {
+        String name = f.getFileName().toString().replace(".out", "");
+        var trace = dev.hicachesync.modelcheck.trace.TraceParser.parse(dev.hicachesync.modelcheck.Captured.output(name));
+        if (trace.isPresent()) {
+          String html = SwimlanePage.render(CounterexampleView.of(name, "violates X", trace.get(), null));
+          assertTrue(html.contains("data-state=\"" + trace.get().length() + "\""), name);
+          assertTrue(html.endsWith("</html>\n"), name);
+          rendered++;
+        }
+      }
+    }
+    assertTrue(rendered >= 6, "rendered " + rendered);
+  }
+
+  @Test
   void pageEscapesValuesAndCarriesEveryState() {
     String html = SwimlanePage.render(KnownCounterexamples.b1());
     assertTrue(html.contains("&lt;&lt;1&gt;&gt;"), "TLA+ tuples are escaped");

@@ -40,6 +40,10 @@ import org.openqa.selenium.logging.LogType;
  */
 class SwimlanePageBrowserTest {
 
+  /** Selenium warns that it has no CDP binding for this chromium; the test uses none. Held: loggers are weak. */
+  private static final java.util.logging.Logger CDP = java.util.logging.Logger.getLogger(
+      "org.openqa.selenium.devtools.CdpVersionFinder");
+
   private static ChromeDriver driver;
   private static Path pages;
 
@@ -50,6 +54,7 @@ class SwimlanePageBrowserTest {
     if (chromium.isEmpty() || chromedriver.isEmpty()) {
       return; // every test then skips itself, naming what is missing (@BeforeEach)
     }
+    CDP.setLevel(Level.OFF);
     ChromeOptions options = new ChromeOptions();
     options.setBinary(chromium.get().toFile());
     options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
