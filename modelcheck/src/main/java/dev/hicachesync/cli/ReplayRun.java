@@ -9,6 +9,7 @@ import dev.hicachesync.modelcheck.replay.CatalogueReplays;
 import dev.hicachesync.modelcheck.replay.ReplayReport;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.util.List;
 
 /**
  * {@code check --replay MODEL}: replays a catalogue model's counterexample (a fixed twin: its bug's) on the
@@ -28,7 +29,7 @@ final class ReplayRun {
     CatalogueReplays replays = new CatalogueReplays(workspace, catalogue, checker);
     ReplayReport report = replays.replay(model);
     out.print(report.render());
-    boolean twin = catalogue.named(java.util.List.of(model)).get(0).expectedVerdict().kind() == Verdict.Kind.HOLDS;
+    boolean twin = catalogue.named(List.of(model)).get(0).expectedVerdict().kind() == Verdict.Kind.HOLDS;
     return report.asExpected(twin) ? 0 : 1;
   }
 }

@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.BiPredicate;
 
 /**
  * A TLC counterexample arranged for the swimlane page: lanes, one row per state with each rank's
@@ -102,7 +103,7 @@ public record CounterexampleView(String model, String verdict, List<Lane> lanes,
 
   /** The first pair of ranks of one domain that differ in {@code state}, with every variable they differ in. */
   private static Optional<Difference> difference(TraceState state, TraceAnalysis analysis, RankLayout layout,
-      java.util.function.BiPredicate<Integer, Integer> comparable) {
+      BiPredicate<Integer, Integer> comparable) {
     if (layout == null) {
       return Optional.empty();
     }
