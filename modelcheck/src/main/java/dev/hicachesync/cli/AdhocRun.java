@@ -29,6 +29,7 @@ final class AdhocRun {
             Reports.count(r.distinct()), Integer.toString(r.depth()), Reports.seconds(r.seconds()), r.verdict().toString())
         .render());
     Reports.details(out, model.name(), model.topology(), r, width);
+    checker.pages().write(out, model.name(), model.topology(), r);
     switch (r.verdict().kind()) {
       case HOLDS:
         return 0;

@@ -52,6 +52,7 @@ final class CatalogueRun {
       TlcResult r = results.get(i);
       allMatch &= r.verdict().matches(m.expectedVerdict());
       Reports.details(out, m.name(), m.topology(), r, width);
+      checker.pages().write(out, m.name(), m.topology(), r);
     }
     notes(models, results);
     out.println();

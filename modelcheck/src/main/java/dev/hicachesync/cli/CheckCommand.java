@@ -97,6 +97,14 @@ public final class CheckCommand implements Callable<Integer> {
   @Option(names = "--spec-dir", paramLabel = "DIR", description = "Specification directory (default: spec).")
   Path specDir;
 
+  @Option(names = "--replay", paramLabel = "MODEL", description = "Replay the catalogue model's counterexample (a fixed"
+      + " model: its bug twin's) on the Java implementation and print both sides.")
+  String replay;
+
+  @Option(names = "--report", paramLabel = "DIR", description = "Write each counterexample as an HTML swimlane page"
+      + " into DIR (default: modelcheck/target/reports).")
+  Path reportDir;
+
   @Option(names = "--width", paramLabel = "COLS", hidden = true, defaultValue = "120")
   int width;
 
@@ -120,6 +128,13 @@ public final class CheckCommand implements Callable<Integer> {
       if (adhoc && (catalogue || !models.isEmpty() || tier != null || record || list)) {
         throw new BadInputException("an ad-hoc model (--dp/--cp/--tp/--version...) cannot be combined with"
             + " --catalogue, --model, --tier, --record or --list");
+      }
+      if (replay != null) {
+        if (adhoc || catalogue || !models.isEmpty() || tier != null || record || list) {
+          throw new BadInputException("--replay runs one catalogue model alone (no other model or tier options)");
+        }
+        return new ReplayRun(out).run(workspace, Catalogue.load(workspace.catalogue()), replay,
+            checker(workspace, err).checker());
       }
       if (list && record) {
         throw new BadInputException("--list runs nothing, so there is nothing to --record");
@@ -180,7 +195,8 @@ public final class CheckCommand implements Callable<Integer> {
     int n = workers != null ? workers : Math.min(2, Runtime.getRuntime().availableProcessors());
     ModelChecker checker = new ModelChecker(workspace, new TlcRunner(TlcJar.locate(), progress), n,
         timeLimit == null ? null : Duration.ofSeconds(timeLimit), tlcJvmOptions());
-    return new Checker(checker, progress);
+    return new Checker(checker, progress,
+        new SwimlaneReports(reportDir != null ? reportDir : workspace.work().getParent().resolve("reports")));
   }
 
   /** Extra options for TLC's JVM from {@code HICACHE_TLC_JAVA_OPTS} (e.g. {@code -Xmx4g}). */
@@ -193,8 +209,8 @@ public final class CheckCommand implements Callable<Integer> {
     return size == null ? 1 : size;
   }
 
-  /** The model checker with the progress display its runner reports to. */
-  record Checker(ModelChecker checker, ProgressReporter progress) {
+  /** The model checker with the progress display its runner reports to and where counterexample pages go. */
+  record Checker(ModelChecker checker, ProgressReporter progress, SwimlaneReports pages) {
     TlcResult check(ModelEntry model) throws BadInputException, IOException, InterruptedException {
       return checker.check(model);
     }

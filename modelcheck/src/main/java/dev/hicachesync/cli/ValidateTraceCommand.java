@@ -6,8 +6,11 @@ import dev.hicachesync.modelcheck.TlcJar;
 import dev.hicachesync.modelcheck.TlcRunner;
 import dev.hicachesync.modelcheck.Workspace;
 import dev.hicachesync.modelcheck.validate.SpecEvent;
+import dev.hicachesync.modelcheck.validate.SpecEvents;
 import dev.hicachesync.modelcheck.validate.TraceValidator;
 import dev.hicachesync.modelcheck.validate.Validation;
+import dev.hicachesync.report.swimlane.ReportDirectory;
+import dev.hicachesync.report.swimlane.TracePage;
 import dev.hicachesync.trace.CollectiveRecord;
 import dev.hicachesync.trace.Trace;
 import dev.hicachesync.trace.TraceFormatException;
@@ -52,6 +55,10 @@ public final class ValidateTraceCommand implements Callable<Integer> {
       description = "Stop TLC after S seconds (default: ${DEFAULT-VALUE}).")
   int timeLimit;
 
+  @Option(names = "--report", paramLabel = "DIR", description = "Write the trace as an HTML swimlane page into DIR"
+      + " (default: modelcheck/target/reports).")
+  Path reportDir;
+
   @Override
   public Integer call() throws IOException, InterruptedException {
     PrintWriter out = spec.commandLine().getOut();
@@ -79,7 +86,13 @@ public final class ValidateTraceCommand implements Callable<Integer> {
     String name = runName(file);
     Validation v = new TraceValidator(workspace, runner, Duration.ofSeconds(timeLimit))
         .validate(trace, name, file.toString());
-    return report(out, err, file.toString(), trace.header(), v);
+    int code = report(out, err, file.toString(), trace.header(), v);
+    if (v.outcome() != Validation.Outcome.TLC_FAILED) {
+      Path page = new ReportDirectory(reportDir != null ? reportDir : workspace.work().getParent().resolve("reports"))
+          .write("trace-" + name, TracePage.render(file.toString(), trace.header(), SpecEvents.merge(trace), v));
+      out.println("swimlanes: " + page);
+    }
+    return code;
   }
 
   /** Prints the outcome; returns the exit code. */

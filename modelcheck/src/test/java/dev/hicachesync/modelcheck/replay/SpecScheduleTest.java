@@ -1,0 +1,57 @@
+package dev.hicachesync.modelcheck.replay;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.hicachesync.modelcheck.BadInputException;
+import dev.hicachesync.modelcheck.Captured;
+import dev.hicachesync.modelcheck.TestSpecs;
+import dev.hicachesync.modelcheck.trace.TraceParser;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** The translator's two readers: the schedule out of a TLC trace, the constants out of a model. */
+class SpecScheduleTest {
+
+  private static final Path MODELS = TestSpecs.root().resolve("modelcheck/models");
+
+  @Test
+  void b1ScheduleCompletesRankZerosWriteOnlyAndObservesEveryReceive() {
+    SpecSchedule s = SpecSchedule.of(TraceParser.parse(Captured.output("pre20460_cp2")).orElseThrow(), 2);
+    // Both ranks write request 1's node through in step 1; only rank 0's copy completes (state 4), seen in step 2.
+    assertEquals(List.of(new SpecSchedule.Copy(1, 2)), s.writes(0));
+    assertEquals(List.of(new SpecSchedule.Copy(1, -1)), s.writes(1));
+    assertEquals(List.of(), s.loads(0));
+    assertEquals(2, s.lastStep());
+    assertEquals(3, s.observed().size());
+    assertEquals(new SpecSchedule.Observed(0, 1, 1, 0), s.observed().get(2).get(1));
+    assertEquals(Set.of(), s.undriven());
+    assertEquals(List.of("schedule rank 0 write copies: [issued in step 1, done from step 2]",
+        "schedule rank 1 write copies: [issued in step 1, not done in the trace]"), JavaReplay.schedule(s));
+  }
+
+  @Test
+  void constantsComeFromTheCfgAndTheMcModule() throws Exception {
+    ModelConstants b1 = ModelConstants.read(MODELS.resolve("MCHiCacheSync_pre20460_cp2.cfg"), MODELS.resolve("MCHiCacheSync.tla"));
+    assertEquals(List.of(1, 2), b1.requests());
+    assertEquals(List.of(1, 2, 1, 1), List.of(b1.dp(), b1.cp(), b1.tp(), b1.pp()));
+    assertEquals(List.of(1, 1, 2), List.of(b1.pagesPerKey(), b1.deviceCap(), b1.hostCap()));
+    assertEquals("pre20460", b1.version());
+    assertEquals(Set.of(), b1.bugs());
+    ModelConstants b3 = ModelConstants.read(MODELS.resolve("MCHiCacheSync_b3_early_return.cfg"), MODELS.resolve("MCHiCacheSync.tla"));
+    assertEquals(Set.of("B3", "B5"), b3.bugs());
+    assertTrue(JavaReplay.unreplayable(b3).isEmpty());
+  }
+
+  @Test
+  void aConstantTheCfgDoesNotSetIsOneLineNamingIt() throws Exception {
+    Path cfg = Files.createDirectories(TestSpecs.root().resolve("modelcheck/target/replay-test")).resolve("broken.cfg");
+    Files.writeString(cfg, Files.readString(MODELS.resolve("MCHiCacheSync_pre20460_cp2.cfg")).replace("Requests <-", "Rqsts <-"));
+    BadInputException e = assertThrows(BadInputException.class, () -> ModelConstants.read(cfg, MODELS.resolve("MCHiCacheSync.tla")));
+    assertEquals("broken.cfg does not set the constant Requests", e.getMessage());
+  }
+}
