@@ -26,7 +26,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The HiCache controller of one rank: its radix tree, device and host pools, ack and control queues,
+ * <b>Internal</b>: engines use {@code api.HiCacheRank}, which wraps one of these; the simulator reaches it
+ * through {@code api.Seam}. Its public methods are public only because the simulator lives in another package.
+ *
+ * <p>The HiCache controller of one rank: its radix tree, device and host pools, ack and control queues,
  * ongoing prefetches, and the protocol steps that keep all of it identical across the sync domain.
  *
  * <p>Scheduler thread only, except {@link #prefetchThreadStep()} (the prefetch thread's body, with its own
