@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.hicachesync.collective.CollectiveMismatchException;
 import dev.hicachesync.collective.CollectiveTimeoutException;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -23,6 +24,39 @@ class HiCacheRankTest {
     cluster.groups(1); // rank 1 exists but never reaches its event check
     CollectiveTimeoutException e = assertThrows(CollectiveTimeoutException.class, rank0::checkHicacheEvents);
     assertTrue(e.getMessage().contains("S123"), e.getMessage());
+  }
+
+  /**
+   * Rank 1 aborts a prefetching request where rank 0 runs its event check: the k-th collectives of the
+   * scheduler's CP×TP group are S123 (5 values) and S6 (a barrier), so both ranks fail at once, naming both.
+   */
+  @Test
+  void aReorderedCallIsAMismatchNamingBothSites() throws Exception {
+    HiCacheConfig cfg = grid(2, 1).hicacheRatio(2).prefetchThresholdTokens(16).build();
+    InJvmCluster cluster = InJvmCluster.of(cfg, Duration.ofSeconds(20));
+    HiCacheStorage storage = HiCacheStorage.memory();
+    HiCacheRank[] ranks = new HiCacheRank[2];
+    for (int r = 0; r < 2; r++) {
+      ranks[r] = HiCacheRank.builder(cfg.forRank(r)).groups(cluster.groups(r)).storage(storage).build();
+    }
+    int[] prompt = new int[48];
+    java.util.Arrays.fill(prompt, 5);
+    for (HiCacheRank rank : ranks) {
+      assertTrue(rank.prefetchFromStorage("r", rank.matchPrefix(prompt)), "the prefetch was not issued");
+    }
+    java.util.concurrent.CompletableFuture<Throwable> rank1 = java.util.concurrent.CompletableFuture.supplyAsync(
+        () -> {
+          try {
+            ranks[1].releaseAbortedRequest("r");
+            return null;
+          } catch (RuntimeException e) {
+            return e;
+          }
+        });
+    CollectiveMismatchException e0 = assertThrows(CollectiveMismatchException.class, ranks[0]::checkHicacheEvents);
+    Throwable e1 = rank1.get(30, java.util.concurrent.TimeUnit.SECONDS);
+    assertTrue(e1 instanceof CollectiveMismatchException, "rank 1 got " + e1);
+    assertTrue(e0.getMessage().contains("S123") && e0.getMessage().contains("S6"), e0.getMessage());
   }
 
   @Test
