@@ -95,13 +95,14 @@ public final class HiCacheRank {
 
   /**
    * Matches {@code tokens} against the tree ({@code match_prefix}): the device hit, then the host-only hit.
-   * Touches no pool; the result is valid within the step.
+   * Touches no pool; the result is valid within the step. The match keeps {@code tokens} without copying
+   * it (a prompt is thousands of tokens, matched twice per request): do not change the array while the match
+   * is in use.
    *
    * <p>Thread: scheduler. Collectives: none. Order: free (it changes nothing every rank must agree on).
    */
   public PrefixMatch matchPrefix(int[] tokens) {
-    int[] copy = tokens.clone();
-    return new PrefixMatch(copy, controller.matchPrefix(copy));
+    return new PrefixMatch(tokens, controller.matchPrefix(tokens));
   }
 
   /**
