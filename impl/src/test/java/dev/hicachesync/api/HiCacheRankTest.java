@@ -60,8 +60,8 @@ class HiCacheRankTest {
   }
 
   @Test
-  void aSingleRankRunsWithoutCollectives() {
-    HiCacheConfig cfg = grid(1, 1).build();
+  void oneRanksRequestLifecycleEvictionAndLoadBack() {
+    HiCacheConfig cfg = grid(1, 1).loadBackThresholdTokens(16).build();
     HiCacheRank rank = HiCacheRank.builder(cfg).groups(InJvmCluster.of(cfg, Duration.ofMillis(300)).groups(0))
         .build();
     int[] prompt = new int[48];
@@ -79,6 +79,17 @@ class HiCacheRankTest {
     }
     assertEquals(java.util.List.of(), rank.quiescenceErrors());
     assertThrows(IllegalStateException.class, () -> rank.cacheFinishedReq(req));
+    assertEquals(5, rank.freeDevicePages());
+    assertEquals(3, rank.evict(3)); // written through already: the pages stay on the host
+    assertEquals(8, rank.freeDevicePages());
+    PrefixMatch afterEviction = rank.matchPrefix(prompt);
+    assertEquals(0, afterEviction.deviceTokens());
+    assertEquals(48, afterEviction.hostTokens());
+    assertEquals(48, rank.initLoadBack(afterEviction)); // load back: the copy lands one step later (S2)
+    rank.checkHicacheEvents();
+    rank.checkHicacheEvents();
+    assertEquals(48, rank.matchPrefix(prompt).deviceTokens());
+    assertEquals(java.util.List.of(), rank.quiescenceErrors());
   }
 
   @Test
