@@ -197,7 +197,8 @@ public final class HiCacheRank {
 
   /**
    * Allocates device pages for a running request's tokens beyond its cached pages: {@code allTokens} is its
-   * prompt and output so far. Returns the new pages for the decode to write (empty when none are needed),
+   * prompt and output so far (kept without copying, as in {@link #matchPrefix}: do not change it before
+   * {@link #cacheFinishedReq}). Returns the new pages for the decode to write (empty when none are needed),
    * or null when the device has no room (then {@link #cacheFinishedReq} caches only the prompt).
    *
    * <p>Thread: scheduler. Collectives: none. Order: same on every rank.
@@ -213,11 +214,11 @@ public final class HiCacheRank {
     if (fresh == null) {
       return null;
     }
-    req.tokens = allTokens.clone();
+    req.tokens = allTokens;
     req.pages = concat(have, fresh);
     req.fresh = fresh;
     req.decodePending = true;
-    return fresh.clone();
+    return fresh;
   }
 
   /**
