@@ -1,7 +1,6 @@
 package dev.hicachesync.sim;
 
 import dev.hicachesync.api.HiCacheRank;
-import dev.hicachesync.api.PrefixMatch;
 import dev.hicachesync.collective.ProcessGroup;
 import dev.hicachesync.collective.ReduceOp;
 import dev.hicachesync.controller.CacheController;
