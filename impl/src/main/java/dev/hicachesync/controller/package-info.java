@@ -1,5 +1,7 @@
 /**
- * The cache controller of one rank ({@code cache_controller.py} and the HiCache half of {@code
+ * <b>Internal</b> (the public surface is {@code dev.hicachesync.api}).
+ *
+ * <p>The cache controller of one rank ({@code cache_controller.py} and the HiCache half of {@code
  * hiradix_cache.py}): write-through, load-back, storage prefetch and backup, the ack and control queues,
  * and one class per protocol step with a sync point ({@code WritingCheck} S1, {@code LoadingCheck} S2,
  * {@code DrainStorageQueues} S3, {@code FusedEventCheck} S123, {@code CanTerminatePrefetch} S4, {@code

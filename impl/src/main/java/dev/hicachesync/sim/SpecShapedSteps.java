@@ -1,5 +1,6 @@
 package dev.hicachesync.sim;
 
+import dev.hicachesync.api.HiCacheRank;
 import dev.hicachesync.collective.ProcessGroup;
 import dev.hicachesync.collective.ReduceOp;
 import dev.hicachesync.controller.CacheController;
@@ -14,6 +15,10 @@ import java.util.List;
  * {@code Enter}/{@code Decide} chain: RECV, finish the running request (unlock, write-through), deliver the
  * received request, the event checks ({@code checkHicacheEvents}: S1, S2 or S123), admission (device hit,
  * load-back, or a fresh node). The controller is the simulator's; only the loop around it is the spec's.
+ * The sync points go through the public {@link HiCacheRank} ({@code engine.api}), as the simulator's own loop
+ * does; the spec's own request lifecycle (insert at admission without the write policy, write-through when
+ * the request finishes, a device hit locked without an insert) uses the controller's lower-level calls, which
+ * the public API does not offer (its {@code cacheUnfinishedReq} applies the write policy at insert).
  *
  * <p>Rank thread only. A divergence the domain leader finds is reported but does not stop the run: RECV
  * carries the spec's request index only, so the ranks run every step and the trace shows where they differ.
@@ -56,6 +61,7 @@ final class SpecShapedSteps {
 
   boolean step(long s) {
     CacheController c = engine.controller;
+    HiCacheRank api = engine.api;
     engine.recorder.begin(s);
     engine.env.beginStep(s);
     engine.where = "step " + s + " RECV";
@@ -66,7 +72,7 @@ final class SpecShapedSteps {
       }
     }
     if (storage) {
-      prefetchThread(c);
+      prefetchThread(c, api);
     }
     if (allDone(c)) {
       return false;
@@ -102,14 +108,14 @@ final class SpecShapedSteps {
       engine.stats.arrived++;
       if (storage) { // prefetch_from_storage: a key the tree misses entirely
         int[] prompt = shape.prompt(shape.requests().get(waiting - 1), pageSize);
-        c.prefetchFromStorage(rid(waiting), c.matchPrefix(prompt), prompt);
+        api.prefetchFromStorage(rid(waiting), api.matchPrefix(prompt));
       }
     }
     engine.where = "step " + s + " events";
-    c.checkHicacheEvents();
+    api.checkHicacheEvents();
     engine.where = "step " + s + " admission";
-    if (waiting != 0 && prefetchDone(c)) {
-      admit(c);
+    if (waiting != 0 && prefetchDone(c, api)) {
+      admit(c, api);
     }
     engine.recorder.endStep();
     engine.stats.stepsRun = s + 1;
@@ -121,9 +127,9 @@ final class SpecShapedSteps {
    * boundary, before RECV (the spec's EnvWindow; the simulator's own loop runs it after RECV). Its outcome is
    * then made to arrive at once: the spec has no storage-query latency, the simulator's deposit does.
    */
-  private void prefetchThread(CacheController c) {
+  private void prefetchThread(CacheController c, HiCacheRank api) {
     engine.where = "step " + engine.stats.stepsRun + " prefetch thread";
-    c.prefetchThreadStep();
+    api.runPrefetchThread();
     engine.env.awaitCondition(c::storageQueuesSettled);
   }
 
@@ -132,12 +138,12 @@ final class SpecShapedSteps {
    * false while it keeps waiting. Once S5 terminated it, the slots it hands back wait for this rank's reader
    * to stop (B7's fix); the spec lands a page read atomically, so the run waits for that here.
    */
-  private boolean prefetchDone(CacheController c) {
+  private boolean prefetchDone(CacheController c, HiCacheRank api) {
     String rid = rid(waiting);
     if (!storage || !c.hasOngoingPrefetch(rid)) {
       return true;
     }
-    if (!c.checkPrefetchProgress(rid)) {
+    if (!api.checkPrefetchProgress(rid)) {
       return false;
     }
     c.takePrefetchedTokens(rid);
@@ -169,7 +175,7 @@ final class SpecShapedSteps {
   }
 
   /** The spec's Admit: a device hit locks, a host hit loads back, a miss computes a fresh node. */
-  private void admit(CacheController c) {
+  private void admit(CacheController c, HiCacheRank api) {
     int[] prompt = shape.prompt(shape.requests().get(waiting - 1), pageSize);
     MatchResult m = c.matchPrefix(prompt);
     TreeNode node;
@@ -177,7 +183,7 @@ final class SpecShapedSteps {
       node = m.lastDeviceNode();
       engine.stats.deviceHitTokens += prompt.length;
     } else if (m.hostTokens() > 0) {
-      if (c.loadBack(m) == 0) {
+      if (api.initLoadBack(api.matchPrefix(prompt)) == 0) {
         return; // no device memory even after eviction: stays waiting
       }
       node = m.lastNode();

@@ -11,6 +11,11 @@
  * dev.hicachesync.sim.DataOptions} (whether each rank's {@code DataPath} moves and checks real KV bytes).
  * A divergence's readable views come from a replay of the same seed ({@code ExactViews}).
  *
+ * <p>Each rank's scheduler loop ({@code RankEngine}, and {@code SpecShapedSteps} for {@code --trace})
+ * makes its cache calls through the public {@link dev.hicachesync.api.HiCacheRank}, the object an engine
+ * embeds; the simulator builds the controller behind it itself ({@link dev.hicachesync.api.Seam}: its seeded
+ * environment, observers, data path and {@code Fault}s) and reads it for its checks.
+ *
  * <p>Why outcomes do not depend on thread timing: everything a rank sees from its environment (copy and
  * I/O completion, storage latency, read failures, rank-local conditions) is a pure function of (seed, rank,
  * the rank's own virtual time), run on the rank's own thread from a per-rank event queue ordered by (tick,
