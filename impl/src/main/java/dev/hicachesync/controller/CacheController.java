@@ -40,6 +40,8 @@ import java.util.Map;
  */
 public final class CacheController {
   final ControllerConfig config;
+  /** Deliberate bugs, from the simulator's seam only ({@link ControllerFaults#NONE} otherwise). */
+  final ControllerFaults faults;
   final ControllerEnv env;
   final SyncLayer sync;
   final SyncLayer prefetchSync;
@@ -92,7 +94,17 @@ public final class CacheController {
    */
   public CacheController(ControllerConfig config, ControllerEnv env, SyncLayer sync, SyncLayer prefetchSync,
       SyncObserver observer, StorageBackend storage, String storageSuffix) {
+    this(config, ControllerFaults.NONE, env, sync, prefetchSync, observer, storage, storageSuffix);
+  }
+
+  /**
+   * Creates the controller of one rank with deliberate bugs: the simulator's and the tests' seam (issue 5);
+   * no production caller passes anything but {@link ControllerFaults#NONE}.
+   */
+  public CacheController(ControllerConfig config, ControllerFaults faults, ControllerEnv env, SyncLayer sync,
+      SyncLayer prefetchSync, SyncObserver observer, StorageBackend storage, String storageSuffix) {
     this.config = config;
+    this.faults = faults;
     this.env = env;
     this.sync = sync;
     this.prefetchSync = prefetchSync;
@@ -101,7 +113,7 @@ public final class CacheController {
     this.storageSuffix = storageSuffix;
     this.tree = new RadixTree(config.pageSize(), this.storage != null);
     this.device = new PageAllocator(config.devicePages());
-    this.host = new HostSlotLedger(config.hostPages(), !config.faults().untrackedSlots());
+    this.host = new HostSlotLedger(config.hostPages(), !faults.untrackedSlots());
   }
 
   /** Makes copies move real KV bytes through {@code data} (before the first step). Scheduler thread. */
@@ -252,6 +264,13 @@ public final class CacheController {
     }
     allocHash = Mix64.mix(Mix64.mix(Mix64.mix(allocHash, 1), pages), r == null ? -1 : r.length == 0 ? -2 : r[0]);
     return r;
+  }
+
+  /** Evicts unlocked device leaves for {@code pages} pages; returns the pages freed. Scheduler thread. */
+  public int evictDevice(int pages) {
+    int n = tree.evictDevice(pages, sink);
+    stats.deviceEvictedPages += n;
+    return n;
   }
 
   /** Returns device pages to the pool (a request that did not cache them). Scheduler thread. */
@@ -487,7 +506,7 @@ public final class CacheController {
 
   /** Marks the tail entry ready when the op's S7 outcome has arrived here and no read is in flight. */
   void updateTail(PrefetchOperation op) {
-    if (op.tail != null && (config.faults().releaseTailEarly() || op.deposited && !op.reading)) {
+    if (op.tail != null && (faults.releaseTailEarly() || op.deposited && !op.reading)) {
       op.tail.ready = true;
     }
   }

@@ -15,25 +15,20 @@ package dev.hicachesync.controller;
  * @param timeoutBaseTicks {@code timeout} policy: ticks before a prefetch may stop early
  * @param timeoutTicksPer1024 {@code timeout} policy: extra ticks per 1024 prefetched tokens
  * @param pageBytes bytes of one page, for the bytes-moved statistics
- * @param faults deliberate protocol bugs, for tests only (none by default)
+ *
+ * <p>No fault switches: deliberate bugs ({@link ControllerFaults}) are a simulator and test seam, passed to
+ * the controller apart from its configuration, never part of what an engine configures.
  */
 public record ControllerConfig(
     int pageSize, int devicePages, int hostPages, WritePolicy writePolicy,
     PrefetchPolicy prefetchPolicy, boolean storage, int prefetchThresholdTokens,
     int loadBackThresholdTokens, int ioBatchPages, long timeoutBaseTicks, long timeoutTicksPer1024,
-    long pageBytes, ControllerFaults faults) {
+    long pageBytes) {
 
   /** Checks the sizes. */
   public ControllerConfig {
     if (pageSize < 1 || devicePages < 1 || hostPages < 0 || ioBatchPages < 1) {
       throw new IllegalArgumentException("page size, device pages and I/O batch must be >= 1, host pages >= 0");
     }
-  }
-
-  /** Returns this configuration with other faults. */
-  public ControllerConfig withFaults(ControllerFaults f) {
-    return new ControllerConfig(pageSize, devicePages, hostPages, writePolicy, prefetchPolicy, storage,
-        prefetchThresholdTokens, loadBackThresholdTokens, ioBatchPages, timeoutBaseTicks,
-        timeoutTicksPer1024, pageBytes, f);
   }
 }

@@ -27,11 +27,11 @@ final class FusedEventCheck {
       storage ? c.backupAckQueue.leadingReady() : 0,
       storage ? c.hostReleaseQueue.leadingReady() : 0
     };
-    if (local[0] == 0 && c.config.faults().skipIdleWriteCheck()) {
+    if (local[0] == 0 && c.faults.skipIdleWriteCheck()) {
       return; // B3 in the fused form
     }
     long[] n = c.sync.reduce(SyncPoint.S123, ReduceOp.MIN, local);
-    if (c.config.faults().unsyncedLoadingCheck()) {
+    if (c.faults.unsyncedLoadingCheck()) {
       n[1] = local[1]; // B5: the load count taken from this rank alone
     }
     c.popWriteAcks((int) n[0]);

@@ -19,7 +19,7 @@ final class LoadingCheck {
 
   void run() {
     int ready = CacheController.leadingDone(c.loadAcks);
-    long n = c.config.faults().unsyncedLoadingCheck()
+    long n = c.faults.unsyncedLoadingCheck()
         ? ready
         : c.sync.reduce(SyncPoint.S2, ReduceOp.MIN, new long[] {ready})[0];
     c.popLoadAcks((int) n);

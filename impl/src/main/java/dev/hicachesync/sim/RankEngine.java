@@ -1,22 +1,24 @@
 package dev.hicachesync.sim;
 
+import dev.hicachesync.api.CachedRequest;
+import dev.hicachesync.api.HiCacheRank;
+import dev.hicachesync.api.PrefixMatch;
+import dev.hicachesync.api.Seam;
 import dev.hicachesync.collective.PipeChannel;
 import dev.hicachesync.collective.ProcessGroup;
 import dev.hicachesync.controller.CacheController;
 import dev.hicachesync.sync.SyncPoint;
-import dev.hicachesync.tree.InsertResult;
-import dev.hicachesync.tree.MatchResult;
-import dev.hicachesync.tree.TreeNode;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
 
 /**
  * One rank's scheduler loop ({@code scheduler.py}, reduced to what the cache sees): RECV, the prefetch
  * thread's pass (S7), the event checks (S1–S3), arrivals with storage prefetch, aborts (S6), admission with
- * prefetch checks (S4, S5), load-back, prefill insert, and finished requests caching their output.
+ * prefetch checks (S4, S5), load-back, prefill insert, and finished requests caching their output. Every
+ * cache call goes through the public {@link HiCacheRank}, as an engine's would; {@link #controller} (the
+ * same rank's internals) is read only for the checks and statistics.
  *
  * <p>Rank thread only. Every decision here depends only on the request stream and the controller's synced
  * state, except under {@link Fault#EARLY_ADMISSION_EXIT}.
@@ -24,6 +26,8 @@ import java.util.List;
 final class RankEngine {
   final int rank;
   final CacheController controller;
+  /** The public API of this rank: the only thing the loop calls for cache decisions. */
+  final HiCacheRank api;
   final RankEnv env;
   final RankRecorder recorder;
   final EngineStats stats = new EngineStats();
@@ -56,6 +60,7 @@ final class RankEngine {
     this.sim = sim;
     this.cfg = cfg;
     this.controller = controller;
+    this.api = Seam.wrap(controller);
     this.env = env;
     this.recorder = recorder;
     this.workload = workload;
@@ -109,14 +114,13 @@ final class RankEngine {
     }
     where = "step " + s + " events";
     if (cfg.storage() != StorageMode.OFF) {
-      controller.prefetchThreadStep();
+      api.runPrefetchThread();
     }
-    controller.checkHicacheEvents();
+    api.checkHicacheEvents();
     where = "step " + s + " admission";
     for (Request r : arrivals) {
       stats.arrived++;
-      MatchResult m = controller.matchPrefix(r.prompt());
-      controller.prefetchFromStorage(r.rid(), m, r.prompt());
+      api.prefetchFromStorage(r.rid(), api.matchPrefix(r.prompt()));
       waiting.add(r);
     }
     abort(s);
@@ -148,8 +152,7 @@ final class RankEngine {
     for (Iterator<Request> it = waiting.iterator(); it.hasNext(); ) {
       Request r = it.next();
       if (r.abortStep() == s || injections != null && injections.aborted(r.rid(), s)) {
-        controller.releaseAbortedRequest(r.rid());
-        controller.takePrefetchedTokens(r.rid());
+        api.releaseAbortedRequest(r.rid());
         it.remove();
         stats.aborted++;
       }
@@ -168,7 +171,7 @@ final class RankEngine {
       if (r.eligibleStep() > s) {
         continue;
       }
-      if (controller.hasOngoingPrefetch(r.rid()) && !controller.checkPrefetchProgress(r.rid())) {
+      if (!api.checkPrefetchProgress(r.rid())) {
         continue;
       }
       if (!tryAdmit(r, s)) {
@@ -181,26 +184,18 @@ final class RankEngine {
   private boolean tryAdmit(Request r, long s) {
     int ps = cfg.pageSize();
     int[] prompt = r.prompt();
-    MatchResult m = controller.matchPrefix(prompt);
-    int loaded = controller.loadBack(m);
-    TreeNode prefix = loaded > 0 ? m.lastNode() : m.lastDeviceNode();
+    PrefixMatch m = api.matchPrefix(prompt);
+    int loaded = api.initLoadBack(m);
     int prefixTokens = m.deviceTokens() + loaded;
-    controller.lock(prefix);
-    int promptPages = prompt.length / ps;
-    int[] fresh = controller.allocateDevice(promptPages - prefixTokens / ps);
-    if (fresh == null) {
-      controller.unlock(prefix);
+    CachedRequest req = api.allocForExtend(r.rid(), m, loaded);
+    if (req == null) {
       return false;
     }
     if (data != null) {
-      data.compute(fresh, prompt, prefixTokens / ps, ps); // prefill writes the KV of what it computed
+      data.compute(req.freshPages(), prompt, prefixTokens / ps, ps); // prefill writes the KV of what it computed
     }
-    InsertResult ins = controller.insert(
-        Arrays.copyOf(prompt, promptPages * ps), concat(devicePages(prefix), fresh));
-    TreeNode last = ins.lastNode() == null ? controller.tree().root() : ins.lastNode();
-    controller.lock(last);
-    controller.unlock(prefix);
-    int fromStorage = Math.min(loaded, controller.takePrefetchedTokens(r.rid()));
+    api.cacheUnfinishedReq(req);
+    int fromStorage = Math.min(loaded, req.prefetchedTokens());
     stats.admitted++;
     stats.promptTokens += prompt.length;
     stats.deviceHitTokens += m.deviceTokens();
@@ -208,7 +203,7 @@ final class RankEngine {
     stats.hostHitTokens += loaded - fromStorage;
     stats.computedTokens += prompt.length - prefixTokens;
     workload.admitted(r, m.deviceTokens(), loaded - fromStorage, fromStorage);
-    running.add(new Running(r, last, s + r.decodeSteps()));
+    running.add(new Running(r, req, s + r.decodeSteps()));
     return true;
   }
 
@@ -222,45 +217,20 @@ final class RankEngine {
       stats.finished++;
       int ps = cfg.pageSize();
       int[] full = concat(run.request.prompt(), run.request.output());
-      int[] have = devicePages(run.last);
-      int extra = full.length / ps - have.length;
-      if (extra > 0) {
-        int[] fresh = controller.allocateDevice(extra);
-        if (fresh != null) {
-          if (data != null) {
-            data.compute(fresh, full, have.length, ps); // decode wrote the output's KV
-          }
-          controller.insert(Arrays.copyOf(full, full.length / ps * ps), concat(have, fresh));
-        }
+      int[] fresh = api.allocForDecode(run.cached, full);
+      if (fresh != null && fresh.length > 0 && data != null) {
+        data.compute(fresh, full, full.length / ps - fresh.length, ps); // decode wrote the output's KV
       }
-      controller.unlock(run.last);
+      api.cacheFinishedReq(run.cached);
     }
-  }
-
-  /** Returns the device pages of the path from the root to {@code node}, which must be on the device. */
-  private static int[] devicePages(TreeNode node) {
-    List<int[]> parts = new ArrayList<>();
-    int n = 0;
-    for (TreeNode t = node; t != null && t.parent() != null; t = t.parent()) {
-      int[] p = t.devicePages();
-      parts.add(p);
-      n += p.length;
-    }
-    int[] out = new int[n];
-    int at = n;
-    for (int[] p : parts) {
-      at -= p.length;
-      System.arraycopy(p, 0, out, at, p.length);
-    }
-    return out;
   }
 
   private static int[] concat(int[] a, int[] b) {
-    int[] r = Arrays.copyOf(a, a.length + b.length);
+    int[] r = java.util.Arrays.copyOf(a, a.length + b.length);
     System.arraycopy(b, 0, r, a.length, b.length);
     return r;
   }
 
-  /** A request in the running batch: the tree node it holds locked and when it finishes. */
-  private record Running(Request request, TreeNode last, long doneStep) {}
+  /** A request in the running batch: its cache state on this rank and when it finishes. */
+  private record Running(Request request, CachedRequest cached, long doneStep) {}
 }

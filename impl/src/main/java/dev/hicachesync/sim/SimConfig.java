@@ -64,10 +64,14 @@ public record SimConfig(
 
   /** Returns the controller configuration every rank uses. */
   ControllerConfig controllerConfig() {
-    ControllerFaults f = Fault.controllerFaults(faults);
     return new ControllerConfig(pageSize, devicePages, hostPages, writePolicy, prefetchPolicy,
         storage != StorageMode.OFF, specShaped != null ? pageSize : 4 * pageSize, pageSize, 8, 12, 4,
-        64L * 1024, f); // spec-shaped: one-page keys need a one-page threshold to be prefetched at all
+        64L * 1024); // spec-shaped: one-page keys need a one-page threshold to be prefetched at all
+  }
+
+  /** Returns the deliberate bugs the controller of every rank is built with (the simulator's seam). */
+  ControllerFaults controllerFaults() {
+    return Fault.controllerFaults(faults);
   }
 
   /** A mutable builder; every setter returns it. */

@@ -228,7 +228,7 @@ public final class Simulator {
     RankRecorder rec = recorders[r];
     EventLog log = cfg.logFile() == null ? null : new EventLog(r, env);
     SyncObserver reductions = log == null ? SyncObserver.NONE : log;
-    CacheController controller = new CacheController(cfg.controllerConfig(), env,
+    CacheController controller = new CacheController(cfg.controllerConfig(), cfg.controllerFaults(), env,
         new SyncLayer(cfg.version(), schedGroups, reductions),
         new SyncLayer(cfg.version(), prefetchGroups, reductions), rankTrace != null ? rankTrace : rec, storage,
         "tp" + t.tpRank(r) + "pp" + c.pp());

@@ -23,7 +23,7 @@ class BackupInvariantTest {
 
   private static CacheController controller(int devicePages, int hostPages) {
     ControllerConfig cfg = new ControllerConfig(PS, devicePages, hostPages, WritePolicy.WRITE_THROUGH,
-        PrefetchPolicy.BEST_EFFORT, false, 2 * PS, PS, 2, 10, 0, 1024, ControllerFaults.NONE);
+        PrefetchPolicy.BEST_EFFORT, false, 2 * PS, PS, 2, 10, 0, 1024);
     return new CacheController(cfg, new ManualEnv(), null, null, null, null, "r0");
   }
 

@@ -13,7 +13,7 @@ final class ControllerFixtures {
    */
   static CacheController controller() {
     ControllerConfig cfg = new ControllerConfig(64, 16, 16, WritePolicy.WRITE_THROUGH,
-        PrefetchPolicy.BEST_EFFORT, false, 256, 64, 1, 12, 4, 64L * 1024, ControllerFaults.NONE);
+        PrefetchPolicy.BEST_EFFORT, false, 256, 64, 1, 12, 4, 64L * 1024);
     return new CacheController(cfg, null, null, null, null, null, "tp0pp0");
   }
 

@@ -35,7 +35,7 @@ class SyncPointsTest {
 
   private static ControllerConfig config(boolean storage, PrefetchPolicy p) {
     return new ControllerConfig(PS, 16, 16, WritePolicy.WRITE_THROUGH, p, storage, 2 * PS, PS, 2, 10, 0,
-        1024, ControllerFaults.NONE);
+        1024);
   }
 
   private record Rank(CacheController c, ManualEnv env) {}

@@ -1,0 +1,365 @@
+package dev.hicachesync.api;
+
+import dev.hicachesync.controller.CacheController;
+import dev.hicachesync.sync.SyncGroups;
+import dev.hicachesync.sync.SyncLayer;
+import dev.hicachesync.sync.SyncObserver;
+import dev.hicachesync.topology.RankCoord;
+import dev.hicachesync.topology.Topology;
+import dev.hicachesync.tree.InsertResult;
+import dev.hicachesync.tree.MatchResult;
+import dev.hicachesync.tree.TreeNode;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * One rank's HiCache: its replica of the radix tree, its device and host pools, its transfers and the sync
+ * points that keep all of it identical across the rank's sync domain. The methods are what SGLang's
+ * scheduler calls on its {@code HiRadixCache}, per step and per request.
+ *
+ * <h2>Threads</h2>
+ * Every method is for the rank's <b>scheduler thread</b> only, except {@link #runPrefetchThread}, which
+ * belongs to the thread that owns the prefetch groups ({@link RankGroups}). Today the controller's internal
+ * state is not shared safely between threads, so call {@link #runPrefetchThread} from the scheduler thread
+ * too, at the start of the step, as the simulator does (issue 10, item 2 moves it to its own thread).
+ *
+ * <h2>Order: what every rank of a group must do alike</h2>
+ * The ranks of a sync domain (all attention-CP × attention-TP ranks of a replica, and its pipeline stages)
+ * must make the same calls with the same arguments in the same order: the collectives pair by order (the
+ * k-th call of every member meets the k-th call of the others), and the calls that issue none still change
+ * the tree and the pools, which must stay equal (INV-3, INV-6). A step is:
+ * <ol>
+ *   <li>{@link #runPrefetchThread} (S7, prefetch groups), then {@link #checkHicacheEvents} (S1–S3, or S123 in
+ *       {@code merged});
+ *   <li>for each new request: {@link #matchPrefix}, {@link #prefetchFromStorage};
+ *   <li>for each aborted waiting request: {@link #releaseAbortedRequest} (S6);
+ *   <li>admission, per waiting request in queue order: {@link #checkPrefetchProgress} (S4, S5) until it
+ *       returns true, then {@link #matchPrefix}, {@link #initLoadBack}, {@link #allocForExtend}, the
+ *       engine's prefill, {@link #cacheUnfinishedReq};
+ *   <li>for each running request: decode ({@link #allocForDecode}) and, once done, {@link #cacheFinishedReq}.
+ * </ol>
+ * A rank-local reason to skip or reorder one of them (a local clock, a local "batch full") is the bug class
+ * this project catalogues (B3, B10): the next collective then mismatches ({@code CollectiveMismatchException})
+ * or times out ({@code CollectiveTimeoutException}), both named by the engine's {@code ProcessGroup}.
+ */
+public final class HiCacheRank {
+  final CacheController controller;
+  /** The built-in environment's step hook, or null when the environment is the simulator's. */
+  private final StepEnvironment steps;
+
+  HiCacheRank(CacheController controller, StepEnvironment steps) {
+    this.controller = controller;
+    this.steps = steps;
+  }
+
+  /** Returns a builder of the rank that {@code config} describes. Any thread. */
+  public static Builder builder(HiCacheConfig config) {
+    return new Builder(config);
+  }
+
+  // ================================================================ per step
+
+  /**
+   * The prefetch thread's pass ({@code prefetch_thread_func}): for every prefetch issued since the last
+   * pass, this rank's leading storage hits are MIN-reduced (S7) and the agreed pages are read, or the
+   * prefetch is revoked below {@code prefetchThresholdTokens}.
+   *
+   * <p>Thread: the owner of the prefetch groups (see the class javadoc: today the scheduler thread).
+   * Collectives: one S7 reduction per issued prefetch, on the prefetch groups (and the pp group with PP).
+   * Order: every rank of the domain calls it at the same point of the same step.
+   */
+  public void runPrefetchThread() {
+    controller.prefetchThreadStep();
+  }
+
+  /**
+   * The per-step event check ({@code check_hicache_events}): consumes the completed write-throughs (S1),
+   * load-backs (S2) and storage control queues (S3) in counts all ranks agreed on; in {@code merged} one
+   * fused S123 collective. Also moves this rank's built-in clock one step on.
+   *
+   * <p>Thread: scheduler. Collectives: {@code pre20460} S1, S2 (and S3 with storage) on attn_tp;
+   * {@code post20460} each on attn_cp then attn_tp; {@code merged} one on CP×TP; singleton groups skipped;
+   * later pipeline stages receive the decisions over {@code fromPrev} instead. Order: once per step on every
+   * rank, before admission, even when nothing is pending (B3: skipping it when idle deadlocks).
+   */
+  public void checkHicacheEvents() {
+    if (steps != null) {
+      steps.beginStep();
+    }
+    controller.checkHicacheEvents();
+  }
+
+  // ================================================================ per request
+
+  /**
+   * Matches {@code tokens} against the tree ({@code match_prefix}): the device hit, then the host-only hit.
+   * Touches no pool; the result is valid within the step.
+   *
+   * <p>Thread: scheduler. Collectives: none. Order: free (it changes nothing every rank must agree on).
+   */
+  public PrefixMatch matchPrefix(int[] tokens) {
+    int[] copy = tokens.clone();
+    return new PrefixMatch(copy, controller.matchPrefix(copy));
+  }
+
+  /**
+   * Starts a storage prefetch of the part of {@code m}'s query beyond the tree's hits ({@code
+   * prefetch_from_storage}) when storage is on, the part is at least {@code prefetchThresholdTokens} and host
+   * slots can be had; returns whether one was queued for {@link #runPrefetchThread}.
+   *
+   * <p>Thread: scheduler. Collectives: none here (S7 follows in {@link #runPrefetchThread}). Order: every rank
+   * issues the same prefetches in the same order, when the request arrives.
+   */
+  public boolean prefetchFromStorage(String rid, PrefixMatch m) {
+    return controller.prefetchFromStorage(Objects.requireNonNull(rid, "rid"), m.result, m.tokens);
+  }
+
+  /**
+   * Returns true once request {@code rid} may be admitted: it has no prefetch, or its prefetch is finished
+   * and its agreed pages are in the host tree ({@code check_prefetch_progress}); false while it must wait.
+   *
+   * <p>Thread: scheduler. Collectives: with a prefetch ongoing, S4 (MAX, policies {@code wait_complete} and
+   * {@code timeout}) and, when it terminates, S5 (MIN of pages read); none without one. Order: every rank
+   * checks the same waiting requests in the same queue order and stops at the same one (B10: a rank-local
+   * early exit before these checks deadlocks).
+   */
+  public boolean checkPrefetchProgress(String rid) {
+    return !controller.hasOngoingPrefetch(rid) || controller.checkPrefetchProgress(rid);
+  }
+
+  /**
+   * Releases what an aborted waiting request holds for its prefetch: host slots and the anchor ({@code
+   * release_aborted_request}).
+   *
+   * <p>Thread: scheduler. Collectives: S6, a barrier, when the request has a prefetch ongoing. Order: every
+   * rank aborts the same requests in the same step.
+   */
+  public void releaseAbortedRequest(String rid) {
+    controller.releaseAbortedRequest(rid);
+    controller.takePrefetchedTokens(rid);
+  }
+
+  /**
+   * Loads the host-only part of {@code m} back to the device when it is at least {@code
+   * loadBackThresholdTokens} ({@code init_load_back}); returns the tokens loaded (0 if none or no device
+   * memory). The loaded path stays locked until S2 agrees the copy has landed.
+   *
+   * <p>Thread: scheduler. Collectives: none (the load ack is consumed at S2). Order: same on every rank.
+   */
+  public int initLoadBack(PrefixMatch m) {
+    return controller.loadBack(m.result);
+  }
+
+  /**
+   * Admits a request: locks its cached prefix ({@code m}'s device hit plus the {@code loadedTokens} that
+   * {@link #initLoadBack} loaded) and allocates device pages for the rest of its whole pages, evicting
+   * unlocked leaves if needed ({@code alloc_for_extend}). Returns the request's cache state, whose {@link
+   * CachedRequest#freshPages()} the prefill writes; null (nothing held) when the device has no room.
+   *
+   * <p>Thread: scheduler. Collectives: none. Order: same on every rank (the pools agree, so a null here is
+   * a null everywhere, INV-6).
+   */
+  public CachedRequest allocForExtend(String rid, PrefixMatch m, int loadedTokens) {
+    int ps = controller.tree().pageSize();
+    MatchResult r = m.result;
+    TreeNode prefix = loadedTokens > 0 ? r.lastNode() : r.lastDeviceNode();
+    int prefixTokens = r.deviceTokens() + loadedTokens;
+    controller.lock(prefix);
+    int[] fresh = controller.allocateDevice(m.tokens.length / ps - prefixTokens / ps);
+    if (fresh == null) {
+      controller.unlock(prefix);
+      return null;
+    }
+    CachedRequest req = new CachedRequest(Objects.requireNonNull(rid, "rid"), m.tokens,
+        concat(devicePages(prefix), fresh), fresh, prefix);
+    req.prefetchedTokens = controller.takePrefetchedTokens(rid);
+    return req;
+  }
+
+  /**
+   * Caches a request's computed prompt ({@code cache_unfinished_req}): inserts its whole pages with their
+   * device pages (duplicates freed), applies the write policy to the path (write-through starts here), and
+   * moves the request's lock to the inserted node.
+   *
+   * <p>Thread: scheduler. Collectives: none (write acks are consumed at S1). Order: same on every rank.
+   */
+  public void cacheUnfinishedReq(CachedRequest req) {
+    int ps = controller.tree().pageSize();
+    InsertResult ins = controller.insert(Arrays.copyOf(req.tokens, req.pages.length * ps), req.pages);
+    TreeNode last = ins.lastNode() == null ? controller.tree().root() : ins.lastNode();
+    controller.lock(last);
+    controller.unlock(req.locked);
+    req.locked = last;
+  }
+
+  /**
+   * Allocates device pages for a running request's tokens beyond its cached pages: {@code allTokens} is its
+   * prompt and output so far. Returns the new pages for the decode to write (empty when none are needed),
+   * or null when the device has no room (then {@link #cacheFinishedReq} caches only the prompt).
+   *
+   * <p>Thread: scheduler. Collectives: none. Order: same on every rank.
+   */
+  public int[] allocForDecode(CachedRequest req, int[] allTokens) {
+    int ps = controller.tree().pageSize();
+    int[] have = devicePages(req.locked);
+    int extra = allTokens.length / ps - have.length;
+    if (extra <= 0) {
+      return new int[0];
+    }
+    int[] fresh = controller.allocateDevice(extra);
+    if (fresh == null) {
+      return null;
+    }
+    req.tokens = allTokens.clone();
+    req.pages = concat(have, fresh);
+    req.fresh = fresh;
+    req.decodePending = true;
+    return fresh.clone();
+  }
+
+  /**
+   * Caches a finished request ({@code cache_finished_req}): inserts the output pages {@link #allocForDecode}
+   * allocated (write policy applied) and releases the request's lock. The request is done afterwards.
+   *
+   * <p>Thread: scheduler. Collectives: none. Order: same on every rank, same step.
+   */
+  public void cacheFinishedReq(CachedRequest req) {
+    if (req.finished) {
+      throw new IllegalStateException("request " + req.rid + " is already finished");
+    }
+    if (req.decodePending) {
+      int ps = controller.tree().pageSize();
+      controller.insert(Arrays.copyOf(req.tokens, req.tokens.length / ps * ps), req.pages);
+      req.decodePending = false;
+    }
+    controller.unlock(req.locked);
+    req.finished = true;
+  }
+
+  /**
+   * Evicts unlocked device leaves for {@code pages} pages (backing them up first under {@code write_back});
+   * returns the pages freed ({@code evict}).
+   *
+   * <p>Thread: scheduler. Collectives: none. Order: same on every rank (victims follow the replicated LRU
+   * clock, INV-3).
+   */
+  public int evict(int pages) {
+    return controller.evictDevice(pages);
+  }
+
+  // ================================================================ views
+
+  /** Returns the digest of the tree; equal on every rank of a domain after the same step. Scheduler thread. */
+  public long treeDigest() {
+    return controller.tree().digest().hash();
+  }
+
+  /** Returns the free device pages. Scheduler thread. */
+  public int freeDevicePages() {
+    return controller.freeDevicePages();
+  }
+
+  /** Returns the free host pages. Scheduler thread. */
+  public int freeHostPages() {
+    return controller.freeHostPages();
+  }
+
+  /** Returns why the rank is not quiet (acks, prefetches or slots still held); empty once drained. Scheduler thread. */
+  public List<String> quiescenceErrors() {
+    List<String> errors = new ArrayList<>(controller.quiescenceErrors());
+    if (steps != null && steps.pending() > 0) {
+      errors.add(steps.pending() + " background operations still pending");
+    }
+    return errors;
+  }
+
+  // ================================================================ helpers
+
+  /** Returns the device pages of the path from the root to {@code node}, which must be on the device. */
+  static int[] devicePages(TreeNode node) {
+    List<int[]> parts = new ArrayList<>();
+    int n = 0;
+    for (TreeNode t = node; t != null && t.parent() != null; t = t.parent()) {
+      int[] p = t.devicePages();
+      parts.add(p);
+      n += p.length;
+    }
+    int[] out = new int[n];
+    int at = n;
+    for (int[] p : parts) {
+      at -= p.length;
+      System.arraycopy(p, 0, out, at, p.length);
+    }
+    return out;
+  }
+
+  private static int[] concat(int[] a, int[] b) {
+    int[] r = Arrays.copyOf(a, a.length + b.length);
+    System.arraycopy(b, 0, r, a.length, b.length);
+    return r;
+  }
+
+  /** Builds a rank; every setter returns it. */
+  public static final class Builder {
+    private final HiCacheConfig config;
+    private RankGroups groups;
+    private HiCacheStorage storage = HiCacheStorage.NONE;
+
+    private Builder(HiCacheConfig config) {
+      this.config = Objects.requireNonNull(config, "config");
+    }
+
+    /** The engine's process groups for this rank (required). */
+    public Builder groups(RankGroups g) {
+      groups = g;
+      return this;
+    }
+
+    /** The L3 store (default {@link HiCacheStorage#NONE}). */
+    public Builder storage(HiCacheStorage s) {
+      storage = Objects.requireNonNull(s, "storage");
+      return this;
+    }
+
+    /**
+     * Returns the rank; a one-line {@link IllegalArgumentException} when the groups are missing or their
+     * members are not the ones the configuration's grid gives this rank.
+     */
+    public HiCacheRank build() {
+      if (groups == null) {
+        throw new IllegalArgumentException("rank " + config.rank() + ": no process groups (Builder.groups)");
+      }
+      Topology t = config.topology();
+      int r = config.rank();
+      checkMembers("attn_tp", groups.attnTp().members(), t.attnTpGroup(r));
+      checkMembers("attn_cp", groups.attnCp().members(), t.attnCpGroup(r));
+      checkMembers("cp_tp", groups.cpTp().members(), t.cpTpGroup(r));
+      checkMembers("prefetch attn_tp", groups.prefetchAttnTp().members(), t.attnTpGroup(r));
+      checkMembers("prefetch attn_cp", groups.prefetchAttnCp().members(), t.attnCpGroup(r));
+      checkMembers("prefetch cp_tp", groups.prefetchCpTp().members(), t.cpTpGroup(r));
+      RankCoord c = t.coords(r);
+      if ((groups.fromPrev() == null) != (c.pp() == 0) || (groups.toNext() == null) != (c.pp() == t.pp() - 1)) {
+        throw new IllegalArgumentException("rank " + r + " is stage " + c.pp() + " of " + t.pp()
+            + ": it needs a channel from the previous stage iff pp_rank > 0 and to the next iff not last");
+      }
+      StepEnvironment env = new StepEnvironment();
+      SyncGroups sched = new SyncGroups(groups.attnTp(), groups.attnCp(), groups.cpTp(), null, groups.fromPrev(),
+          groups.toNext());
+      SyncGroups pf = new SyncGroups(groups.prefetchAttnTp(), groups.prefetchAttnCp(), groups.prefetchCpTp(),
+          t.pp() > 1 ? groups.prefetchPp() : null, null, null);
+      CacheController controller = new CacheController(config.controllerConfig(storage.on()), env,
+          new SyncLayer(config.version(), sched), new SyncLayer(config.version(), pf), SyncObserver.NONE,
+          storage.backend, "tp" + t.tpRank(r) + "pp" + c.pp());
+      return new HiCacheRank(controller, env);
+    }
+
+    private void checkMembers(String what, List<Integer> got, List<Integer> want) {
+      if (!got.equals(want)) {
+        throw new IllegalArgumentException("rank " + config.rank() + ": its " + what + " group has members " + got
+            + ", the grid " + config.topology() + " gives " + want);
+      }
+    }
+  }
+}
