@@ -1,7 +1,10 @@
 package dev.hicachesync.cluster;
 
+import dev.hicachesync.api.RankGroups;
 import dev.hicachesync.collective.PipeChannel;
 import dev.hicachesync.collective.ProcessGroup;
+import dev.hicachesync.topology.RankCoord;
+import dev.hicachesync.topology.Topology;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -146,6 +149,30 @@ public final class ClusterNode implements AutoCloseable {
       throw new IllegalArgumentException("rank " + cfg.rank() + " is neither end of pipe " + from + "->" + to);
     }
     return new RemotePipe(this, from, to);
+  }
+
+  /**
+   * Returns this rank's groups for HiCache on the grid {@code topology}, named as the in-JVM cluster names them
+   * ({@code attn_tp}, {@code attn_cp}, {@code sched} and the prefetch thread's {@code pf_*}), with the pipeline
+   * channels to the neighbouring stages. Call once; every rank of the world calls it with the same grid.
+   *
+   * @throws IllegalArgumentException if the grid's world size is not this world's
+   */
+  public RankGroups rankGroups(Topology topology) {
+    if (topology.worldSize() != cfg.world()) {
+      throw new IllegalArgumentException("grid " + topology + " has " + topology.worldSize() + " ranks, this world "
+          + cfg.world());
+    }
+    int r = cfg.rank();
+    RankCoord c = topology.coords(r);
+    PipeChannel fromPrev = c.pp() == 0 ? null
+        : pipe(topology.rankOf(new RankCoord(c.dp(), c.cp(), c.tp(), c.pp() - 1)), r);
+    PipeChannel toNext = c.pp() == topology.pp() - 1 ? null
+        : pipe(r, topology.rankOf(new RankCoord(c.dp(), c.cp(), c.tp(), c.pp() + 1)));
+    return new RankGroups(group("attn_tp", topology.attnTpGroup(r)), group("attn_cp", topology.attnCpGroup(r)),
+        group("sched", topology.cpTpGroup(r)), group("pf_attn_tp", topology.attnTpGroup(r)),
+        group("pf_attn_cp", topology.attnCpGroup(r)), group("pf_cp_tp", topology.cpTpGroup(r)),
+        topology.pp() > 1 ? group("pf_pp", topology.ppGroup(r)) : null, fromPrev, toNext);
   }
 
   /** Leaves the world; peers see this rank leave (their waits fail with a named error). Idempotent. */

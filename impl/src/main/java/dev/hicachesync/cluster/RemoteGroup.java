@@ -23,6 +23,9 @@ final class RemoteGroup implements ProcessGroup {
   private final ClusterNode node;
   private final String name;
   private final List<Integer> members;
+  // Messages are routed by name and members: "sched" over a stage's CP×TP and "sched" over a PP domain are
+  // two groups, and one rank can belong to both.
+  private final String key;
   private long nextCall; // owner thread only
   private CollectiveException broken; // owner thread only
 
@@ -30,6 +33,7 @@ final class RemoteGroup implements ProcessGroup {
     this.node = node;
     this.name = name;
     this.members = List.copyOf(members);
+    this.key = name + this.members;
   }
 
   @Override
@@ -86,18 +90,18 @@ final class RemoteGroup implements ProcessGroup {
       throw broken;
     }
     long seq = nextCall++;
-    node.contribute(name, seq, members, mine);
+    node.contribute(key, seq, members, mine);
     long deadline = System.nanoTime() + node.timeout().toNanos();
     node.lock().lock();
     try {
       while (true) {
-        Map<Integer, WireCall> got = node.contributionsLocked(name, seq);
+        Map<Integer, WireCall> got = node.contributionsLocked(key, seq);
         if (got.size() == members.size()) {
           WireCall[] calls = new WireCall[members.size()];
           for (int m = 0; m < calls.length; m++) {
             calls[m] = got.get(members.get(m));
           }
-          node.forgetLocked(name, seq);
+          node.forgetLocked(key, seq);
           for (WireCall c : calls) {
             if (!c.matches(calls[0])) {
               throw fail(new CollectiveMismatchException(mismatch(seq, calls)));

@@ -12,7 +12,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 /** Test worlds of rank "processes" on loopback: each a {@link ClusterNode} with its own channel and port. */
-final class Worlds {
+public final class Worlds {
   static final String HOST = "127.0.0.1";
 
   static {
@@ -22,7 +22,7 @@ final class Worlds {
   private Worlds() {}
 
   /** Returns {@code n} ports that were free on loopback a moment ago. */
-  static List<Integer> freePorts(int n) {
+  public static List<Integer> freePorts(int n) {
     List<ServerSocket> sockets = new ArrayList<>();
     try {
       for (int i = 0; i < n; i++) {
@@ -46,7 +46,7 @@ final class Worlds {
     }
   }
 
-  static ClusterConfig config(int world, int rank, List<Integer> ports, Duration timeout, String identity, String name) {
+  public static ClusterConfig config(int world, int rank, List<Integer> ports, Duration timeout, String identity, String name) {
     return new ClusterConfig(world, rank, HOST, ports, timeout, identity, name);
   }
 
@@ -68,7 +68,7 @@ final class Worlds {
     }
   }
 
-  static String uniqueName() {
+  public static String uniqueName() {
     return "hicache-test-" + ProcessHandle.current().pid() + "-" + System.nanoTime();
   }
 }
