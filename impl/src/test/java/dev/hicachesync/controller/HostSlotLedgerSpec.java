@@ -5,14 +5,14 @@ import java.util.TreeSet;
 /**
  * The sequential specification of the host-slot ledger, from INV-7 ({@code HostSlotSafety}) and not from
  * {@link HostSlotLedger}: per slot the number of transfers using it, and the set of free slots (lowest
- * first). Start: slots 0 and 1 allocated with two users each, slots 2 and 3 free.
+ * first). Start: slots 0 and 1 allocated, slot 0 with three users; slots 2 and 3 free.
  */
 public class HostSlotLedgerSpec {
-  private final int[] users = {2, 2, 0, 0};
+  private final int[] users = {3, 0, 0, 0};
   private final TreeSet<Integer> free = new TreeSet<>(java.util.List.of(2, 3));
 
-  public void clear(int slot) {
-    users[slot]--;
+  public void clear() {
+    users[0]--;
   }
 
   public String free(int slot) {
