@@ -9,10 +9,10 @@ import org.junit.jupiter.api.Test;
 /**
  * Broken twin (a) of issue 10: an allocator that hands out the <em>highest</em> free pages. It is
  * perfectly thread-safe (one monitor, like {@link PageAllocator}), so a check that compares the allocator
- * with itself run sequentially accepts it; against {@link LowestFreePagesSpec} it must be rejected. Why it
- * matters: with highest-first, the pages a rank gets depend on the same set of free pages as lowest-first,
- * but the spec, the trace validator and the tests all name lowest-first (INV-6, {@code AllocAgreement},
- * compares what the ranks allocated), so this is the check that pins the rule down.
+ * with itself run sequentially accepts it; against {@link LowestFreePagesSpec} it must be rejected. Why a
+ * model is needed: highest-first depends on the set of free pages alone, as lowest-first does, so every
+ * rank still allocates alike and no simulation invariant notices the switch; only a specification that
+ * states the rule {@link PageAllocator} documents (lowest first) pins it down.
  */
 @Tag("lincheck")
 public class HighestFreePagesAllocatorLincheckTest extends AbstractPageAllocatorLincheckTest {
