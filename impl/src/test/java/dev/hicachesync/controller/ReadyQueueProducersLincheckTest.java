@@ -15,7 +15,13 @@ import org.junit.jupiter.api.Test;
  * mark entries ready and the scheduler counts and pops (S3), all on the production class with no lock of
  * the test's. The entry handles reach the readiers through an {@link AtomicReferenceArray} (in production
  * through the prefetch operation's fields), so a readier may only mark an entry already appended. Checked
- * against {@link Spec}. A mutant that drops the monitor from {@code ReadyQueue.add} fails it.
+ * against {@link Spec}.
+ *
+ * <p>What it cannot see: with one appender and one popper and no resize, an {@code ArrayDeque} without the
+ * monitor is linearizable under sequential consistency (it behaves as a single-producer single-consumer
+ * ring), so a mutant that drops {@code ReadyQueue}'s {@code synchronized} passes here (tried: it does).
+ * The monitor is there for the Java memory model (publication of the appended entry and of the deque's
+ * indices), which Lincheck does not model; see {@link ReadyQueue}'s javadoc.
  */
 @Tag("lincheck")
 @Param(name = "entry", gen = IntGen.class, conf = "0:2")
