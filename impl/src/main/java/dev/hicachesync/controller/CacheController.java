@@ -58,8 +58,8 @@ public final class CacheController {
   /** Where copies move KV bytes; {@link KvData#NONE} (page counts only) unless {@link #attachData} was called. */
   KvData data = KvData.NONE;
 
-  final ArrayDeque<WriteAck> writeAcks = new ArrayDeque<>();
-  final ArrayDeque<LoadAck> loadAcks = new ArrayDeque<>();
+  final CopyAckQueue<WriteAck> writeAcks = new CopyAckQueue<>();
+  final CopyAckQueue<LoadAck> loadAcks = new CopyAckQueue<>();
   final ReadyQueue<String> revokeQueue = new ReadyQueue<>();
   /** S7 outcomes decided but not yet deposited on this rank (see {@link #storageQueuesSettled()}). */
   int undeposited;
@@ -344,16 +344,8 @@ public final class CacheController {
   // ================================================================ helpers for the steps
 
   /** Returns how many acks at the head of {@code q} have completed on this rank (the local S1/S2 value). */
-  static int leadingDone(ArrayDeque<? extends Object> q) {
-    int n = 0;
-    for (Object o : q) {
-      TransferEvent ev = o instanceof WriteAck w ? w.event() : ((LoadAck) o).event();
-      if (!ev.isDone()) {
-        break;
-      }
-      n++;
-    }
-    return n;
+  static int leadingDone(CopyAckQueue<?> q) {
+    return q.leadingDone();
   }
 
   /** Pops exactly {@code n} write acks (S1 decision): unlock, then start the storage backup. */
@@ -447,7 +439,7 @@ public final class CacheController {
       }
       stats.storageWritePages += keys.length;
       host.clearBusy(hostPages, 0, hostPages.length);
-      ack.ready = true;
+      ack.markReady();
     });
   }
 
@@ -501,17 +493,13 @@ public final class CacheController {
    * entry ready once this rank's reader has stopped: slots a read still writes are never freed (B7's fix).
    */
   void releaseTail(PrefetchOperation op) {
-    if (!op.revoked && op.releaseFrom < op.hitPages && op.tail == null) {
-      op.tail = hostReleaseQueue.add(Arrays.copyOfRange(op.hostPages, op.releaseFrom, op.hitPages));
-    }
+    op.queueTail(hostReleaseQueue);
     updateTail(op);
   }
 
   /** Marks the tail entry ready when the op's S7 outcome has arrived here and no read is in flight. */
   void updateTail(PrefetchOperation op) {
-    if (op.tail != null && (faults.releaseTailEarly() || op.deposited && !op.reading)) {
-      op.tail.ready = true;
-    }
+    op.markTailReadyIfReaderStopped(faults.releaseTailEarly());
   }
 
   /** Reads pages [from, to) of {@code op} into its host slots; false if one is missing (a failed read). */

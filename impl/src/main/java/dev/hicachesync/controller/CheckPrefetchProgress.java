@@ -52,7 +52,7 @@ final class CheckPrefetchProgress {
     if (!op.revoked && pages == op.hitPages) {
       c.stats.prefetchesCompleted++;
     }
-    op.releaseFrom = pages;
+    op.stopAt(pages);
     c.releaseTail(op);
     c.tree.releaseHost(op.anchor);
     c.ongoingPrefetch.remove(rid);

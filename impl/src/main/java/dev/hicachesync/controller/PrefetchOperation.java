@@ -8,8 +8,20 @@ import dev.hicachesync.tree.TreeNode;
  * cache_controller.py}): the key, its host slots, the synced decisions and this rank's read progress.
  *
  * <p>Decisions ({@link #hitPages()}, revoked, terminated, inserted) are made at sync points and are equal on
- * every rank; progress ({@link #completedPages()}, whether a read is in flight) is rank-local. Scheduler
- * thread only (the simulator runs the I/O thread's callbacks there too).
+ * every rank; progress ({@link #completedPages()}, whether a read is in flight) is rank-local.
+ *
+ * <p>Concurrency contract: three threads touch an operation. The <b>prefetch thread</b> writes the S7
+ * outcome ({@code hitPages}, {@code revoked}) before the operation's deposit; the <b>I/O thread</b> lands
+ * batches ({@link #batchLanded}); the <b>scheduler</b> reads progress (S4/S5) and stops the reader
+ * ({@link #stopAt}). The hand-off between the I/O thread and the scheduler is the one INV-7 ({@code
+ * HostSlotSafety}, B7's fix) depends on: "is a read in flight?" and "has the scheduler stopped the
+ * reader?" are decided together under this object's monitor, in {@link #beginReading}, {@link
+ * #batchLanded}, {@link #stopAt}, {@link #queueTail} and {@link #markTailReadyIfReaderStopped}; so the
+ * tail of slots is never marked ready in the instant between one batch landing and the next being issued.
+ * Fields another thread reads without the monitor are {@code volatile}. Lincheck checks the hand-off
+ * ({@code PrefetchProgressLincheckTest}); why no jcstress test: every cross-thread write is either under
+ * the monitor or to a {@code volatile} field, so there is no data race for a weaker memory model to
+ * expose beyond what Lincheck's sequentially consistent model explores.
  */
 public final class PrefetchOperation {
   final String rid;
@@ -18,24 +30,25 @@ public final class PrefetchOperation {
   final PageKey[] keys;
   final int[] hostPages;
   final long issueTick;
-  PrefetchState state = PrefetchState.ISSUED;
-  /** Synced storage hit in pages (S7), -1 before. */
-  int hitPages = -1;
-  boolean revoked;
-  /** The S7 outcome has reached this rank's scheduler (rank-local time). */
-  boolean deposited;
-  /** This rank's I/O thread has a batch in flight. */
-  boolean reading;
-  /** A read failed here: this rank's operation is terminated locally (S4 spreads it). */
-  boolean ioFailed;
-  int completedPages;
-  /** First slot to hand back once reading stops, set by S5/S6 termination; -1 while running. */
-  int releaseFrom = -1;
+  volatile PrefetchState state = PrefetchState.ISSUED;
+  /** Synced storage hit in pages (S7), -1 before. Prefetch thread writes, before the deposit. */
+  volatile int hitPages = -1;
+  volatile boolean revoked;
+  /** The S7 outcome has reached this rank's scheduler (rank-local time). Written under the monitor. */
+  volatile boolean deposited;
+  /** This rank's I/O thread has a batch in flight. Written under the monitor. */
+  volatile boolean reading;
+  /** A read failed here: this rank's operation is terminated locally (S4 spreads it). Under the monitor. */
+  volatile boolean ioFailed;
+  /** Pages read so far; the I/O thread writes it under the monitor, the scheduler polls it (S4, S5). */
+  volatile int completedPages;
+  /** First slot to hand back once reading stops, set by S5/S6 termination; -1 while running. Under the monitor. */
+  volatile int releaseFrom = -1;
   /** S7's queue entries: the revoke, and the slots past the hit (all of them when revoked). */
-  ReadyQueue.Entry<String> revokeEntry;
-  ReadyQueue.Entry<int[]> s7Release;
-  /** The slots [releaseFrom, hit) queued at termination. */
-  ReadyQueue.Entry<int[]> tail;
+  volatile ReadyQueue.Entry<String> revokeEntry;
+  volatile ReadyQueue.Entry<int[]> s7Release;
+  /** The slots [releaseFrom, hit) queued at termination. Guarded by this. */
+  private ReadyQueue.Entry<int[]> tail;
 
   PrefetchOperation(String rid, TreeNode anchor, int[] tokens, PageKey[] keys, int[] hostPages, long tick) {
     this.rid = rid;
@@ -74,5 +87,64 @@ public final class PrefetchOperation {
   /** Returns whether the scheduler has stopped this operation (S4/S5/S6). */
   boolean terminatedByScheduler() {
     return releaseFrom >= 0;
+  }
+
+  // ================================================================ the I/O thread ↔ scheduler hand-off
+
+  /**
+   * The S7 outcome reaches this rank (deposit): returns whether the I/O thread starts reading (then a
+   * read is in flight from now on), false when there is nothing to read (revoked, no hit, or already
+   * stopped by the scheduler). I/O thread.
+   */
+  synchronized boolean beginReading() {
+    deposited = true;
+    if (revoked || terminatedByScheduler() || hitPages == 0) {
+      return false;
+    }
+    state = PrefetchState.READING;
+    reading = true;
+    return true;
+  }
+
+  /**
+   * A batch ending at page {@code completedTo} landed ({@code ok}) or failed: returns whether the reader
+   * goes on, in which case the next batch counts as in flight before the monitor is released. I/O thread.
+   */
+  synchronized boolean batchLanded(int completedTo, boolean ok) {
+    if (ok) {
+      completedPages = completedTo;
+    } else {
+      ioFailed = true;
+    }
+    boolean next = !ioFailed && !terminatedByScheduler() && completedPages < hitPages;
+    reading = next;
+    return next;
+  }
+
+  /** The scheduler stops this operation (S5/S6): slots from {@code releaseFrom} on go back. Scheduler thread. */
+  synchronized void stopAt(int releaseFrom) {
+    this.releaseFrom = releaseFrom;
+  }
+
+  /** Queues the slots [releaseFrom, hit) on {@code releases}, once (not when revoked: S7 queued them all). */
+  synchronized void queueTail(ReadyQueue<int[]> releases) {
+    if (!revoked && releaseFrom >= 0 && releaseFrom < hitPages && tail == null) {
+      tail = releases.add(java.util.Arrays.copyOfRange(hostPages, releaseFrom, hitPages));
+    }
+  }
+
+  /**
+   * Marks the queued tail ready when the S7 outcome has arrived here and no read is in flight ({@code
+   * early}: the {@code releaseTailEarly} fault, B7tail, marks it regardless). Scheduler or I/O thread.
+   */
+  synchronized void markTailReadyIfReaderStopped(boolean early) {
+    if (tail != null && (early || deposited && !reading)) {
+      tail.markReady();
+    }
+  }
+
+  /** Returns whether a tail of slots has been queued for release. */
+  synchronized boolean tailQueued() {
+    return tail != null;
   }
 }

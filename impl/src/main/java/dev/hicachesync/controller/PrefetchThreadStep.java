@@ -55,45 +55,59 @@ final class PrefetchThreadStep {
 
   /** The S7 outcome reaches this rank's scheduler side. */
   private void deposit(PrefetchOperation op) {
-    op.deposited = true;
+    boolean read = op.beginReading();
     c.undeposited--;
     if (op.s7Release != null) {
-      op.s7Release.ready = true;
+      op.s7Release.markReady();
     }
     if (op.revokeEntry != null) {
-      op.revokeEntry.ready = true;
+      op.revokeEntry.markReady();
     }
-    if (op.revoked || op.terminatedByScheduler() || op.hitPages == 0) {
+    if (!read) {
       c.updateTail(op);
       return;
     }
-    op.state = PrefetchState.READING;
-    issueBatch(op);
+    c.host.markBusy(op.hostPages, 0, batchEnd(c, op, 0));
+    issueBatch(op, 0);
   }
 
-  private void issueBatch(PrefetchOperation op) {
-    int from = op.completedPages;
-    int n = Math.min(c.config.ioBatchPages(), op.hitPages - from);
-    op.reading = true;
-    c.host.markBusy(op.hostPages, from, from + n);
-    c.env.background(TransferKind.STORAGE_READ, n, ok -> onBatch(op, from, n, ok));
+  /** Hands batch [from, batchEnd) to the I/O thread; its slots are already marked busy. */
+  private void issueBatch(PrefetchOperation op, int from) {
+    int to = batchEnd(c, op, from);
+    c.env.background(TransferKind.STORAGE_READ, to - from, ok -> onBatch(op, from, to, ok));
   }
 
   /** One batch landed (or failed) in the host slots; the I/O thread goes on unless stopped. */
-  private void onBatch(PrefetchOperation op, int from, int n, boolean ok) {
-    c.host.clearBusy(op.hostPages, from, from + n);
-    op.reading = false;
-    if (ok && c.readPages(op, from, from + n)) {
-      op.completedPages = from + n;
-      c.stats.storageReadPages += n;
+  private void onBatch(PrefetchOperation op, int from, int to, boolean ok) {
+    boolean landed = ok && c.readPages(op, from, to);
+    if (landed) {
+      c.stats.storageReadPages += to - from;
     } else {
-      op.ioFailed = true;
       c.stats.storageReadFailures++;
     }
-    if (!op.ioFailed && !op.terminatedByScheduler() && op.completedPages < op.hitPages) {
-      issueBatch(op);
-    } else {
-      c.updateTail(op);
+    int next = landBatch(c, op, from, to, landed);
+    if (next >= 0) {
+      issueBatch(op, next);
     }
+  }
+
+  /** Returns the end of the batch that starts at page {@code from}. */
+  static int batchEnd(CacheController c, PrefetchOperation op, int from) {
+    return Math.min(from + c.config.ioBatchPages(), op.hitPages);
+  }
+
+  /**
+   * The I/O thread's side of the hand-off once batch [from, to) landed or failed: its slots are no longer
+   * busy; either the next batch is in flight (its slots marked busy; returns its first page) or the reader
+   * stopped and the tail, if the scheduler queued one, becomes ready (returns -1). I/O thread.
+   */
+  static int landBatch(CacheController c, PrefetchOperation op, int from, int to, boolean landed) {
+    c.host.clearBusy(op.hostPages, from, to);
+    if (!op.batchLanded(to, landed)) {
+      c.updateTail(op);
+      return -1;
+    }
+    c.host.markBusy(op.hostPages, to, batchEnd(c, op, to));
+    return to;
   }
 }

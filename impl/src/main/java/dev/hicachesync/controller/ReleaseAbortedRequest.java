@@ -24,7 +24,7 @@ final class ReleaseAbortedRequest {
     }
     c.sync.barrier(SyncPoint.S6);
     op.state = PrefetchState.ABORTED;
-    op.releaseFrom = 0;
+    op.stopAt(0);
     c.releaseTail(op);
     c.tree.releaseHost(op.anchor);
     c.ongoingPrefetch.remove(rid);

@@ -9,7 +9,8 @@ import jcuda.runtime.cudaEvent_t;
  * A copy on a CUDA stream, complete when its recorded {@code cudaEvent} is; then a host-side epilogue
  * (staging → host pool for device-to-host copies) runs once and the event is destroyed.
  *
- * <p>Any thread; the epilogue runs under this object's lock.
+ * <p>Any thread; the epilogue runs under this object's lock, which is held only for one {@code
+ * cudaEventQuery} and the epilogue, never for a wait.
  */
 final class CudaCopy implements TransferEvent {
   /** Null once completed and destroyed. Guarded by this. */
@@ -42,14 +43,20 @@ final class CudaCopy implements TransferEvent {
     }
   }
 
+  /**
+   * Waits by polling {@link #isDone()} (parking 20 µs between polls). Why not {@code cudaEventSynchronize}
+   * under the lock, as before issue 10: that held the monitor for the whole copy, so a concurrent {@link
+   * #isDone()} from another thread blocked too, against {@link TransferEvent}'s "never blocks"; and outside
+   * the lock the event could be destroyed under the waiter by the thread that completes it.
+   */
   @Override
   public void await() {
-    synchronized (this) {
-      if (done) {
-        return;
+    while (!isDone()) {
+      if (Thread.interrupted()) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while awaiting a CUDA copy");
       }
-      CudaCalls.check(JCuda.cudaEventSynchronize(event), "cudaEventSynchronize");
-      complete();
+      java.util.concurrent.locks.LockSupport.parkNanos(20_000L);
     }
   }
 

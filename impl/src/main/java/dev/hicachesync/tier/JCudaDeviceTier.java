@@ -20,6 +20,13 @@ import jcuda.runtime.cudaStream_t;
  * land in staging and are copied into the host pool when the event is first observed done; host → device
  * copies fill staging at issue. The cost is pinned memory equal to the device pool.
  *
+ * <p>Two non-blocking streams: {@code stream} carries the asynchronous copies, {@code syncStream} the
+ * synchronous {@link #read}/{@link #write}, which wait for their own stream only, so a copy in flight stays
+ * in flight ({@link DeviceTier}'s rule 4; synchronizing the copy stream there, as before issue 10, made
+ * every earlier copy synchronous). Non-blocking: neither stream serializes with CUDA's legacy default
+ * stream. Within {@link DeviceTier}'s rule 3 this tier reads a host → device source at issue (into
+ * staging), and writes a device → host destination when the event is first observed done.
+ *
  * <p>Issue from one thread (the scheduler); events may be polled from any thread. Open through {@link
  * DeviceTiers#open}, which probes CUDA first.
  */
@@ -30,7 +37,10 @@ public final class JCudaDeviceTier implements DeviceTier {
   private final Pointer devicePtr = new Pointer();
   private final Pointer stagingPtr = new Pointer();
   private final ByteBuffer staging;
+  /** The copy engine's stream: every {@link #copyToHost} / {@link #copyFromHost}. */
   private final cudaStream_t stream = new cudaStream_t();
+  /** The synchronous {@link #read} / {@link #write} only. */
+  private final cudaStream_t syncStream = new cudaStream_t();
   private boolean closed;
 
   /** Allocates a pool of {@code capacityPages} pages on CUDA device {@code device}. Needs a working driver. */
@@ -45,8 +55,13 @@ public final class JCudaDeviceTier implements DeviceTier {
     CudaCalls.check(JCuda.cudaMalloc(devicePtr, total), "cudaMalloc(" + total + ")");
     CudaCalls.check(JCuda.cudaHostAlloc(stagingPtr, total, JCuda.cudaHostAllocDefault), "cudaHostAlloc");
     this.staging = stagingPtr.getByteBuffer(0, total);
-    CudaCalls.check(JCuda.cudaStreamCreate(stream), "cudaStreamCreate");
+    CudaCalls.check(JCuda.cudaStreamCreateWithFlags(stream, JCuda.cudaStreamNonBlocking),
+        "cudaStreamCreateWithFlags");
+    CudaCalls.check(JCuda.cudaStreamCreateWithFlags(syncStream, JCuda.cudaStreamNonBlocking),
+        "cudaStreamCreateWithFlags");
     CudaCalls.check(JCuda.cudaMemset(devicePtr, 0, total), "cudaMemset");
+    // The memset runs on the legacy default stream, which the non-blocking streams do not wait for.
+    CudaCalls.check(JCuda.cudaDeviceSynchronize(), "cudaDeviceSynchronize");
   }
 
   @Override
@@ -68,8 +83,8 @@ public final class JCudaDeviceTier implements DeviceTier {
     return staging.slice(geometry.layerFirstOffset(page, layer), geometry.layerBytes());
   }
 
-  /** Enqueues the per-layer copies of {@code pages} between staging and device on the stream. */
-  private void enqueue(int[] pages, int kind) {
+  /** Enqueues the per-layer copies of {@code pages} between staging and device on {@code on}. */
+  private void enqueue(int[] pages, int kind, cudaStream_t on) {
     // The current device is per thread: the issuing thread need not be the one that built the tier.
     CudaCalls.check(JCuda.cudaSetDevice(device), "cudaSetDevice(" + device + ")");
     for (int p : pages) {
@@ -79,7 +94,7 @@ public final class JCudaDeviceTier implements DeviceTier {
         Pointer host = stagingPtr.withByteOffset(off);
         boolean toHost = kind == cudaMemcpyKind.cudaMemcpyDeviceToHost;
         CudaCalls.check(JCuda.cudaMemcpyAsync(toHost ? host : dev, toHost ? dev : host,
-            geometry.layerBytes(), kind, stream), "cudaMemcpyAsync");
+            geometry.layerBytes(), kind, on), "cudaMemcpyAsync");
       }
     }
   }
@@ -99,16 +114,16 @@ public final class JCudaDeviceTier implements DeviceTier {
       stagingLayer(page, l).put(src.slice(src.position(), geometry.layerBytes()));
       src.position(src.position() + geometry.layerBytes());
     }
-    enqueue(new int[] {page}, cudaMemcpyKind.cudaMemcpyHostToDevice);
-    CudaCalls.check(JCuda.cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+    enqueue(new int[] {page}, cudaMemcpyKind.cudaMemcpyHostToDevice, syncStream);
+    CudaCalls.check(JCuda.cudaStreamSynchronize(syncStream), "cudaStreamSynchronize");
   }
 
   @Override
   public void read(int page, ByteBuffer dst) {
     geometry.checkPage(page);
     Transfers.checkRoom(dst, geometry.pageBytes());
-    enqueue(new int[] {page}, cudaMemcpyKind.cudaMemcpyDeviceToHost);
-    CudaCalls.check(JCuda.cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+    enqueue(new int[] {page}, cudaMemcpyKind.cudaMemcpyDeviceToHost, syncStream);
+    CudaCalls.check(JCuda.cudaStreamSynchronize(syncStream), "cudaStreamSynchronize");
     for (int l = 0; l < geometry.layers(); l++) {
       dst.put(stagingLayer(page, l));
     }
@@ -119,7 +134,7 @@ public final class JCudaDeviceTier implements DeviceTier {
     Transfers.check(geometry, devicePages, host, hostPages);
     int[] dev = devicePages.clone();
     int[] hst = hostPages.clone();
-    enqueue(dev, cudaMemcpyKind.cudaMemcpyDeviceToHost);
+    enqueue(dev, cudaMemcpyKind.cudaMemcpyDeviceToHost, stream);
     return record(() -> {
       for (int i = 0; i < dev.length; i++) {
         for (int l = 0; l < geometry.layers(); l++) {
@@ -137,7 +152,7 @@ public final class JCudaDeviceTier implements DeviceTier {
         stagingLayer(devicePages[i], l).put(host.layerView(hostPages[i], l));
       }
     }
-    enqueue(devicePages, cudaMemcpyKind.cudaMemcpyHostToDevice);
+    enqueue(devicePages, cudaMemcpyKind.cudaMemcpyHostToDevice, stream);
     return record(null);
   }
 
@@ -154,7 +169,9 @@ public final class JCudaDeviceTier implements DeviceTier {
     }
     closed = true;
     JCuda.cudaStreamSynchronize(stream);
+    JCuda.cudaStreamSynchronize(syncStream);
     JCuda.cudaStreamDestroy(stream);
+    JCuda.cudaStreamDestroy(syncStream);
     JCuda.cudaFreeHost(stagingPtr);
     JCuda.cudaFree(devicePtr);
   }

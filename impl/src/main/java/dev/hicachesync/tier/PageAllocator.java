@@ -9,6 +9,8 @@ import java.util.BitSet;
  * so ranks whose frees happen in a different order within one synced step still allocate the same pages
  * (INV-6). All methods are {@code synchronized}, so any thread may call them; the protocol allocates and
  * frees on the scheduler thread only, at synced points, which is what makes allocation deterministic.
+ * Lincheck checks it against {@code LowestFreePagesSpec}; no jcstress test is needed, since every mutable
+ * field is read and written under the monitor only ({@code capacity} is final).
  */
 public final class PageAllocator {
   private final int capacity;

@@ -12,7 +12,10 @@ import java.nio.ByteBuffer;
  *
  * <p>Copies complete independently (not in issue order), which is harsher than one CUDA stream and is
  * what the leading-ack counts of S1/S2 must cope with. The bytes move when completion is first observed
- * (see {@code SimulatedCopy}). Issue from the scheduler thread; events may be polled from any thread.
+ * (see {@code SimulatedCopy}), or, after {@link #startCopyEngine}, by the tier's own copy-engine thread
+ * once the clock reaches the ready tick, whichever comes first; the answers of {@code isDone()} depend on
+ * the clock only either way, so a seeded run stays deterministic. Issue from the scheduler thread; events
+ * may be polled from any thread.
  */
 public final class SimulatedDeviceTier implements DeviceTier {
   private final PageGeometry geometry;
@@ -22,6 +25,8 @@ public final class SimulatedDeviceTier implements DeviceTier {
   private final LatencyModel latency;
   private final int rank;
   private final String reason;
+  /** The copy-engine thread, null until {@link #startCopyEngine}. Issuing thread only. */
+  private SimulatedCopyEngine engine;
 
   /** Creates a zeroed pool of {@code capacityPages} pages on {@code rank}, timed by {@code ticker}. */
   public SimulatedDeviceTier(
@@ -110,7 +115,26 @@ public final class SimulatedDeviceTier implements DeviceTier {
       throw new IllegalStateException("latency model returned " + ticks + " ticks for " + kind);
     }
     long issuedAt = ticker.ticks();
-    return new SimulatedCopy(ticker, issuedAt + ticks, copy, kind + " of " + pages + " pages on rank " + rank);
+    SimulatedCopy c = new SimulatedCopy(ticker, issuedAt + ticks, copy, kind + " of " + pages + " pages on rank " + rank);
+    if (engine != null) {
+      engine.submit(c);
+    }
+    return c;
+  }
+
+  /**
+   * Starts this tier's copy-engine thread: from now on copies also complete on it, without being polled,
+   * and {@code onComplete} runs there after each (a real asynchronous completion source, like CUDA events
+   * on a copy stream). Call once, from the issuing thread, before the copies it should complete; {@link
+   * #close()} stops it.
+   *
+   * @throws IllegalStateException if the engine runs already
+   */
+  public void startCopyEngine(java.util.function.Consumer<TransferEvent> onComplete) {
+    if (engine != null) {
+      throw new IllegalStateException("copy engine already started on rank " + rank);
+    }
+    engine = new SimulatedCopyEngine(ticker, onComplete, "copy-engine-rank-" + rank);
   }
 
   @Override
@@ -121,6 +145,9 @@ public final class SimulatedDeviceTier implements DeviceTier {
 
   @Override
   public void close() {
+    if (engine != null) {
+      engine.close();
+    }
     // Off-heap memory is released with the buffer by the garbage collector.
   }
 

@@ -1,6 +1,5 @@
 package dev.hicachesync.controller;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import org.jetbrains.lincheck.datastructures.IntGen;
@@ -12,7 +11,8 @@ import org.jetbrains.lincheck.datastructures.Param;
  * (PROTOCOL.md §4): copy-engine threads complete events in any order, the scheduler thread counts the
  * leading completed acks and pops exactly that many. Linearizable means: the count is the length of the
  * completed prefix at some instant during the call, and a pop removes exactly those acks, in order.
- * Subclasses bind it to an implementation with one constructor.
+ * Subclasses bind it to an implementation with one constructor and check it against {@link AckQueueSpec},
+ * the sequential model.
  */
 @Param(name = "ack", gen = IntGen.class, conf = "0:2")
 public abstract class AbstractAckQueueLincheckTest {
@@ -54,7 +54,7 @@ public abstract class AbstractAckQueueLincheckTest {
 
   /** The controller's own write-ack queue and {@code CacheController.leadingDone}. */
   static Acks real() {
-    ArrayDeque<WriteAck> writeAcks = ControllerFixtures.controller().writeAcks;
+    CopyAckQueue<WriteAck> writeAcks = ControllerFixtures.controller().writeAcks;
     ControllerFixtures.CopyEvent[] events = new ControllerFixtures.CopyEvent[ACKS];
     for (int i = 0; i < ACKS; i++) {
       events[i] = new ControllerFixtures.CopyEvent();

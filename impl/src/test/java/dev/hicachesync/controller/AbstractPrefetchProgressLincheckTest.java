@@ -1,75 +1,49 @@
 package dev.hicachesync.controller;
 
-import dev.hicachesync.storage.PageKey;
 import org.jetbrains.lincheck.datastructures.Operation;
 
 /**
- * Operation catalogue for a prefetch's progress counter: the I/O thread lands read batches and increments
- * {@code completedPages}; the scheduler terminates (S5: reads the count, sets the release point) and the
- * unread tail of host slots is queued for release and marked ready only once the reader stopped (INV-7,
- * {@code HostSlotSafety}; B7's fix).
+ * Operation catalogue for a prefetch's progress hand-off between the I/O thread and the scheduler
+ * (INV-7, {@code HostSlotSafety}; B7's fix): the I/O thread lands one-page read batches and issues the
+ * next unless stopped; the scheduler stops the prefetch at page 0 (S6, an aborted request: every slot
+ * goes back; S5 does the same from the page count the sync domain agreed on, which the reader may already
+ * have passed) and pops the ready release entries at S3, freeing their slots through the host-slot
+ * ledger, which rejects a slot a read still writes.
  *
- * <p>Both sides run the controller's own code on a real {@link PrefetchOperation}: the I/O side is {@code
- * PrefetchThreadStep.onBatch} for a successful one-page batch (its body is private, so its four field
- * updates are restated here), the scheduler side is {@code CheckPrefetchProgress}'s termination with a
- * single rank, and they call the real {@code CacheController.releaseTail} / {@code updateTail}. Subclasses choose whether
- * the two sides exclude each other.
+ * <p>The starting point: S7 said 3 pages of the 4 slots, the outcome was deposited and the first batch is
+ * in flight. Checked against {@link PrefetchProgressSpec}. Subclasses bind it to an implementation.
  */
 public abstract class AbstractPrefetchProgressLincheckTest {
-  final CacheController c = ControllerFixtures.controller();
-  final PrefetchOperation op;
+  /** The component under test. */
+  interface Progress {
+    /** The I/O thread: the batch in flight landed; "next", "stopped", or "idle" when none was in flight. */
+    String batchLanded();
 
-  AbstractPrefetchProgressLincheckTest() {
-    op = new PrefetchOperation("r0", c.tree().root(), new int[4 * 64], new PageKey[4], new int[] {0, 1, 2, 3}, 0);
-    op.hitPages = 3; // S7 said 3 pages; slot 3 went back at deposit
-    op.deposited = true;
-    op.state = PrefetchState.READING;
-    op.reading = true; // the first batch is in flight
+    /** The scheduler stops the prefetch at page 0 (S6); false if it was stopped already. */
+    boolean abort();
+
+    /** The scheduler pops the ready release entries (S3); "freed k" or the violated invariant. */
+    String popReleased();
   }
 
-  /** Runs {@code body} as the implementation would (with or without mutual exclusion). */
-  abstract <T> T side(java.util.function.Supplier<T> body);
+  private final Progress progress;
 
-  /** The I/O thread: one batch landed; returns whether it issued the next, stopped, or had nothing in flight. */
+  AbstractPrefetchProgressLincheckTest(Progress progress) {
+    this.progress = progress;
+  }
+
   @Operation(nonParallelGroup = "io")
   public String batchLanded() {
-    return side(() -> {
-      if (!op.reading) {
-        return "idle";
-      }
-      int from = op.completedPages;
-      op.reading = false;
-      op.completedPages = from + 1;
-      if (!op.terminatedByScheduler() && op.completedPages < op.hitPages) {
-        op.reading = true; // issueBatch
-        return "next";
-      }
-      c.updateTail(op);
-      return "stopped";
-    });
+    return progress.batchLanded();
   }
 
-  /** The scheduler terminates the prefetch (S5 with one rank): returns the pages it will insert. */
   @Operation(nonParallelGroup = "scheduler")
-  public int terminate() {
-    return side(() -> {
-      if (op.terminatedByScheduler()) {
-        return -1;
-      }
-      int pages = op.completedPages;
-      op.releaseFrom = pages;
-      c.releaseTail(op);
-      return pages;
-    });
+  public boolean abort() {
+    return progress.abort();
   }
 
-  /**
-   * The release entries S3 may pop now (ready at the head): the tail becomes ready only once the reader
-   * has stopped, so a positive answer while a batch is in flight is the INV-7 race.
-   */
   @Operation(nonParallelGroup = "scheduler")
-  public String released() {
-    return side(() ->
-        c.hostReleaseQueue.leadingReady() + "/" + c.hostReleaseQueue.size() + (op.reading ? " reading" : ""));
+  public String popReleased() {
+    return progress.popReleased();
   }
 }

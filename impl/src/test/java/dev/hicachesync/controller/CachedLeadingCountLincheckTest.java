@@ -21,7 +21,7 @@ public class CachedLeadingCountLincheckTest extends AbstractAckQueueLincheckTest
 
   @Test
   void modelCheckingRejects() {
-    LincheckRuns.assertRejected(() -> LincheckRuns.modelCheckingBroken(3, 2).check(getClass()), null);
+    LincheckRuns.assertRejected(() -> LincheckRuns.modelCheckingBroken(3, 2, AckQueueSpec.class).check(getClass()), null);
   }
 
   /** The buggy component. */

@@ -1,37 +1,87 @@
 package dev.hicachesync.controller;
 
+import dev.hicachesync.storage.PageKey;
+import dev.hicachesync.sync.InvariantViolation;
 import dev.hicachesync.testing.LincheckRuns;
-import java.util.function.Supplier;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link AbstractPrefetchProgressLincheckTest} with the I/O callback and the scheduler's termination
- * excluding each other on the operation's monitor: the controller's logic is then linearizable (the tail is
- * ready only after the reader stopped, and the count the scheduler inserts is one the reader reached).
- *
- * <p>Note: {@link PrefetchOperation}'s fields are plain and documented "scheduler thread only"; the
- * simulator runs I/O callbacks on the rank's thread. A production build with a real I/O thread needs this
- * exclusion: {@link UnsyncedPrefetchProgressLincheckTest} shows what happens without it.
+ * {@link AbstractPrefetchProgressLincheckTest} on the production classes, with no lock of its own: the
+ * I/O side is {@code PrefetchThreadStep.landBatch} (what the I/O thread runs when a batch lands), the
+ * scheduler side is {@code ReleaseAbortedRequest}'s stop ({@link PrefetchOperation#stopAt} and {@code
+ * CacheController.releaseTail}) and S3's pop of the host-release queue through the {@link HostSlotLedger}.
+ * The exclusion that makes it linearizable is {@link PrefetchOperation}'s own monitor;
+ * {@link UnsyncedPrefetchProgressLincheckTest} is the same hand-off without it.
  */
 @Tag("lincheck")
 public class PrefetchProgressLincheckTest extends AbstractPrefetchProgressLincheckTest {
-  public PrefetchProgressLincheckTest() {}
-
-  @Override
-  <T> T side(Supplier<T> body) {
-    synchronized (op) {
-      return body.get();
-    }
+  public PrefetchProgressLincheckTest() {
+    super(new Real());
   }
 
   @Test
   void modelCheckingTest() {
-    LincheckRuns.modelChecking(2, 2).actorsBefore(0).check(getClass());
+    LincheckRuns.modelChecking(2, 2, PrefetchProgressSpec.class).actorsBefore(0).check(getClass());
   }
 
   @Test
   void stressTest() {
-    LincheckRuns.stress(2, 2).actorsBefore(0).check(getClass());
+    LincheckRuns.stress(2, 2, PrefetchProgressSpec.class).actorsBefore(0).check(getClass());
+  }
+
+  /** A real controller and operation, brought by production calls to: hit 3, first batch in flight. */
+  static final class Real implements Progress {
+    private final CacheController c = ControllerFixtures.controller(); // I/O batches of 1 page
+    private final PrefetchOperation op;
+    /** The batch in flight starts here; written by the I/O side only. */
+    private int inFlight;
+
+    Real() {
+      int[] slots = c.host.allocate(4);
+      op = new PrefetchOperation("r0", c.tree().root(), new int[4 * 64], new PageKey[4], slots, 0);
+      op.hitPages = 3; // S7
+      if (!op.beginReading()) { // the deposit
+        throw new IllegalStateException("nothing to read");
+      }
+      c.host.markBusy(op.hostPages, 0, PrefetchThreadStep.batchEnd(c, op, 0));
+    }
+
+    @Override
+    public String batchLanded() {
+      if (!op.reading) {
+        return "idle";
+      }
+      int from = inFlight;
+      int next = PrefetchThreadStep.landBatch(c, op, from, PrefetchThreadStep.batchEnd(c, op, from), true);
+      if (next < 0) {
+        return "stopped";
+      }
+      inFlight = next;
+      return "next";
+    }
+
+    @Override
+    public boolean abort() {
+      if (op.terminatedByScheduler()) {
+        return false;
+      }
+      op.stopAt(0); // as ReleaseAbortedRequest, after S6's barrier
+      c.releaseTail(op);
+      return true;
+    }
+
+    @Override
+    public String popReleased() {
+      int n = c.hostReleaseQueue.leadingReady();
+      try {
+        for (int i = 0; i < n; i++) {
+          c.freeHost(c.hostReleaseQueue.poll(), "S3 host release");
+        }
+      } catch (InvariantViolation e) {
+        return e.invariant().name();
+      }
+      return "freed " + n;
+    }
   }
 }

@@ -20,7 +20,7 @@ public class UnsyncedControlQueueLincheckTest extends AbstractAckQueueLincheckTe
 
   @Test
   void modelCheckingRejects() {
-    LincheckRuns.assertRejected(() -> LincheckRuns.modelCheckingBroken(3, 2).check(getClass()), null);
+    LincheckRuns.assertRejected(() -> LincheckRuns.modelCheckingBroken(3, 2, AckQueueSpec.class).check(getClass()), null);
   }
 
   /** Items appended by the completing thread, plain head/tail indices (the bug: no synchronization). */

@@ -17,11 +17,11 @@ public class WriteAckQueueLincheckTest extends AbstractAckQueueLincheckTest {
 
   @Test
   void modelCheckingTest() {
-    LincheckRuns.modelChecking(3, 2).check(getClass());
+    LincheckRuns.modelChecking(3, 2, AckQueueSpec.class).check(getClass());
   }
 
   @Test
   void stressTest() {
-    LincheckRuns.stress(3, 2).check(getClass());
+    LincheckRuns.stress(3, 2, AckQueueSpec.class).check(getClass());
   }
 }

@@ -38,6 +38,25 @@ public final class LincheckRuns {
         .threads(threads).actorsPerThread(actorsPerThread);
   }
 
+  /**
+   * {@link #modelChecking(int, int)} against {@code spec}, a sequential model written apart from the
+   * implementation (same operation names and parameters): without one Lincheck runs the tested object
+   * itself sequentially, and an implementation that is its own specification cannot be wrong.
+   */
+  public static ModelCheckingOptions modelChecking(int threads, int actorsPerThread, Class<?> spec) {
+    return modelChecking(threads, actorsPerThread).sequentialSpecification(spec);
+  }
+
+  /** {@link #stress(int, int)} against the sequential model {@code spec}. */
+  public static StressOptions stress(int threads, int actorsPerThread, Class<?> spec) {
+    return stress(threads, actorsPerThread).sequentialSpecification(spec);
+  }
+
+  /** {@link #modelCheckingBroken(int, int)} against the sequential model {@code spec}. */
+  public static ModelCheckingOptions modelCheckingBroken(int threads, int actorsPerThread, Class<?> spec) {
+    return modelCheckingBroken(threads, actorsPerThread).sequentialSpecification(spec);
+  }
+
   /** Stress run with the configured sizes. */
   public static StressOptions stress(int threads, int actorsPerThread) {
     return new StressOptions().iterations(ITERATIONS).invocationsPerIteration(INVOCATIONS)

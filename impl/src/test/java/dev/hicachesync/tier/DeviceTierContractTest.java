@@ -13,7 +13,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-/** The contract every {@link DeviceTier} meets; one tiny subclass per implementation. */
+/**
+ * The contract every {@link DeviceTier} meets, rule by rule as its javadoc numbers them; one tiny subclass
+ * per implementation (the JCuda one skipped without CUDA).
+ */
 abstract class DeviceTierContractTest {
   static final int PAGES = 8;
   static final int LAYERS = 3;
@@ -26,6 +29,12 @@ abstract class DeviceTierContractTest {
 
   /** Drives {@code event} to completion the way its implementation completes (ticks, or a GPU wait). */
   protected abstract void complete(TransferEvent event);
+
+  /**
+   * Whether this test controls when copies complete, so that "still in flight" can be asserted (the
+   * simulated tier: the ticker is the test's); a GPU decides by itself.
+   */
+  protected abstract boolean controlsCompletion();
 
   @BeforeEach
   void open() {
@@ -104,5 +113,61 @@ abstract class DeviceTierContractTest {
     assertThrows(IndexOutOfBoundsException.class, () -> tier.copyToHost(new int[] {PAGES}, host, new int[] {0}));
     assertThrows(IndexOutOfBoundsException.class, () -> tier.copyFromHost(host, new int[] {-1}, new int[] {0}));
     assertThrows(IllegalArgumentException.class, () -> tier.write(0, ByteBuffer.allocate(1)));
+  }
+
+  /** Rule 3: a source modified in flight leaves each destination layer holding the old or the new bytes. */
+  @ParameterizedTest
+  @EnumSource(HostLayout.class)
+  void sourceModifiedInFlightGivesOldOrNewBytesPerLayer(HostLayout layout) {
+    HostPool host = new HostPool(PAGES, LAYERS, LAYER_BYTES, layout);
+    host.writePage(1, page(1));
+    TransferEvent load = tier.copyFromHost(host, new int[] {1}, new int[] {4});
+    host.writePage(1, page(2)); // the misuse rule 3 forbids: a premature reuse of the host slot
+    complete(load);
+    ByteBuffer got = readDevice(4);
+    ByteBuffer old = page(1);
+    ByteBuffer now = page(2);
+    for (int l = 0; l < LAYERS; l++) {
+      ByteBuffer g = got.slice(l * LAYER_BYTES, LAYER_BYTES);
+      assertTrue(g.equals(old.slice(l * LAYER_BYTES, LAYER_BYTES)) || g.equals(now.slice(l * LAYER_BYTES, LAYER_BYTES)),
+          "layer " + l + " of the destination is neither the old nor the new source");
+    }
+  }
+
+  /**
+   * Rules 2 and 4: events complete independently of issue order and of synchronous access; a synchronous
+   * read or write of another page neither waits for nor completes a copy in flight, and the copy still
+   * delivers its bytes afterwards.
+   */
+  @Test
+  void synchronousAccessLeavesCopiesInFlight() {
+    HostPool host = new HostPool(PAGES, LAYERS, LAYER_BYTES, HostLayout.PAGE_FIRST);
+    tier.write(2, page(22));
+    TransferEvent backup = tier.copyToHost(new int[] {2}, host, new int[] {3});
+    tier.write(5, page(55)); // other pages, while the backup is in flight
+    ByteBuffer five = readDevice(5);
+    if (controlsCompletion()) {
+      assertFalse(backup.isDone(), "a synchronous write/read completed a copy in flight");
+    }
+    assertEquals(page(55), five);
+    complete(backup);
+    assertEquals(page(22), readHost(host, 3));
+  }
+
+  /** Rule 2: an event may be awaited and polled from a thread other than the issuing one. */
+  @Test
+  void eventsCompleteForAnotherThread() throws Exception {
+    HostPool host = new HostPool(PAGES, LAYERS, LAYER_BYTES, HostLayout.LAYER_FIRST);
+    tier.write(6, page(66));
+    TransferEvent backup = tier.copyToHost(new int[] {6}, host, new int[] {0});
+    java.util.concurrent.CompletableFuture<Boolean> poller = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+      while (!backup.isDone()) {
+        Thread.onSpinWait();
+      }
+      return true;
+    });
+    complete(backup);
+    assertTrue(poller.get(30, java.util.concurrent.TimeUnit.SECONDS));
+    assertEquals(page(66), readHost(host, 0));
   }
 }

@@ -10,7 +10,8 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * Linearizability of {@link PageAllocator}: its methods are documented as safe from any thread. Results
+ * Linearizability of {@link PageAllocator} against {@link LowestFreePagesSpec}: its methods are documented
+ * as safe from any thread. Results
  * are strings so that arrays and exceptions compare by value. Sizes: {@code -Dlincheck.iterations},
  * {@code -Dlincheck.invocations} (fast defaults). Public: Lincheck instantiates it reflectively.
  */
@@ -46,11 +47,13 @@ public class PageAllocatorLincheckTest {
 
   @Test
   void modelCheckingTest() {
-    new ModelCheckingOptions().iterations(ITERATIONS).invocationsPerIteration(INVOCATIONS).check(getClass());
+    new ModelCheckingOptions().iterations(ITERATIONS).invocationsPerIteration(INVOCATIONS)
+        .sequentialSpecification(LowestFreePagesSpec.class).check(getClass());
   }
 
   @Test
   void stressTest() {
-    new StressOptions().iterations(ITERATIONS).invocationsPerIteration(INVOCATIONS).check(getClass());
+    new StressOptions().iterations(ITERATIONS).invocationsPerIteration(INVOCATIONS)
+        .sequentialSpecification(LowestFreePagesSpec.class).check(getClass());
   }
 }

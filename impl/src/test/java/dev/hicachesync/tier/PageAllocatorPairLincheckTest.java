@@ -4,7 +4,7 @@ import dev.hicachesync.testing.LincheckRuns;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
-/** {@link AbstractPageAllocatorLincheckTest} on the real {@link PageAllocator} of 4 pages. */
+/** {@link AbstractPageAllocatorLincheckTest} on the real {@link PageAllocator} of 4 pages, against {@link LowestFreePagesSpec}. */
 @Tag("lincheck")
 public class PageAllocatorPairLincheckTest extends AbstractPageAllocatorLincheckTest {
   public PageAllocatorPairLincheckTest() {
@@ -13,11 +13,11 @@ public class PageAllocatorPairLincheckTest extends AbstractPageAllocatorLincheck
 
   @Test
   void modelCheckingTest() {
-    LincheckRuns.modelChecking(2, 3).check(getClass());
+    LincheckRuns.modelChecking(2, 3, LowestFreePagesSpec.class).check(getClass());
   }
 
   @Test
   void stressTest() {
-    LincheckRuns.stress(2, 3).check(getClass());
+    LincheckRuns.stress(2, 3, LowestFreePagesSpec.class).check(getClass());
   }
 }

@@ -18,7 +18,7 @@ public class UnsyncedPageAllocatorLincheckTest extends AbstractPageAllocatorLinc
 
   @Test
   void modelCheckingRejects() {
-    LincheckRuns.assertRejected(() -> LincheckRuns.modelCheckingBroken(2, 3).check(getClass()), null);
+    LincheckRuns.assertRejected(() -> LincheckRuns.modelCheckingBroken(2, 3, LowestFreePagesSpec.class).check(getClass()), null);
   }
 
   /** Lowest-first free list, no synchronization (the bug). */
