@@ -47,6 +47,10 @@ public final class Simulator {
   private RankRecorder[] recorders;
   /** Each rank's L3 store, set by {@link #setUp} (evictions are summed into the statistics at the end). */
   private StorageBackend[] stores;
+  /** Temporary folders of file stores the run made itself (no --storage-dir): removed when it ends. */
+  private final List<Path> tempStores = new ArrayList<>();
+  /** Page objects the file stores held when opened (a reused --storage-dir); 0 for fresh stores. */
+  private long storagePagesAtStart;
   /** Where the run's trace goes ({@link TraceRecorder#NONE}: nothing is wrapped or recorded). */
   private final TraceRecorder trace;
   /** The abort threads {@link #poison} started, for {@link SimulationRun#close} to join. */
@@ -144,6 +148,7 @@ public final class Simulator {
     Topology t = cfg.topology();
     RankRecorder[] recorders = this.recorders;
     closeData(engines);
+    deleteTempStores();
     if (crash.get() != null) {
       throw new IllegalStateException("simulation failed on seed " + cfg.seed() + ": " + crash.get(),
           crash.get());
@@ -177,6 +182,7 @@ public final class Simulator {
       }
     }
     SimStats stats = stats(t, engines, Math.min(completed, cfg.steps()));
+    stats.storagePagesAtStart = storagePagesAtStart;
     if (cfg.storageBounded()) {
       stats.storageCapacityPages = cfg.storagePages();
       for (StorageBackend b : stores) {
@@ -512,15 +518,37 @@ public final class Simulator {
     return out;
   }
 
-  /** Returns a fresh memory store, or a file store under {@code dir} (null: a new temporary folder). */
+  /**
+   * Returns a fresh memory store, or a file store under {@code dir} (null: a new temporary folder, removed
+   * when the run ends; a folder the user named is kept, and the pages it already held are counted).
+   */
   private StorageBackend open(Path dir) {
     if (cfg.storage() == StorageMode.MEMORY) {
       return new MemoryStorageBackend();
     }
-    try {
-      return new FileStorageBackend(dir != null ? dir : Files.createTempDirectory("hicache-sim-"));
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+    Path folder = dir;
+    if (folder == null) {
+      try {
+        folder = Files.createTempDirectory("hicache-sim-");
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+      synchronized (tempStores) {
+        tempStores.add(folder);
+      }
+    }
+    FileStorageBackend store = new FileStorageBackend(folder);
+    storagePagesAtStart += store.pagesAtOpen();
+    return store;
+  }
+
+  /** Removes the temporary folders of this run's file stores (every rank thread has ended). */
+  void deleteTempStores() {
+    synchronized (tempStores) {
+      for (Path p : tempStores) {
+        StoreFolders.deleteTree(p);
+      }
+      tempStores.clear();
     }
   }
 }
