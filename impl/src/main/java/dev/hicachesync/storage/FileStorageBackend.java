@@ -113,6 +113,31 @@ public final class FileStorageBackend implements StorageBackend {
     }
   }
 
+  /**
+   * Removes the page objects (and stray temporary files) under {@code dir}, at most three folders deep
+   * (the shared layout {@code xx/} and the bounded one {@code rank-N/xx/}); nothing else is touched, so a
+   * mistyped folder loses no file of another kind. Returns how many files it removed.
+   *
+   * @throws StorageRootException if a file cannot be removed
+   */
+  public static long clear(Path dir) {
+    long removed = 0;
+    try (java.util.stream.Stream<Path> s = Files.walk(dir.toAbsolutePath().normalize(), 3)) {
+      for (Path p : (Iterable<Path>) s::iterator) {
+        String name = p.getFileName().toString();
+        boolean ours = name.endsWith(KeyPaths.PAGE_EXT)
+            || (name.startsWith(TEMP_PREFIX) && name.endsWith(TEMP_SUFFIX));
+        if (ours && Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)) {
+          Files.delete(p);
+          removed++;
+        }
+      }
+    } catch (IOException | UncheckedIOException e) {
+      throw new StorageRootException("storage folder " + dir + ": cannot empty it: " + e.getMessage());
+    }
+    return removed;
+  }
+
   /** Returns the reason of an I/O failure in a few words, without the path the message repeats. */
   static String reason(IOException e) {
     if (e instanceof FileSystemException fse && fse.getReason() != null) {
