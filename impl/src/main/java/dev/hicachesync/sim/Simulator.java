@@ -338,7 +338,8 @@ public final class Simulator {
       // a step-by-step run was closed while this rank was parked
     } catch (CollectiveException ex) {
       if (crash.get() != null) { // a peer that failed on its own told this rank so through the ABORT call
-        peerErrors.add("rank " + e.rank + ": " + ex.getMessage());
+        String m = String.valueOf(ex.getMessage());
+        peerErrors.add(m.startsWith("rank " + e.rank + ":") ? m : "rank " + e.rank + ": " + m);
       }
       report(new Divergence(e.stats.stepsRun, e.where, List.of(Invariant.CollectiveMatching), e.rank, -1,
           ex.getMessage(), ""));

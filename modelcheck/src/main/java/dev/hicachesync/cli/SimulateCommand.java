@@ -195,6 +195,9 @@ public final class SimulateCommand implements Callable<Integer> {
         cfg = env.apply(b, cfg.timing(), cfg.workload() != null ? cfg.workload()
             : SyntheticWorkload.factory(cfg.pageSize())).build();
       }
+      if (freshStorage && cfg.storage() == StorageMode.FILE) {
+        FileStorageBackend.clear(storageDir); // only once every flag is known good: this deletes files
+      }
     } catch (IllegalArgumentException | MalformedTraceException e) { // InvalidTopologyException included
       System.err.println("hicache-sync simulate: " + e.getMessage());
       return Main.EXIT_BAD_INPUT;
@@ -248,15 +251,12 @@ public final class SimulateCommand implements Callable<Integer> {
 
   /**
    * Checks every path the run writes before it starts: the storage folder (created, probed, real path),
-   * the trace and the log; with {@code --fresh-storage}, empties the storage folder's page objects.
+   * the trace and the log ({@code --fresh-storage} empties the folder later, once every flag is checked).
    */
   private void checkPaths() {
     if (storageDir != null) {
       if (StorageMode.parse(storage) == StorageMode.FILE) {
         FileStorageBackend.checkRoot(storageDir);
-        if (freshStorage) {
-          FileStorageBackend.clear(storageDir);
-        }
       }
     } else if (freshStorage) {
       throw new IllegalArgumentException("--fresh-storage needs --storage-dir (a temporary store starts empty)");

@@ -86,6 +86,24 @@ class BadInputCommandsTest {
     assertTrue(help.out().contains("At most " + WorldLimits.SIMULATE + " ranks"), help.out());
   }
 
+  /** A reused store is reported; --fresh-storage empties it first, so the same seed gives the same run. */
+  @Test
+  void aReusedStoreIsReportedAndFreshStorageReplaysTheSeed() throws IOException {
+    String store = dir.resolve("store").toString();
+    String[] args = {"--storage", "file", "--storage-dir", store, "--steps", "300", "--data", "off"};
+    CommandRun first = CommandRun.of(new SimulateCommand(), args);
+    assertEquals(0, first.code(), first.err());
+    assertFalse(first.out().contains("not empty"), first.out());
+    CommandRun reused = CommandRun.of(new SimulateCommand(), args);
+    assertTrue(reused.out().contains("storage not empty at start"), reused.out());
+    String[] fresh = java.util.stream.Stream.concat(java.util.Arrays.stream(args), java.util.stream.Stream.of(
+        "--fresh-storage")).toArray(String[]::new);
+    CommandRun again = CommandRun.of(new SimulateCommand(), fresh);
+    assertFalse(again.out().contains("not empty"), again.out());
+    assertEquals(first.out().lines().filter(l -> l.startsWith("hit rate")).toList(),
+        again.out().lines().filter(l -> l.startsWith("hit rate")).toList());
+  }
+
   /** A storage-on spec-shaped trace (it has S4, S5 and S7 events); the tests below edit it. */
   private List<String> storageTrace() throws IOException {
     Path t = dir.resolve("st.ndjson");
