@@ -195,6 +195,7 @@ public final class SimulateCommand implements Callable<Integer> {
         cfg = env.apply(b, cfg.timing(), cfg.workload() != null ? cfg.workload()
             : SyntheticWorkload.factory(cfg.pageSize())).build();
       }
+      checkDataMemory(cfg);
       if (freshStorage && cfg.storage() == StorageMode.FILE) {
         FileStorageBackend.clear(storageDir); // only once every flag is known good: this deletes files
       }
@@ -266,6 +267,28 @@ public final class SimulateCommand implements Callable<Integer> {
     }
     if (log != null) {
       OutputPaths.checkWritable("--log", log);
+    }
+  }
+
+  /**
+   * With {@code --data on}, every rank holds its device and host pools as direct buffers: refuses, before
+   * the run, a pool over one buffer (2 GiB) or pools over this JVM's memory, instead of failing mid-run.
+   */
+  private static void checkDataMemory(SimConfig cfg) {
+    if (!cfg.data().on()) {
+      return;
+    }
+    long page = cfg.data().pageBytes();
+    long largest = Math.max(cfg.devicePages(), cfg.hostPages()) * page;
+    if (largest > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException("--data on: a pool of " + largest + " bytes (pages x --page-bytes) exceeds"
+          + " one buffer (2 GiB); lower --device-pages/--host-pages or use --data off");
+    }
+    long all = (long) cfg.topology().worldSize() * (cfg.devicePages() + (long) cfg.hostPages()) * page;
+    long max = Runtime.getRuntime().maxMemory();
+    if (all > max) {
+      throw new IllegalArgumentException("--data on: the pools of " + cfg.topology().worldSize() + " ranks need "
+          + all / (1 << 20) + " MiB, more than this JVM's " + max / (1 << 20) + " MiB; lower the pages or use --data off");
     }
   }
 

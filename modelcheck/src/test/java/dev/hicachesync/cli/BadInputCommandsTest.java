@@ -74,6 +74,12 @@ class BadInputCommandsTest {
   }
 
   @Test
+  void poolsTooLargeForTheDataPathAreExitTwoBeforeTheRun() {
+    badInput(new SimulateCommand(), List.of("2 GiB"), "--host-pages", "400000000");
+    badInput(new SimulateCommand(), List.of("MiB"), "--cp", "64", "--tp", "8", "--host-pages", "16000000");
+  }
+
+  @Test
   void aWorldBeyondTheCommandsLimitIsExitTwoAtOnce() throws IOException {
     Path trace = Files.writeString(dir.resolve("t.jsonl"), REQUEST);
     badInput(new SimulateCommand(), List.of("at most " + WorldLimits.SIMULATE + " ranks"), "--cp", "1000000");
