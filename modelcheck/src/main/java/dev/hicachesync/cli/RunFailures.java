@@ -1,5 +1,6 @@
 package dev.hicachesync.cli;
 
+import dev.hicachesync.storage.StorageBackendException;
 import dev.hicachesync.storage.StorageRootException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -23,8 +24,7 @@ final class RunFailures {
       }
     }
     for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof UncheckedIOException || t instanceof IOException
-          || t.getClass().getSimpleName().equals("StorageBackendException")) {
+      if (t instanceof UncheckedIOException || t instanceof IOException || t instanceof StorageBackendException) {
         // The outermost message: it names the seed, the failed rank and the peers the failure stopped.
         Throwable io = t instanceof UncheckedIOException && t.getCause() != null ? t.getCause() : t;
         String what = firstLine(e.getMessage());
