@@ -2,6 +2,7 @@ package dev.hicachesync.controller;
 
 import dev.hicachesync.env.TransferEvent;
 import dev.hicachesync.env.TransferKind;
+import dev.hicachesync.storage.CorruptPageException;
 import dev.hicachesync.storage.PageKey;
 import dev.hicachesync.storage.StorageBackend;
 import dev.hicachesync.sync.ProtocolVersion;
@@ -502,14 +503,24 @@ public final class CacheController {
     op.markTailReadyIfReaderStopped(faults.releaseTailEarly());
   }
 
-  /** Reads pages [from, to) of {@code op} into its host slots; false if one is missing (a failed read). */
+  /**
+   * Reads pages [from, to) of {@code op} into its host slots; false if one is missing or corrupt (a failed
+   * read). A corrupt object ({@link CorruptPageException}: flipped or cut bytes, another key's object) is
+   * what SGLang's storage read returning failure is: the batch fails, the prefetch ends short at the pages
+   * read before it, S5/S6 agree on that through their MIN, and the object never reaches the tree.
+   */
   boolean readPages(PrefetchOperation op, int from, int to) {
     // Seeds of this batch's pages only: seeding the whole key per batch made a long prefetch quadratic.
     boolean moves = data.moves();
     int ps = config.pageSize();
     for (int i = from; i < to; i++) {
       long seed = moves ? PageContent.seed(op.tokens, i * ps, ps) : 0;
-      if (!data.load(storage, op.keys[i], op.hostPages[i], seed)) {
+      try {
+        if (!data.load(storage, op.keys[i], op.hostPages[i], seed)) {
+          return false;
+        }
+      } catch (CorruptPageException e) {
+        stats.storageCorruptPages++;
         return false;
       }
     }

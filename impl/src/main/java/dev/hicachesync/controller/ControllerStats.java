@@ -13,6 +13,8 @@ public final class ControllerStats {
   public long storageReadPages;
   public long storageWritePages;
   public long storageReadFailures;
+  /** Page objects a read found corrupt (each also fails its batch: counted in storageReadFailures). */
+  public long storageCorruptPages;
   public long prefetchesIssued;
   public long prefetchesRevoked;
   public long prefetchesTerminated;

@@ -29,6 +29,10 @@ public final class SimStats {
   public long storageReadPages;
   public long storageWritePages;
   public long storageReadFailures;
+  /** Page objects reads found corrupt (every rank); each was a failed read, none was inserted. */
+  public long storageCorruptPages;
+  /** Page objects the file store held when the run opened it (a reused {@code --storage-dir}). */
+  public long storagePagesAtStart;
   /** L3 capacity per rank in pages; {@link SimConfig#UNBOUNDED} when the store never evicts. */
   public long storageCapacityPages = SimConfig.UNBOUNDED;
   /** Pages the bounded L3 shards evicted to make room (every rank). */
@@ -79,6 +83,7 @@ public final class SimStats {
     storageReadPages += c.storageReadPages;
     storageWritePages += c.storageWritePages;
     storageReadFailures += c.storageReadFailures;
+    storageCorruptPages += c.storageCorruptPages;
   }
 
   /** Returns the fraction of prompt tokens served from {@code tokens}. */
@@ -109,7 +114,23 @@ public final class SimStats {
         storageReadPages, storageReadPages * pageBytes / mib, storageReadFailures,
         storageWritePages, storageWritePages * pageBytes / mib,
         prefetchesIssued, prefetchesRevoked, prefetchesTerminated, prefetchesCompleted, prefetchesAborted)
-        + System.lineSeparator() + describeStorageCapacity() + describeData();
+        + System.lineSeparator() + describeStorageHealth() + describeStorageCapacity() + describeData();
+  }
+
+  /**
+   * Returns the store's health lines: corrupt pages read (failed reads), and pages found at start (a
+   * reused folder explains a result that differs from the same seed's first run); nothing if neither.
+   */
+  private String describeStorageHealth() {
+    String out = "";
+    if (storageCorruptPages > 0) {
+      out += String.format(Locale.ROOT, "corrupt pages: %d (failed reads: never inserted)%n", storageCorruptPages);
+    }
+    if (storagePagesAtStart > 0) {
+      out += String.format(Locale.ROOT, "storage not empty at start: %d pages found (--fresh-storage starts "
+          + "from an empty store)%n", storagePagesAtStart);
+    }
+    return out;
   }
 
   /** Returns the L3 capacity line, or nothing when the store is unbounded (the line would say only that). */

@@ -331,6 +331,7 @@ public final class SimulationRun implements AutoCloseable {
       }
     }
     Simulator.closeData(engines);
+    sim.deleteTempStores();
   }
 
   /** Returns how many threads this run started that are still alive (0 after {@link #close()}). */

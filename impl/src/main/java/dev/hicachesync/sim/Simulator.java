@@ -47,10 +47,28 @@ public final class Simulator {
   private RankRecorder[] recorders;
   /** Each rank's L3 store, set by {@link #setUp} (evictions are summed into the statistics at the end). */
   private StorageBackend[] stores;
+  /** The collective errors of the peers of a rank that crashed (each names the rank it happened on). */
+  private final List<String> peerErrors = java.util.Collections.synchronizedList(new ArrayList<>());
+  /** Temporary folders of file stores the run made itself (no --storage-dir): removed when it ends. */
+  private final List<Path> tempStores = new ArrayList<>();
+  /** Page objects the file stores held when opened (a reused --storage-dir); 0 for fresh stores. */
+  private long storagePagesAtStart;
   /** Where the run's trace goes ({@link TraceRecorder#NONE}: nothing is wrapped or recorded). */
   private final TraceRecorder trace;
   /** The abort threads {@link #poison} started, for {@link SimulationRun#close} to join. */
   final List<Thread> helpers = java.util.Collections.synchronizedList(new ArrayList<>());
+
+  /** Environment faults of a soak ({@code simulate --faults}), or null: the store as it is. */
+  private EnvironmentFaults faults;
+
+  /**
+   * Injects {@code f}'s storage faults into this run's stores (its timing and workload faults are in the
+   * configuration already, {@link EnvironmentFaults#apply}); returns this simulator.
+   */
+  public Simulator withFaults(EnvironmentFaults f) {
+    this.faults = f;
+    return this;
+  }
 
   /** Creates a simulator of {@code cfg}. */
   public Simulator(SimConfig cfg) {
@@ -115,6 +133,9 @@ public final class Simulator {
     LocalFabric fabric = new LocalFabric(cfg.collectiveTimeout());
     StorageBackend[] storage = storage(world);
     this.stores = storage;
+    if (faults != null) {
+      storage = faults.wrapStores(cfg, storage);
+    }
     RankEngine[] engines = new RankEngine[world];
     RankRecorder[] recorders = new RankRecorder[world];
     for (int r = 0; r < world; r++) {
@@ -144,8 +165,14 @@ public final class Simulator {
     Topology t = cfg.topology();
     RankRecorder[] recorders = this.recorders;
     closeData(engines);
+    deleteTempStores();
     if (crash.get() != null) {
-      throw new IllegalStateException("simulation failed on seed " + cfg.seed() + ": " + crash.get(),
+      String peers;
+      synchronized (peerErrors) {
+        peers = peerErrors.isEmpty() ? "" : "; " + peerErrors.size() + " peer(s) stopped by the collective error, "
+            + peerErrors.stream().sorted().findFirst().orElse("").lines().findFirst().orElse("");
+      }
+      throw new IllegalStateException("simulation failed on seed " + cfg.seed() + ": " + crash.get() + peers,
           crash.get());
     }
     long completed = Long.MAX_VALUE;
@@ -177,6 +204,7 @@ public final class Simulator {
       }
     }
     SimStats stats = stats(t, engines, Math.min(completed, cfg.steps()));
+    stats.storagePagesAtStart = storagePagesAtStart;
     if (cfg.storageBounded()) {
       stats.storageCapacityPages = cfg.storagePages();
       for (StorageBackend b : stores) {
@@ -309,6 +337,10 @@ public final class Simulator {
     } catch (SimulationRun.Halted ex) {
       // a step-by-step run was closed while this rank was parked
     } catch (CollectiveException ex) {
+      if (crash.get() != null) { // a peer that failed on its own told this rank so through the ABORT call
+        String m = String.valueOf(ex.getMessage());
+        peerErrors.add(m.startsWith("rank " + e.rank + ":") ? m : "rank " + e.rank + ": " + m);
+      }
       report(new Divergence(e.stats.stepsRun, e.where, List.of(Invariant.CollectiveMatching), e.rank, -1,
           ex.getMessage(), ""));
     } catch (InvariantViolation ex) {
@@ -512,15 +544,37 @@ public final class Simulator {
     return out;
   }
 
-  /** Returns a fresh memory store, or a file store under {@code dir} (null: a new temporary folder). */
+  /**
+   * Returns a fresh memory store, or a file store under {@code dir} (null: a new temporary folder, removed
+   * when the run ends; a folder the user named is kept, and the pages it already held are counted).
+   */
   private StorageBackend open(Path dir) {
     if (cfg.storage() == StorageMode.MEMORY) {
       return new MemoryStorageBackend();
     }
-    try {
-      return new FileStorageBackend(dir != null ? dir : Files.createTempDirectory("hicache-sim-"));
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+    Path folder = dir;
+    if (folder == null) {
+      try {
+        folder = Files.createTempDirectory("hicache-sim-");
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+      synchronized (tempStores) {
+        tempStores.add(folder);
+      }
+    }
+    FileStorageBackend store = new FileStorageBackend(folder);
+    storagePagesAtStart += store.pagesAtOpen();
+    return store;
+  }
+
+  /** Removes the temporary folders of this run's file stores (every rank thread has ended). */
+  void deleteTempStores() {
+    synchronized (tempStores) {
+      for (Path p : tempStores) {
+        StoreFolders.deleteTree(p);
+      }
+      tempStores.clear();
     }
   }
 }

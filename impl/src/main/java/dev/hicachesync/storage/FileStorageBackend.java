@@ -4,42 +4,155 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * A {@link StorageBackend} on a local folder: one file per page key, written atomically, checksummed.
+ * A {@link StorageBackend} on a local folder: one file per page key, written atomically, checksummed,
+ * naming its own key ({@link PageObjectFormat}).
  *
- * <p>Design: {@code put} writes header + payload to a temporary file in the object's own folder and renames
- * it over the target with {@code ATOMIC_MOVE}, so a reader sees the old object or the new one, never a torn
- * one. A corrupted object (bad header, length or CRC32C) makes {@link #get} throw {@link
- * CorruptPageException}; {@link #exists} and {@link #leadingHits} only look for the file, like a storage
- * hit query that does not read data. I/O errors surface as {@link UncheckedIOException}. Keys are mapped to
- * names that cannot leave the root ({@link KeyPaths}). Thread-safe.
+ * <p>Design: {@code put} writes header + key + payload to a temporary file {@code .put-*.tmp} in the
+ * object's own folder and renames it over the target with {@code ATOMIC_MOVE}, so a reader sees the old
+ * object or the new one, never a torn one. With durability on, the temporary file is forced to disk
+ * before the rename and the folder after it: without the first a crash can leave a renamed object whose
+ * data never reached the disk; without the second the rename itself can be lost. A writer killed between
+ * create and rename leaves a temporary file that no reader ever opens; {@link #FileStorageBackend(Path,
+ * boolean) opening} the store removes them. A corrupted object (bad header, length, CRC32C, or another
+ * key's object) makes {@link #get} throw {@link CorruptPageException}; {@link #exists} and {@link
+ * #leadingHits} only look for the file, like a storage hit query that does not read data. I/O errors
+ * surface as {@link UncheckedIOException}.
+ *
+ * <p>Containment: keys are mapped to names that cannot leave the root ({@link KeyPaths}), the root is
+ * used by its real path, and a page folder that is a symlink, or resolves outside the root, is refused
+ * with {@link StorageRootException} before anything is written through it. Thread-safe.
  */
 public final class FileStorageBackend implements StorageBackend {
+  /** Prefix of a write's temporary file; anything so named at open is a crashed writer's leftover. */
+  static final String TEMP_PREFIX = ".put-";
+  static final String TEMP_SUFFIX = ".tmp";
+
   private final Path root;
   private final KeyPaths paths;
   private final boolean fsync;
+  /** Page folders already checked to lie inside the root (at most 256: the first two hex digits). */
+  private final Set<Path> checkedFolders = ConcurrentHashMap.newKeySet();
+  private final long pagesAtOpen;
+  private final int tempFilesRemoved;
 
   /** Opens (creating if needed) a store under {@code root}, without fsync. */
   public FileStorageBackend(Path root) {
     this(root, /* fsync= */ false);
   }
 
-  /** Opens (creating if needed) a store under {@code root}; {@code fsync} forces each object to disk. */
+  /**
+   * Opens (creating if needed) a store under {@code root}; {@code fsync} forces each object and then its
+   * folder to disk. Removes temporary files an earlier, crashed writer left behind and counts the pages
+   * found.
+   *
+   * @throws StorageRootException if the folder cannot be created or written, or a page folder leads
+   *     outside it
+   */
   public FileStorageBackend(Path root, boolean fsync) {
-    this.root = root.toAbsolutePath().normalize();
+    this.root = checkRoot(root);
     this.paths = new KeyPaths(this.root);
     this.fsync = fsync;
-    try {
-      Files.createDirectories(this.root);
+    long pages = 0;
+    int removed = 0;
+    try (DirectoryStream<Path> folders = Files.newDirectoryStream(this.root)) {
+      for (Path folder : folders) {
+        if (!Files.isDirectory(folder, LinkOption.NOFOLLOW_LINKS)) {
+          if (Files.isSymbolicLink(folder)) {
+            checkFolder(folder);
+          }
+          continue;
+        }
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(folder)) {
+          for (Path f : files) {
+            String name = f.getFileName().toString();
+            if (name.startsWith(TEMP_PREFIX) && name.endsWith(TEMP_SUFFIX)) {
+              Files.deleteIfExists(f);
+              removed++;
+            } else if (name.endsWith(KeyPaths.PAGE_EXT)) {
+              pages++;
+            }
+          }
+        }
+        checkedFolders.add(folder);
+      }
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot create storage root " + this.root, e);
+      throw new StorageRootException("storage folder " + this.root + ": cannot list it: " + reason(e));
     }
+    this.pagesAtOpen = pages;
+    this.tempFilesRemoved = removed;
+  }
+
+  /**
+   * Creates {@code dir} if needed and proves it writable by creating and deleting a temporary file in
+   * it; returns its real path (symlinks resolved). Callers check a folder this way before a run starts.
+   *
+   * @throws StorageRootException naming the folder and the reason
+   */
+  public static Path checkRoot(Path dir) {
+    Path abs = dir.toAbsolutePath().normalize();
+    try {
+      Files.createDirectories(abs);
+      Path real = abs.toRealPath();
+      Path probe = Files.createTempFile(real, TEMP_PREFIX + "probe-", TEMP_SUFFIX);
+      Files.delete(probe);
+      return real;
+    } catch (IOException e) {
+      throw new StorageRootException("storage folder " + abs + " is not usable: " + reason(e));
+    }
+  }
+
+  /**
+   * Removes the page objects (and stray temporary files) under {@code dir}, at most three folders deep
+   * (the shared layout {@code xx/} and the bounded one {@code rank-N/xx/}); nothing else is touched, so a
+   * mistyped folder loses no file of another kind. Returns how many files it removed.
+   *
+   * @throws StorageRootException if a file cannot be removed
+   */
+  public static long clear(Path dir) {
+    long removed = 0;
+    try (java.util.stream.Stream<Path> s = Files.walk(dir.toAbsolutePath().normalize(), 3)) {
+      for (Path p : (Iterable<Path>) s::iterator) {
+        String name = p.getFileName().toString();
+        boolean ours = name.endsWith(KeyPaths.PAGE_EXT)
+            || (name.startsWith(TEMP_PREFIX) && name.endsWith(TEMP_SUFFIX));
+        if (ours && Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)) {
+          Files.delete(p);
+          removed++;
+        }
+      }
+    } catch (IOException | UncheckedIOException e) {
+      throw new StorageRootException("storage folder " + dir + ": cannot empty it: " + e.getMessage());
+    }
+    return removed;
+  }
+
+  /** Returns the reason of an I/O failure in a few words, without the path the message repeats. */
+  static String reason(IOException e) {
+    if (e instanceof FileSystemException fse && fse.getReason() != null) {
+      return fse.getReason();
+    }
+    if (e instanceof java.nio.file.FileAlreadyExistsException) {
+      return "a file, not a folder, is in the way";
+    }
+    if (e instanceof NoSuchFileException) {
+      return "no such file or folder";
+    }
+    if (e instanceof java.nio.file.AccessDeniedException) {
+      return "permission denied";
+    }
+    return e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
   }
 
   /** Returns the file that holds (or would hold) {@code key}; always inside the root. */
@@ -47,16 +160,35 @@ public final class FileStorageBackend implements StorageBackend {
     return paths.pathOf(key);
   }
 
+  /** Returns the store's folder, by its real path. */
+  public Path root() {
+    return root;
+  }
+
+  /** Returns how many page objects the store held when it was opened (0: an empty store). */
+  public long pagesAtOpen() {
+    return pagesAtOpen;
+  }
+
+  /** Returns how many temporary files of crashed writers opening the store removed. */
+  public int tempFilesRemoved() {
+    return tempFilesRemoved;
+  }
+
   @Override
   public boolean exists(PageKey key) {
-    return Files.isRegularFile(paths.pathOf(key));
+    return Files.isRegularFile(paths.pathOf(key), LinkOption.NOFOLLOW_LINKS);
   }
 
   @Override
   public boolean get(PageKey key, ByteBuffer dst) {
+    Path p = paths.pathOf(key);
+    if (Files.isSymbolicLink(p)) {
+      throw new CorruptPageException("page " + key + ": " + p + " is a symlink, not a page object");
+    }
     byte[] object;
     try {
-      object = Files.readAllBytes(paths.pathOf(key));
+      object = Files.readAllBytes(p);
     } catch (NoSuchFileException e) {
       return false;
     } catch (IOException e) {
@@ -69,11 +201,16 @@ public final class FileStorageBackend implements StorageBackend {
   @Override
   public void put(PageKey key, ByteBuffer src) {
     Path target = paths.pathOf(key);
-    ByteBuffer object = PageObjectFormat.encode(src);
+    Path folder = target.getParent();
+    ByteBuffer object = PageObjectFormat.encode(key, src);
     Path tmp = null;
     try {
-      Files.createDirectories(target.getParent());
-      tmp = Files.createTempFile(target.getParent(), ".put-", ".tmp");
+      if (!checkedFolders.contains(folder)) {
+        Files.createDirectories(folder);
+        checkFolder(folder);
+        checkedFolders.add(folder);
+      }
+      tmp = Files.createTempFile(folder, TEMP_PREFIX, TEMP_SUFFIX);
       try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
         while (object.hasRemaining()) {
           ch.write(object);
@@ -84,6 +221,9 @@ public final class FileStorageBackend implements StorageBackend {
       }
       Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
       tmp = null;
+      if (fsync) {
+        forceFolder(folder);
+      }
     } catch (IOException e) {
       throw new UncheckedIOException("writing page " + key, e);
     } finally {
@@ -91,9 +231,29 @@ public final class FileStorageBackend implements StorageBackend {
         try {
           Files.deleteIfExists(tmp);
         } catch (IOException ignored) {
-          // the write already failed; a stray temp file is never read as an object
+          // the write already failed; a stray temp file is never read as an object, and open removes it
         }
       }
+    }
+  }
+
+  /** Refuses a page folder that is a symlink or whose real path is not directly under the root. */
+  private void checkFolder(Path folder) throws IOException {
+    if (Files.isSymbolicLink(folder)) {
+      throw new StorageRootException("storage folder " + root + ": page folder " + folder.getFileName()
+          + " is a symlink to " + Files.readSymbolicLink(folder) + "; refusing to write outside the root");
+    }
+    Path real = folder.toRealPath();
+    if (!real.getParent().equals(root)) {
+      throw new StorageRootException("storage folder " + root + ": page folder " + folder + " resolves to "
+          + real + ", outside the root");
+    }
+  }
+
+  /** Forces the folder's entries (the rename) to disk. */
+  private static void forceFolder(Path folder) throws IOException {
+    try (FileChannel dir = FileChannel.open(folder, StandardOpenOption.READ)) {
+      dir.force(true);
     }
   }
 
@@ -108,6 +268,6 @@ public final class FileStorageBackend implements StorageBackend {
 
   @Override
   public String describe() {
-    return "file " + root + " (crc32c" + (fsync ? ", fsync" : "") + ")";
+    return "file " + root + " (crc32c, key" + (fsync ? ", fsync" : "") + ")";
   }
 }

@@ -50,6 +50,8 @@ public final class TraceReader {
     List<String> lines;
     try {
       lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+    } catch (java.nio.charset.CharacterCodingException e) {
+      throw new TraceFormatException(file.toString(), 0, "not UTF-8 text: a trace is UTF-8 JSON lines");
     } catch (IOException e) {
       throw new TraceFormatException(file.toString(), 0, "cannot read the file: " + e.getMessage());
     }
@@ -89,6 +91,17 @@ public final class TraceReader {
       }
     }
     return new Trace(header, events);
+  }
+
+  /**
+   * Reads {@code file} as {@link #read} does and then checks what TLC does not ({@link TraceConsistency}):
+   * at least one event, every {@code step} field, and a header {@code Policy}/{@code StorageOn} that the
+   * events do not contradict. What {@code validate-trace} reads.
+   */
+  public static Trace readRun(Path file) throws TraceFormatException {
+    Trace trace = read(file);
+    TraceConsistency.check(file.toString(), trace, 1);
+    return trace;
   }
 
   private static TraceHeader header(JsonNode n) {

@@ -34,6 +34,8 @@ public final class RadixTree {
   private long nextId = 1;
   private long clock;
   private long mutations;
+  /** Nodes (root excluded) that hold host pages: when 0, host eviction has nothing to find. */
+  private int hostNodes;
 
   /**
    * Creates an empty tree of {@code pageSize}-token pages; {@code withHashes} computes each page's storage
@@ -204,6 +206,7 @@ public final class RadixTree {
     if (pos < len) {
       TreeNode created = create(node, Arrays.copyOfRange(tokens, pos, len));
       created.host = Arrays.copyOfRange(hostPages, pos / pageSize, pages);
+      hostNodes++;
       mutations = Mix64.mix(mutations, created.host);
       touch(created, stamp);
     }
@@ -215,6 +218,9 @@ public final class RadixTree {
   /** Gives {@code node} its host pages (a write-through starts: BACKUP_PENDING). */
   public void setHost(TreeNode node, int[] hostPages) {
     checkPages(node, hostPages);
+    if (node.host == null) {
+      hostNodes++;
+    }
     node.host = hostPages.clone();
     mutations = Mix64.mix(Mix64.mix(Mix64.mix(mutations, 4), node.id), node.host);
   }
@@ -294,6 +300,9 @@ public final class RadixTree {
     }
     below.sort(Comparator.comparingLong(c -> c.id));
     for (TreeNode c : below) {
+      if (c.host != null) {
+        hostNodes--;
+      }
       byId.remove(c.id);
       lru.remove(c);
       mutations = Mix64.mix(Mix64.mix(mutations, 15), c.id);
@@ -349,6 +358,11 @@ public final class RadixTree {
    * nothing more can go, handing each node's host pages to {@code freeHost}; returns the pages freed.
    */
   public int evictHost(int pages, Consumer<int[]> freeHost) {
+    if (hostNodes == 0) {
+      // Nothing holds host pages (no host pool, or none written yet): the scan below would visit every
+      // node to find nothing, once per insert under write_through (issue 16: a run that never finished).
+      return 0;
+    }
     int freed = 0;
     boolean progress = true;
     while (freed < pages && progress) {
@@ -449,6 +463,7 @@ public final class RadixTree {
       child.device = Arrays.copyOfRange(child.device, pages, child.device.length);
     }
     if (child.host != null) {
+      hostNodes++;
       upper.host = Arrays.copyOfRange(child.host, 0, pages);
       child.host = Arrays.copyOfRange(child.host, pages, child.host.length);
     }
@@ -467,6 +482,9 @@ public final class RadixTree {
   }
 
   private void delete(TreeNode n) {
+    if (n.host != null) {
+      hostNodes--;
+    }
     n.parent.children.remove(new ChildKey(n.key, 0, pageSize));
     byId.remove(n.id);
     lru.remove(n);

@@ -39,6 +39,12 @@ public final class MooncakeTrace implements Iterator<MooncakeRequest>, Closeable
           .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
           .build();
 
+  /**
+   * Longest line read: 1 MiB. A request of 2^21 tokens (far beyond any model's context) has 4,096 block
+   * ids, some 60 KB of JSON.
+   */
+  static final int MAX_LINE_CHARS = 1 << 20;
+
   private final BufferedReader in;
   private final String name;
   private long line;
@@ -54,6 +60,9 @@ public final class MooncakeTrace implements Iterator<MooncakeRequest>, Closeable
 
   /** Opens {@code file} for streaming; errors name the file by its file name. */
   public static MooncakeTrace open(Path file) throws IOException {
+    if (Files.isDirectory(file)) {
+      throw new IOException(file + " is a folder, not a trace file");
+    }
     return new MooncakeTrace(Files.newBufferedReader(file, StandardCharsets.UTF_8),
         String.valueOf(file.getFileName()));
   }
@@ -102,12 +111,15 @@ public final class MooncakeTrace implements Iterator<MooncakeRequest>, Closeable
     try {
       // Blank lines (a trailing newline, an editor's extra line) carry no request: skip them.
       do {
-        text = in.readLine();
+        text = boundedLine();
         if (text == null) {
           return null;
         }
         line++;
       } while (text.isBlank());
+    } catch (java.nio.charset.CharacterCodingException e) {
+      line++;
+      throw bad("line", "not UTF-8 text; a Mooncake trace is UTF-8 JSON lines");
     } catch (IOException e) {
       throw new UncheckedIOException(name + ":" + (line + 1) + ": cannot read: " + e.getMessage(), e);
     }
@@ -116,6 +128,27 @@ public final class MooncakeTrace implements Iterator<MooncakeRequest>, Closeable
     outputBase += r.outputLength();
     index++;
     return r;
+  }
+
+  /**
+   * Returns the next line without its terminator, or null at the end; a line longer than {@link
+   * #MAX_LINE_CHARS} is refused before it is held whole (a 50 MB line must not become a 100 MB string and
+   * a million-block request).
+   */
+  private String boundedLine() throws IOException {
+    StringBuilder b = new StringBuilder();
+    int c;
+    while ((c = in.read()) >= 0) {
+      if (c == '\n') {
+        return b.toString();
+      }
+      if (b.length() >= MAX_LINE_CHARS) {
+        line++;
+        throw bad("line", "longer than " + MAX_LINE_CHARS + " characters; a Mooncake request line is a few KB");
+      }
+      b.append((char) c);
+    }
+    return b.length() == 0 ? null : b.toString();
   }
 
   private MooncakeRequest parse(String text) {

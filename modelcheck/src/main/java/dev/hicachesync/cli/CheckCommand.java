@@ -57,7 +57,8 @@ public final class CheckCommand implements Callable<Integer> {
   @Option(names = "--tier", paramLabel = "ci|deep|all", description = "Catalogue tier to run (default: ci; all with --catalogue).")
   String tier;
 
-  @Option(names = "--dp", paramLabel = "D", description = "Ad-hoc model: attention data-parallel size.")
+  @Option(names = "--dp", paramLabel = "D", description = "Ad-hoc model: attention data-parallel size (dp x cp x tp x pp: at most "
+      + dev.hicachesync.modelcheck.AdhocModel.MAX_RANKS + " ranks).")
   Integer dp;
 
   @Option(names = "--cp", paramLabel = "C", description = "Ad-hoc model: context-parallel size.")

@@ -17,6 +17,12 @@ public final class Main implements Runnable {
   public static final int EXIT_BAD_INPUT = 2;
   /** Exit code when a tool the command drives (TLC) failed, or for any unexpected error. */
   public static final int EXIT_TOOL_FAILED = 3;
+  /**
+   * Exit code when the environment failed during the run: a disk that filled, a storage backend that
+   * threw. The input was fine (its paths were checked before the run), so it is not 2; it is no bug, so
+   * not 3.
+   */
+  public static final int EXIT_IO_FAILED = 4;
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 

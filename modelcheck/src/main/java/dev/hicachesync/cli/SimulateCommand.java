@@ -3,11 +3,14 @@ package dev.hicachesync.cli;
 import dev.hicachesync.controller.PrefetchPolicy;
 import dev.hicachesync.controller.WritePolicy;
 import dev.hicachesync.sim.DataOptions;
+import dev.hicachesync.sim.EnvironmentFaults;
+import dev.hicachesync.sim.SyntheticWorkload;
 import dev.hicachesync.sim.Fault;
 import dev.hicachesync.sim.SimConfig;
 import dev.hicachesync.sim.SimResult;
 import dev.hicachesync.sim.Simulator;
 import dev.hicachesync.sim.StorageMode;
+import dev.hicachesync.storage.FileStorageBackend;
 import dev.hicachesync.sync.ProtocolVersion;
 import dev.hicachesync.tier.DeviceChoice;
 import dev.hicachesync.tier.HostLayout;
@@ -32,7 +35,9 @@ import picocli.CommandLine.Model.CommandSpec;
  * divergence: none} (exit 0); bad input exits 2 with one line.
  */
 @Command(name = "simulate",
-    description = "Run the ranks of a topology through the deterministic multi-rank simulator.")
+    description = {"Run the ranks of a topology through the deterministic multi-rank simulator.",
+        "At most " + WorldLimits.SIMULATE + " ranks (dp x cp x tp x pp). Exit codes: 0 no divergence, 1 divergence,"
+            + " 2 bad input, 3 internal error, 4 I/O failure during the run (disk full, storage backend error)."})
 public final class SimulateCommand implements Callable<Integer> {
 
   @Option(names = "--dp", defaultValue = "1", description = "attention-DP replicas (default ${DEFAULT-VALUE})")
@@ -65,8 +70,13 @@ public final class SimulateCommand implements Callable<Integer> {
       description = "L3 storage: file, memory, off (default ${DEFAULT-VALUE})")
   String storage;
 
-  @Option(names = "--storage-dir", description = "folder of the file storage (default: a temporary one)")
+  @Option(names = "--storage-dir",
+      description = "folder of the file storage, kept after the run (default: a temporary one, removed at exit)")
   Path storageDir;
+
+  @Option(names = "--fresh-storage",
+      description = "remove the page objects a reused --storage-dir holds before the run (a seed then replays)")
+  boolean freshStorage;
 
   @Option(names = {"--policy", "--hicache-storage-prefetch-policy"}, defaultValue = "timeout",
       description = "prefetch policy: best_effort, wait_complete, timeout (default ${DEFAULT-VALUE})")
@@ -79,6 +89,11 @@ public final class SimulateCommand implements Callable<Integer> {
   @Option(names = "--fault", split = ",",
       description = "inject protocol bugs (tests): skip_idle_write_check, unsynced_loading_check, early_admission_exit, early_tail_release, early_slot_reuse")
   List<String> faults;
+
+  @Option(names = "--faults", paramLabel = "SPEC",
+      description = "environment faults of a soak, KIND=P[,KIND=P]...: read_fail, corrupt, missing, slow, abort,"
+          + " backend_error (docs/faults.md)")
+  String environmentFaults;
 
   @Option(names = "--device-pages", defaultValue = "192", description = "L1 pages per rank (default ${DEFAULT-VALUE})")
   int devicePages;
@@ -128,6 +143,7 @@ public final class SimulateCommand implements Callable<Integer> {
   public Integer call() {
     SimConfig cfg;
     Replay replay;
+    EnvironmentFaults env = null;
     try {
       EnumSet<Fault> fs = EnumSet.noneOf(Fault.class);
       if (faults != null) {
@@ -141,6 +157,8 @@ public final class SimulateCommand implements Callable<Integer> {
           }
         }
       }
+      WorldLimits.check("simulate", WorldLimits.SIMULATE, dp, cp, tp, pp);
+      checkPaths();
       if (drain < 0) {
         throw new IllegalArgumentException("--drain must be >= 0");
       }
@@ -168,6 +186,19 @@ public final class SimulateCommand implements Callable<Integer> {
         trace.apply(b, spec.commandLine().getParseResult(), seed, storage);
       }
       cfg = b.build();
+      if (environmentFaults != null) {
+        if (trace.on()) {
+          throw new IllegalArgumentException("--faults and --trace do not go together: a spec-shaped run has no "
+              + "environment faults the spec models");
+        }
+        env = EnvironmentFaults.parse(environmentFaults);
+        cfg = env.apply(b, cfg.timing(), cfg.workload() != null ? cfg.workload()
+            : SyntheticWorkload.factory(cfg.pageSize())).build();
+      }
+      checkDataMemory(cfg);
+      if (freshStorage && cfg.storage() == StorageMode.FILE) {
+        FileStorageBackend.clear(storageDir); // only once every flag is known good: this deletes files
+      }
     } catch (IllegalArgumentException | MalformedTraceException e) { // InvalidTopologyException included
       System.err.println("hicache-sync simulate: " + e.getMessage());
       return Main.EXIT_BAD_INPUT;
@@ -185,15 +216,14 @@ public final class SimulateCommand implements Callable<Integer> {
     }
     SimResult r;
     try {
-      r = trace.on() ? trace.run(cfg) : new Simulator(cfg).run();
-    } catch (IllegalStateException e) {
-      System.err.println("hicache-sync simulate: " + e.getMessage());
-      return 3;
-    } catch (java.io.UncheckedIOException e) {
-      System.err.println("hicache-sync simulate: cannot write the trace " + trace.trace + ": " + e.getCause());
-      return Main.EXIT_BAD_INPUT;
+      r = trace.on() ? trace.run(cfg) : new Simulator(cfg).withFaults(env).run();
+    } catch (RuntimeException e) {
+      return RunFailures.report("simulate", e);
     }
     System.out.println(r.stats().describe());
+    if (env != null) {
+      System.out.println(env.describe());
+    }
     if (trace.on()) {
       System.out.println("trace: " + trace.trace + " (spec-shaped, requests "
           + cfg.specShaped().requests() + ", " + cfg.specShaped().pagesPerKey() + " page(s) per key, device "
@@ -218,6 +248,48 @@ public final class SimulateCommand implements Callable<Integer> {
     System.out.println(r.divergence().describe());
     System.out.println("Failed on seed " + cfg.seed());
     return 1;
+  }
+
+  /**
+   * Checks every path the run writes before it starts: the storage folder (created, probed, real path),
+   * the trace and the log ({@code --fresh-storage} empties the folder later, once every flag is checked).
+   */
+  private void checkPaths() {
+    if (storageDir != null) {
+      if (StorageMode.parse(storage) == StorageMode.FILE) {
+        FileStorageBackend.checkRoot(storageDir);
+      }
+    } else if (freshStorage) {
+      throw new IllegalArgumentException("--fresh-storage needs --storage-dir (a temporary store starts empty)");
+    }
+    if (trace.trace != null) {
+      OutputPaths.checkWritable("--trace", trace.trace);
+    }
+    if (log != null) {
+      OutputPaths.checkWritable("--log", log);
+    }
+  }
+
+  /**
+   * With {@code --data on}, every rank holds its device and host pools as direct buffers: refuses, before
+   * the run, a pool over one buffer (2 GiB) or pools over this JVM's memory, instead of failing mid-run.
+   */
+  private static void checkDataMemory(SimConfig cfg) {
+    if (!cfg.data().on()) {
+      return;
+    }
+    long page = cfg.data().pageBytes();
+    long largest = Math.max(cfg.devicePages(), cfg.hostPages()) * page;
+    if (largest > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException("--data on: a pool of " + largest + " bytes (pages x --page-bytes) exceeds"
+          + " one buffer (2 GiB); lower --device-pages/--host-pages or use --data off");
+    }
+    long all = (long) cfg.topology().worldSize() * (cfg.devicePages() + (long) cfg.hostPages()) * page;
+    long max = Runtime.getRuntime().maxMemory();
+    if (all > max) {
+      throw new IllegalArgumentException("--data on: the pools of " + cfg.topology().worldSize() + " ranks need "
+          + all / (1 << 20) + " MiB, more than this JVM's " + max / (1 << 20) + " MiB; lower the pages or use --data off");
+    }
   }
 
   /** Returns the data path options of {@code --data}, {@code --page-bytes}, {@code --host-layout}, {@code --device}. */

@@ -37,8 +37,10 @@ import picocli.CommandLine.Option;
  * after another: each already runs one thread per rank.
  */
 @Command(name = "sweep",
-    description = "Capacity sweep of a trace replay: hit ratio by tier against host capacity, one line "
-        + "per write policy; prints a table and writes a PNG chart.")
+    description = {"Capacity sweep of a trace replay: hit ratio by tier against host capacity, one line "
+        + "per write policy; prints a table and writes a PNG chart.",
+        "At most " + WorldLimits.SIMULATE + " ranks (dp x cp x tp). Exit codes: 0, 1 a replay diverged, 2 bad input"
+            + " (the chart and CSV paths are checked before the first replay), 4 I/O failure while writing them."})
 public final class SweepCommand implements Callable<Integer> {
 
   @Mixin
@@ -103,6 +105,9 @@ public final class SweepCommand implements Callable<Integer> {
       if (workload.workload == null) {
         throw new IllegalArgumentException("sweep needs --workload PATH.jsonl");
       }
+      WorldLimits.check("sweep", WorldLimits.SIMULATE, dp, cp, tp, 1);
+      OutputPaths.checkWritable("--out", out);
+      OutputPaths.checkWritable("--out (its CSV)", csvOf(out));
       workload.validate();
       for (String p : writePolicies) {
         WritePolicy.parse(p);
@@ -153,12 +158,22 @@ public final class SweepCommand implements Callable<Integer> {
     String t = title != null ? title
         : "Hit ratio by tier vs host capacity: " + workload.workload.getFileName() + " (" + trace.size()
             + " requests, L1 " + device + " pages)";
-    HitRatioChart.writePng(out, t, points, OptionalDouble.of(oracle.tokenRatio()),
-        HitRatioChart.WIDTH, HitRatioChart.HEIGHT);
-    Path csv = out.resolveSibling(out.getFileName().toString().replaceFirst("\\.png$", "") + ".csv");
-    Files.writeString(csv, SweepTable.csv(points));
+    Path csv = csvOf(out);
+    try {
+      HitRatioChart.writePng(out, t, points, OptionalDouble.of(oracle.tokenRatio()),
+          HitRatioChart.WIDTH, HitRatioChart.HEIGHT);
+      Files.writeString(csv, SweepTable.csv(points));
+    } catch (IOException | java.io.UncheckedIOException e) {
+      System.err.println("hicache-sync sweep: I/O failure writing " + out + " or " + csv + ": " + e.getMessage());
+      return Main.EXIT_IO_FAILED;
+    }
     stdout.println("chart: " + out + ", data: " + csv);
     return diverged ? 1 : 0;
+  }
+
+  /** The CSV written beside the chart: {@code X.png} gives {@code X.csv}. */
+  static Path csvOf(Path png) {
+    return png.resolveSibling(png.getFileName().toString().replaceFirst("\\.png$", "") + ".csv");
   }
 
   private SimResult replay(SimConfig.Builder base, List<MooncakeRequest> trace, int device,

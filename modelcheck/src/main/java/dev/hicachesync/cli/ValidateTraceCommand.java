@@ -69,7 +69,7 @@ public final class ValidateTraceCommand implements Callable<Integer> {
     }
     Trace trace;
     try {
-      trace = TraceReader.read(file);
+      trace = TraceReader.readRun(file);
     } catch (TraceFormatException e) {
       err.println("hicache-sync validate-trace: not a trace: " + e.getMessage());
       return Main.EXIT_BAD_INPUT;

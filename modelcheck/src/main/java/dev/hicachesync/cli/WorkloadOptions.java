@@ -7,6 +7,8 @@ import dev.hicachesync.workload.MooncakeRequest;
 import dev.hicachesync.workload.MooncakeTrace;
 import dev.hicachesync.workload.ReplayTiming;
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import picocli.CommandLine.Model.CommandSpec;
@@ -201,7 +203,17 @@ public final class WorkloadOptions {
 
   /** Reads and validates the trace (its first {@code --requests} requests). */
   List<MooncakeRequest> load() throws IOException {
-    return MooncakeTrace.readAll(workload, requests);
+    if (Files.isDirectory(workload)) {
+      throw new IllegalArgumentException("--workload " + workload + " is a folder, not a trace file");
+    }
+    if (!Files.isRegularFile(workload) || !Files.isReadable(workload)) {
+      throw new IllegalArgumentException("--workload " + workload + ": no such readable file");
+    }
+    try {
+      return MooncakeTrace.readAll(workload, requests);
+    } catch (UncheckedIOException e) {
+      throw new IllegalArgumentException("--workload " + workload + ": " + e.getMessage());
+    }
   }
 
   /**

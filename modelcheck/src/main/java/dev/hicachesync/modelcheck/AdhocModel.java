@@ -15,6 +15,12 @@ import java.util.Map;
  */
 public record AdhocModel(Topology topology, String version, String policy, boolean storage) {
 
+  /**
+   * Ranks an ad-hoc model may have (issue 16: {@code --cp 1000000} made TLC parse for minutes); the
+   * largest catalogued model that finishes has 4.
+   */
+  public static final int MAX_RANKS = 16;
+
   /** The module every ad-hoc model runs. */
   public static final String MODULE = "MCHiCacheSync";
 
@@ -30,6 +36,12 @@ public record AdhocModel(Topology topology, String version, String policy, boole
       if (sizes.get(flag) < 1) {
         throw new BadInputException(flag + " must be at least 1 (got " + sizes.get(flag) + ")");
       }
+    }
+    long world = (long) dp * cp * tp * pp;
+    if (world > MAX_RANKS) {
+      throw new BadInputException("check accepts at most " + MAX_RANKS + " ranks (dp x cp x tp x pp) for an ad-hoc "
+          + "model, got " + dp + " x " + cp + " x " + tp + " x " + pp + "; TLC's state space grows exponentially "
+          + "with the ranks");
     }
     if (version == null) {
       throw new BadInputException("--version is needed for an ad-hoc model: one of " + String.join(", ", ProtocolVersions.ALL));

@@ -1,0 +1,187 @@
+package dev.hicachesync.sim;
+
+import dev.hicachesync.env.TransferKind;
+import dev.hicachesync.storage.FaultyStorageBackend;
+import dev.hicachesync.storage.StorageBackend;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Faults of the environment for a soak ({@code simulate --faults SPEC}), as opposed to the protocol bugs
+ * of {@link Fault}: the protocol must keep every rank in agreement through all of them.
+ *
+ * <p>Grammar: {@code KIND=P[,KIND=P]...}, each P a probability in [0, 1]:
+ * <ul>
+ *   <li>{@code read_fail}: a storage read batch fails (per batch; replaces the default 0.01);
+ *   <li>{@code corrupt}: a page read finds its object corrupt (per page read);
+ *   <li>{@code missing}: a page read finds its object gone, although S7's hit query saw it (per read);
+ *   <li>{@code slow}: a background storage operation of a rank takes 1..32 extra ticks (per operation);
+ *   <li>{@code abort}: an arriving request is aborted a few steps later (per request);
+ *   <li>{@code backend_error}: the storage backend throws on a read or write (per operation): the rank
+ *       fails with {@code StorageBackendException}, its peers with the collective error, nothing hangs.
+ * </ul>
+ * Storage faults hit pipeline stage 0 only, as {@code read_fail} does: a later stage waits for the reads
+ * of what stage 0 decided (see {@code Simulator}). Every draw comes from a source seeded by (run seed,
+ * rank), so a seed replays its faults.
+ */
+public final class EnvironmentFaults {
+  /** The kinds, in the order the report lists them. */
+  static final String[] KINDS = {"read_fail", "corrupt", "missing", "slow", "abort", "backend_error"};
+
+  private final Map<String, Double> p;
+  /** Storage faults injected, every rank of every run with these faults. */
+  public final FaultyStorageBackend.Tally storage = new FaultyStorageBackend.Tally();
+  /** Slow operations and aborted requests injected. */
+  public final AtomicLong slow = new AtomicLong();
+  public final AtomicLong aborts = new AtomicLong();
+
+  private EnvironmentFaults(Map<String, Double> p) {
+    this.p = p;
+  }
+
+  /**
+   * Parses {@code spec}.
+   *
+   * @throws IllegalArgumentException one line naming the bad entry and the grammar
+   */
+  public static EnvironmentFaults parse(String spec) {
+    String grammar = "; expected KIND=P[,KIND=P]... with KIND one of " + String.join(", ", KINDS)
+        + " and P a probability in [0, 1]";
+    if (spec == null || spec.isBlank()) {
+      throw new IllegalArgumentException("--faults is empty" + grammar);
+    }
+    Map<String, Double> p = new LinkedHashMap<>();
+    for (String kind : KINDS) {
+      p.put(kind, 0.0);
+    }
+    p.put("read_fail", -1.0); // not given: the configuration's own read failure rate
+    for (String part : spec.split(",", -1)) {
+      String[] kv = part.trim().split("=", -1);
+      String kind = kv[0].trim().toLowerCase(Locale.ROOT);
+      if (kv.length != 2 || !p.containsKey(kind)) {
+        throw new IllegalArgumentException("--faults: bad entry '" + part.trim() + "'" + grammar);
+      }
+      double v;
+      try {
+        v = Double.parseDouble(kv[1].trim());
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException("--faults: " + kind + " = '" + kv[1].trim() + "' is not a number" + grammar);
+      }
+      if (!(v >= 0 && v <= 1)) {
+        throw new IllegalArgumentException("--faults: " + kind + " = " + kv[1].trim() + " is not in [0, 1]");
+      }
+      p.put(kind, v);
+    }
+    return new EnvironmentFaults(p);
+  }
+
+  /** Returns the probability of {@code kind} (read_fail: -1 when not given). */
+  public double probability(String kind) {
+    return p.get(kind);
+  }
+
+  /** Puts the timing and workload faults into {@code b}: read failures, slow operations, aborts. */
+  public SimConfig.Builder apply(SimConfig.Builder b, Timing.Factory timing, Workload.Factory workload) {
+    if (p.get("read_fail") >= 0) {
+      b.readFailure(p.get("read_fail"));
+    }
+    double slowP = p.get("slow");
+    if (slowP > 0) {
+      Timing.Factory base = timing != null ? timing : SeededTiming.factory();
+      b.timing((seed, rank, readFailure) -> slowed(base.create(seed, rank, readFailure),
+          new SplittableRandom(seed * 31 + rank * 7919L + 1), slowP));
+    }
+    double abortP = p.get("abort");
+    if (abortP > 0 && workload != null) {
+      b.workload((seed, dp) -> aborting(workload.create(seed, dp), new SplittableRandom(seed * 131 + dp), abortP));
+    }
+    return b;
+  }
+
+  /** Returns each rank's store wrapped with the storage faults (stage 0 only), or {@code stores} itself. */
+  StorageBackend[] wrapStores(SimConfig cfg, StorageBackend[] stores) {
+    double c = p.get("corrupt");
+    double m = p.get("missing");
+    double e = p.get("backend_error");
+    if (c + m + e == 0) {
+      return stores;
+    }
+    StorageBackend[] out = stores.clone();
+    for (int r = 0; r < out.length; r++) {
+      if (out[r] != null && cfg.topology().coords(r).pp() == 0) {
+        out[r] = new FaultyStorageBackend(out[r], r, cfg.seed(), c, m, e, storage);
+      }
+    }
+    return out;
+  }
+
+  /** One line: the faults injected by kind (read failures are the report's failed batches). */
+  public String describe() {
+    return String.format(Locale.ROOT, "faults injected: corrupt %d, missing %d, slow %d, abort %d, backend_error %d",
+        storage.corrupt.get(), storage.missing.get(), slow.get(), aborts.get(), storage.backendErrors.get());
+  }
+
+  private Timing slowed(Timing t, SplittableRandom rnd, double prob) {
+    return new Timing() {
+      @Override
+      public long copyTicks(TransferKind kind, int pages) {
+        return t.copyTicks(kind, pages);
+      }
+
+      @Override
+      public long backgroundTicks(TransferKind kind, int pages) {
+        long ticks = t.backgroundTicks(kind, pages);
+        if (rnd.nextDouble() < prob) {
+          slow.incrementAndGet();
+          ticks += 1 + rnd.nextInt(32);
+        }
+        return ticks;
+      }
+
+      @Override
+      public boolean readFails() {
+        return t.readFails();
+      }
+
+      @Override
+      public boolean localBatchFull() {
+        return t.localBatchFull();
+      }
+    };
+  }
+
+  private Workload aborting(Workload w, SplittableRandom rnd, double prob) {
+    return new Workload() {
+      @Override
+      public java.util.List<Request> arrivals(long step) {
+        java.util.List<Request> in = w.arrivals(step);
+        if (in.isEmpty()) {
+          return in;
+        }
+        java.util.List<Request> out = new java.util.ArrayList<>(in.size());
+        for (Request r : in) {
+          if (r.abortStep() < 0 && rnd.nextDouble() < prob) {
+            aborts.incrementAndGet();
+            r = new Request(r.rid(), r.prompt(), r.output(), r.decodeSteps(), r.eligibleStep(),
+                r.eligibleStep() + 1 + rnd.nextInt(3));
+          }
+          out.add(r);
+        }
+        return out;
+      }
+
+      @Override
+      public void admitted(Request r, int deviceTokens, int hostTokens, int storageTokens) {
+        w.admitted(r, deviceTokens, hostTokens, storageTokens);
+      }
+
+      @Override
+      public String describe() {
+        return w.describe();
+      }
+    };
+  }
+}
