@@ -1,0 +1,137 @@
+package dev.hicachesync.collective;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * One member's place in a {@link Rendezvous}: the call it made in the current generation, its payload
+ * buffer (reused from call to call) and the thread to unpark when the generation completes.
+ *
+ * <p>Publication: the owner claims the slot ({@link #claim}), writes the call fields and the payload,
+ * then increments the rendezvous' arrival counter; that atomic increment is what publishes the fields to
+ * the member that completes the generation (the chain of increments is a release sequence). The fields
+ * are read by others only after that, or on diagnostic paths (timeout message, wait board), where a racy
+ * read only blurs a message.
+ */
+final class MemberSlot implements WaitBoard.Waiter {
+  static final int BARRIER = 0;
+  static final int ALL_REDUCE = 1;
+  static final int BROADCAST = 2;
+
+  private static final VarHandle CLAIMED;
+  private static final VarHandle PARKED;
+
+  static {
+    try {
+      MethodHandles.Lookup l = MethodHandles.lookup();
+      CLAIMED = l.findVarHandle(MemberSlot.class, "claimed", long.class);
+      PARKED = l.findVarHandle(MemberSlot.class, "parked", Thread.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
+  final int rank;
+  private final String groupName;
+
+  /** The last generation this member joined (-1: none); CAS-claimed so two threads of one rank collide. */
+  private volatile long claimed = -1;
+  /** The generation this member waits in, or -1 when it is not in a call (wait board, timeout message). */
+  volatile long waitingIn = -1;
+  /** The thread parked on this slot, or null while it spins or is not waiting. */
+  private volatile Thread parked;
+
+  // The current call; written by the owner before it counts its arrival.
+  int kind;
+  ReduceOp op;
+  int root = -1;
+  String site;
+  int length;
+  /** The payload of an all-reduce or of the root's broadcast; grows, never shrinks. */
+  long[] values = new long[8];
+
+  MemberSlot(int rank, String groupName) {
+    this.rank = rank;
+    this.groupName = groupName;
+  }
+
+  /** Returns the last generation joined, as read before {@link #claim}. */
+  long lastClaimed() {
+    return claimed;
+  }
+
+  /** Claims generation {@code k}; false when another thread of this rank claimed it first. */
+  boolean claim(long seen, long k) {
+    return CLAIMED.compareAndSet(this, seen, k);
+  }
+
+  /** Records the call; copies {@code payload} unless null (barrier, or a broadcast's non-root). */
+  void record(int kind, ReduceOp op, int root, String site, int length, long[] payload) {
+    this.kind = kind;
+    this.op = op;
+    this.root = root;
+    this.site = site;
+    this.length = length;
+    if (payload != null) {
+      if (values.length < length) {
+        values = new long[Math.max(length, 2 * values.length)];
+      }
+      System.arraycopy(payload, 0, values, 0, length);
+    }
+  }
+
+  /** Returns whether this call pairs with {@code other}'s under INV-1 (kind with op or root, site, length). */
+  boolean matches(MemberSlot other) {
+    return kind == other.kind && op == other.op && root == other.root && length == other.length
+        && (site == other.site || site.equals(other.site));
+  }
+
+  /** Returns the call as INV-1 describes it (slow paths only). */
+  Call toCall() {
+    return describe(kind, op, root, site, length);
+  }
+
+  static Call describe(int kind, ReduceOp op, int root, String site, int length) {
+    long[] shape = new long[length];
+    return switch (kind) {
+      case ALL_REDUCE -> Call.allReduce(site, op, shape);
+      case BROADCAST -> Call.broadcast(site, root, shape);
+      default -> Call.barrier(site);
+    };
+  }
+
+  /** Registers the owner to be woken; the owner re-checks completion after this, then parks. */
+  void registerPark(Thread me) {
+    parked = me;
+  }
+
+  /**
+   * Clears the owner's registration, only if it is still its own: a second thread of this rank (a misuse
+   * that is reported) must not lose its wake-up.
+   */
+  void clearPark(Thread me) {
+    PARKED.compareAndSet(this, me, null);
+  }
+
+  /** Wakes the owner if it registered (if it has not parked yet, the permit makes its park return at once). */
+  void unpark() {
+    Thread t = parked;
+    if (t != null) {
+      LockSupport.unpark(t);
+    }
+  }
+
+  @Override
+  public int rank() {
+    return rank;
+  }
+
+  @Override
+  public String waitingAt() {
+    if (waitingIn < 0) {
+      return null;
+    }
+    return groupName + " at " + site + " (" + toCall().kind() + ")";
+  }
+}
