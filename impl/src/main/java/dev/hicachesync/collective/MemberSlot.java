@@ -48,12 +48,16 @@ final class MemberSlot implements WaitBoard.Waiter {
   int root = -1;
   String site;
   int length;
+  /** How long this member waits actively before it parks; owner thread only. */
+  final WaitPolicy.Patience patience;
+
   /** The payload of an all-reduce or of the root's broadcast; grows, never shrinks. */
   long[] values = new long[8];
 
-  MemberSlot(int rank, String groupName) {
+  MemberSlot(int rank, String groupName, WaitPolicy policy) {
     this.rank = rank;
     this.groupName = groupName;
+    this.patience = policy.newPatience();
   }
 
   /** Returns the last generation joined, as read before {@link #claim}. */

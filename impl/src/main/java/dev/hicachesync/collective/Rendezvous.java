@@ -13,8 +13,8 @@ import java.util.concurrent.locks.LockSupport;
  * <p>Why this shape (issue 13): a lock and condition per group cost a park/unpark per waiter, tens of
  * µs, on every S1..S7 of every step. Here each member writes its call into its own {@link MemberSlot}
  * and counts its arrival on one atomic counter; the last to arrive checks INV-1, reduces into a result
- * buffer owned by the group and publishes {@code done = k + 1}. Waiters spin briefly (only when the
- * group's members fit the cores, see {@link WaitPolicy}), then yield, then park. Nothing is allocated
+ * buffer owned by the group and publishes {@code done = k + 1}. Waiters spin for a learned while (only
+ * when the group's members fit the cores), then park (see {@link WaitPolicy}). Nothing is allocated
  * per call on this path except the fresh array the interface returns.
  *
  * <p>Why one result buffer is enough: the finisher of generation k+1 writes it only once every member
@@ -49,7 +49,7 @@ final class Rendezvous {
     this.policy = WaitPolicy.forMembers(members.size());
     this.slots = new MemberSlot[members.size()];
     for (int m = 0; m < slots.length; m++) {
-      slots[m] = new MemberSlot(members.get(m), name);
+      slots[m] = new MemberSlot(members.get(m), name, policy);
       board.register(slots[m]);
     }
   }
@@ -186,18 +186,14 @@ final class Rendezvous {
   /** Waits until generation {@code k} completes or fails; returns whether the thread was interrupted. */
   private boolean await(long k, MemberSlot slot) {
     boolean interrupted = false;
+    boolean parked = false;
+    long patience = slot.patience.next();
     long start = System.nanoTime();
     long deadline = start + timeoutNanos;
-    int spins = 0;
     while (done == k && broken == null) {
-      if (spins < policy.spins()) {
-        spins++;
-        Thread.onSpinWait();
-        continue;
-      }
       long now = System.nanoTime();
-      if (now - start < policy.yieldNanos()) {
-        Thread.yield();
+      if (now - start < patience) {
+        Thread.onSpinWait();
         continue;
       }
       long left = deadline - now;
@@ -205,6 +201,7 @@ final class Rendezvous {
         fail(k, timeoutMessage(k));
         break;
       }
+      parked = true;
       Thread me = Thread.currentThread();
       slot.registerPark(me);
       if (done == k && broken == null) {
@@ -215,6 +212,7 @@ final class Rendezvous {
         interrupted = true; // keep waiting: leaving would corrupt the pairing of later calls
       }
     }
+    slot.patience.learn(parked);
     return interrupted;
   }
 

@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -21,12 +22,12 @@ import java.util.TreeMap;
  */
 public final class BenchSuite {
   /** How much work each benchmark does. */
-  public record Sizes(int rounds, long warmupMillis, long measureMillis, int storagePages, long simSteps,
+  public record Sizes(int rounds, int trials, long warmupMillis, long measureMillis, int storagePages, long simSteps,
       int[] replayLengths, boolean tlc) {
     /** Seconds: enough for CI to run every path once. */
-    public static final Sizes SMOKE = new Sizes(300, 20, 40, 32, 60, new int[] {8}, false);
+    public static final Sizes SMOKE = new Sizes(300, 1, 20, 40, 32, 60, new int[] {8}, false);
     /** Minutes: the figures for {@code docs/performance.md}. */
-    public static final Sizes FULL = new Sizes(20_000, 500, 1_500, 512, 3_000, new int[] {25, 50, 100, 200}, true);
+    public static final Sizes FULL = new Sizes(10_000, 5, 500, 1_500, 512, 3_000, new int[] {25, 50, 100, 200}, true);
   }
 
   private final Sizes sizes;
@@ -35,6 +36,10 @@ public final class BenchSuite {
   private final ReplayBench.Replayer replayer;
   private final String tlcModel;
   private final PrintWriter progress;
+  private Set<String> only = Set.of();
+
+  /** The areas {@code --only} accepts, in the order they run. */
+  public static final List<String> AREAS = List.of("collectives", "copies", "storage", "simulator", "replay", "tlc");
 
   /**
    * @param trace a Mooncake trace to replay, or null for a generated one
@@ -51,6 +56,16 @@ public final class BenchSuite {
     this.progress = progress;
   }
 
+  /** Runs only these areas (of {@link #AREAS}); empty: all. */
+  public BenchSuite only(Set<String> areas) {
+    this.only = Set.copyOf(areas);
+    return this;
+  }
+
+  private boolean wants(String area) {
+    return only.isEmpty() || only.contains(area);
+  }
+
   /** The measured rows and the series for the charts. */
   public record Results(List<BenchRow> rows, Map<String, Map<Double, Double>> byRanks,
       Map<String, Map<Double, Double>> byTraceLength) {}
@@ -62,18 +77,34 @@ public final class BenchSuite {
     Map<String, Map<Double, Double>> byLength = new LinkedHashMap<>();
     Clock clock = new Clock(sizes.warmupMillis() * 1_000_000, sizes.measureMillis() * 1_000_000);
 
-    for (int ranks : new int[] {2, 4, 8}) {
-      for (BenchRow r : CollectiveBench.run(ranks, sizes.rounds() / ranks * 2)) {
+    for (int ranks : wants("collectives") ? new int[] {2, 4, 8} : new int[0]) {
+      for (BenchRow r : CollectiveBench.run(ranks, sizes.rounds(), sizes.trials())) {
         add(rows, r);
         String kind = r.area().startsWith("fabric all-reduce") ? "all-reduce" : "barrier";
         put(byRanks, "fabric " + kind + " (µs/call)", ranks, r.nanosPerOp() / 1e3);
         put(byRanks, r.baseline() + " (µs/call)", ranks, r.baselineNanosPerOp() / 1e3);
       }
     }
-    CopyBench.run(clock).forEach(r -> add(rows, r));
-    StorageBench.run(clock, Files.createDirectories(work).resolve("storage-bench"), sizes.storagePages())
-        .forEach(r -> add(rows, r));
+    if (wants("copies")) {
+      CopyBench.run(clock).forEach(r -> add(rows, r));
+    }
+    if (wants("storage")) {
+      StorageBench.run(clock, Files.createDirectories(work).resolve("storage-bench"), sizes.storagePages())
+          .forEach(r -> add(rows, r));
+    }
+    if (wants("simulator")) {
+      simulator(rows, byRanks);
+    }
+    if (wants("replay")) {
+      replay(rows, byLength);
+    }
+    if (sizes.tlc() && wants("tlc")) {
+      add(rows, TlcBench.run(Workspace.fromRoot(), tlcModel));
+    }
+    return new Results(rows, byRanks, byLength);
+  }
 
+  private void simulator(List<BenchRow> rows, Map<String, Map<Double, Double>> byRanks) {
     double oneRank = SimBench.nanosPerStep(Topology.of(1, 1, 1, 1), sizes.simSteps());
     put(byRanks, "simulator (µs/step)", 1, oneRank / 1e3);
     for (Topology t : List.of(Topology.of(1, 2, 2, 1), Topology.of(1, 2, 4, 1))) {
@@ -81,7 +112,9 @@ public final class BenchSuite {
       add(rows, r);
       put(byRanks, "simulator (µs/step)", t.worldSize(), r.nanosPerOp() / 1e3);
     }
+  }
 
+  private void replay(List<BenchRow> rows, Map<String, Map<Double, Double>> byLength) throws Exception {
     Path replayTrace = trace;
     if (replayTrace == null) {
       int longest = 0;
@@ -100,10 +133,6 @@ public final class BenchSuite {
             one, "request", ""));
       }
     }
-    if (sizes.tlc()) {
-      add(rows, TlcBench.run(Workspace.fromRoot(), tlcModel));
-    }
-    return new Results(rows, byRanks, byLength);
   }
 
   private void add(List<BenchRow> rows, BenchRow r) {

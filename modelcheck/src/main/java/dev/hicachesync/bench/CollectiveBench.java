@@ -19,17 +19,34 @@ final class CollectiveBench {
 
   private CollectiveBench() {}
 
-  /** Rows for all-reduce and barrier at {@code ranks}, each against the CyclicBarrier exchange. */
-  static List<BenchRow> run(int ranks, int rounds) throws Exception {
-    double exchange = time(ranks, rounds, cyclicExchange(ranks, PAYLOAD));
-    double barrierOnly = time(ranks, rounds, cyclicExchange(ranks, 0));
-    double allReduce = time(ranks, rounds, fabric(ranks, true));
-    double barrier = time(ranks, rounds, fabric(ranks, false));
+  /**
+   * Rows for all-reduce and barrier at {@code ranks}, each against the CyclicBarrier exchange: the median
+   * of {@code trials} interleaved trials of each (the baseline and the fabric take turns, so that a burst
+   * of load from elsewhere hits both alike).
+   */
+  static List<BenchRow> run(int ranks, int rounds, int trials) throws Exception {
+    double[][] t = new double[4][trials];
+    for (int i = 0; i < trials; i++) {
+      t[0][i] = time(ranks, rounds, cyclicExchange(ranks, PAYLOAD));
+      t[1][i] = time(ranks, rounds, fabric(ranks, true));
+      t[2][i] = time(ranks, rounds, cyclicExchange(ranks, 0));
+      t[3][i] = time(ranks, rounds, fabric(ranks, false));
+    }
+    double exchange = median(t[0]);
+    double allReduce = median(t[1]);
+    double barrierOnly = median(t[2]);
+    double barrier = median(t[3]);
     String target = ranks == 2 ? "≤ 2 µs" : "≥ 4× (≤ ¼ of the baseline)";
     return List.of(
         new BenchRow("fabric all-reduce MIN 8 longs, " + ranks + " ranks", allReduce,
             "CyclicBarrier exchange", exchange, "call", target),
         new BenchRow("fabric barrier, " + ranks + " ranks", barrier, "CyclicBarrier.await", barrierOnly, "call", ""));
+  }
+
+  static double median(double[] xs) {
+    double[] s = xs.clone();
+    java.util.Arrays.sort(s);
+    return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
   }
 
   /** One rank's body: {@code rounds} calls. */

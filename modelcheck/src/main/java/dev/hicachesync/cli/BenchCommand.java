@@ -39,6 +39,13 @@ final class BenchCommand implements Callable<Integer> {
   @Option(names = "--no-tlc", description = "skip the TLC row")
   boolean noTlc;
 
+  @Option(names = "--only", split = ",", paramLabel = "AREA",
+      description = "run only these areas: collectives, copies, storage, simulator, replay, tlc")
+  List<String> only = List.of();
+
+  @Option(names = "--rounds", paramLabel = "N", description = "collective calls per measurement (default: 10000, smoke 300)")
+  Integer rounds;
+
   @Option(names = "--chart-dir", paramLabel = "DIR",
       description = "write bench-cost-vs-ranks.png and bench-cost-vs-trace-length.png into DIR")
   Path chartDir;
@@ -54,15 +61,25 @@ final class BenchCommand implements Callable<Integer> {
       err.println("hicache-sync bench: no such workload file: " + workload);
       return Main.EXIT_BAD_INPUT;
     }
+    for (String area : only) {
+      if (!BenchSuite.AREAS.contains(area)) {
+        err.println("hicache-sync bench: unknown area '" + area + "'; expected one of " + String.join(", ", BenchSuite.AREAS));
+        return Main.EXIT_BAD_INPUT;
+      }
+    }
+    if (rounds != null && rounds < 1) {
+      err.println("hicache-sync bench: --rounds must be >= 1");
+      return Main.EXIT_BAD_INPUT;
+    }
     BenchSuite.Sizes base = smoke ? BenchSuite.Sizes.SMOKE : BenchSuite.Sizes.FULL;
-    BenchSuite.Sizes sizes = new BenchSuite.Sizes(base.rounds(), base.warmupMillis(), base.measureMillis(),
+    BenchSuite.Sizes sizes = new BenchSuite.Sizes(rounds != null ? rounds : base.rounds(), base.trials(), base.warmupMillis(), base.measureMillis(),
         base.storagePages(), base.simSteps(), base.replayLengths(), base.tlc() && !noTlc);
     Path work = Files.createTempDirectory("hicache-bench-");
     out.println("bench: " + (smoke ? "smoke (figures not meant to be read)" : "full") + "; " + machine());
     out.flush();
     BenchSuite.Results results;
     try {
-      results = new BenchSuite(sizes, work, workload, BenchCommand::replay, tlcModel, out).run();
+      results = new BenchSuite(sizes, work, workload, BenchCommand::replay, tlcModel, out).only(java.util.Set.copyOf(only)).run();
     } catch (BadInputException e) {
       err.println("hicache-sync bench: " + e.getMessage());
       return Main.EXIT_BAD_INPUT;
