@@ -36,8 +36,8 @@ final class LocalProcessGroup implements ProcessGroup {
 
   @Override
   public long[] allReduce(String callSite, ReduceOp op, long[] values) {
-    // The rendezvous copies the payload in and the result out, so a caller reusing its array cannot change
-    // what others reduce.
+    // The rendezvous reads the payload only while every member is in the call and copies the result out,
+    // so a caller reusing its array cannot change what others reduce.
     return rendezvous.allReduce(index, site(callSite), op, values);
   }
 

@@ -6,7 +6,7 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * One member's place in a {@link Rendezvous}: the call it made in the current generation, its payload
- * buffer (reused from call to call) and the thread to unpark when the generation completes.
+ * and the thread to unpark when the generation completes.
  *
  * <p>Publication: the owner claims the slot ({@link #claim}), writes the call fields and the payload,
  * then increments the rendezvous' arrival counter; that atomic increment is what publishes the fields to
@@ -51,8 +51,8 @@ final class MemberSlot implements WaitBoard.Waiter {
   /** How long this member waits actively before it parks; owner thread only. */
   final WaitPolicy.Patience patience;
 
-  /** The payload of an all-reduce or of the root's broadcast; grows, never shrinks. */
-  long[] values = new long[8];
+  /** The payload of an all-reduce or of the root's broadcast (the caller's array); null otherwise. */
+  long[] values;
 
   MemberSlot(int rank, String groupName, WaitPolicy policy) {
     this.rank = rank;
@@ -70,19 +70,18 @@ final class MemberSlot implements WaitBoard.Waiter {
     return CLAIMED.compareAndSet(this, seen, k);
   }
 
-  /** Records the call; copies {@code payload} unless null (barrier, or a broadcast's non-root). */
+  /**
+   * Records the call. The caller's {@code payload} is referenced, not copied: it is read only by the
+   * generation's finisher, while every member (its owner included) is still inside the call, so a caller
+   * that reuses its array after the call returns cannot change what others reduce.
+   */
   void record(int kind, ReduceOp op, int root, String site, int length, long[] payload) {
     this.kind = kind;
     this.op = op;
     this.root = root;
     this.site = site;
     this.length = length;
-    if (payload != null) {
-      if (values.length < length) {
-        values = new long[Math.max(length, 2 * values.length)];
-      }
-      System.arraycopy(payload, 0, values, 0, length);
-    }
+    this.values = payload;
   }
 
   /** Returns whether this call pairs with {@code other}'s under INV-1 (kind with op or root, site, length). */
