@@ -9,6 +9,10 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A {@link StorageBackend} on a local folder: one file per page key, written atomically, checksummed.
@@ -24,6 +28,16 @@ public final class FileStorageBackend implements StorageBackend {
   private final Path root;
   private final KeyPaths paths;
   private final boolean fsync;
+  /** Folders known to exist (made by this backend), so that a put does not stat them every time. */
+  private final Set<Path> madeDirs = ConcurrentHashMap.newKeySet();
+  /** Temporary file names: this backend's random tag and a counter. */
+  private final String tag = Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 1);
+  private final AtomicLong tmpCounter = new AtomicLong();
+
+  /** Larger than any page object this project writes; a bigger file is not read into memory. */
+  private static final long MAX_OBJECT_BYTES = 1L << 30;
+  private static final ThreadLocal<ByteBuffer> READ_BUFFER =
+      ThreadLocal.withInitial(() -> ByteBuffer.allocateDirect(64 * 1024));
 
   /** Opens (creating if needed) a store under {@code root}, without fsync. */
   public FileStorageBackend(Path root) {
@@ -54,9 +68,17 @@ public final class FileStorageBackend implements StorageBackend {
 
   @Override
   public boolean get(PageKey key, ByteBuffer dst) {
-    byte[] object;
-    try {
-      object = Files.readAllBytes(paths.pathOf(key));
+    ByteBuffer object;
+    try (FileChannel ch = FileChannel.open(paths.pathOf(key), StandardOpenOption.READ)) {
+      long size = ch.size();
+      if (size > MAX_OBJECT_BYTES) {
+        throw new CorruptPageException("page " + key + ": object of " + size + " bytes is larger than any page");
+      }
+      object = readBuffer((int) size);
+      while (object.hasRemaining() && ch.read(object) >= 0) {
+        // read the whole object: one read for a page-sized file
+      }
+      object.flip();
     } catch (NoSuchFileException e) {
       return false;
     } catch (IOException e) {
@@ -66,28 +88,66 @@ public final class FileStorageBackend implements StorageBackend {
     return true;
   }
 
+  /** This thread's read buffer, at least {@code size} bytes, cleared and limited to {@code size}. */
+  private static ByteBuffer readBuffer(int size) {
+    ByteBuffer b = READ_BUFFER.get();
+    if (b.capacity() < size) {
+      b = ByteBuffer.allocateDirect(Math.max(size, 2 * b.capacity()));
+      READ_BUFFER.set(b);
+    }
+    return b.clear().limit(size);
+  }
+
   @Override
   public void put(PageKey key, ByteBuffer src) {
     Path target = paths.pathOf(key);
-    ByteBuffer object = PageObjectFormat.encode(src);
-    Path tmp = null;
+    ByteBuffer header = PageObjectFormat.header(src);
+    ByteBuffer payload = src.duplicate();
+    src.position(src.limit());
     try {
-      Files.createDirectories(target.getParent());
-      tmp = Files.createTempFile(target.getParent(), ".put-", ".tmp");
-      try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
-        while (object.hasRemaining()) {
-          ch.write(object);
+      writeAtomically(target, header, payload);
+    } catch (NoSuchFileException e) {
+      // The folder went away since we made it (an external cleanup): make it again, once.
+      madeDirs.remove(target.getParent());
+      header.rewind();
+      payload.rewind();
+      try {
+        writeAtomically(target, header, payload);
+      } catch (IOException again) {
+        throw new UncheckedIOException("writing page " + key, again);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("writing page " + key, e);
+    }
+  }
+
+  /**
+   * Writes header and payload to a fresh temporary file beside {@code target} and renames it over
+   * {@code target}. Why not {@code Files.createTempFile}: it draws a secure random name and sets
+   * permissions per call; a per-backend tag and a counter are as unique (the file is opened CREATE_NEW).
+   */
+  private void writeAtomically(Path target, ByteBuffer header, ByteBuffer payload) throws IOException {
+    Path dir = target.getParent();
+    if (!madeDirs.contains(dir)) {
+      Files.createDirectories(dir);
+      madeDirs.add(dir);
+    }
+    Path tmp = dir.resolve(".put-" + tag + "-" + tmpCounter.incrementAndGet() + ".tmp");
+    ByteBuffer[] parts = {header, payload};
+    boolean moved = false;
+    try {
+      try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.CREATE_NEW)) {
+        while (payload.hasRemaining() || header.hasRemaining()) {
+          ch.write(parts);
         }
         if (fsync) {
           ch.force(true);
         }
       }
       Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-      tmp = null;
-    } catch (IOException e) {
-      throw new UncheckedIOException("writing page " + key, e);
+      moved = true;
     } finally {
-      if (tmp != null) {
+      if (!moved) {
         try {
           Files.deleteIfExists(tmp);
         } catch (IOException ignored) {

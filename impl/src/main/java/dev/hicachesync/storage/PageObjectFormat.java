@@ -26,27 +26,51 @@ final class PageObjectFormat {
   }
 
   /**
+   * Returns the header for the remaining bytes of {@code src} (position unchanged), for a gathering write of
+   * header and payload without copying the payload.
+   */
+  static ByteBuffer header(ByteBuffer src) {
+    CRC32C crc = new CRC32C();
+    crc.update(src.duplicate());
+    ByteBuffer out = ByteBuffer.allocate(HEADER_BYTES);
+    out.putInt(MAGIC).putInt(src.remaining()).putInt((int) crc.getValue()).putInt(0);
+    return out.flip();
+  }
+
+  /**
    * Checks {@code object} and copies its payload into {@code dst}.
    *
    * @throws CorruptPageException naming {@code key} and what is wrong
    */
   static void decode(PageKey key, byte[] object, ByteBuffer dst) {
-    if (object.length < HEADER_BYTES) {
-      throw new CorruptPageException("page " + key + ": object of " + object.length + " bytes has no header");
+    decode(key, ByteBuffer.wrap(object), dst);
+  }
+
+  /**
+   * Checks the object held in {@code object}'s remaining bytes (position unchanged) and copies its payload
+   * into {@code dst}; {@code dst} is untouched when the object is corrupt.
+   *
+   * @throws CorruptPageException naming {@code key} and what is wrong
+   */
+  static void decode(PageKey key, ByteBuffer object, ByteBuffer dst) {
+    int size = object.remaining();
+    if (size < HEADER_BYTES) {
+      throw new CorruptPageException("page " + key + ": object of " + size + " bytes has no header");
     }
-    ByteBuffer in = ByteBuffer.wrap(object);
-    int magic = in.getInt();
-    int length = in.getInt();
-    int expected = in.getInt();
+    int at = object.position();
+    int magic = object.getInt(at);
+    int length = object.getInt(at + 4);
+    int expected = object.getInt(at + 8);
     if (magic != MAGIC) {
       throw new CorruptPageException("page " + key + ": bad magic 0x" + Integer.toHexString(magic));
     }
-    if (length != object.length - HEADER_BYTES) {
+    if (length != size - HEADER_BYTES) {
       throw new CorruptPageException(
-          "page " + key + ": header says " + length + " bytes, object holds " + (object.length - HEADER_BYTES));
+          "page " + key + ": header says " + length + " bytes, object holds " + (size - HEADER_BYTES));
     }
+    ByteBuffer payload = object.slice(at + HEADER_BYTES, length);
     CRC32C crc = new CRC32C();
-    crc.update(object, HEADER_BYTES, length);
+    crc.update(payload.duplicate());
     if ((int) crc.getValue() != expected) {
       throw new CorruptPageException("page " + key + ": CRC32C mismatch (stored 0x" + Integer.toHexString(expected)
           + ", computed 0x" + Integer.toHexString((int) crc.getValue()) + ")");
@@ -55,6 +79,6 @@ final class PageObjectFormat {
       throw new CorruptPageException(
           "page " + key + " holds " + length + " bytes, destination has room for " + dst.remaining());
     }
-    dst.put(object, HEADER_BYTES, length);
+    dst.put(payload);
   }
 }

@@ -89,7 +89,8 @@ public final class BenchSuite {
       CopyBench.run(clock).forEach(r -> add(rows, r));
     }
     if (wants("storage")) {
-      StorageBench.run(clock, Files.createDirectories(work).resolve("storage-bench"), sizes.storagePages())
+      StorageBench.run(clock, Files.createDirectories(work).resolve("storage-bench"), sizes.storagePages(),
+          Math.max(1, sizes.trials() - 2))
           .forEach(r -> add(rows, r));
     }
     if (wants("simulator")) {
