@@ -525,7 +525,7 @@ public final class RadixTree {
         : parent.hashes[parent.hashes.length - 1];
     PageKey[] out = new PageKey[key.length / pageSize];
     for (int i = 0; i < out.length; i++) {
-      prev = PageKey.chain(prev, Arrays.copyOfRange(key, i * pageSize, (i + 1) * pageSize));
+      prev = PageKey.chain(prev, key, i * pageSize, pageSize);
       out[i] = prev;
     }
     return out;
