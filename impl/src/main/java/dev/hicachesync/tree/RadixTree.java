@@ -456,6 +456,7 @@ public final class RadixTree {
       upper.hashes = Arrays.copyOfRange(child.hashes, 0, pages);
       child.hashes = Arrays.copyOfRange(child.hashes, pages, child.hashes.length);
     }
+    child.splitPageSeeds(upper, pages);
     child.parent.children.put(new ChildKey(upper.key, 0, pageSize), upper);
     child.key = Arrays.copyOfRange(child.key, cut, child.key.length);
     child.parent = upper;
