@@ -1,7 +1,7 @@
 package dev.hicachesync.collective;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
+import java.util.concurrent.atomic.AtomicLongFieldUpdater;
+import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -19,18 +19,12 @@ final class MemberSlot implements WaitBoard.Waiter {
   static final int ALL_REDUCE = 1;
   static final int BROADCAST = 2;
 
-  private static final VarHandle CLAIMED;
-  private static final VarHandle PARKED;
-
-  static {
-    try {
-      MethodHandles.Lookup l = MethodHandles.lookup();
-      CLAIMED = l.findVarHandle(MemberSlot.class, "claimed", long.class);
-      PARKED = l.findVarHandle(MemberSlot.class, "parked", Thread.class);
-    } catch (ReflectiveOperationException e) {
-      throw new ExceptionInInitializerError(e);
-    }
-  }
+  // Field updaters rather than VarHandles: an interpreted VarHandle call boxes its long arguments, and a
+  // collective must not allocate even before the JIT has compiled it.
+  private static final AtomicLongFieldUpdater<MemberSlot> CLAIMED =
+      AtomicLongFieldUpdater.newUpdater(MemberSlot.class, "claimed");
+  private static final AtomicReferenceFieldUpdater<MemberSlot, Thread> PARKED =
+      AtomicReferenceFieldUpdater.newUpdater(MemberSlot.class, Thread.class, "parked");
 
   final int rank;
   private final String groupName;

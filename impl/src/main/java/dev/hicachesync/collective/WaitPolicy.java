@@ -33,9 +33,28 @@ final class WaitPolicy {
     this.spin = spin;
   }
 
-  /** Returns the policy for a group of {@code members} threads on this machine's cores. */
+  /**
+   * Returns the policy for a group of {@code members} threads on this machine: spin only when the members
+   * fit the cores that other work leaves idle (cores minus the load average when the group is made).
+   * Why the load: measured on 2 cores shared with ~20 busy threads (docs/performance.md), a member that
+   * spins takes one of the two cores from the member it waits for.
+   */
   static WaitPolicy forMembers(int members) {
-    return new WaitPolicy(members <= Runtime.getRuntime().availableProcessors());
+    return switch (SPIN) {
+      case "on" -> new WaitPolicy(true);
+      case "off" -> new WaitPolicy(false);
+      default -> new WaitPolicy(members <= idleCores());
+    };
+  }
+
+  /** {@code -Dhicache.collective.spin=auto|on|off}: force the choice, e.g. to measure on a dedicated machine. */
+  static final String SPIN = System.getProperty("hicache.collective.spin", "auto");
+
+  /** Cores minus the one-minute load average (the load is taken as 0 where the OS does not report it). */
+  static int idleCores() {
+    int cores = Runtime.getRuntime().availableProcessors();
+    double load = java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+    return load < 0 ? cores : cores - (int) Math.ceil(load);
   }
 
   /** Returns a fresh per-member patience: none at all when the group does not fit the cores. */
