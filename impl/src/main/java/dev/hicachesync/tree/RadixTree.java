@@ -379,7 +379,7 @@ public final class RadixTree {
     for (TreeNode n : nodesById()) {
       h = Mix64.mix(h, n.id);
       h = Mix64.mix(h, n.parent == null ? -1 : n.parent.id);
-      h = Mix64.mix(h, n.key);
+      h = Mix64.mix(h, n.keyMix()); // the key's fingerprint, cached per node: equal keys, equal mixes
       h = Mix64.mix(h, n.device);
       h = Mix64.mix(h, n.host);
       h = Mix64.mix(h, n.lockRef);
@@ -459,6 +459,7 @@ public final class RadixTree {
     child.splitPageSeeds(upper, pages);
     child.parent.children.put(new ChildKey(upper.key, 0, pageSize), upper);
     child.key = Arrays.copyOfRange(child.key, cut, child.key.length);
+    child.keyChanged();
     child.parent = upper;
     upper.children.put(new ChildKey(child.key, 0, pageSize), child);
     byId.put(upper.id, upper);

@@ -38,6 +38,28 @@ public final class TreeNode {
   /** Logical-clock stamp of the last access: LRU order, never wall time. */
   long lastAccess;
 
+  /** {@link Mix64#mix(long, int[])} of {@link #key} from 0, once {@link #keyMixValid}. */
+  private long keyMix;
+  private boolean keyMixValid;
+
+  /**
+   * Returns a 64-bit fingerprint of the node's key, computed once per key (a split changes the key and
+   * calls {@link #keyChanged}). Why: the tree digest mixes every node's key, and re-reading every token of
+   * the tree at every digest was the largest single cost of a replay's profile (issue 13).
+   */
+  long keyMix() {
+    if (!keyMixValid) {
+      keyMix = Mix64.mix(0L, key);
+      keyMixValid = true;
+    }
+    return keyMix;
+  }
+
+  /** Forgets the key fingerprint after {@link #key} was replaced. */
+  void keyChanged() {
+    keyMixValid = false;
+  }
+
   /**
    * Returns the node's page seeds, computing them with {@code compute} (from the node) the first time;
    * the array is shared: callers must not modify it. Owner thread of the tree.
