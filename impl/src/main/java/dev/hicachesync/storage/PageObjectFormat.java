@@ -14,17 +14,6 @@ final class PageObjectFormat {
 
   private PageObjectFormat() {}
 
-  /** Returns header + payload for the remaining bytes of {@code src}, advancing its position. */
-  static ByteBuffer encode(ByteBuffer src) {
-    int length = src.remaining();
-    CRC32C crc = new CRC32C();
-    crc.update(src.duplicate());
-    ByteBuffer out = ByteBuffer.allocate(HEADER_BYTES + length);
-    out.putInt(MAGIC).putInt(length).putInt((int) crc.getValue()).putInt(0);
-    out.put(src);
-    return out.flip();
-  }
-
   /**
    * Returns the header for the remaining bytes of {@code src} (position unchanged), for a gathering write of
    * header and payload without copying the payload.
