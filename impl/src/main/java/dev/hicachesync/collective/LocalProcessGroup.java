@@ -36,13 +36,14 @@ final class LocalProcessGroup implements ProcessGroup {
 
   @Override
   public long[] allReduce(String callSite, ReduceOp op, long[] values) {
-    // The payload is copied so that a caller reusing its array cannot change what others reduce.
-    return rendezvous.call(index, Call.allReduce(site(callSite), op, values.clone())).clone();
+    // The rendezvous reads the payload only while every member is in the call and copies the result out,
+    // so a caller reusing its array cannot change what others reduce.
+    return rendezvous.allReduce(index, site(callSite), op, values);
   }
 
   @Override
   public void barrier(String callSite) {
-    rendezvous.call(index, Call.barrier(site(callSite)));
+    rendezvous.barrier(index, site(callSite));
   }
 
   @Override
@@ -50,8 +51,7 @@ final class LocalProcessGroup implements ProcessGroup {
     if (!rendezvous.members().contains(rootRank)) {
       throw new IllegalArgumentException("broadcast root " + rootRank + " is not a member of " + name());
     }
-    long[] payload = rank == rootRank ? values.clone() : values;
-    return rendezvous.call(index, Call.broadcast(site(callSite), rootRank, payload)).clone();
+    return rendezvous.broadcast(index, site(callSite), rootRank, values);
   }
 
   private static String site(String callSite) {

@@ -3,37 +3,55 @@ package dev.hicachesync.collective;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 
 /**
- * The shared state of one group in a {@link LocalFabric}: a sequence of {@link Generation}s, the k-th
- * call of every member landing in the k-th generation.
+ * The shared state of one group in a {@link LocalFabric}: a sequence of generations, the k-th call of
+ * every member landing in generation k.
  *
- * <p>Why one lock and one condition per group: with 2–8 member threads the cost is a park/unpark per
- * waiter (tens of µs), and a waiter keeps a reference to its own generation, so a fast member may start
- * generation k+1 while slow ones still read generation k's result. The timeout is a watchdog against
- * hangs (wall time, but it never decides a protocol outcome: it only turns a deadlock into an error).
+ * <p>Why this shape (issue 13): a lock and condition per group cost a park/unpark per waiter, tens of
+ * µs, on every S1..S7 of every step. Here each member writes its call into its own {@link MemberSlot}
+ * and counts its arrival on one atomic counter; the last to arrive checks INV-1, reduces into a result
+ * buffer owned by the group and publishes {@code done = k + 1}. Waiters spin for a learned while (only
+ * when the group's members fit the cores), then park (see {@link WaitPolicy}). Nothing is allocated
+ * per call on this path except the fresh array the interface returns.
+ *
+ * <p>Why one result buffer is enough: the finisher of generation k+1 writes it only once every member
+ * has arrived in k+1, and a member arrives in k+1 only after it copied generation k's result. The
+ * timeout is a watchdog against hangs (wall time, but it never decides a protocol outcome: it only
+ * turns a deadlock into an error). Failures (mismatch, timeout) are decided under {@link #failLock}, as
+ * is a generation's success, so that a generation either completes for every member or fails for every
+ * member and breaks the group.
  */
 final class Rendezvous {
   private final String name;
   private final List<Integer> members;
+  private final MemberSlot[] slots;
   private final long timeoutNanos;
   private final WaitBoard board;
-  private final ReentrantLock lock = new ReentrantLock();
-  private final Condition completed = lock.newCondition();
+  private final WaitPolicy policy;
+  private final AtomicInteger arrived = new AtomicInteger();
+  private final Object failLock = new Object();
 
-  /** Guarded by {@link #lock}. */
-  private Generation current;
-  /** The failure that broke the group; guarded by {@link #lock}. */
-  private CollectiveException broken;
+  /** Completed generations, which is also the index of the one in progress. */
+  private volatile long done;
+  /** The failure that broke the group; once set, {@link #done} never moves again. */
+  private volatile CollectiveException broken;
+  /** The result of generation {@code done - 1}; written by its finisher only. */
+  private long[] result = new long[8];
 
   Rendezvous(String name, List<Integer> members, long timeoutNanos, WaitBoard board) {
     this.name = name;
     this.members = members;
     this.timeoutNanos = timeoutNanos;
     this.board = board;
-    this.current = new Generation(0, members.size());
+    this.policy = WaitPolicy.forMembers(members.size());
+    this.slots = new MemberSlot[members.size()];
+    for (int m = 0; m < slots.length; m++) {
+      slots[m] = new MemberSlot(members.get(m), name, policy);
+      board.register(slots[m]);
+    }
   }
 
   String name() {
@@ -44,116 +62,193 @@ final class Rendezvous {
     return members;
   }
 
-  /** Joins the next generation as member {@code index} and returns the shared result. Any member thread. */
-  long[] call(int index, Call call) {
-    int rank = members.get(index);
+  /** All-reduce as member {@code index}: returns a fresh array with the reduction. Owner thread. */
+  long[] allReduce(int index, String site, ReduceOp op, long[] values) {
+    return call(index, MemberSlot.ALL_REDUCE, op, -1, site, values.length, values, true);
+  }
+
+  /** Barrier as member {@code index}. Owner thread. */
+  void barrier(int index, String site) {
+    call(index, MemberSlot.BARRIER, null, -1, site, 0, null, false);
+  }
+
+  /** Broadcast from {@code root} (a member) as member {@code index}: a fresh copy of root's values. */
+  long[] broadcast(int index, String site, int root, long[] values) {
+    boolean isRoot = members.get(index) == root;
+    return call(index, MemberSlot.BROADCAST, null, root, site, values.length, isRoot ? values : null, true);
+  }
+
+  private long[] call(int index, int kind, ReduceOp op, int root, String site, int length, long[] payload,
+      boolean wantResult) {
+    MemberSlot slot = slots[index];
+    CollectiveException b = broken;
+    if (b != null) {
+      throw b.rethrownFor("rank " + slot.rank + " (group broken earlier)");
+    }
+    long k = done;
+    long seen = slot.lastClaimed();
+    if (seen >= k || !slot.claim(seen, k)) {
+      // Two threads of one rank in one group: gloo would pair them with the wrong calls.
+      throw new IllegalStateException(
+          "rank " + slot.rank + " entered " + name + " twice in call #" + k + " (" + slot.toCall().describe()
+              + " and " + MemberSlot.describe(kind, op, root, site, length).describe()
+              + "): give each thread its own group");
+    }
+    slot.record(kind, op, root, site, length, payload);
+    slot.waitingIn = k;
     boolean interrupted = false;
-    board.enter(rank, name + " at " + call.site() + " (" + call.kind() + ")");
-    lock.lock();
     try {
-      if (broken != null) {
-        throw broken.rethrownFor("rank " + rank + " (group broken earlier)");
-      }
-      Generation g = current;
-      if (g.arrivals[index] != null) {
-        // Two threads of one rank in one group: gloo would pair them with the wrong calls.
-        throw new IllegalStateException(
-            "rank " + rank + " entered " + name + " twice in call #" + g.index + " (" + g.arrivals[index].describe()
-                + " and " + call.describe() + "): give each thread its own group");
-      }
-      g.arrivals[index] = call;
-      if (++g.arrived == g.arrivals.length) {
-        finish(g);
+      if (arrived.incrementAndGet() == slots.length) {
+        finish(k, slot);
       } else {
-        long deadline = System.nanoTime() + timeoutNanos;
-        while (!g.complete) {
-          long left = deadline - System.nanoTime();
-          if (left <= 0) {
-            fail(g, timeoutMessage(g));
-            break;
-          }
-          try {
-            completed.awaitNanos(left);
-          } catch (InterruptedException e) {
-            interrupted = true; // keep waiting: leaving would corrupt the pairing of later calls
-          }
-        }
+        interrupted = await(k, slot);
       }
-      if (g.failure != null) {
-        throw g.failure.rethrownFor("rank " + rank);
+      if (done == k) { // not completed: failed
+        throw broken.rethrownFor("rank " + slot.rank);
       }
-      return g.result;
+      if (!wantResult) {
+        return null;
+      }
+      long[] out = new long[length];
+      System.arraycopy(result, 0, out, 0, length);
+      return out;
     } finally {
-      lock.unlock();
-      board.exit();
+      slot.waitingIn = -1;
       if (interrupted) {
         Thread.currentThread().interrupt();
       }
     }
   }
 
-  /** Completes {@code g} with its result or a mismatch; caller holds the lock. */
-  private void finish(Generation g) {
-    Call first = g.arrivals[0];
-    for (Call c : g.arrivals) {
-      if (!c.matches(first)) {
-        fail(g, new CollectiveMismatchException(mismatchMessage(g)));
+  /** Completes generation {@code k} with its result or a mismatch; the last member to arrive. */
+  private void finish(long k, MemberSlot last) {
+    MemberSlot first = slots[0];
+    for (MemberSlot s : slots) {
+      if (!s.matches(first)) {
+        fail(k, new CollectiveMismatchException(mismatchMessage(k)));
         return;
       }
     }
-    g.result = combine(g.arrivals);
-    g.complete = true;
-    current = new Generation(g.index + 1, members.size());
-    completed.signalAll();
+    combine(first);
+    arrived.set(0); // before done moves: the next generation's first arrival counts from zero
+    synchronized (failLock) {
+      if (broken != null) { // a waiter timed out between our arrival and here: the group is broken
+        return;
+      }
+      done = k + 1;
+    }
+    for (MemberSlot s : slots) {
+      if (s != last) {
+        s.unpark();
+      }
+    }
   }
 
-  private long[] combine(Call[] calls) {
-    Call first = calls[0]; // all calls match here, so the first one's op and root are everyone's
-    if (first.op() != null) {
-      ReduceOp op = first.op();
-      long[] acc = first.values().clone();
-      for (int m = 1; m < calls.length; m++) {
-        long[] v = calls[m].values();
-        for (int i = 0; i < acc.length; i++) {
-          acc[i] = op.apply(acc[i], v[i]);
+  private void combine(MemberSlot first) {
+    int len = first.length;
+    if (result.length < len) {
+      result = new long[Math.max(len, 2 * result.length)];
+    }
+    long[] acc = result;
+    if (first.kind == MemberSlot.ALL_REDUCE) {
+      System.arraycopy(first.values, 0, acc, 0, len);
+      ReduceOp op = first.op;
+      for (int m = 1; m < slots.length; m++) {
+        long[] v = slots[m].values;
+        switch (op) {
+          case MIN -> {
+            for (int i = 0; i < len; i++) {
+              acc[i] = Math.min(acc[i], v[i]);
+            }
+          }
+          case MAX -> {
+            for (int i = 0; i < len; i++) {
+              acc[i] = Math.max(acc[i], v[i]);
+            }
+          }
+          default -> {
+            for (int i = 0; i < len; i++) {
+              acc[i] = op.apply(acc[i], v[i]);
+            }
+          }
         }
       }
-      return acc;
+    } else if (first.kind == MemberSlot.BROADCAST) {
+      // Copied out of the root's slot: the root may start its next call before the others read this one.
+      for (MemberSlot s : slots) {
+        if (s.rank == first.root) {
+          System.arraycopy(s.values, 0, acc, 0, len);
+        }
+      }
     }
-    if (first.root() >= 0) {
-      return calls[members.indexOf(first.root())].values();
-    }
-    return first.values(); // barrier: empty payload
   }
 
-  private void fail(Generation g, CollectiveException failure) {
-    g.failure = failure;
-    g.complete = true;
-    broken = failure;
-    completed.signalAll();
+  /** Waits until generation {@code k} completes or fails; returns whether the thread was interrupted. */
+  private boolean await(long k, MemberSlot slot) {
+    boolean interrupted = false;
+    boolean parked = false;
+    long patience = slot.patience.next();
+    long start = System.nanoTime();
+    long deadline = start + timeoutNanos;
+    while (done == k && broken == null) {
+      long now = System.nanoTime();
+      if (now - start < patience) {
+        Thread.onSpinWait();
+        continue;
+      }
+      long left = deadline - now;
+      if (left <= 0) {
+        fail(k, timeoutMessage(k));
+        break;
+      }
+      parked = true;
+      Thread me = Thread.currentThread();
+      slot.registerPark(me);
+      if (done == k && broken == null) {
+        LockSupport.parkNanos(this, left);
+      }
+      slot.clearPark(me);
+      if (Thread.interrupted()) {
+        interrupted = true; // keep waiting: leaving would corrupt the pairing of later calls
+      }
+    }
+    slot.patience.learn(parked);
+    return interrupted;
   }
 
-  private String mismatchMessage(Generation g) {
+  private void fail(long k, CollectiveException failure) {
+    synchronized (failLock) {
+      if (done != k || broken != null) {
+        return; // completed or failed meanwhile
+      }
+      broken = failure;
+    }
+    for (MemberSlot s : slots) {
+      s.unpark();
+    }
+  }
+
+  private String mismatchMessage(long k) {
     List<String> parts = new ArrayList<>();
-    for (int m = 0; m < g.arrivals.length; m++) {
-      parts.add("rank " + members.get(m) + " " + g.arrivals[m].describe());
+    for (MemberSlot s : slots) {
+      parts.add("rank " + s.rank + " " + s.toCall().describe());
     }
-    return "INV-1 CollectiveMatching violated on " + name + " call #" + g.index + ": " + String.join("; ", parts);
+    return "INV-1 CollectiveMatching violated on " + name + " call #" + k + ": " + String.join("; ", parts);
   }
 
-  private CollectiveTimeoutException timeoutMessage(Generation g) {
+  private CollectiveTimeoutException timeoutMessage(long k) {
     List<String> missing = new ArrayList<>();
-    List<String> arrived = new ArrayList<>();
-    for (int m = 0; m < g.arrivals.length; m++) {
-      if (g.arrivals[m] == null) {
-        missing.add(String.valueOf(members.get(m)));
+    List<String> arrivedCalls = new ArrayList<>();
+    for (MemberSlot s : slots) {
+      if (s.waitingIn != k) {
+        missing.add(String.valueOf(s.rank));
       } else {
-        arrived.add("rank " + members.get(m) + " " + g.arrivals[m].describe());
+        arrivedCalls.add("rank " + s.rank + " " + s.toCall().describe());
       }
     }
     return new CollectiveTimeoutException(
-        "collective timeout on " + name + " call #" + g.index + " after "
+        "collective timeout on " + name + " call #" + k + " after "
             + TimeUnit.NANOSECONDS.toMillis(timeoutNanos) + " ms: missing rank(s) " + String.join(",", missing)
-            + "; arrived: " + String.join("; ", arrived) + " | where every rank waits: " + board.describe());
+            + "; arrived: " + String.join("; ", arrivedCalls) + " | where every rank waits: " + board.describe());
   }
 }

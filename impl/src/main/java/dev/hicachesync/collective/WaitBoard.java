@@ -6,17 +6,29 @@ import java.util.Map;
 import java.util.NavigableSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListSet;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * Where every thread of every rank of one fabric is currently blocked, for timeout messages.
  *
- * <p>Thread-safe. Keyed by thread because a rank may block in two places at once (scheduler and prefetch
- * thread); the snapshot is not atomic across threads, which is enough for a diagnostic.
+ * <p>Thread-safe. Two sources: group members ({@link Waiter}s registered once, which say where they wait
+ * only when asked, so that a collective call writes no entry and allocates nothing) and pipe receivers,
+ * keyed by thread. A rank may block in two places at once (scheduler and prefetch thread); the snapshot
+ * is not atomic across threads, which is enough for a diagnostic.
  */
 final class WaitBoard {
+  /** Something a rank can wait in that describes its wait on demand. */
+  interface Waiter {
+    int rank();
+
+    /** Returns e.g. {@code group[0,1] at S1 (allReduce(MIN))}, or null when not waiting. */
+    String waitingAt();
+  }
+
   private record Wait(int rank, String where) {}
 
   private final Map<Thread, Wait> waits = new ConcurrentHashMap<>();
+  private final List<Waiter> waiters = new CopyOnWriteArrayList<>();
   private final NavigableSet<Integer> ranks = new ConcurrentSkipListSet<>();
 
   /** Records that {@code rank} belongs to the fabric, so that it is listed even when it never waits. */
@@ -24,6 +36,12 @@ final class WaitBoard {
     for (int r : members) {
       ranks.add(r);
     }
+  }
+
+  /** Adds a group member's wait to the board (its rank is listed from now on). */
+  void register(Waiter waiter) {
+    ranks.add(waiter.rank());
+    waiters.add(waiter);
   }
 
   /** Records that the calling thread of {@code rank} now blocks at {@code where}. */
@@ -44,6 +62,12 @@ final class WaitBoard {
       for (Wait w : waits.values()) {
         if (w.rank() == r) {
           mine.add(w.where());
+        }
+      }
+      for (Waiter w : waiters) {
+        String where = w.rank() == r ? w.waitingAt() : null;
+        if (where != null) {
+          mine.add(where);
         }
       }
       mine.sort(null); // deterministic text when a rank waits in two places

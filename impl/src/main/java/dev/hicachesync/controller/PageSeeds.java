@@ -7,8 +7,19 @@ import dev.hicachesync.tree.TreeNode;
 final class PageSeeds {
   private PageSeeds() {}
 
-  /** Returns one seed per page of {@code node}'s key. */
+  /**
+   * Returns one seed per page of {@code node}'s key, a fresh array: computed once per node and page range
+   * (the node caches them; a split divides the cache), copied out on every call.
+   */
   static long[] of(TreeNode node, int pageSize) {
+    long[] cached = node.cachedPageSeeds(n -> compute(n, pageSize));
+    if (cached.length != node.tokens() / pageSize) {
+      return compute(node, pageSize); // only if the page size differed between calls, which it never does
+    }
+    return cached.clone();
+  }
+
+  private static long[] compute(TreeNode node, int pageSize) {
     int[] page = new int[pageSize];
     long[] s = new long[node.tokens() / pageSize];
     for (int p = 0; p < s.length; p++) {

@@ -202,7 +202,11 @@ public final class FileStorageBackend implements StorageBackend {
   public void put(PageKey key, ByteBuffer src) {
     Path target = paths.pathOf(key);
     Path folder = target.getParent();
-    ByteBuffer object = PageObjectFormat.encode(key, src);
+    // Header + key, then the payload as it is: one gathering write, the payload never copied.
+    ByteBuffer header = PageObjectFormat.header(key, src);
+    ByteBuffer payload = src.duplicate();
+    src.position(src.limit());
+    ByteBuffer[] parts = {header, payload};
     Path tmp = null;
     try {
       if (!checkedFolders.contains(folder)) {
@@ -212,8 +216,8 @@ public final class FileStorageBackend implements StorageBackend {
       }
       tmp = Files.createTempFile(folder, TEMP_PREFIX, TEMP_SUFFIX);
       try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
-        while (object.hasRemaining()) {
-          ch.write(object);
+        while (header.hasRemaining() || payload.hasRemaining()) {
+          ch.write(parts);
         }
         if (fsync) {
           ch.force(true);

@@ -1,6 +1,8 @@
 package dev.hicachesync.storage;
 
-import java.nio.ByteBuffer;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -21,10 +23,17 @@ public final class PageKey {
 
   private final String hash;
   private final String suffix;
+  /** {@link #hash} as ASCII bytes, or null until first needed; never modified once set. */
+  private byte[] hashAscii;
 
   private PageKey(String hash, String suffix) {
+    this(hash, suffix, null);
+  }
+
+  private PageKey(String hash, String suffix, byte[] hashAscii) {
     this.hash = hash;
     this.suffix = suffix;
+    this.hashAscii = hashAscii;
   }
 
   /** Returns the key of the first page of a sequence with {@code tokens}. */
@@ -34,16 +43,56 @@ public final class PageKey {
 
   /** Returns the key of the page with {@code pageTokens} that follows {@code prev} (null: the first page). */
   public static PageKey chain(PageKey prev, int[] pageTokens) {
-    MessageDigest sha = sha256();
+    return chain(prev, pageTokens, 0, pageTokens.length);
+  }
+
+  /**
+   * Returns the key of the page with tokens {@code tokens[from, from + len)} that follows {@code prev}
+   * (null: the first page): the same key as {@link #chain(PageKey, int[])} of that range, without a copy.
+   *
+   * <p>Why this shape (issue 13): a replay hashes every page of every prompt; looking SHA-256 up per call,
+   * re-encoding the previous hash and allocating buffers cost more than the hash itself. So each thread
+   * keeps its digest and byte buffer, and a key keeps its hex digits as ASCII bytes for the next link.
+   */
+  public static PageKey chain(PageKey prev, int[] tokens, int from, int len) {
+    Hasher h = HASHER.get();
+    MessageDigest sha = h.sha;
     if (prev != null) {
-      sha.update(prev.hash.getBytes(StandardCharsets.US_ASCII)); // the suffix is not part of the chain
+      sha.update(prev.ascii()); // the suffix is not part of the chain
     }
-    ByteBuffer buf = ByteBuffer.allocate(4 * pageTokens.length); // big-endian int32 per token
-    for (int t : pageTokens) {
-      buf.putInt(t);
+    byte[] buf = h.buffer(4 * len);
+    for (int i = 0; i < len; i++) {
+      INT_BE.set(buf, 4 * i, tokens[from + i]); // big-endian int32 per token
     }
-    sha.update(buf.array());
-    return new PageKey(HEX.formatHex(sha.digest()), "");
+    sha.update(buf, 0, 4 * len);
+    byte[] ascii = HEX.formatHex(sha.digest()).getBytes(StandardCharsets.US_ASCII);
+    return new PageKey(new String(ascii, StandardCharsets.US_ASCII), "", ascii);
+  }
+
+  /** One thread's SHA-256 and token buffer. */
+  private static final class Hasher {
+    final MessageDigest sha = sha256();
+    private byte[] bytes = new byte[4 * 64];
+
+    byte[] buffer(int size) {
+      if (bytes.length < size) {
+        bytes = new byte[Math.max(size, 2 * bytes.length)];
+      }
+      return bytes;
+    }
+  }
+
+  private static final ThreadLocal<Hasher> HASHER = ThreadLocal.withInitial(Hasher::new);
+  private static final VarHandle INT_BE = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
+
+  /** The hash's hex digits as ASCII bytes (the next link's input); computed once. */
+  private byte[] ascii() {
+    byte[] a = hashAscii;
+    if (a == null) {
+      a = hash.getBytes(StandardCharsets.US_ASCII);
+      hashAscii = a; // benign race: every thread computes the same bytes
+    }
+    return a;
   }
 
   /**
@@ -65,7 +114,7 @@ public final class PageKey {
     if (suffix.length() > MAX_SUFFIX) {
       throw new IllegalArgumentException("key suffix longer than " + MAX_SUFFIX + " chars: " + suffix.length());
     }
-    return new PageKey(hash, suffix);
+    return new PageKey(hash, suffix, hashAscii);
   }
 
   /** Returns the 64-digit hex hash. */

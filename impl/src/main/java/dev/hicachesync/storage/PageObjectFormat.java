@@ -13,6 +13,9 @@ import java.util.zip.CRC32C;
  * are the page asked for. Two objects swapped on disk (a restore from the wrong backup, a rename by hand)
  * both pass their CRC; with the key inside, covered by the CRC, a swapped object is a corrupt read of the
  * key asked for, like a flipped byte.
+ *
+ * <p>Why the header and key come apart from the payload ({@link #header}): a put writes them with one
+ * gathering write, so the payload is never copied into a second buffer.
  */
 final class PageObjectFormat {
   /** "HCP2" in ASCII: version 2 carries the key ("HCP1" objects had none and read as corrupt). */
@@ -21,18 +24,26 @@ final class PageObjectFormat {
 
   private PageObjectFormat() {}
 
-  /** Returns header + key + payload for the remaining bytes of {@code src}, advancing its position. */
-  static ByteBuffer encode(PageKey key, ByteBuffer src) {
+  /**
+   * Returns header + key for the remaining bytes of {@code src} (its position unchanged): the object is this
+   * followed by those bytes.
+   */
+  static ByteBuffer header(PageKey key, ByteBuffer src) {
     byte[] name = key.toString().getBytes(StandardCharsets.UTF_8);
-    int length = src.remaining();
     CRC32C crc = new CRC32C();
     crc.update(name);
     crc.update(src.duplicate());
-    ByteBuffer out = ByteBuffer.allocate(HEADER_BYTES + name.length + length);
-    out.putInt(MAGIC).putInt(length).putInt((int) crc.getValue()).putInt(name.length);
+    ByteBuffer out = ByteBuffer.allocate(HEADER_BYTES + name.length);
+    out.putInt(MAGIC).putInt(src.remaining()).putInt((int) crc.getValue()).putInt(name.length);
     out.put(name);
-    out.put(src);
     return out.flip();
+  }
+
+  /** Returns the whole object (header, key, payload) for the remaining bytes of {@code src}, advancing it. */
+  static ByteBuffer encode(PageKey key, ByteBuffer src) {
+    ByteBuffer head = header(key, src);
+    ByteBuffer out = ByteBuffer.allocate(head.remaining() + src.remaining());
+    return out.put(head).put(src).flip();
   }
 
   /**
@@ -42,29 +53,43 @@ final class PageObjectFormat {
    * @throws CorruptPageException naming {@code key} and what is wrong
    */
   static void decode(PageKey key, byte[] object, ByteBuffer dst) {
-    if (object.length < HEADER_BYTES) {
-      throw new CorruptPageException("page " + key + ": object of " + object.length + " bytes has no header");
+    decode(key, ByteBuffer.wrap(object), dst);
+  }
+
+  /**
+   * Checks the object held in {@code object}'s remaining bytes (position unchanged) and copies its payload
+   * into {@code dst}; {@code dst} is untouched when the object is corrupt.
+   *
+   * @throws CorruptPageException naming {@code key} and what is wrong
+   */
+  static void decode(PageKey key, ByteBuffer object, ByteBuffer dst) {
+    int size = object.remaining();
+    if (size < HEADER_BYTES) {
+      throw new CorruptPageException("page " + key + ": object of " + size + " bytes has no header");
     }
-    ByteBuffer in = ByteBuffer.wrap(object);
-    int magic = in.getInt();
-    int length = in.getInt();
-    int expected = in.getInt();
-    int nameLength = in.getInt();
+    int at = object.position();
+    int magic = object.getInt(at);
+    int length = object.getInt(at + 4);
+    int expected = object.getInt(at + 8);
+    int nameLength = object.getInt(at + 12);
     if (magic != MAGIC) {
       throw new CorruptPageException("page " + key + ": bad magic 0x" + Integer.toHexString(magic));
     }
-    long body = (long) object.length - HEADER_BYTES;
+    long body = (long) size - HEADER_BYTES;
     if (length < 0 || nameLength < 0 || (long) length + nameLength != body) {
       throw new CorruptPageException("page " + key + ": header says key " + nameLength + " + payload " + length
           + " bytes, object holds " + body);
     }
+    ByteBuffer nameAndPayload = object.slice(at + HEADER_BYTES, nameLength + length);
     CRC32C crc = new CRC32C();
-    crc.update(object, HEADER_BYTES, nameLength + length);
+    crc.update(nameAndPayload.duplicate());
     if ((int) crc.getValue() != expected) {
       throw new CorruptPageException("page " + key + ": CRC32C mismatch (stored 0x" + Integer.toHexString(expected)
           + ", computed 0x" + Integer.toHexString((int) crc.getValue()) + ")");
     }
-    String stored = new String(object, HEADER_BYTES, nameLength, StandardCharsets.UTF_8);
+    byte[] name = new byte[nameLength];
+    nameAndPayload.duplicate().get(name);
+    String stored = new String(name, StandardCharsets.UTF_8);
     if (!stored.equals(key.toString())) {
       throw new CorruptPageException("page " + key + ": the object is page " + stored + " (moved or swapped)");
     }
@@ -72,6 +97,6 @@ final class PageObjectFormat {
       throw new CorruptPageException(
           "page " + key + " holds " + length + " bytes, destination has room for " + dst.remaining());
     }
-    dst.put(object, HEADER_BYTES + nameLength, length);
+    dst.put(nameAndPayload.slice(nameLength, length));
   }
 }

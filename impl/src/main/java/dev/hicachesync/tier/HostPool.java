@@ -85,19 +85,34 @@ public final class HostPool {
   /** Copies page {@code page} in canonical order into {@code dst}, advancing its position by a page. */
   public void readPage(int page, ByteBuffer dst) {
     checkRoom(dst);
-    for (int l = 0; l < geometry.layers(); l++) {
-      dst.put(layerView(page, l));
+    geometry.checkPage(page);
+    // Absolute bulk copies: no view object per layer, one copy per contiguous range (issue 13).
+    int at = dst.position();
+    if (layout == HostLayout.PAGE_FIRST) {
+      dst.put(at, memory, geometry.pageFirstOffset(page, 0), geometry.pageBytes());
+    } else {
+      int lb = geometry.layerBytes();
+      for (int l = 0; l < geometry.layers(); l++) {
+        dst.put(at + l * lb, memory, geometry.layerFirstOffset(page, l), lb);
+      }
     }
+    dst.position(at + geometry.pageBytes());
   }
 
   /** Copies a page in canonical order from {@code src} into {@code page}, advancing its position. */
   public void writePage(int page, ByteBuffer src) {
     checkRoom(src);
-    for (int l = 0; l < geometry.layers(); l++) {
-      ByteBuffer part = src.slice(src.position(), geometry.layerBytes());
-      layerView(page, l).put(part);
-      src.position(src.position() + geometry.layerBytes());
+    geometry.checkPage(page);
+    int at = src.position();
+    if (layout == HostLayout.PAGE_FIRST) {
+      memory.put(geometry.pageFirstOffset(page, 0), src, at, geometry.pageBytes());
+    } else {
+      int lb = geometry.layerBytes();
+      for (int l = 0; l < geometry.layers(); l++) {
+        memory.put(geometry.layerFirstOffset(page, l), src, at + l * lb, lb);
+      }
     }
+    src.position(at + geometry.pageBytes());
   }
 
   private void checkRoom(ByteBuffer b) {

@@ -393,7 +393,7 @@ public final class RadixTree {
     for (TreeNode n : nodesById()) {
       h = Mix64.mix(h, n.id);
       h = Mix64.mix(h, n.parent == null ? -1 : n.parent.id);
-      h = Mix64.mix(h, n.key);
+      h = Mix64.mix(h, n.keyMix()); // the key's fingerprint, cached per node: equal keys, equal mixes
       h = Mix64.mix(h, n.device);
       h = Mix64.mix(h, n.host);
       h = Mix64.mix(h, n.lockRef);
@@ -471,8 +471,10 @@ public final class RadixTree {
       upper.hashes = Arrays.copyOfRange(child.hashes, 0, pages);
       child.hashes = Arrays.copyOfRange(child.hashes, pages, child.hashes.length);
     }
+    child.splitPageSeeds(upper, pages);
     child.parent.children.put(new ChildKey(upper.key, 0, pageSize), upper);
     child.key = Arrays.copyOfRange(child.key, cut, child.key.length);
+    child.keyChanged();
     child.parent = upper;
     upper.children.put(new ChildKey(child.key, 0, pageSize), child);
     byId.put(upper.id, upper);
@@ -543,7 +545,7 @@ public final class RadixTree {
         : parent.hashes[parent.hashes.length - 1];
     PageKey[] out = new PageKey[key.length / pageSize];
     for (int i = 0; i < out.length; i++) {
-      prev = PageKey.chain(prev, Arrays.copyOfRange(key, i * pageSize, (i + 1) * pageSize));
+      prev = PageKey.chain(prev, key, i * pageSize, pageSize);
       out[i] = prev;
     }
     return out;

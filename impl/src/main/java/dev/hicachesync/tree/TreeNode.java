@@ -22,6 +22,13 @@ public final class TreeNode {
   int[] host;
   /** Storage key per page (a hash chain), or null when storage is off. */
   PageKey[] hashes;
+  /**
+   * Content seed per key page, or null until first asked for ({@link #cachedPageSeeds}); a pure function
+   * of each page's tokens, so a split divides it like {@link #hashes}. Why cached: the data path asks for
+   * a node's seeds at every backup, write-back, load and check, and a replay's prompts are thousands of
+   * tokens long (issue 13).
+   */
+  private long[] pageSeeds;
   /** Locks held on this node's subtree; device eviction needs 0 ({@code lock_ref}). */
   int lockRef;
   /** Host protection ({@code host_ref_counter}): ongoing prefetch anchor or storage backup. */
@@ -30,6 +37,49 @@ public final class TreeNode {
   int hitCount;
   /** Logical-clock stamp of the last access: LRU order, never wall time. */
   long lastAccess;
+
+  /** {@link Mix64#mix(long, int[])} of {@link #key} from 0, once {@link #keyMixValid}. */
+  private long keyMix;
+  private boolean keyMixValid;
+
+  /**
+   * Returns a 64-bit fingerprint of the node's key, computed once per key (a split changes the key and
+   * calls {@link #keyChanged}). Why: the tree digest mixes every node's key, and re-reading every token of
+   * the tree at every digest was the largest single cost of a replay's profile (issue 13).
+   */
+  long keyMix() {
+    if (!keyMixValid) {
+      keyMix = Mix64.mix(0L, key);
+      keyMixValid = true;
+    }
+    return keyMix;
+  }
+
+  /** Forgets the key fingerprint after {@link #key} was replaced. */
+  void keyChanged() {
+    keyMixValid = false;
+  }
+
+  /**
+   * Returns the node's page seeds, computing them with {@code compute} (from the node) the first time;
+   * the array is shared: callers must not modify it. Owner thread of the tree.
+   */
+  public long[] cachedPageSeeds(java.util.function.Function<TreeNode, long[]> compute) {
+    long[] s = pageSeeds;
+    if (s == null) {
+      s = compute.apply(this);
+      pageSeeds = s;
+    }
+    return s;
+  }
+
+  /** Splits the seed cache at {@code pages}: the upper part goes to {@code upper}. */
+  void splitPageSeeds(TreeNode upper, int pages) {
+    if (pageSeeds != null) {
+      upper.pageSeeds = java.util.Arrays.copyOfRange(pageSeeds, 0, pages);
+      pageSeeds = java.util.Arrays.copyOfRange(pageSeeds, pages, pageSeeds.length);
+    }
+  }
 
   TreeNode(long id) {
     this.id = id;

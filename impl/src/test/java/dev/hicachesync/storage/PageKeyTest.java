@@ -4,6 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import static org.quicktheories.QuickTheory.qt;
+import static org.quicktheories.generators.SourceDSL.integers;
+import static org.quicktheories.generators.SourceDSL.lists;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.HexFormat;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class PageKeyTest {
@@ -36,5 +45,44 @@ class PageKeyTest {
     assertEquals(a, PageKey.ofHash(a.hash()));
     assertThrows(IllegalArgumentException.class, () -> PageKey.ofHash("../../etc/passwd"));
     assertThrows(IllegalArgumentException.class, () -> a.withSuffix("x".repeat(65)));
+  }
+
+  /**
+   * The chain is SGLang's: SHA-256 over the previous hash's hex digits then each token as a big-endian
+   * int32. Checked against that definition written out plainly, for random page chains and ranges (the
+   * fast path reuses per-thread buffers, so pages of different lengths follow each other here).
+   */
+  @Test
+  void chainIsSha256OfPreviousHexAndBigEndianTokens() {
+    qt().withFixedSeed(13L).withExamples(200)
+        .forAll(lists().of(integers().all()).ofSizeBetween(0, 300), integers().between(1, 64))
+        .checkAssert((tokens, pageSize) -> {
+          int[] all = tokens.stream().mapToInt(Integer::intValue).toArray();
+          PageKey fast = null;
+          String plain = null;
+          for (int from = 0; from < all.length; from += pageSize) {
+            int len = Math.min(pageSize, all.length - from);
+            fast = PageKey.chain(fast, all, from, len);
+            plain = plainChain(plain, all, from, len);
+            assertEquals(plain, fast.hash(), "page at " + from + " of " + all.length + ", page size " + pageSize);
+          }
+        });
+  }
+
+  private static String plainChain(String prev, int[] tokens, int from, int len) {
+    try {
+      MessageDigest sha = MessageDigest.getInstance("SHA-256");
+      if (prev != null) {
+        sha.update(prev.getBytes(StandardCharsets.US_ASCII));
+      }
+      ByteBuffer b = ByteBuffer.allocate(4 * len);
+      for (int i = from; i < from + len; i++) {
+        b.putInt(tokens[i]);
+      }
+      sha.update(b.array());
+      return HexFormat.of().formatHex(sha.digest());
+    } catch (Exception e) {
+      throw new AssertionError(e);
+    }
   }
 }

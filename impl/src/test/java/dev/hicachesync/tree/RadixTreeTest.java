@@ -112,6 +112,25 @@ class RadixTreeTest {
     assertArrayEquals(new int[] {9}, r.newNode().devicePages());
   }
 
+  /**
+   * The digest caches each node's key fingerprint (issue 13): a digest taken before a split must not leave
+   * a stale fingerprint behind, so a tree digested before and after a split equals its twin digested only
+   * after, and a split changes the digest.
+   */
+  @Test
+  void digestTakenBeforeASplitDoesNotLeaveAStaleKey() {
+    RadixTree early = new RadixTree(PS, true);
+    RadixTree late = new RadixTree(PS, true);
+    early.insert(seq(0, 4), pages(0, 4));
+    late.insert(seq(0, 4), pages(0, 4));
+    TreeDigest beforeSplit = early.digest();
+    for (RadixTree t : List.of(early, late)) {
+      t.insert(concat(seq(0, 2), seq(300, 1)), new int[] {0, 1, 20}); // splits the 4-page node after 2 pages
+    }
+    assertEquals(late.digest(), early.digest());
+    assertNotEquals(beforeSplit, early.digest());
+  }
+
   @Test
   void sameOperationsGiveSameIdsAndDigests() {
     RadixTree a = new RadixTree(PS, true);

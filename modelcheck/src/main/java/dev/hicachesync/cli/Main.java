@@ -10,7 +10,8 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     version = "hicache-sync 0.1.0",
     description = "Model-check and simulate the HiCache multi-rank sync protocol.",
-    subcommands = {CheckCommand.class, SimulateCommand.class, SweepCommand.class, ValidateTraceCommand.class})
+    subcommands = {CheckCommand.class, SimulateCommand.class, SweepCommand.class, ValidateTraceCommand.class,
+        BenchCommand.class})
 public final class Main implements Runnable {
 
   /** Exit code for bad input (unknown flag, invalid topology, malformed file). */

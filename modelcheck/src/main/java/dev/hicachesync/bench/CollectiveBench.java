@@ -1,0 +1,144 @@
+package dev.hicachesync.bench;
+
+import dev.hicachesync.collective.LocalFabric;
+import dev.hicachesync.collective.ProcessGroup;
+import dev.hicachesync.collective.ReduceOp;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CyclicBarrier;
+
+/**
+ * The fabric's all-reduce (MIN of 8 longs, the size of a fused S123 with room) and barrier, against a
+ * plain {@link CyclicBarrier} exchange of the same payload: every rank writes its values, one
+ * {@code await} whose barrier action reduces them, every rank copies the result out. That is the least a
+ * lock-based rendezvous does, so it is the bar the fabric must clear.
+ */
+final class CollectiveBench {
+  static final int PAYLOAD = 8;
+
+  private CollectiveBench() {}
+
+  /**
+   * Rows for all-reduce and barrier at {@code ranks}, each against the CyclicBarrier exchange: the median
+   * of {@code trials} interleaved trials of each (the baseline and the fabric take turns, so that a burst
+   * of load from elsewhere hits both alike).
+   */
+  static List<BenchRow> run(int ranks, int rounds, int trials) throws Exception {
+    double[][] t = new double[4][trials];
+    for (int i = 0; i < trials; i++) {
+      t[0][i] = time(ranks, rounds, cyclicExchange(ranks, PAYLOAD));
+      t[1][i] = time(ranks, rounds, fabric(ranks, true));
+      t[2][i] = time(ranks, rounds, cyclicExchange(ranks, 0));
+      t[3][i] = time(ranks, rounds, fabric(ranks, false));
+    }
+    double exchange = median(t[0]);
+    double allReduce = median(t[1]);
+    double barrierOnly = median(t[2]);
+    double barrier = median(t[3]);
+    String target = ranks == 2 ? "≤ 2 µs" : "≥ 4× (≤ ¼ of the baseline)";
+    return List.of(
+        new BenchRow("fabric all-reduce MIN 8 longs, " + ranks + " ranks", allReduce,
+            "CyclicBarrier exchange", exchange, "call", target),
+        new BenchRow("fabric barrier, " + ranks + " ranks", barrier, "CyclicBarrier.await", barrierOnly, "call", ""));
+  }
+
+  static double median(double[] xs) {
+    double[] s = xs.clone();
+    java.util.Arrays.sort(s);
+    return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+  }
+
+  /** One rank's body: {@code rounds} calls. */
+  interface RankBody {
+    long call(int rank, long[] mine) throws Exception;
+  }
+
+  /** Wall time per round with {@code ranks} threads each making {@code rounds} calls (after a warm-up). */
+  static double time(int ranks, int rounds, RankBody body) throws Exception {
+    runRounds(ranks, rounds / 2 + 1, body); // warm-up: compiled code, threads created once per phase
+    return runRounds(ranks, rounds, body) / rounds;
+  }
+
+  private static double runRounds(int ranks, int rounds, RankBody body) throws Exception {
+    CyclicBarrier start = new CyclicBarrier(ranks + 1);
+    List<Thread> threads = new ArrayList<>();
+    List<Throwable> errors = new ArrayList<>();
+    long[] sink = new long[ranks];
+    for (int r = 0; r < ranks; r++) {
+      int rank = r;
+      Thread t = new Thread(() -> {
+        long[] mine = new long[PAYLOAD];
+        try {
+          start.await();
+          long acc = 0;
+          for (int i = 0; i < rounds; i++) {
+            mine[i & (PAYLOAD - 1)] = rank + i;
+            acc += body.call(rank, mine);
+          }
+          sink[rank] = acc;
+        } catch (Throwable e) {
+          synchronized (errors) {
+            errors.add(e);
+          }
+        }
+      }, "bench-rank-" + r);
+      threads.add(t);
+      t.start();
+    }
+    start.await();
+    long t0 = System.nanoTime();
+    for (Thread t : threads) {
+      t.join();
+    }
+    long elapsed = System.nanoTime() - t0;
+    if (!errors.isEmpty()) {
+      throw new IllegalStateException("collective benchmark failed: " + errors.get(0), errors.get(0));
+    }
+    return elapsed;
+  }
+
+  /** The fabric: all-reduce (or barrier) on one group of {@code ranks}. */
+  static RankBody fabric(int ranks, boolean allReduce) {
+    LocalFabric fabric = new LocalFabric(Duration.ofMinutes(1));
+    List<Integer> members = new ArrayList<>();
+    for (int r = 0; r < ranks; r++) {
+      members.add(r);
+    }
+    ProcessGroup[] handles = new ProcessGroup[ranks];
+    for (int r = 0; r < ranks; r++) {
+      handles[r] = fabric.group("bench", members, r);
+    }
+    if (allReduce) {
+      return (rank, mine) -> handles[rank].allReduce("S123", ReduceOp.MIN, mine)[0];
+    }
+    return (rank, mine) -> {
+      handles[rank].barrier("S6");
+      return 0;
+    };
+  }
+
+  /**
+   * The baseline: slots written by each rank, one {@code CyclicBarrier.await} whose action reduces them,
+   * and a copy of the result per rank (the fabric returns a fresh array too). With {@code payload} 0 it is
+   * a bare {@code await}. One await suffices: the action of round k+1 runs only after every rank has
+   * copied round k's result and arrived again.
+   */
+  static RankBody cyclicExchange(int ranks, int payload) {
+    long[][] slots = new long[ranks][payload];
+    long[] result = new long[payload];
+    CyclicBarrier barrier = new CyclicBarrier(ranks, () -> {
+      System.arraycopy(slots[0], 0, result, 0, payload);
+      for (int m = 1; m < ranks; m++) {
+        for (int i = 0; i < payload; i++) {
+          result[i] = Math.min(result[i], slots[m][i]);
+        }
+      }
+    });
+    return (rank, mine) -> {
+      System.arraycopy(mine, 0, slots[rank], 0, payload);
+      barrier.await();
+      return payload == 0 ? 0 : result.clone()[0];
+    };
+  }
+}
