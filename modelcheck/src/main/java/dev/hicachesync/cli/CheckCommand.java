@@ -1,6 +1,7 @@
 package dev.hicachesync.cli;
 
 import dev.hicachesync.modelcheck.AdhocModel;
+import dev.hicachesync.modelcheck.AdhocResult;
 import dev.hicachesync.modelcheck.BadInputException;
 import dev.hicachesync.modelcheck.Catalogue;
 import dev.hicachesync.modelcheck.CatalogueRecorder;
@@ -38,7 +39,8 @@ import picocli.CommandLine.Spec;
       "Model-check the protocol with TLC.",
       "  check                     the default catalogue (tier ci), one row per model",
       "  check --catalogue         every model incl. the bug models, as the bug table",
-      "  check --dp D --cp C --tp T --version V   one ad-hoc model"
+      "  check --dp D --cp C --tp T --version V   one ad-hoc model: safety first, then liveness",
+      "      (--pp > 1 runs HiCachePipeline.tla, --dp > 1 HiCacheReplicas.tla, else HiCacheSync.tla)"
     },
     sortOptions = false)
 public final class CheckCommand implements Callable<Integer> {
@@ -72,7 +74,8 @@ public final class CheckCommand implements Callable<Integer> {
   @Option(names = "--version", paramLabel = "V", description = "Ad-hoc model: pre20460, post20460, merged or pipelined.")
   String version;
 
-  @Option(names = "--policy", paramLabel = "P", description = "Ad-hoc model: best_effort (default), wait_complete or timeout.")
+  @Option(names = "--policy", paramLabel = "P", description = "Ad-hoc model: best_effort, wait_complete or timeout"
+      + " (default: best_effort; timeout with --pp > 1; wait_complete with --dp > 1).")
   String policy;
 
   @Option(names = "--storage", paramLabel = "on|off", description = "Ad-hoc model: storage tier (default on).")
@@ -88,7 +91,8 @@ public final class CheckCommand implements Callable<Integer> {
   @Option(names = "--workers", paramLabel = "N", description = "TLC workers for models without liveness (default: cores, at most 2).")
   Integer workers;
 
-  @Option(names = "--time-limit", paramLabel = "S", description = "Stop each model after S seconds (default: 10x its recorded time, else 1 h).")
+  @Option(names = "--time-limit", paramLabel = "S", description = "Stop each model (each part of an ad-hoc model) after S seconds"
+      + " (default: 10x its recorded time, else 1 h; ad-hoc liveness 10 min).")
   Integer timeLimit;
 
   @Option(names = "--models-dir", paramLabel = "DIR", description = "Models directory (default: modelcheck/models).")
@@ -99,6 +103,9 @@ public final class CheckCommand implements Callable<Integer> {
 
   @Option(names = "--width", paramLabel = "COLS", hidden = true, defaultValue = "120")
   int width;
+
+  /** Where each counterexample goes after the text report (a report writer can replace it). */
+  Counterexamples counterexamples = Counterexamples.NONE;
 
   @Override
   public Integer call() {
@@ -125,9 +132,8 @@ public final class CheckCommand implements Callable<Integer> {
         throw new BadInputException("--list runs nothing, so there is nothing to --record");
       }
       if (adhoc) {
-        AdhocModel model = AdhocModel.of(orOne(dp), orOne(cp), orOne(tp), orOne(pp), version,
-            policy == null ? "best_effort" : policy, storage == null ? "on" : storage);
-        return new AdhocRun(out, err, width).run(model, checker(workspace, err));
+        AdhocModel model = AdhocModel.of(orOne(dp), orOne(cp), orOne(tp), orOne(pp), version, policy, storage);
+        return new AdhocRun(out, err, width, counterexamples).run(model, checker(workspace, err));
       }
       Catalogue loaded = Catalogue.load(workspace.catalogue());
       List<ModelEntry> selected = models.isEmpty() ? loaded.tier(selectedTier()) : loaded.named(models);
@@ -199,7 +205,7 @@ public final class CheckCommand implements Callable<Integer> {
       return checker.check(model);
     }
 
-    TlcResult check(AdhocModel model) throws BadInputException, IOException, InterruptedException {
+    AdhocResult check(AdhocModel model) throws BadInputException, IOException, InterruptedException {
       return checker.check(model);
     }
   }
