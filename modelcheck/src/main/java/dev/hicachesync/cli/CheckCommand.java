@@ -7,6 +7,7 @@ import dev.hicachesync.modelcheck.Catalogue;
 import dev.hicachesync.modelcheck.CatalogueRecorder;
 import dev.hicachesync.modelcheck.ModelChecker;
 import dev.hicachesync.modelcheck.ModelEntry;
+import dev.hicachesync.modelcheck.ProgressListener;
 import dev.hicachesync.modelcheck.ProgressReporter;
 import dev.hicachesync.modelcheck.Tier;
 import dev.hicachesync.modelcheck.TlcJar;
@@ -20,6 +21,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -88,8 +90,13 @@ public final class CheckCommand implements Callable<Integer> {
       + " matched its expected verdict into the catalogue's \"recorded\" fields.")
   boolean record;
 
-  @Option(names = "--workers", paramLabel = "N", description = "TLC workers for models without liveness (default: cores, at most 2).")
+  @Option(names = "--workers", paramLabel = "N", description = "TLC workers for models without liveness (default: cores, at most 2,"
+      + " shared out among parallel --jobs).")
   Integer workers;
+
+  @Option(names = "--jobs", paramLabel = "N", description = "Catalogue models checked at once, each in its own TLC"
+      + " JVM (default: the cores); rows stay in catalogue order.")
+  Integer jobs;
 
   @Option(names = "--time-limit", paramLabel = "S", description = "Stop each model (each part of an ad-hoc model) after S seconds"
       + " (default: 10x its recorded time, else 1 h; ad-hoc liveness 10 min).")
@@ -128,12 +135,18 @@ public final class CheckCommand implements Callable<Integer> {
         throw new BadInputException("an ad-hoc model (--dp/--cp/--tp/--version...) cannot be combined with"
             + " --catalogue, --model, --tier, --record or --list");
       }
+      if (jobs != null && jobs < 1) {
+        throw new BadInputException("--jobs must be at least 1 (got " + jobs + ")");
+      }
+      if (adhoc && jobs != null) {
+        throw new BadInputException("--jobs runs catalogue models side by side; an ad-hoc model is one model");
+      }
       if (list && record) {
         throw new BadInputException("--list runs nothing, so there is nothing to --record");
       }
       if (adhoc) {
         AdhocModel model = AdhocModel.of(orOne(dp), orOne(cp), orOne(tp), orOne(pp), version, policy, storage);
-        return new AdhocRun(out, err, width, counterexamples).run(model, checker(workspace, err));
+        return new AdhocRun(out, err, width, counterexamples).run(model, checker(workspace, err, 1));
       }
       Catalogue loaded = Catalogue.load(workspace.catalogue());
       List<ModelEntry> selected = models.isEmpty() ? loaded.tier(selectedTier()) : loaded.named(models);
@@ -144,8 +157,11 @@ public final class CheckCommand implements Callable<Integer> {
         out.print(CatalogueRun.listing(selected));
         return 0;
       }
-      CatalogueRun run = new CatalogueRun(out, err, width, catalogue);
-      int code = run.run(selected, checker(workspace, err));
+      // Recorded times are single-model times: --record runs one model at a time unless told otherwise.
+      int defaultJobs = record ? 1 : Runtime.getRuntime().availableProcessors();
+      int parallel = Math.min(jobs == null ? defaultJobs : jobs, selected.size());
+      CatalogueRun run = new CatalogueRun(out, err, width, catalogue, counterexamples);
+      int code = run.run(selected, checker(workspace, err, parallel), parallel);
       if (record) {
         int n = CatalogueRecorder.record(workspace.catalogue(), loaded, run.results());
         err.println("hicache-sync check: recorded the figures of " + n + " model(s) in " + workspace.catalogue());
@@ -181,12 +197,15 @@ public final class CheckCommand implements Callable<Integer> {
     }
   }
 
-  private Checker checker(Workspace workspace, PrintWriter err) throws BadInputException {
+  private Checker checker(Workspace workspace, PrintWriter err, int parallelJobs) throws BadInputException {
     ProgressReporter progress = new ProgressReporter(err, System.console() != null);
-    int n = workers != null ? workers : Math.min(2, Runtime.getRuntime().availableProcessors());
-    ModelChecker checker = new ModelChecker(workspace, new TlcRunner(TlcJar.locate(), progress), n,
-        timeLimit == null ? null : Duration.ofSeconds(timeLimit), tlcJvmOptions());
-    return new Checker(checker, progress);
+    int cores = Runtime.getRuntime().availableProcessors();
+    // Models running side by side share the cores: by default each gets its share (at least one).
+    int n = workers != null ? workers : Math.max(1, Math.min(2, cores / parallelJobs));
+    Path jar = TlcJar.locate();
+    Duration limit = timeLimit == null ? null : Duration.ofSeconds(timeLimit);
+    List<String> jvm = tlcJvmOptions();
+    return new Checker(listener -> new ModelChecker(workspace, new TlcRunner(jar, listener), n, limit, jvm), progress);
   }
 
   /** Extra options for TLC's JVM from {@code HICACHE_TLC_JAVA_OPTS} (e.g. {@code -Xmx4g}). */
@@ -199,14 +218,20 @@ public final class CheckCommand implements Callable<Integer> {
     return size == null ? 1 : size;
   }
 
-  /** The model checker with the progress display its runner reports to. */
-  record Checker(ModelChecker checker, ProgressReporter progress) {
+  /** Makes model checkers reporting to one progress display (one checker per parallel job). */
+  record Checker(Function<ProgressListener, ModelChecker> checkers, ProgressReporter progress) {
+
+    /** A checker reporting to its own slot of the display: runs on other slots may overlap. */
+    ModelChecker onSlot() {
+      return checkers.apply(progress.slot());
+    }
+
     TlcResult check(ModelEntry model) throws BadInputException, IOException, InterruptedException {
-      return checker.check(model);
+      return checkers.apply(progress).check(model);
     }
 
     AdhocResult check(AdhocModel model) throws BadInputException, IOException, InterruptedException {
-      return checker.check(model);
+      return checkers.apply(progress).check(model);
     }
   }
 }

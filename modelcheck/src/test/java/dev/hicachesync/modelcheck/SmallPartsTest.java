@@ -69,7 +69,27 @@ class SmallPartsTest {
     reporter.line("Checking temporal properties for the complete state space with 7 total distinct states");
     String status = reporter.status();
     reporter.finished();
-    assertTrue(status.startsWith("[m] checking liveness, 7 distinct, 2 on queue, elapsed 0:0"), status);
+    assertTrue(status.matches("\\[m\\] checking liveness, 10 states, 7 distinct, 2 on queue, [\\d,]+ states/s,"
+        + " elapsed 0:0\\d, 1 worker"), status);
+  }
+
+  @Test
+  void progressOfParallelRunsIsOneLineWithTheTotalWorkers() {
+    ProgressReporter reporter = new ProgressReporter(new PrintWriter(new StringWriter()), false);
+    reporter.expect(5);
+    ProgressListener a = reporter.slot();
+    ProgressListener b = reporter.slot();
+    a.started("a", 2);
+    b.started("b", 1);
+    b.line("Progress(3) at 2026-11-29 17:53:14: 40 states generated, 30 distinct states found, 9 states left on queue.");
+    String both = reporter.status();
+    b.finished();
+    String one = reporter.status();
+    a.finished();
+    assertTrue(both.startsWith("[a] parsing, elapsed 0:0"), both);
+    assertTrue(both.contains("; [b] exploring, 40 states, 30 distinct, 9 on queue, "), both);
+    assertTrue(both.endsWith(" | 2 running, 3 workers, 0 of 5 done"), both);
+    assertTrue(one.endsWith(" | 1 running, 2 workers, 1 of 5 done"), one);
   }
 
   @Test
