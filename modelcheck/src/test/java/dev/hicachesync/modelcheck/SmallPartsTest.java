@@ -74,6 +74,32 @@ class SmallPartsTest {
   }
 
   @Test
+  void progressIsOneRewrittenLineOnATerminalAndPlainLinesOtherwise() {
+    StringWriter text = new StringWriter();
+    ProgressReporter terminal = new ProgressReporter(new PrintWriter(text), true);
+    terminal.started("m", 2);
+    terminal.tick();
+    terminal.line("Progress(3) at 2026-11-29 17:53:14: 10 states generated, 7 distinct states found, 2 states left on queue.");
+    terminal.tick();
+    terminal.println("[m] holds");
+    terminal.finished();
+    String shown = text.toString();
+    assertTrue(shown.startsWith("\r[m] parsing, elapsed 0:0"), shown);
+    assertTrue(shown.contains("\r[m] exploring, 10 states, 7 distinct, 2 on queue, "), shown);
+    assertEquals(1, shown.chars().filter(c -> c == '\n').count(), "no newline but the result's: " + shown);
+    assertTrue(shown.matches("(?s).*\r +\r\\[m\\] holds\n"), "the progress line is wiped first: " + shown);
+
+    StringWriter log = new StringWriter();
+    ProgressReporter plain = new ProgressReporter(new PrintWriter(log), false);
+    plain.started("m", 1);
+    plain.tick();
+    plain.tick();
+    plain.finished();
+    assertEquals(2, log.toString().lines().filter(l -> l.startsWith("[m] parsing, elapsed 0:0")).count(), log.toString());
+    assertFalse(log.toString().contains("\r"), log.toString());
+  }
+
+  @Test
   void progressOfParallelRunsIsOneLineWithTheTotalWorkers() {
     ProgressReporter reporter = new ProgressReporter(new PrintWriter(new StringWriter()), false);
     reporter.expect(5);
