@@ -137,6 +137,7 @@ final class CatalogueRun {
     } catch (BadInputException e) {
       r = new TlcResult(-1, Verdict.ERROR, 0, 0, 0, 0, Optional.empty(), e.getMessage(), null, List.of());
     }
+    checker.progress().completed();
     checker.progress().println(Reports.summary(model.name(), r)
         + (r.verdict().matches(model.expectedVerdict()) ? "" : " (expected " + model.expected() + ")"));
     return r;

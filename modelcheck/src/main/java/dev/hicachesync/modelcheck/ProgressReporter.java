@@ -53,6 +53,11 @@ public final class ProgressReporter implements ProgressListener {
     total = models;
   }
 
+  /** One of the {@link #expect expected} models is done (a model may take several TLC runs). */
+  public void completed() {
+    done.incrementAndGet();
+  }
+
   /** A listener for one model run at a time; runs on different slots may overlap. */
   public ProgressListener slot() {
     return new Run();
@@ -107,7 +112,7 @@ public final class ProgressReporter implements ProgressListener {
   private synchronized void startTicking() {
     if (tick == null) {
       long period = terminal ? 1 : 10;
-      tick = ticker.scheduleAtFixedRate(this::show, period, period, TimeUnit.SECONDS);
+      tick = ticker.scheduleAtFixedRate(this::tick, period, period, TimeUnit.SECONDS);
     }
   }
 
@@ -127,7 +132,8 @@ public final class ProgressReporter implements ProgressListener {
     }
   }
 
-  private synchronized void show() {
+  /** Shows the status once (what the clock does every period). */
+  synchronized void tick() {
     String status = status();
     if (status.isEmpty()) {
       return;
@@ -200,7 +206,6 @@ public final class ProgressReporter implements ProgressListener {
     @Override
     public void finished() {
       running.remove(this);
-      done.incrementAndGet();
       stopTickingIfIdle();
     }
 

@@ -110,6 +110,7 @@ class SmallPartsTest {
     b.line("Progress(3) at 2026-11-29 17:53:14: 40 states generated, 30 distinct states found, 9 states left on queue.");
     String both = reporter.status();
     b.finished();
+    reporter.completed();
     String one = reporter.status();
     a.finished();
     assertTrue(both.startsWith("[a] parsing, elapsed 0:0"), both);
