@@ -11,7 +11,6 @@ import dev.hicachesync.modelcheck.ProgressListener;
 import dev.hicachesync.modelcheck.ProgressReporter;
 import dev.hicachesync.modelcheck.Tier;
 import dev.hicachesync.modelcheck.TlcJar;
-import dev.hicachesync.modelcheck.TlcResult;
 import dev.hicachesync.modelcheck.TlcRunner;
 import dev.hicachesync.modelcheck.Workspace;
 import java.io.IOException;
@@ -224,10 +223,6 @@ public final class CheckCommand implements Callable<Integer> {
     /** A checker reporting to its own slot of the display: runs on other slots may overlap. */
     ModelChecker onSlot() {
       return checkers.apply(progress.slot());
-    }
-
-    TlcResult check(ModelEntry model) throws BadInputException, IOException, InterruptedException {
-      return checkers.apply(progress).check(model);
     }
 
     AdhocResult check(AdhocModel model) throws BadInputException, IOException, InterruptedException {
