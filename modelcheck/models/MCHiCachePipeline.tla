@@ -32,4 +32,12 @@ MCSteps2 == 2
 MCSteps3 == 3
 MCSteps4 == 4
 
+\* Ad-hoc models (adhoc-pipeline.cfg.template): with storage the bounds of b7_fixed, without
+\* storage those of b6_fixed (the smallest fixed models in which the PP sync matters).
+MCAdhocRequests == IF StorageOn THEN MCRequests1 ELSE MCRequests2
+MCAdhocPages == IF StorageOn THEN MCPages2 ELSE MCPages1
+MCAdhocDeviceCap == IF StorageOn THEN MCPages2 ELSE MCDeviceCap1
+MCAdhocHostCap == IF StorageOn THEN MCPages2 ELSE MCHostCap2
+MCAdhocSteps == IF StorageOn THEN MCSteps2 ELSE MCSteps3
+
 =============================================================================

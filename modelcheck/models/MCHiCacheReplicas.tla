@@ -18,4 +18,9 @@ MCTrafficReread == <<<<1, 2, 1>>>>
 \* One page per key and CP shard: S7 MIN = 0 revokes, 1 reads.
 MCThreshold == 1
 
+\* Ad-hoc models (adhoc-replicas.cfg.template, any DP): replica 1 gets keys 1 and 2, every other
+\* replica one key of its own. Uneven and different streams, as in B2/B16: replicas step
+\* independently, and only a group spanning replicas would make one wait for another.
+MCTrafficAdhoc == [d \in 1 .. DP |-> IF d = 1 THEN <<1, 2>> ELSE <<d + 1>>]
+
 =============================================================================

@@ -1,6 +1,7 @@
 package dev.hicachesync.cli;
 
 import dev.hicachesync.modelcheck.BadInputException;
+import dev.hicachesync.modelcheck.ModelChecker;
 import dev.hicachesync.modelcheck.ModelEntry;
 import dev.hicachesync.modelcheck.TextTable;
 import dev.hicachesync.modelcheck.TlcResult;
@@ -8,10 +9,16 @@ import dev.hicachesync.modelcheck.Verdict;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 /** Runs catalogue models and prints the verdict table (or, for {@code --catalogue}, the bug table). */
 final class CatalogueRun {
@@ -20,30 +27,27 @@ final class CatalogueRun {
   private final PrintWriter err;
   private final int width;
   private final boolean bugTable;
+  private final Counterexamples counterexamples;
   private final Map<String, TlcResult> byName = new LinkedHashMap<>();
 
-  CatalogueRun(PrintWriter out, PrintWriter err, int width, boolean bugTable) {
+  CatalogueRun(PrintWriter out, PrintWriter err, int width, boolean bugTable, Counterexamples counterexamples) {
     this.out = out;
+    this.counterexamples = counterexamples;
     this.err = err;
     this.width = width;
     this.bugTable = bugTable;
   }
 
-  /** Runs every model; 0 iff each matched its expected verdict, else 1. */
-  int run(List<ModelEntry> models, CheckCommand.Checker checker) throws IOException, InterruptedException {
-    List<TlcResult> results = new ArrayList<>();
-    for (ModelEntry model : models) {
-      TlcResult r;
-      try {
-        r = checker.check(model);
-      } catch (BadInputException e) {
-        // One broken entry (a missing cfg) is that model's failure, not the whole run's.
-        r = new TlcResult(-1, Verdict.ERROR, 0, 0, 0, 0, Optional.empty(), e.getMessage(), null, List.of());
-      }
-      results.add(r);
-      byName.put(model.name(), r);
-      checker.progress().println(Reports.summary(model.name(), r)
-          + (r.verdict().matches(model.expectedVerdict()) ? "" : " (expected " + model.expected() + ")"));
+  /**
+   * Runs every model, {@code jobs} at a time (each TLC in its own JVM); 0 iff each matched its
+   * expected verdict, else 1. The table lists the models in the given order whatever order they
+   * finish in.
+   */
+  int run(List<ModelEntry> models, CheckCommand.Checker checker, int jobs) throws IOException, InterruptedException {
+    checker.progress().expect(models.size());
+    List<TlcResult> results = jobs <= 1 ? serially(models, checker) : inParallel(models, checker, jobs);
+    for (int i = 0; i < models.size(); i++) {
+      byName.put(models.get(i).name(), results.get(i));
     }
     out.print(bugTable ? bugTable(models, results) : verdictTable(models, results));
     boolean allMatch = true;
@@ -52,7 +56,9 @@ final class CatalogueRun {
       TlcResult r = results.get(i);
       allMatch &= r.verdict().matches(m.expectedVerdict());
       Reports.details(out, m.name(), m.topology(), r, width);
-      checker.pages().write(out, m.name(), m.topology(), r);
+      if (r.trace().isPresent()) {
+        counterexamples.found(m.name(), m.topology(), r);
+      }
     }
     notes(models, results);
     out.println();
@@ -62,6 +68,79 @@ final class CatalogueRun {
     }
     out.println(matched + " of " + models.size() + " models matched their expected verdict.");
     return allMatch ? 0 : 1;
+  }
+
+  private List<TlcResult> serially(List<ModelEntry> models, CheckCommand.Checker checker)
+      throws IOException, InterruptedException {
+    List<TlcResult> results = new ArrayList<>();
+    for (ModelEntry model : models) {
+      results.add(checkOne(model, checker.onSlot(), checker));
+    }
+    return results;
+  }
+
+  /**
+   * Runs the models on {@code jobs} threads, each driving one TLC JVM at a time. The longest
+   * models (by recorded time) start first, so that a long one does not start last and run alone.
+   */
+  private List<TlcResult> inParallel(List<ModelEntry> models, CheckCommand.Checker checker, int jobs)
+      throws IOException, InterruptedException {
+    List<Integer> order = new ArrayList<>();
+    for (int i = 0; i < models.size(); i++) {
+      order.add(i);
+    }
+    order.sort(Comparator.comparingDouble((Integer i) -> -recordedSeconds(models.get(i))).thenComparing(i -> i));
+    ExecutorService pool = Executors.newFixedThreadPool(jobs, r -> {
+      Thread t = new Thread(r, "check-job");
+      t.setDaemon(true);
+      return t;
+    });
+    List<Future<TlcResult>> futures = new ArrayList<>(Collections.nCopies(models.size(), null));
+    try {
+      for (int i : order) {
+        ModelEntry model = models.get(i);
+        futures.set(i, pool.submit(() -> checkOne(model, checker.onSlot(), checker)));
+      }
+      List<TlcResult> results = new ArrayList<>();
+      for (Future<TlcResult> f : futures) {
+        results.add(f.get());
+      }
+      return results;
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof IOException) {
+        throw (IOException) cause;
+      }
+      if (cause instanceof InterruptedException) {
+        throw (InterruptedException) cause;
+      }
+      if (cause instanceof RuntimeException) {
+        throw (RuntimeException) cause;
+      }
+      throw new IllegalStateException(cause);
+    } finally {
+      // Interrupts the jobs still running: each runner then kills its TLC.
+      pool.shutdownNow();
+    }
+  }
+
+  private static double recordedSeconds(ModelEntry m) {
+    return m.recorded() == null ? 0 : m.recorded().seconds();
+  }
+
+  /** Checks one model; a broken entry (a missing cfg) is that model's failure, not the run's. */
+  private static TlcResult checkOne(ModelEntry model, ModelChecker modelChecker, CheckCommand.Checker checker)
+      throws IOException, InterruptedException {
+    TlcResult r;
+    try {
+      r = modelChecker.check(model);
+    } catch (BadInputException e) {
+      r = new TlcResult(-1, Verdict.ERROR, 0, 0, 0, 0, Optional.empty(), e.getMessage(), null, List.of());
+    }
+    checker.progress().completed();
+    checker.progress().println(Reports.summary(model.name(), r)
+        + (r.verdict().matches(model.expectedVerdict()) ? "" : " (expected " + model.expected() + ")"));
+    return r;
   }
 
   /** The models as a table, with what the catalogue expects and records; nothing is run. */

@@ -1,15 +1,16 @@
 package dev.hicachesync.cli;
 
 import dev.hicachesync.modelcheck.AdhocModel;
+import dev.hicachesync.modelcheck.AdhocResult;
 import dev.hicachesync.modelcheck.BadInputException;
 import dev.hicachesync.modelcheck.Catalogue;
 import dev.hicachesync.modelcheck.CatalogueRecorder;
 import dev.hicachesync.modelcheck.ModelChecker;
 import dev.hicachesync.modelcheck.ModelEntry;
+import dev.hicachesync.modelcheck.ProgressListener;
 import dev.hicachesync.modelcheck.ProgressReporter;
 import dev.hicachesync.modelcheck.Tier;
 import dev.hicachesync.modelcheck.TlcJar;
-import dev.hicachesync.modelcheck.TlcResult;
 import dev.hicachesync.modelcheck.TlcRunner;
 import dev.hicachesync.modelcheck.Workspace;
 import java.io.IOException;
@@ -19,6 +20,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -38,7 +40,8 @@ import picocli.CommandLine.Spec;
       "Model-check the protocol with TLC.",
       "  check                     the default catalogue (tier ci), one row per model",
       "  check --catalogue         every model incl. the bug models, as the bug table",
-      "  check --dp D --cp C --tp T --version V   one ad-hoc model"
+      "  check --dp D --cp C --tp T --version V   one ad-hoc model: safety first, then liveness",
+      "      (--pp > 1 runs HiCachePipeline.tla, --dp > 1 HiCacheReplicas.tla, else HiCacheSync.tla)"
     },
     sortOptions = false)
 public final class CheckCommand implements Callable<Integer> {
@@ -73,7 +76,8 @@ public final class CheckCommand implements Callable<Integer> {
   @Option(names = "--version", paramLabel = "V", description = "Ad-hoc model: pre20460, post20460, merged or pipelined.")
   String version;
 
-  @Option(names = "--policy", paramLabel = "P", description = "Ad-hoc model: best_effort (default), wait_complete or timeout.")
+  @Option(names = "--policy", paramLabel = "P", description = "Ad-hoc model: best_effort, wait_complete or timeout"
+      + " (default: best_effort; timeout with --pp > 1; wait_complete with --dp > 1).")
   String policy;
 
   @Option(names = "--storage", paramLabel = "on|off", description = "Ad-hoc model: storage tier (default on).")
@@ -86,10 +90,16 @@ public final class CheckCommand implements Callable<Integer> {
       + " matched its expected verdict into the catalogue's \"recorded\" fields.")
   boolean record;
 
-  @Option(names = "--workers", paramLabel = "N", description = "TLC workers for models without liveness (default: cores, at most 2).")
+  @Option(names = "--workers", paramLabel = "N", description = "TLC workers for models without liveness (default: cores, at most 2,"
+      + " shared out among parallel --jobs).")
   Integer workers;
 
-  @Option(names = "--time-limit", paramLabel = "S", description = "Stop each model after S seconds (default: 10x its recorded time, else 1 h).")
+  @Option(names = "--jobs", paramLabel = "N", description = "Catalogue models checked at once, each in its own TLC"
+      + " JVM (default: the cores); rows stay in catalogue order.")
+  Integer jobs;
+
+  @Option(names = "--time-limit", paramLabel = "S", description = "Stop each model (each part of an ad-hoc model) after S seconds"
+      + " (default: 10x its recorded time, else 1 h; ad-hoc liveness 10 min).")
   Integer timeLimit;
 
   @Option(names = "--models-dir", paramLabel = "DIR", description = "Models directory (default: modelcheck/models).")
@@ -108,6 +118,9 @@ public final class CheckCommand implements Callable<Integer> {
 
   @Option(names = "--width", paramLabel = "COLS", hidden = true, defaultValue = "120")
   int width;
+
+  /** Where each counterexample goes after the text report (a report writer can replace it). */
+  Counterexamples counterexamples = Counterexamples.NONE;
 
   @Override
   public Integer call() {
@@ -130,20 +143,28 @@ public final class CheckCommand implements Callable<Integer> {
         throw new BadInputException("an ad-hoc model (--dp/--cp/--tp/--version...) cannot be combined with"
             + " --catalogue, --model, --tier, --record or --list");
       }
+      if (jobs != null && jobs < 1) {
+        throw new BadInputException("--jobs must be at least 1 (got " + jobs + ")");
+      }
+      if (adhoc && jobs != null) {
+        throw new BadInputException("--jobs runs catalogue models side by side; an ad-hoc model is one model");
+      }
       if (replay != null) {
         if (adhoc || catalogue || !models.isEmpty() || tier != null || record || list) {
           throw new BadInputException("--replay runs one catalogue model alone (no other model or tier options)");
         }
         return new ReplayRun(out).run(workspace, Catalogue.load(workspace.catalogue()), replay,
-            checker(workspace, err).checker());
+            checker(workspace, err, 1).onSlot());
+      }
+      if (counterexamples == Counterexamples.NONE) {
+        counterexamples = swimlanes(out, workspace);
       }
       if (list && record) {
         throw new BadInputException("--list runs nothing, so there is nothing to --record");
       }
       if (adhoc) {
-        AdhocModel model = AdhocModel.of(orOne(dp), orOne(cp), orOne(tp), orOne(pp), version,
-            policy == null ? "best_effort" : policy, storage == null ? "on" : storage);
-        return new AdhocRun(out, err, width).run(model, checker(workspace, err));
+        AdhocModel model = AdhocModel.of(orOne(dp), orOne(cp), orOne(tp), orOne(pp), version, policy, storage);
+        return new AdhocRun(out, err, width, counterexamples).run(model, checker(workspace, err, 1));
       }
       Catalogue loaded = Catalogue.load(workspace.catalogue());
       List<ModelEntry> selected = models.isEmpty() ? loaded.tier(selectedTier()) : loaded.named(models);
@@ -154,8 +175,11 @@ public final class CheckCommand implements Callable<Integer> {
         out.print(CatalogueRun.listing(selected));
         return 0;
       }
-      CatalogueRun run = new CatalogueRun(out, err, width, catalogue);
-      int code = run.run(selected, checker(workspace, err));
+      // Recorded times are single-model times: --record runs one model at a time unless told otherwise.
+      int defaultJobs = record ? 1 : Runtime.getRuntime().availableProcessors();
+      int parallel = Math.min(jobs == null ? defaultJobs : jobs, selected.size());
+      CatalogueRun run = new CatalogueRun(out, err, width, catalogue, counterexamples);
+      int code = run.run(selected, checker(workspace, err, parallel), parallel);
       if (record) {
         int n = CatalogueRecorder.record(workspace.catalogue(), loaded, run.results());
         err.println("hicache-sync check: recorded the figures of " + n + " model(s) in " + workspace.catalogue());
@@ -191,13 +215,15 @@ public final class CheckCommand implements Callable<Integer> {
     }
   }
 
-  private Checker checker(Workspace workspace, PrintWriter err) throws BadInputException {
+  private Checker checker(Workspace workspace, PrintWriter err, int parallelJobs) throws BadInputException {
     ProgressReporter progress = new ProgressReporter(err, System.console() != null);
-    int n = workers != null ? workers : Math.min(2, Runtime.getRuntime().availableProcessors());
-    ModelChecker checker = new ModelChecker(workspace, new TlcRunner(TlcJar.locate(), progress), n,
-        timeLimit == null ? null : Duration.ofSeconds(timeLimit), tlcJvmOptions());
-    return new Checker(checker, progress,
-        new SwimlaneReports(reportDir != null ? reportDir : workspace.work().getParent().resolve("reports")));
+    int cores = Runtime.getRuntime().availableProcessors();
+    // Models running side by side share the cores: by default each gets its share (at least one).
+    int n = workers != null ? workers : Math.max(1, Math.min(2, cores / parallelJobs));
+    Path jar = TlcJar.locate();
+    Duration limit = timeLimit == null ? null : Duration.ofSeconds(timeLimit);
+    List<String> jvm = tlcJvmOptions();
+    return new Checker(listener -> new ModelChecker(workspace, new TlcRunner(jar, listener), n, limit, jvm), progress);
   }
 
   /** Extra options for TLC's JVM from {@code HICACHE_TLC_JAVA_OPTS} (e.g. {@code -Xmx4g}). */
@@ -210,14 +236,32 @@ public final class CheckCommand implements Callable<Integer> {
     return size == null ? 1 : size;
   }
 
-  /** The model checker with the progress display its runner reports to and where counterexample pages go. */
-  record Checker(ModelChecker checker, ProgressReporter progress, SwimlaneReports pages) {
-    TlcResult check(ModelEntry model) throws BadInputException, IOException, InterruptedException {
-      return checker.check(model);
+  /**
+   * Every counterexample's swimlane page ({@code --report DIR}, by default {@code modelcheck/target/reports}),
+   * named under its text table.
+   */
+  private Counterexamples swimlanes(PrintWriter out, Workspace workspace) {
+    SwimlaneReports pages =
+        new SwimlaneReports(reportDir != null ? reportDir : workspace.work().getParent().resolve("reports"));
+    return (model, topology, result) -> {
+      try {
+        pages.write(out, model, topology, result);
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException("cannot write the swimlane page of " + model, e);
+      }
+    };
+  }
+
+  /** Makes model checkers reporting to one progress display (one checker per parallel job). */
+  record Checker(Function<ProgressListener, ModelChecker> checkers, ProgressReporter progress) {
+
+    /** A checker reporting to its own slot of the display: runs on other slots may overlap. */
+    ModelChecker onSlot() {
+      return checkers.apply(progress.slot());
     }
 
-    TlcResult check(AdhocModel model) throws BadInputException, IOException, InterruptedException {
-      return checker.check(model);
+    AdhocResult check(AdhocModel model) throws BadInputException, IOException, InterruptedException {
+      return checkers.apply(progress).check(model);
     }
   }
 }

@@ -4,9 +4,10 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * A model built on the command line from {@value Workspace#ADHOC_TEMPLATE}: the template's
- * {@code ${DP}}, {@code ${CP}}, {@code ${TP}}, {@code ${PP}}, {@code ${VERSION}}, {@code ${POLICY}}
- * and {@code ${STORAGE}} (TRUE/FALSE) are replaced; the module is {@value #MODULE}.
+ * A model built on the command line from the template of its {@link AdhocModule} (chosen by the
+ * topology): the template's {@code ${DP}}, {@code ${CP}}, {@code ${TP}}, {@code ${PP}},
+ * {@code ${VERSION}}, {@code ${POLICY}} and {@code ${STORAGE}} (TRUE/FALSE) are replaced; a
+ * template may leave out those its module has no constant for.
  *
  * @param topology parallel sizes
  * @param version protocol version
@@ -21,12 +22,11 @@ public record AdhocModel(Topology topology, String version, String policy, boole
    */
   public static final int MAX_RANKS = 16;
 
-  /** The module every ad-hoc model runs. */
-  public static final String MODULE = "MCHiCacheSync";
-
   /**
-   * Validates the values.
+   * Validates the values and what the chosen module can express.
    *
+   * @param policy the prefetch policy, or null for the module's default
+   * @param storage on or off, or null for on
    * @throws BadInputException naming the first bad value
    */
   public static AdhocModel of(int dp, int cp, int tp, int pp, String version, String policy, String storage)
@@ -49,14 +49,27 @@ public record AdhocModel(Topology topology, String version, String policy, boole
     if (!ProtocolVersions.ALL.contains(version)) {
       throw new BadInputException("unknown version '" + version + "': one of " + String.join(", ", ProtocolVersions.ALL));
     }
-    if (!ProtocolVersions.POLICIES.contains(policy)) {
+    if (policy != null && !ProtocolVersions.POLICIES.contains(policy)) {
       throw new BadInputException("unknown policy '" + policy + "': one of " + String.join(", ", ProtocolVersions.POLICIES));
     }
-    String s = storage.toLowerCase(Locale.ROOT);
+    String s = storage == null ? "on" : storage.toLowerCase(Locale.ROOT);
     if (!s.equals("on") && !s.equals("off")) {
       throw new BadInputException("--storage must be on or off (got '" + storage + "')");
     }
-    return new AdhocModel(new Topology(dp, cp, tp, pp), version, policy, s.equals("on"));
+    Topology topology = new Topology(dp, cp, tp, pp);
+    AdhocModule module = AdhocModule.of(topology);
+    String chosenPolicy = policy == null ? module.defaultPolicy() : policy;
+    module.checkExpressible(topology, version, chosenPolicy);
+    return new AdhocModel(topology, version, chosenPolicy, s.equals("on"));
+  }
+
+  /** The module this model runs (by its topology). */
+  public AdhocModule module() {
+    try {
+      return AdhocModule.of(topology);
+    } catch (BadInputException e) {
+      throw new IllegalStateException("of() refuses this topology: " + topology, e);
+    }
   }
 
   /** The run directory's name, e.g. {@code adhoc_merged_1-2-1-1_best_effort_storage}. */
@@ -81,7 +94,7 @@ public record AdhocModel(Topology topology, String version, String policy, boole
     int left = cfg.indexOf("${");
     if (left >= 0) {
       String placeholder = cfg.substring(left, Math.min(cfg.length(), cfg.indexOf('}', left) + 1));
-      throw new BadInputException(Workspace.ADHOC_TEMPLATE + " has an unknown placeholder " + placeholder);
+      throw new BadInputException(module().template() + " has an unknown placeholder " + placeholder);
     }
     return cfg;
   }

@@ -56,10 +56,19 @@ public record CfgFile(List<String> invariants, List<String> properties, boolean 
    * {@code PROPERTY property} (comments are dropped).
    */
   public static String withOnlyProperty(String text, String property) {
+    return without(text, "PROPERTY", "PROPERTIES") + "\nPROPERTY " + property + "\n";
+  }
+
+  /**
+   * {@code text} without the sections opened by {@code keywords} (e.g. {@code PROPERTY} and
+   * {@code PROPERTIES}: a safety-only cfg); comments are dropped.
+   */
+  public static String without(String text, String... keywords) {
     String noComments = text.replaceAll("(?s)\\(\\*.*?\\*\\)", " ").replaceAll("\\\\\\*[^\\n]*", " ");
     String keyword = String.join("|", KEYWORDS);
-    String section = "\\b(?:PROPERTY|PROPERTIES)\\b(?:\\s+(?!(?:" + keyword + ")\\b)[A-Za-z_][A-Za-z0-9_]*)*";
-    return noComments.replaceAll(section, " ") + "\nPROPERTY " + property + "\n";
+    String section = "\\b(?:" + String.join("|", keywords) + ")\\b(?:\\s+(?!(?:" + keyword
+        + ")\\b)[A-Za-z_][A-Za-z0-9_]*)*";
+    return noComments.replaceAll(section, " ");
   }
 
   /** Whether TLC will check temporal properties. */

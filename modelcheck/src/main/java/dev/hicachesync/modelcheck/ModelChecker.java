@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 
 /** Checks catalogue and ad-hoc models with TLC in a {@link Workspace}. */
@@ -13,6 +14,12 @@ public final class ModelChecker {
   public static final Duration DEFAULT_LIMIT = Duration.ofHours(1);
   /** A catalogue model may take this many times its recorded time before it is stopped. */
   static final int RECORDED_SLACK = 10;
+  /**
+   * An ad-hoc model's liveness budget when the caller gives none: 10 min. Liveness runs only
+   * after safety held, and a model whose liveness does not finish in that time is reported as
+   * cut (never as holding); {@code --time-limit} raises it.
+   */
+  public static final Duration ADHOC_LIVENESS_LIMIT = Duration.ofMinutes(10);
 
   private final Workspace workspace;
   private final TlcRunner runner;
@@ -49,17 +56,49 @@ public final class ModelChecker {
     return nameTheViolatedProperty(job, runner.run(job));
   }
 
-  /** Writes the ad-hoc model's cfg from the template and runs it. */
-  public TlcResult check(AdhocModel model) throws BadInputException, IOException, InterruptedException {
-    Path template = workspace.adhocTemplate();
+  /**
+   * Writes the ad-hoc model's cfg from its module's template and checks it in two parts: the
+   * invariants first (no temporal properties, the workers asked for), then, only if they hold on
+   * the whole state space, the temporal properties with one worker. Liveness checking can take
+   * orders of magnitude longer than safety on the same states (TLC builds the behaviour graph and
+   * its strongly connected components), so a safety verdict must not wait for it.
+   */
+  public AdhocResult check(AdhocModel model) throws BadInputException, IOException, InterruptedException {
+    Path template = workspace.adhocTemplate(model.module());
     if (!Files.isRegularFile(template)) {
       throw new BadInputException("ad-hoc model template not found: " + template);
     }
+    String text = model.render(Files.readString(template));
+    CfgFile cfg = CfgFile.parse(text);
     Files.createDirectories(workspace.work());
-    Path cfg = workspace.work().resolve(model.name() + ".cfg");
-    Files.writeString(cfg, model.render(Files.readString(template)));
-    TlcJob job = job(model.name(), AdhocModel.MODULE, cfg, timeLimit == null ? DEFAULT_LIMIT : timeLimit);
-    return nameTheViolatedProperty(job, runner.run(job));
+    List<String> safetyChecks = new ArrayList<>(cfg.invariants());
+    if (!text.matches("(?s).*\\bCHECK_DEADLOCK\\s+FALSE\\b.*")) {
+      safetyChecks.add("deadlock");
+    }
+    Path safetyCfg = workspace.work().resolve(model.name() + "-safety.cfg");
+    Files.writeString(safetyCfg, CfgFile.without(text, "PROPERTY", "PROPERTIES"));
+    TlcJob safetyJob = job(model.name() + "-safety", model.module().mcModule(), safetyCfg,
+        timeLimit == null ? DEFAULT_LIMIT : timeLimit);
+    AdhocPart safety = AdhocPart.ran(AdhocPart.Part.SAFETY, safetyChecks, Math.max(1, workers), runner.run(safetyJob));
+
+    AdhocPart liveness;
+    if (!cfg.hasProperties()) {
+      liveness = AdhocPart.notRun(AdhocPart.Part.LIVENESS, List.of(), "the template has no temporal properties");
+    } else if (safety.status() != AdhocPart.Status.EXHAUSTIVE) {
+      liveness = AdhocPart.notRun(AdhocPart.Part.LIVENESS, cfg.properties(),
+          safety.status() == AdhocPart.Status.VIOLATED ? "safety is violated"
+              : "safety did not finish (liveness explores the same states, and more)");
+    } else {
+      Path livenessCfg = workspace.work().resolve(model.name() + "-liveness.cfg");
+      // The invariants held on every state: checking them again would only cost time. A SYMMETRY
+      // set (sound for the invariants) goes too: TLC's liveness checking is unsound under it.
+      Files.writeString(livenessCfg, CfgFile.without(text, "INVARIANT", "INVARIANTS", "SYMMETRY"));
+      TlcJob livenessJob = job(model.name() + "-liveness", model.module().mcModule(), livenessCfg,
+          timeLimit == null ? ADHOC_LIVENESS_LIMIT : timeLimit);
+      liveness = AdhocPart.ran(AdhocPart.Part.LIVENESS, cfg.properties(), 1,
+          nameTheViolatedProperty(livenessJob, runner.run(livenessJob)));
+    }
+    return new AdhocResult(List.of(safety, liveness));
   }
 
   /**

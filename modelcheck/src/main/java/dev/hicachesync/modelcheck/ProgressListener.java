@@ -9,6 +9,11 @@ public interface ProgressListener {
   /** TLC was started for the model {@code name}. */
   default void started(String name) {}
 
+  /** TLC was started for the model {@code name} with {@code workers} workers. */
+  default void started(String name, int workers) {
+    started(name);
+  }
+
   /** TLC printed {@code line}. */
   default void line(String line) {}
 

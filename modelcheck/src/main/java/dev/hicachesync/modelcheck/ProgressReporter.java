@@ -1,29 +1,40 @@
 package dev.hicachesync.modelcheck;
 
 import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Shows a running model's progress: states found, queue and elapsed time.
+ * Shows the running models' progress: states found, distinct, queue, states per second, elapsed
+ * time, and the TLC workers in use over all running models.
  *
- * <p>TLC reports its counts only once a minute (its progress interval is a constant), so the
- * reporter ticks on its own clock and shows the latest counts with the current elapsed time: on a
- * terminal one line rewritten every second, otherwise one line every 10 seconds (logs stay short).
+ * <p>TLC reports its counts only once a minute (its progress interval is a constant of this
+ * fork), so the reporter ticks on its own clock and shows the latest counts with the current
+ * elapsed time: on a terminal one line rewritten every second, otherwise one line every 10
+ * seconds (logs stay short). Several models may run at once (parallel catalogue runs): each gets
+ * its own {@link #slot()}, and the one line shows them all.
+ *
+ * <p>Why TLC's text and not its {@code -tool} mode: the progress message is the same sentence in
+ * both (inside message delimiters in {@code -tool} mode), while {@code -tool} changes how error
+ * traces are printed, which the trace parser reads; parsing the sentence is as exact.
  */
 public final class ProgressReporter implements ProgressListener {
 
   private final PrintWriter out;
   private final boolean terminal;
   private final ScheduledExecutorService ticker;
+  private final List<Run> running = new CopyOnWriteArrayList<>();
+  private final Run defaultSlot = new Run();
+  private final AtomicInteger done = new AtomicInteger();
+  private volatile int total;
   private ScheduledFuture<?> tick;
-  private volatile String name = "";
-  private volatile long startNanos;
-  private volatile Progress latest;
-  private volatile String phase = "starting";
   private int shownWidth;
 
   /** Creates a reporter on {@code out}; {@code terminal} selects the rewritten single line. */
@@ -37,66 +48,96 @@ public final class ProgressReporter implements ProgressListener {
     });
   }
 
-  @Override
-  public synchronized void started(String modelName) {
-    name = modelName;
-    startNanos = System.nanoTime();
-    latest = null;
-    phase = "parsing";
-    long period = terminal ? 1 : 10;
-    tick = ticker.scheduleAtFixedRate(this::show, period, period, TimeUnit.SECONDS);
+  /** How many models this run will check (shown as {@code k of n done}); 0 or 1 shows nothing. */
+  public void expect(int models) {
+    total = models;
   }
 
-  /** Prints a line of its own (a model's result) without breaking the progress line. */
-  public synchronized void println(String text) {
-    if (terminal && shownWidth > 0) {
-      out.print("\r" + " ".repeat(shownWidth) + "\r");
-      shownWidth = 0;
-    }
-    out.println(text);
-    out.flush();
+  /** One of the {@link #expect expected} models is done (a model may take several TLC runs). */
+  public void completed() {
+    done.incrementAndGet();
+  }
+
+  /** A listener for one model run at a time; runs on different slots may overlap. */
+  public ProgressListener slot() {
+    return new Run();
+  }
+
+  @Override
+  public void started(String modelName, int workers) {
+    defaultSlot.started(modelName, workers);
+  }
+
+  @Override
+  public void started(String modelName) {
+    defaultSlot.started(modelName);
   }
 
   @Override
   public void line(String line) {
-    Progress.parse(line).ifPresent(p -> {
-      latest = p;
-      phase = "exploring";
-    });
-    if (line.startsWith("Computing initial states")) {
-      phase = "initial states";
-    } else if (line.startsWith("Finished computing initial states")) {
-      // TLC's first count comes up to a minute later: say it is exploring meanwhile.
-      phase = "exploring";
-    } else if (line.startsWith("Checking temporal properties")) {
-      phase = "checking liveness";
-    }
+    defaultSlot.line(line);
   }
 
   @Override
-  public synchronized void finished() {
-    if (tick != null) {
-      tick.cancel(false);
-      tick = null;
-    }
-    if (terminal && shownWidth > 0) {
-      out.print("\r" + " ".repeat(shownWidth) + "\r");
-      out.flush();
-      shownWidth = 0;
-    }
+  public void finished() {
+    defaultSlot.finished();
+  }
+
+  /** Prints a line of its own (a model's result) without breaking the progress line. */
+  public synchronized void println(String text) {
+    clearLine();
+    out.println(text);
+    out.flush();
   }
 
   /** The status line as it would be shown now. */
   public String status() {
-    long elapsed = (System.nanoTime() - startNanos) / 1_000_000_000L;
-    Progress p = latest;
-    String counts = p == null ? ""
-        : String.format(Locale.ROOT, ", %,d distinct, %,d on queue", p.distinct(), p.queue());
-    return String.format(Locale.ROOT, "[%s] %s%s, elapsed %d:%02d", name, phase, counts, elapsed / 60, elapsed % 60);
+    List<Run> now = new ArrayList<>(running);
+    StringBuilder line = new StringBuilder();
+    for (Run run : now) {
+      line.append(line.length() == 0 ? "" : "; ").append(run.status());
+    }
+    int workers = now.stream().mapToInt(r -> r.workers).sum();
+    if (now.size() > 1 || total > 1) {
+      line.append(String.format(Locale.ROOT, " | %d running, %d worker%s", now.size(), workers, workers == 1 ? "" : "s"));
+      if (total > 1) {
+        line.append(String.format(Locale.ROOT, ", %d of %d done", done.get(), total));
+      }
+    } else if (!now.isEmpty()) {
+      line.append(String.format(Locale.ROOT, ", %d worker%s", workers, workers == 1 ? "" : "s"));
+    }
+    return line.toString();
   }
 
-  private synchronized void show() {
+  private synchronized void startTicking() {
+    if (tick == null) {
+      long period = terminal ? 1 : 10;
+      tick = ticker.scheduleAtFixedRate(this::tick, period, period, TimeUnit.SECONDS);
+    }
+  }
+
+  private synchronized void stopTickingIfIdle() {
+    if (running.isEmpty() && tick != null) {
+      tick.cancel(false);
+      tick = null;
+      clearLine();
+      out.flush();
+    }
+  }
+
+  private void clearLine() {
+    if (terminal && shownWidth > 0) {
+      out.print("\r" + " ".repeat(shownWidth) + "\r");
+      shownWidth = 0;
+    }
+  }
+
+  /** Shows the status once (what the clock does every period). */
+  synchronized void tick() {
     String status = status();
+    if (status.isEmpty()) {
+      return;
+    }
     if (terminal) {
       out.print("\r" + status + " ".repeat(Math.max(0, shownWidth - status.length())));
       shownWidth = status.length();
@@ -104,5 +145,78 @@ public final class ProgressReporter implements ProgressListener {
       out.println(status);
     }
     out.flush();
+  }
+
+  /** One model's run: TLC's latest counts and what it is doing. */
+  private final class Run implements ProgressListener {
+    private volatile String name = "";
+    private volatile int workers = 1;
+    private volatile long startNanos;
+    private volatile Progress latest;
+    private volatile double statesPerSecond = -1;
+    private volatile long latestNanos;
+    private volatile String phase = "starting";
+
+    @Override
+    public void started(String modelName, int tlcWorkers) {
+      name = modelName;
+      workers = tlcWorkers;
+      startNanos = System.nanoTime();
+      latestNanos = startNanos;
+      latest = null;
+      statesPerSecond = -1;
+      phase = "parsing";
+      running.add(this);
+      startTicking();
+    }
+
+    @Override
+    public void started(String modelName) {
+      started(modelName, 1);
+    }
+
+    @Override
+    public void line(String line) {
+      Progress.parse(line).ifPresent(this::counted);
+      if (line.startsWith("Computing initial states")) {
+        phase = "initial states";
+      } else if (line.startsWith("Finished computing initial states")) {
+        // TLC's first count comes up to a minute later: say it is exploring meanwhile.
+        phase = "exploring";
+      } else if (line.startsWith("Checking temporal properties")) {
+        phase = "checking liveness";
+      }
+    }
+
+    private void counted(Progress p) {
+      long now = System.nanoTime();
+      Progress before = latest;
+      long generatedBefore = before == null ? 0 : before.generated();
+      double seconds = (now - latestNanos) / 1e9;
+      if (seconds > 0) {
+        statesPerSecond = (p.generated() - generatedBefore) / seconds;
+      }
+      latest = p;
+      latestNanos = now;
+      if (!phase.equals("checking liveness")) {
+        phase = "exploring";
+      }
+    }
+
+    @Override
+    public void finished() {
+      running.remove(this);
+      stopTickingIfIdle();
+    }
+
+    String status() {
+      long elapsed = (System.nanoTime() - startNanos) / 1_000_000_000L;
+      Progress p = latest;
+      String counts = p == null ? ""
+          : String.format(Locale.ROOT, ", %,d states, %,d distinct, %,d on queue", p.generated(), p.distinct(), p.queue());
+      String rate = statesPerSecond < 0 ? "" : String.format(Locale.ROOT, ", %,.0f states/s", statesPerSecond);
+      return String.format(Locale.ROOT, "[%s] %s%s%s, elapsed %d:%02d", name, phase, counts, rate,
+          elapsed / 60, elapsed % 60);
+    }
   }
 }

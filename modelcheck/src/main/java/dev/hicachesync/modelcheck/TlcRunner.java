@@ -62,7 +62,7 @@ public final class TlcRunner {
     Thread killOnExit = new Thread(() -> killTree(process), "tlc-kill-on-exit");
     Runtime.getRuntime().addShutdownHook(killOnExit);
     List<String> lines = Collections.synchronizedList(new ArrayList<>());
-    listener.started(job.name());
+    listener.started(job.name(), workers);
     Thread reader = new Thread(() -> pump(process, lines, log), "tlc-output-" + job.name());
     reader.setDaemon(true);
     reader.start();

@@ -14,7 +14,7 @@ public record Workspace(Path models, Path spec, Path work) {
 
   /** System property holding the repository root (set by the launcher and by surefire). */
   public static final String ROOT_PROPERTY = "hicache.root";
-  /** The ad-hoc model's cfg template, in the models directory. */
+  /** The ad-hoc cfg template of {@link AdhocModule#SYNC}, in the models directory. */
   public static final String ADHOC_TEMPLATE = "adhoc.cfg.template";
 
   /** The standard layout under the root named by {@value #ROOT_PROPERTY} (else the working directory). */
@@ -34,8 +34,8 @@ public record Workspace(Path models, Path spec, Path work) {
     return models.resolve(Catalogue.FILE_NAME);
   }
 
-  /** The ad-hoc cfg template. */
-  public Path adhocTemplate() {
-    return models.resolve(ADHOC_TEMPLATE);
+  /** The ad-hoc cfg template of {@code module}. */
+  public Path adhocTemplate(AdhocModule module) {
+    return models.resolve(module.template());
   }
 }

@@ -69,7 +69,54 @@ class SmallPartsTest {
     reporter.line("Checking temporal properties for the complete state space with 7 total distinct states");
     String status = reporter.status();
     reporter.finished();
-    assertTrue(status.startsWith("[m] checking liveness, 7 distinct, 2 on queue, elapsed 0:0"), status);
+    assertTrue(status.matches("\\[m\\] checking liveness, 10 states, 7 distinct, 2 on queue, [\\d,]+ states/s,"
+        + " elapsed 0:0\\d, 1 worker"), status);
+  }
+
+  @Test
+  void progressIsOneRewrittenLineOnATerminalAndPlainLinesOtherwise() {
+    StringWriter text = new StringWriter();
+    ProgressReporter terminal = new ProgressReporter(new PrintWriter(text), true);
+    terminal.started("m", 2);
+    terminal.tick();
+    terminal.line("Progress(3) at 2026-11-29 17:53:14: 10 states generated, 7 distinct states found, 2 states left on queue.");
+    terminal.tick();
+    terminal.println("[m] holds");
+    terminal.finished();
+    String shown = text.toString();
+    assertTrue(shown.startsWith("\r[m] parsing, elapsed 0:0"), shown);
+    assertTrue(shown.contains("\r[m] exploring, 10 states, 7 distinct, 2 on queue, "), shown);
+    assertEquals(1, shown.chars().filter(c -> c == '\n').count(), "no newline but the result's: " + shown);
+    assertTrue(shown.matches("(?s).*\r +\r\\[m\\] holds\n"), "the progress line is wiped first: " + shown);
+
+    StringWriter log = new StringWriter();
+    ProgressReporter plain = new ProgressReporter(new PrintWriter(log), false);
+    plain.started("m", 1);
+    plain.tick();
+    plain.tick();
+    plain.finished();
+    assertEquals(2, log.toString().lines().filter(l -> l.startsWith("[m] parsing, elapsed 0:0")).count(), log.toString());
+    assertFalse(log.toString().contains("\r"), log.toString());
+  }
+
+  @Test
+  void progressOfParallelRunsIsOneLineWithTheTotalWorkers() {
+    ProgressReporter reporter = new ProgressReporter(new PrintWriter(new StringWriter()), false);
+    reporter.expect(5);
+    ProgressListener a = reporter.slot();
+    ProgressListener b = reporter.slot();
+    a.started("a", 2);
+    b.started("b", 1);
+    b.line("Progress(3) at 2026-11-29 17:53:14: 40 states generated, 30 distinct states found, 9 states left on queue.");
+    String both = reporter.status();
+    b.finished();
+    reporter.completed();
+    String one = reporter.status();
+    a.finished();
+    assertTrue(both.startsWith("[a] parsing, elapsed 0:0"), both);
+    assertTrue(both.contains("; [b] exploring, 40 states, 30 distinct, 9 on queue, "), both);
+    assertTrue(both.endsWith(" | 2 running, 3 workers, 0 of 5 done"), both);
+    assertTrue(one.endsWith(" | 1 running, 2 workers, 1 of 5 done"), one);
   }
 
   @Test

@@ -1,0 +1,106 @@
+package dev.hicachesync.modelcheck;
+
+import java.util.List;
+
+/**
+ * The specification module an ad-hoc model runs, chosen by its topology, with what the module can
+ * express.
+ *
+ * <p>Why three: {@code HiCacheSync} runs every rank of a sync domain in scheduler lockstep, so
+ * its PP stages have no PP sync at all and a {@code --pp 2} model there reports a false
+ * {@code AckAgreement} violation; {@code HiCachePipeline} lets stages run apart with the PP sync of
+ * #27285 (forwarded counts); {@code HiCacheReplicas} models several DP replicas with independent
+ * traffic and group creation. Each module's template ({@code adhoc*.cfg.template} in the models
+ * directory) is the one place that names its constants and bounds.
+ */
+public enum AdhocModule {
+  /** One sync domain in lockstep: {@code --pp 1 --dp 1}. */
+  SYNC("HiCacheSync", "MCHiCacheSync", "adhoc.cfg.template", ProtocolVersions.ALL, ProtocolVersions.POLICIES,
+      "best_effort"),
+  /**
+   * PP stages at their own speeds ({@code --pp} &gt; 1); the PP sync is #27285's forwarding. The
+   * default policy is {@code timeout}, the module's nearest to {@code best_effort} (it has no
+   * {@code best_effort}).
+   */
+  PIPELINE("HiCachePipeline", "MCHiCachePipeline", "adhoc-pipeline.cfg.template", List.of("post20460", "merged"),
+      List.of("wait_complete", "timeout"), "timeout"),
+  /**
+   * Several DP replicas ({@code --dp} &gt; 1): S7 runs in sequence with the step, as
+   * {@code wait_complete} does; the cache group is the replica's attn_cp then attn_tp groups.
+   */
+  REPLICAS("HiCacheReplicas", "MCHiCacheReplicas", "adhoc-replicas.cfg.template",
+      List.of("pre20460", "post20460", "merged"), List.of("wait_complete"), "wait_complete");
+
+  private final String spec;
+  private final String mcModule;
+  private final String template;
+  private final List<String> versions;
+  private final List<String> policies;
+  private final String defaultPolicy;
+
+  AdhocModule(String spec, String mcModule, String template, List<String> versions, List<String> policies,
+      String defaultPolicy) {
+    this.spec = spec;
+    this.mcModule = mcModule;
+    this.template = template;
+    this.versions = versions;
+    this.policies = policies;
+    this.defaultPolicy = defaultPolicy;
+  }
+
+  /**
+   * The module for {@code topology}.
+   *
+   * @throws BadInputException for PP and DP both above 1 (no module has both)
+   */
+  public static AdhocModule of(Topology topology) throws BadInputException {
+    if (topology.pp() > 1 && topology.dp() > 1) {
+      throw new BadInputException("no module checks --pp > 1 with --dp > 1: HiCachePipeline has one DP replica,"
+          + " HiCacheReplicas one PP stage; check them one at a time");
+    }
+    return topology.pp() > 1 ? PIPELINE : topology.dp() > 1 ? REPLICAS : SYNC;
+  }
+
+  /**
+   * Refuses what this module cannot express.
+   *
+   * @throws BadInputException in one line naming the module and the value it lacks
+   */
+  void checkExpressible(Topology topology, String version, String policy) throws BadInputException {
+    String why = " (" + spec + ".tla, chosen by " + (this == PIPELINE ? "--pp " + topology.pp()
+        : this == REPLICAS ? "--dp " + topology.dp() : "--pp 1 --dp 1") + ")";
+    if (!versions.contains(version)) {
+      throw new BadInputException("version '" + version + "' cannot be checked here: the module models "
+          + String.join(" and ", versions) + why);
+    }
+    if (this == REPLICAS && version.equals("pre20460") && topology.cp() > 1) {
+      // pre20460 reduces over attn_tp only (B1); the replicas module always syncs the CP ranks.
+      throw new BadInputException("version 'pre20460' with --cp > 1 cannot be checked here: the module always"
+          + " reduces over attn_cp then attn_tp" + why);
+    }
+    if (!policies.contains(policy)) {
+      throw new BadInputException("policy '" + policy + "' cannot be checked here: the module models "
+          + String.join(" and ", policies) + why);
+    }
+  }
+
+  /** The specification module, e.g. {@code HiCachePipeline}. */
+  public String spec() {
+    return spec;
+  }
+
+  /** The module TLC runs (bounds on top of {@link #spec()}). */
+  public String mcModule() {
+    return mcModule;
+  }
+
+  /** The cfg template's file name in the models directory. */
+  public String template() {
+    return template;
+  }
+
+  /** The policy when {@code --policy} is not given. */
+  public String defaultPolicy() {
+    return defaultPolicy;
+  }
+}
