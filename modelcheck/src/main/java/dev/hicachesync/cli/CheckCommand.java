@@ -40,8 +40,9 @@ import picocli.CommandLine.Spec;
       "Model-check the protocol with TLC.",
       "  check                     the default catalogue (tier ci), one row per model",
       "  check --catalogue         every model incl. the bug models, as the bug table",
-      "  check --dp D --cp C --tp T --version V   one ad-hoc model: safety first, then liveness",
-      "      (--pp > 1 runs HiCachePipeline.tla, --dp > 1 HiCacheReplicas.tla, else HiCacheSync.tla)"
+      "  check --dp D --cp C --tp T --version V   one ad-hoc model,",
+      "                            safety first, then liveness; --pp > 1 runs",
+      "                            HiCachePipeline, --dp > 1 HiCacheReplicas"
     },
     sortOptions = false)
 public final class CheckCommand implements Callable<Integer> {
