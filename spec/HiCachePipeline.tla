@@ -738,6 +738,13 @@ DebugTailAfterFinalAck == ~(\E r \in Ranks : ls[r].pf[1].st = "fin" /\ ls[r].pf[
 \*   b19_fixed_cp2                  deep (1,2,1,2) holds                              21042   72   44.7
 \*   b7_fixed_steps3                deep (1,1,1,2) holds                              23865   33   18.6
 \*   b6_fixed_live                  deep (1,1,1,2) holds                                 87   19   58.0
+\* Issue 12 (LRU on the replicated clock, PoolSizes and Knobs, ThreadNeverStuck), re-measured
+\* 2026-11-30 by ./hicache-sync check --model ... --workers 1 at load 22-30 (eight sessions on 2
+\* cores): every model kept its verdict and its distinct states (the LRU order equals the key
+\* order in these scenarios and the stamps add no distinctions). New rows:
+\*   pp_pools_unequal_agreed        ci   (1,1,1,2) holds                                 87   19   21.6
+\*   pp_knob_local_pool_sizes       ci   (1,1,1,2) violates TreeAgreement                 5    5   21.7
+\*   b6_fixed_live (+3 properties)  deep (1,1,1,2) holds                                 87   19  460.3
 \*   b7_fixed_cp2 (not in the catalogue: > 439,000 distinct states after 5 min, unfinished):
 \*     -simulate num=20000 -depth 80 -seed 1, stopAfter 120 s: 132,409 states checked, no violation;
 \*     the same run with Bugs = {"B7tail"}: HostSlotSafety violated after 1,978 states (12 s).

@@ -1101,3 +1101,22 @@ DebugPrefetchInserted == ~(\E r \in Ranks, k \in Keys : ~tree[r][k].dev /\ tree[
 \*   knob_local_clock             ci   (1,2,1) violates TreeAgreement             210   18    2.9
 \*   knob_shared_group            ci   (1,2,1) violates CollectiveMatching         13    8    1.7
 \*   knob_local_payload           ci   (1,2,1) violates CollectiveMatching        705   27    4.1
+
+\* Issue 12 (agreement at every lockstep point, per-thread liveness, LRU on the replicated clock,
+\* tp_cache_group without DP attention, PoolSizes), re-measured 2026-11-30 by ./hicache-sync check
+\* --model ... --workers 1 at load 22-30 (eight sessions on 2 cores: times 5-8x the quiet ones).
+\* Every ci model of this module kept its verdict; distinct states unchanged except b5_* (the load-
+\* back scenario re-requests key 1: the arrival and admission stamps split states the key order
+\* merged):
+\*   b5_loading_unsynced          ci   (1,2,1) violates TreeAgreement              32   18   21.5
+\*   b5_fixed                     ci   (1,2,1) holds                               48   25   17.7
+\*   merged_cp2_live (+3 props)   ci   (1,2,1) holds                              520   24  116.1
+\*   knob_pf_thread_dies          ci   (1,2,1) violates PrefetchThreadNeverStuck  744   24   34.6
+\*   pre20460_cp2_no_dp_attention ci   (1,2,1) holds                               30   20   12.3
+\*   pools_unequal_agreed         ci   (1,2,1) holds                               30   20   20.4
+\*   knob_local_pool_sizes        ci   (1,2,1) violates AllocAgreement             20   15   18.8
+\*   pipelined_cp2                deep (1,2,1) holds                            42459   61  249.6
+\*   pipelined_cp2tp2             deep (1,2,2) holds                            38091   69  224.3
+\* knob_pf_thread_dies with the old Lockstep and the old liveness properties (PrefetchTerminates,
+\* AcksConsumed, RequestsProgress) instead: no error (exit 0, 744 distinct states): the stuck
+\* thread was not caught before.
