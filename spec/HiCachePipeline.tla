@@ -51,12 +51,15 @@
 (* releases the unread tail of the host slots at termination, before the   *)
 (* final batch ack (while a batch may still be written into it).           *)
 (* PPSync "stage_local" is B6, "world_allreduce" is B19 / B6's rejected    *)
-(* fix.                                                                     *)
+(* fix. KNOBS (Knobs): "local_pool_sizes" each rank (each stage) runs with *)
+(* its own PoolSizes entry instead of the start-up MIN (see PoolOf).       *)
 (*                                                                          *)
 (* ABSTRACTED (and why):                                                    *)
-(*  - the radix tree is one node per request key, eviction takes victims   *)
-(*    in key order (as in HiCacheSync: any order that is a function of the *)
-(*    replicated tree is equivalent for agreement). It is enough to show   *)
+(*  - the radix tree is one node per request key; eviction is LRU on the   *)
+(*    replicated clock, as in HiCacheSync (a node's last access time is    *)
+(*    the index of the request that last matched or inserted it: every    *)
+(*    stage sees the same request stream, so the order is the same on     *)
+(*    every stage whatever its lag). It is enough to show                  *)
 (*    that different ack pops give different trees: a popped write ack     *)
 (*    unlocks its node, which an admission may then evict, and that        *)
 (*    changes the next request's hit (device / host load-back / miss),     *)
@@ -89,13 +92,15 @@ CONSTANTS
     StorageOn,          \* L3 storage (prefetch) enabled
     Requests,           \* the request stream (keys), entering at stage 0
     PagesPerKey,        \* pages of one key (one radix node)
-    DeviceCap,          \* device KV pool pages per rank
-    HostCap,            \* host KV pool pages per rank
+    DeviceCap,          \* device KV pool pages of the equal-pools configuration (MCEqualPools)
+    HostCap,            \* host KV pool pages of the equal-pools configuration
+    PoolSizes,          \* per rank (any stage), its configured pools: [dev |-> pages, host |-> pages]
     PrefetchThreshold,  \* pages: below this S7 result the prefetch is revoked
     BatchPages,         \* pages per storage I/O batch (one ack per batch)
     MaxLag,             \* pipeline channel capacity (steps a stage may run ahead of the next)
     MaxSteps,           \* scheduler steps that are logged and compared
-    Bugs                \* subset of {"B7", "B7tail"}
+    Bugs,               \* subset of {"B7", "B7tail"}
+    Knobs               \* subset of {"local_pool_sizes"} (as HiCacheSync's knob of that name)
 
 ASSUME Version \in {"post20460", "merged"}
 ASSUME PPSync \in {"stage_local", "world_allreduce", "forward"}
@@ -105,6 +110,8 @@ ASSUME PagesPerKey \in Nat \ {0} /\ DeviceCap \in Nat /\ HostCap \in Nat
 ASSUME PrefetchThreshold \in Nat /\ BatchPages \in Nat \ {0}
 ASSUME MaxLag \in Nat \ {0} /\ MaxSteps \in Nat \ {0}
 ASSUME Bugs \subseteq {"B7", "B7tail"}
+ASSUME Knobs \subseteq {"local_pool_sizes"}
+ASSUME PoolSizes \in [Ranks -> [dev : Nat, host : Nat]]
 
 NR   == Len(Requests)
 Keys == {Requests[i] : i \in 1 .. NR}
@@ -126,6 +133,17 @@ vars == <<coll, ls, chan>>
 Min(S) == C!SetMin(S)
 Max(S) == C!SetMax(S)
 
+\* Pool sizes per rank and stage (PoolSizes; MCEqualPools gives every rank DeviceCap and
+\* HostCap). As in HiCacheSync, every rank runs with the MIN over all ranks (every stage) of the
+\* configured sizes: SGLang sizes the KV pool from the MIN of the free GPU memory over the world
+\* group at start-up (model_runner.py::profile_max_num_token), the host pool from it. Stages
+\* hold different layers, so equal token capacity per stage is exactly what the forwarded
+\* decisions (#27285) need: a follower evicts by its own pool. local_pool_sizes: no agreement.
+PoolOf(r, f) ==
+    IF "local_pool_sizes" \in Knobs THEN PoolSizes[r][f] ELSE Min({PoolSizes[q][f] : q \in Ranks})
+DeviceCapOf(r) == PoolOf(r, "dev")
+HostCapOf(r) == PoolOf(r, "host")
+
 -----------------------------------------------------------------------------
 (* Pipeline neighbours.                                                     *)
 
@@ -137,8 +155,10 @@ PrevRank(r) == r - StageSize
 -----------------------------------------------------------------------------
 (* Records.                                                                 *)
 
-Absent == [dev |-> FALSE, hp |-> 0, hw |-> 0, lock |-> 0, id |-> 0]
-Node   == [dev : BOOLEAN, hp : 0 .. P, hw : 0 .. P, lock : 0 .. MaxLock, id : 0 .. MaxId]
+\* at: last access time on the replicated clock (the request index; LRU order, as HiCacheSync).
+Absent == [dev |-> FALSE, hp |-> 0, hw |-> 0, lock |-> 0, id |-> 0, at |-> 0]
+Node   == [dev : BOOLEAN, hp : 0 .. P, hw : 0 .. P, lock : 0 .. MaxLock, id : 0 .. MaxId,
+           at : 0 .. NR]
 IsAbsent(n) == ~n.dev /\ n.hp = 0 /\ n.hw = 0
 
 \* Batches of a read of t pages, and the size of batch j (1-based).
@@ -207,9 +227,12 @@ Follower(r) == PPSync = "forward" /\ StageOf(r) > 0
 -----------------------------------------------------------------------------
 (* Rank-local computation (as HiCacheSync, without storage backup).         *)
 
+\* The least recently used of the candidate keys S, ties by key. hiradix_cache.py::evict
+Victim(S, s) ==
+    CHOOSE k \in S : \A j \in S : s.tree[k].at < s.tree[j].at \/ (s.tree[k].at = s.tree[j].at /\ k <= j)
 DevVictims(s) == {k \in Keys : s.tree[k].dev /\ s.tree[k].lock = 0}
 EvictDevOne(s) ==
-    LET k == Min(DevVictims(s))
+    LET k == Victim(DevVictims(s), s)
         n == s.tree[k]
     IN  IF n.hp = P
           THEN [s EXCEPT !.tree[k].dev = FALSE, !.dfree = @ + P]
@@ -220,7 +243,7 @@ EnsureDev(s, need) ==
 
 HostVictims(s) == {k \in Keys : ~s.tree[k].dev /\ s.tree[k].hp > 0 /\ s.tree[k].lock = 0}
 EvictHostOne(s) ==
-    LET k == Min(HostVictims(s))
+    LET k == Victim(HostVictims(s), s)
     IN  [s EXCEPT !.tree[k] = Absent, !.hfree = @ + s.tree[k].hp]
 RECURSIVE EnsureHost(_, _)
 EnsureHost(s, need) ==
@@ -239,14 +262,16 @@ WriteThrough(s, k) ==
 Finish(s) ==
     IF s.run = 0 THEN s
     ELSE LET k == Requests[s.run]
-         IN  WriteThrough([s EXCEPT !.run = 0, !.tree[k].lock = @ - 1], k)
+         IN  WriteThrough([s EXCEPT !.run = 0, !.tree[k].lock = @ - 1, !.tree[k].at = s.run], k)
 
 \* Request i enters the waiting queue; a miss with storage on issues a prefetch that owns
 \* host slots for the whole key. hiradix_cache.py::prefetch_from_storage
 Deliver(s, i) ==
     IF i = 0 THEN s
     ELSE LET k  == Requests[i]
-             s1 == [s EXCEPT !.req = i, !.wait = i]
+             \* with storage on, prefetch_from_storage's match_prefix at arrival stamps the node
+             s1 == [s EXCEPT !.req = i, !.wait = i,
+                             !.tree[k].at = IF ~StorageOn \/ IsAbsent(s.tree[k]) THEN @ ELSE i]
              e  == EnsureHost(s1, P)
          IN  IF ~StorageOn \/ ~IsAbsent(s1.tree[k]) THEN s1
              ELSE IF e.hfree < P THEN e
@@ -303,7 +328,7 @@ Terminate(s, m) ==
            !.pf[w]   = LET t == [op EXCEPT !.st = "term", !.own = IF now THEN 0 ELSE tail,
                                               !.tstep = s.step, !.ins = m]
                        IN  IF final THEN Fin(t, FALSE) ELSE t,
-           !.tree[k] = IF m > 0 THEN [Absent EXCEPT !.hp = m, !.id = s.nid] ELSE @,
+           !.tree[k] = IF m > 0 THEN [Absent EXCEPT !.hp = m, !.id = s.nid, !.at = w] ELSE @,
            !.nid     = IF m > 0 THEN @ + 1 ELSE @,
            !.rlq     = IF now /\ tail > 0 THEN Append(@, tail) ELSE @,
            \* inserting pages that were not read (and synced) on this rank
@@ -311,9 +336,11 @@ Terminate(s, m) ==
            !.term = 1, !.m = m]
 
 \* Admit the waiting request: device hit, host hit (load back) or miss (insert).
-Admit(s) ==
-    LET w == s.wait
+Admit(s0) ==
+    LET w == s0.wait
         k == Requests[w]
+        \* match_prefix stamps the matched node, at every attempt
+        s == IF IsAbsent(s0.tree[k]) THEN s0 ELSE [s0 EXCEPT !.tree[k].at = w]
         e == EnsureDev(s, P)
         n == e.tree[k]
         new == n.hp = 0
@@ -321,7 +348,7 @@ Admit(s) ==
         ELSE IF e.dfree < P THEN e
         ELSE [e EXCEPT !.dfree = @ - P,
                        !.tree[k] = [n EXCEPT !.dev = TRUE, !.lock = @ + (IF new THEN 1 ELSE 2),
-                                             !.id = IF new THEN e.nid ELSE @],
+                                             !.id = IF new THEN e.nid ELSE @, !.at = w],
                        !.nid = IF new THEN @ + 1 ELSE @,
                        !.lq  = IF new THEN @ ELSE Append(@, k),
                        !.run = w, !.wait = 0]
@@ -332,8 +359,10 @@ Quiet(s) == /\ s.req = NR /\ s.wait = 0 /\ s.run = 0
             /\ \A i \in 1 .. NR : s.pf[i].st \in {"none", "fin"}
 
 \* The log record of a step: what the properties compare at equal step numbers.
-LogRec(s) == [tree |-> s.tree, nid |-> s.nid, wait |-> s.wait, run |-> s.run,
-              pop |-> s.cur, wq |-> s.wq, lq |-> s.lq, dfree |-> s.dfree, hfree |-> s.hfree]
+\* Pool usage, not free pages: ranks may have different pools (local_pool_sizes).
+LogRec(r, s) == [tree |-> s.tree, nid |-> s.nid, wait |-> s.wait, run |-> s.run,
+                 pop |-> s.cur, wq |-> s.wq, lq |-> s.lq,
+                 dused |-> DeviceCapOf(r) - s.dfree, hused |-> HostCapOf(r) - s.hfree]
 
 \* Background decisions.
 NextS7(s) == Min({i \in 1 .. NR : s.pf[i].st = "issued"})
@@ -404,7 +433,7 @@ Enter(r, s, site) ==
                    ELSE Post(r, s, "S4", 1, <<IF CanTerminate(s) THEN 0 ELSE 1>>)
             ELSE Enter(r, Admit(s), "END")
       [] site = "END" ->                                    \* log, send step k's message
-            [s |-> [s EXCEPT !.log = IF s.step <= MaxSteps THEN Append(@, LogRec(s)) ELSE @,
+            [s |-> [s EXCEPT !.log = IF s.step <= MaxSteps THEN Append(@, LogRec(r, s)) ELSE @,
                              !.pc = "begin",
                              \* the step's scratch fields are dead now: reset (fewer states)
                              !.msg = InitLS.msg, !.dreq = 0, !.cur = Pop0, !.term = 0, !.m = 0,
@@ -454,7 +483,7 @@ Commit(M, nx, ch) == CommitOn(M, nx, ch, chan)
 (* Initial state.                                                           *)
 
 Init ==
-    /\ ls = [r \in Ranks |-> InitLS]
+    /\ ls = [r \in Ranks |-> [InitLS EXCEPT !.dfree = DeviceCapOf(r), !.hfree = HostCapOf(r)]]
     /\ coll = [r \in Ranks |-> [th \in Threads |-> C!NoCall]]
     /\ chan = [r \in Ranks |-> <<>>]
 
@@ -599,7 +628,7 @@ TypeOK ==
         /\ ls[r].pc \in {"begin", "run", "wait_ev", "done"}
         /\ ls[r].step \in 0 .. MaxSteps + 1
         /\ ls[r].tree \in [Keys -> Node]
-        /\ ls[r].dfree \in 0 .. DeviceCap /\ ls[r].hfree \in 0 .. HostCap
+        /\ ls[r].dfree \in 0 .. DeviceCapOf(r) /\ ls[r].hfree \in 0 .. HostCapOf(r)
         /\ ls[r].wd \in 0 .. Len(ls[r].wq) /\ ls[r].ld \in 0 .. Len(ls[r].lq)
         /\ Len(ls[r].log) <= MaxSteps
         /\ Len(chan[r]) <= MaxLag + 1
@@ -623,8 +652,8 @@ PrefetchAgreement ==
             IN  /\ (o1.hitd /\ o2.hitd) => o1.hit = o2.hit
                 /\ (o1.tstep > 0 /\ o2.tstep > 0) => <<o1.tstep, o1.ins>> = <<o2.tstep, o2.ins>>
 
-\* INV-6: equal free pool sizes after every step k.
-AllocAgreement == LogAgree(LAMBDA e : <<e.dfree, e.hfree>>)
+\* INV-6: equal pool usage after every step k (equal free sizes when the pools are equal).
+AllocAgreement == LogAgree(LAMBDA e : <<e.dused, e.hused>>)
 
 \* INV-7: every host slot owned exactly once; slots a transfer uses are owned by it.
 RECURSIVE SeqSum(_), SumOver(_, _)
@@ -638,14 +667,14 @@ HostSlotSafety ==
       /\ HP0(r) :: s.hfree + SeqSum(s.rlq)
                 + SumOver([k \in Keys |-> s.tree[k].hp + s.tree[k].hw], Keys)
                 + SumOver([i \in 1 .. NR |-> s.pf[i].own], 1 .. NR)
-                = HostCap
+                = HostCapOf(r)
       /\ HP1(r) :: \A k \in Keys : (s.tree[k].hw > 0) <=> (\E j \in 1 .. Len(s.wq) : s.wq[j] = k)
       /\ HP2(r) :: \A j \in 1 .. Len(s.lq) : s.tree[s.lq[j]].hp > 0
       \* a storage batch being written lands in slots its prefetch still owns (#27010)
       /\ HP3(r) :: \A i \in 1 .. NR : s.pf[i].infl => s.pf[i].own > 0
       \* no ack consumed before its transfer completed here; no unread page inserted
       /\ HP5(r) :: s.bad = 0
-      /\ HP4(r) :: s.dfree + P * Cardinality({k \in Keys : s.tree[k].dev}) = DeviceCap
+      /\ HP4(r) :: s.dfree + P * Cardinality({k \in Keys : s.tree[k].dev}) = DeviceCapOf(r)
 
 \* The legitimate end leaves nothing behind: every ack consumed, every prefetch finished, no
 \* message in flight. (With the deadlock check this is the finite part of the liveness
@@ -660,6 +689,15 @@ AnyOngoing == \E r \in Ranks, i \in 1 .. NR : ls[r].pf[i].st \in Ongoing
 PrefetchTerminates == AnyOngoing ~> ~AnyOngoing
 AckPending(r) == ls[r].wq # <<>> \/ ls[r].lq # <<>> \/ ls[r].rlq # <<>>
 AcksConsumed == (\E r \in Ranks : AckPending(r)) ~> (\A r \in Ranks : ~AckPending(r))
+\* No thread waits forever in a collective (one property per thread; HiCacheSync has the same
+\* names): every call a thread posts completes and the thread gets back to no call. A partial
+\* wait (the thread's peers or the other threads go on) is not a deadlock: only these find it.
+ThreadNeverStuck(th) ==
+    (\E r \in Ranks : coll[r][th] # C!NoCall) ~> (\A r \in Ranks : coll[r][th] = C!NoCall)
+SchedulerNeverStuck == ThreadNeverStuck("sched")
+PrefetchThreadNeverStuck == ThreadNeverStuck("pf")
+\* The prefetch sync thread (S5B, #27010).
+SyncThreadNeverStuck == ThreadNeverStuck("pfsync")
 
 -----------------------------------------------------------------------------
 (* Reachability checks that must fail (the model is not a toy).             *)
@@ -700,6 +738,13 @@ DebugTailAfterFinalAck == ~(\E r \in Ranks : ls[r].pf[1].st = "fin" /\ ls[r].pf[
 \*   b19_fixed_cp2                  deep (1,2,1,2) holds                              21042   72   44.7
 \*   b7_fixed_steps3                deep (1,1,1,2) holds                              23865   33   18.6
 \*   b6_fixed_live                  deep (1,1,1,2) holds                                 87   19   58.0
+\* Issue 12 (LRU on the replicated clock, PoolSizes and Knobs, ThreadNeverStuck), re-measured
+\* 2026-11-30 by ./hicache-sync check --model ... --workers 1 at load 22-30 (eight sessions on 2
+\* cores): every model kept its verdict and its distinct states (the LRU order equals the key
+\* order in these scenarios and the stamps add no distinctions). New rows:
+\*   pp_pools_unequal_agreed        ci   (1,1,1,2) holds                                 87   19   21.6
+\*   pp_knob_local_pool_sizes       ci   (1,1,1,2) violates TreeAgreement                 5    5   21.7
+\*   b6_fixed_live (+3 properties)  deep (1,1,1,2) holds                                 87   19  460.3
 \*   b7_fixed_cp2 (not in the catalogue: > 439,000 distinct states after 5 min, unfinished):
 \*     -simulate num=20000 -depth 80 -seed 1, stopAfter 120 s: 132,409 states checked, no violation;
 \*     the same run with Bugs = {"B7tail"}: HostSlotSafety violated after 1,978 states (12 s).

@@ -15,8 +15,12 @@
 (*  - the prefetch thread (prefetch_thread_func): S7 storage-hit MIN on    *)
 (*    its own groups, then revoke or read;                                 *)
 (*  - which groups each sync point reduces over, per Version:              *)
-(*      pre20460  : attn_tp group only, skipped when it is a singleton     *)
-(*                  (`if world_size > 1`), as before PR #20460;            *)
+(*      pre20460  : tp_cache_group only, skipped when it is a singleton    *)
+(*                  (`if world_size > 1`), as before PR #20460: the        *)
+(*                  attn_tp group with DP attention (the default here),    *)
+(*                  the whole TP group of the stage without it (knob       *)
+(*                  no_dp_attention: then CP ranks do sync, B1 cannot      *)
+(*                  happen);                                               *)
 (*      post20460 : attn_cp group, then attn_tp group (PR #20460), each    *)
 (*                  skipped when a singleton; S7 too;                      *)
 (*      merged    : as post20460 but S1-S3 fused into one vector           *)
@@ -35,9 +39,12 @@
 (*  - the radix tree is one node per request key (PagesPerKey pages); the  *)
 (*    invariants need only residency, lock counts, host protection, node   *)
 (*    ids; prefix splitting is a deterministic function of the keys;       *)
-(*  - LRU order: victims are taken in key order; any order that is a       *)
-(*    function of the (replicated) tree is equivalent for agreement (knob  *)
-(*    local_clock drops that assumption);                                  *)
+(*  - LRU order on the replicated clock: a node's last access time (at) is *)
+(*    the index of the request that last matched or inserted it (SGLang's  *)
+(*    last_access_time, read as a logical clock that advances with the     *)
+(*    broadcast request stream, so it is the same on every rank); victims  *)
+(*    are the least recently used, ties by key (knob local_clock: a rank's *)
+(*    own clock orders them otherwise);                                    *)
 (*  - one request waits at a time and runs for one step; the request        *)
 (*    broadcast is deterministic (arrival timing does not create divergence*)
 (*    because it is broadcast);                                            *)
@@ -79,17 +86,27 @@
 (*                                                                          *)
 (* KNOBS (Knobs): environment features and the protocol's hidden           *)
 (* assumptions made explicit; {} in every model but its own.               *)
-(*   features: "batch_full" (the batch may be full at an admission, seen by *)
+(*   features: "no_dp_attention" (the deployment runs without DP attention: *)
+(*     SGLang's attn_tp group is then the whole TP group, and so is        *)
+(*     pre20460's tp_cache_group; DP = 1),                                 *)
+(*     "batch_full" (the batch may be full at an admission, seen by        *)
 (*     each rank early or late: lenv.bf), "sidecar" (a second per-page      *)
 (*     pool, e.g. the DSA indexer, read page by page independently of the   *)
 (*     KV pages: PfOp sn/sc/ss, Node sx, invariant SidecarCoverage);        *)
 (*   broken assumptions (each model expected to fail):                     *)
 (*     "uneven_capacity" rank 0's host pool is one page larger (INV-6);    *)
+(*     "local_pool_sizes" every rank sizes its pools from its own          *)
+(*                    PoolSizes entry, without the start-up MIN (INV-6);   *)
 (*     "local_clock"  LRU order from a per-rank clock (INV-3);              *)
 (*     "shared_group" the prefetch thread's S7 on the scheduler's groups    *)
 (*                    (INV-1: two threads of a rank share one group);       *)
 (*     "local_payload" S3's vector length depends on the local queues      *)
-(*                    (INV-1: payload sizes).                               *)
+(*                    (INV-1: payload sizes);                              *)
+(*     "pf_thread_dies" one rank's prefetch thread stops (an exception from  *)
+(*                    its storage query ends prefetch_thread_func, whose   *)
+(*                    loop catches only queue.Empty): a peer that posted   *)
+(*                    S7 waits there forever while the schedulers go on    *)
+(*                    (liveness: PrefetchThreadNeverStuck).                *)
 (*                                                                          *)
 (* NOT YET MODELLED (issue 3): S6 (abort barrier); PP > 1 is accepted by    *)
 (* Topology but stages here run in lockstep (no send/recv forwarding, B6);  *)
@@ -111,8 +128,9 @@ CONSTANTS
     StorageOn,          \* L3 storage backend enabled (prefetch + storage backup)
     Requests,           \* the request stream: a sequence of keys, identical on every rank
     PagesPerKey,        \* pages of one key (one radix node)
-    DeviceCap,          \* device KV pool pages per rank (L1)
-    HostCap,            \* host KV pool pages per rank (L2)
+    DeviceCap,          \* device KV pool pages (L1) of the equal-pools configuration (MCEqualPools)
+    HostCap,            \* host KV pool pages (L2) of the equal-pools configuration
+    PoolSizes,          \* per rank, the pools it is configured with: [dev |-> pages, host |-> pages]
     PrefetchThreshold,  \* pages: below this S7 result the prefetch is revoked
     Bugs,               \* catalogued bugs switched on (PROTOCOL.md section 6); {} = the version as is
     Knobs               \* environment features and broken hidden assumptions (BUG KNOBS); {} = none
@@ -122,12 +140,16 @@ ASSUME Policy \in {"best_effort", "wait_complete", "timeout"}
 ASSUME WritePolicy \in {"write_through"}
 ASSUME StorageOn \in BOOLEAN
 ASSUME PagesPerKey \in Nat \ {0} /\ DeviceCap \in Nat /\ HostCap \in Nat
+ASSUME PoolSizes \in [Ranks -> [dev : Nat, host : Nat]]
 ASSUME PrefetchThreshold \in Nat
 ASSUME Bugs \subseteq {"B3", "B5", "P1", "B10", "B14", "B14sum", "B15"}
 ASSUME Knobs \subseteq {"batch_full", "sidecar", "uneven_capacity", "local_clock", "shared_group",
-                        "local_payload"}
+                        "local_payload", "pf_thread_dies", "no_dp_attention",
+                        "local_pool_sizes"}
 \* The bugs that live in code the knobs add: without the feature they cannot happen.
 ASSUME "B10" \in Bugs => "batch_full" \in Knobs
+\* Attention DP replicas exist only with DP attention.
+ASSUME "no_dp_attention" \in Knobs => DP = 1
 ASSUME ({"B14", "B14sum", "B15"} \cap Bugs # {}) => "sidecar" \in Knobs
 
 NR   == Len(Requests)
@@ -202,9 +224,10 @@ pipeVars == <<ares>>
 \*         (the running batch is full: get_new_batch_prefill returns before its loop, on every
 \*         rank alike); "late" (its batch-full test fires after the prefetch checks) or "early"
 \*         (before them: the rank-local test of #30760);
-\*   clk : rank r's clock orders the LRU timestamps of its nodes the other way (local_clock).
+\*   clk : rank r's clock orders the LRU timestamps of its nodes the other way (local_clock);
+\*   dead: rank r's prefetch thread has stopped (pf_thread_dies).
 VARIABLE lenv
-LEnv0 == [bf |-> "no", clk |-> FALSE]
+LEnv0 == [bf |-> "no", clk |-> FALSE, dead |-> FALSE]
 
 vars == <<coll, requestVars, treeVars, poolVars, ackVars, storageVars, prefetchVars, historyVars,
           pipeVars, lenv>>
@@ -214,9 +237,11 @@ vars == <<coll, requestVars, treeVars, poolVars, ackVars, storageVars, prefetchV
 
 \* sx: host pages of the node that a prefetch inserted while this rank had not read their
 \* sidecar page (sidecar only): the page is paired with stale sidecar data (B14).
-Absent == [dev |-> FALSE, hp |-> 0, hw |-> 0, lock |-> 0, prot |-> FALSE, id |-> 0, sx |-> 0]
+\* at: the last access time on the replicated clock (the index of the request that last matched
+\* or inserted the node; TreeNode.last_access_time): the LRU order.
+Absent == [dev |-> FALSE, hp |-> 0, hw |-> 0, lock |-> 0, prot |-> FALSE, id |-> 0, sx |-> 0, at |-> 0]
 Node   == [dev : BOOLEAN, hp : 0 .. P, hw : 0 .. P, lock : 0 .. MaxLock,
-           prot : BOOLEAN, id : 0 .. MaxId, sx : 0 .. P]
+           prot : BOOLEAN, id : 0 .. MaxId, sx : 0 .. P, at : 0 .. NR]
 IsAbsent(n) == ~n.dev /\ n.hp = 0 /\ n.hw = 0
 
 PfStates == {"none", "issued", "reading", "revoked", "term", "fin"}
@@ -251,17 +276,33 @@ InitLS == [req |-> 0, wait |-> 0, run |-> 0,
 
 Min(S) == C!SetMin(S)
 
-\* Host pool pages of rank r. uneven_capacity: rank 0's pool is one page larger (host pools are
-\* sized per rank at start-up, e.g. from the memory that rank has free), which the protocol
-\* assumes away (INV-6: allocations succeed or fail identically on every rank).
-HostCapOf(r) == HostCap + (IF "uneven_capacity" \in Knobs /\ r = 0 THEN 1 ELSE 0)
-MaxHostCap == HostCap + (IF "uneven_capacity" \in Knobs THEN 1 ELSE 0)
+\* Pool sizes. A model states the pools each rank is configured with (PoolSizes: equal ones are
+\* one configuration, MCEqualPools). SGLang agrees on them at start-up: the KV pool is sized
+\* from the MIN over all ranks of the free GPU memory (model_runner.py::profile_max_num_token,
+\* get_available_gpu_memory(distributed=True): an all_reduce MIN on the world CPU group), and the
+\* host pool from the device pool (hicache_ratio) or from a byte size equal on every rank
+\* (hicache_size). So every rank runs with the MIN of the configured sizes: that is the
+\* protocol's answer to unequal pools. local_pool_sizes: each rank uses its own entry (no
+\* start-up agreement), which breaks INV-6 when the entries differ.
+PoolOf(r, f) ==
+    IF "local_pool_sizes" \in Knobs THEN PoolSizes[r][f] ELSE Min({PoolSizes[q][f] : q \in Ranks})
+DeviceCapOf(r) == PoolOf(r, "dev")
+\* uneven_capacity: rank 0's host pool is one page larger than agreed (a pool sized per rank
+\* after the agreement, e.g. from the memory that rank has free), which the protocol assumes
+\* away (INV-6: allocations succeed or fail identically on every rank).
+HostCapOf(r) == PoolOf(r, "host") + (IF "uneven_capacity" \in Knobs /\ r = 0 THEN 1 ELSE 0)
+MaxDeviceCap == C!SetMax({DeviceCapOf(r) : r \in Ranks})
+MaxHostCap == C!SetMax({HostCapOf(r) : r \in Ranks})
 
-\* The LRU victim among candidate keys S of local state s. The protocol assumes an order that
-\* is a function of the replicated tree (key order here). local_clock: the order comes from the
-\* rank's own clock, and a rank whose clock orders the last accesses the other way (s.clk)
-\* picks the other end.
-Victim(S, s) == IF "local_clock" \in Knobs /\ s.clk THEN C!SetMax(S) ELSE Min(S)
+\* The LRU victim among candidate keys S of local state s: the least recently accessed on the
+\* replicated clock, ties by key. hiradix_cache.py::evict / evict_host (a heap of leaves by
+\* last_access_time). The protocol assumes the order is the same on every rank. local_clock:
+\* the order comes from the rank's own clock, and a rank whose clock orders the last accesses
+\* the other way (s.clk) picks the most recently used.
+Older(s, j, k) == s.tree[j].at < s.tree[k].at \/ (s.tree[j].at = s.tree[k].at /\ j <= k)
+Victim(S, s) ==
+    IF "local_clock" \in Knobs /\ s.clk THEN CHOOSE k \in S : \A j \in S : Older(s, j, k)
+    ELSE CHOOSE k \in S : \A j \in S : Older(s, k, j)
 
 -----------------------------------------------------------------------------
 (* Which groups a sync point reduces over (the heart of the versions).      *)
@@ -271,13 +312,22 @@ Victim(S, s) == IF "local_clock" \in Knobs /\ s.clk THEN C!SetMax(S) ELSE Min(S)
 \* scheduler.py::recv_requests
 RecvGroup(r) == C!Group("domain", "sched", SyncDomain(r))
 
+\* pre20460's only group, tp_cache_group: the attn_tp CPU group with DP attention, the TP CPU
+\* group without (scheduler.py: tp_cache_group = attn_tp_cpu_group if enable_dp_attention else
+\* tp_cpu_group; dp_attention.py::compute_dp_attention_world_info: without DP attention the
+\* attention TP group is the whole TP group). Without DP attention there is one replica, so
+\* the TP group of the stage is its CP x TP grid.
+TpCacheGroup(r, ch) ==
+    IF "no_dp_attention" \in Knobs THEN C!Group("tp", ch, TpMembers(r))
+    ELSE C!Group("attn_tp", ch, AttnTpMembers(r))
+
 \* The groups a HiCache sync point reduces over, singleton groups skipped (`if world_size > 1`).
 SyncGroupsDef(r, site) ==
     LET ch == CASE site = "S7" -> "pf"                     \* the prefetch thread has its own groups
                 [] site = "S123" /\ Version = "pipelined" -> "async"   \* v39903: async all_reduce
                 [] OTHER -> "sched"
         gs == IF Version = "pre20460"
-                THEN <<C!Group("attn_tp", ch, AttnTpMembers(r))>>            \* pre20460: tp_cache_group
+                THEN <<TpCacheGroup(r, ch)>>                                 \* pre20460: tp_cache_group
                 ELSE <<C!Group("attn_cp", ch, AttnCpMembers(r)),             \* #20460: CP, then TP
                        C!Group("attn_tp", ch, AttnTpMembers(r))>>
     IN  IF site = "RECV" THEN <<RecvGroup(r)>>
@@ -335,14 +385,16 @@ WriteThrough(s, k) ==
 Finish(s) ==
     IF s.run = 0 THEN s
     ELSE LET k == Requests[s.run]
-         IN  WriteThrough([s EXCEPT !.run = 0, !.tree[k].lock = @ - 1], k)
+         IN  WriteThrough([s EXCEPT !.run = 0, !.tree[k].lock = @ - 1, !.tree[k].at = s.run], k)
 
 \* Request i arrives; if the tree misses its key and storage is on, issue a prefetch
 \* (host slots for the whole key). hiradix_cache.py::prefetch_from_storage
 Deliver(s, i) ==
     IF i = 0 THEN s
     ELSE LET k  == Requests[i]
-             s1 == [s EXCEPT !.req = i, !.wait = i]
+             \* with storage on, prefetch_from_storage's match_prefix at arrival stamps the node
+             s1 == [s EXCEPT !.req = i, !.wait = i,
+                             !.tree[k].at = IF ~StorageOn \/ IsAbsent(s.tree[k]) THEN @ ELSE i]
              e  == EnsureHost(s1, P)
          IN  IF ~StorageOn \/ ~IsAbsent(s1.tree[k]) THEN s1
              ELSE IF e.hfree < P THEN e
@@ -433,16 +485,18 @@ InsertPrefetched(s, m) ==
         sx == IF "sidecar" \in Knobs THEN m - Min({m, op.sc}) ELSE 0   \* stale sidecar pages
         rest == IF op.st = "reading" THEN op.tgt - m ELSE 0
     IN  [s EXCEPT !.pf[w]   = IF op.q THEN OpFin ELSE OpTerm,
-                  !.tree[k] = IF m > 0 THEN [Absent EXCEPT !.hp = m, !.id = s.nid, !.sx = sx]
+                  !.tree[k] = IF m > 0 THEN [Absent EXCEPT !.hp = m, !.id = s.nid, !.sx = sx, !.at = w]
                                        ELSE @,
                   !.nid     = IF m > 0 THEN @ + 1 ELSE @,
                   !.rlq     = IF rest > 0 THEN Append(@, rest) ELSE @]
 
 \* Admit the waiting request: device hit (lock), host hit (load back), or miss (insert).
 \* scheduler.py::get_new_batch_prefill -> hiradix_cache.py::match_prefix / init_load_back
-Admit(s) ==
-    LET w == s.wait
+Admit(s0) ==
+    LET w == s0.wait
         k == Requests[w]
+        \* match_prefix stamps the matched node, at every attempt
+        s == IF IsAbsent(s0.tree[k]) THEN s0 ELSE [s0 EXCEPT !.tree[k].at = w]
         e == EnsureDev(s, P)
         n == e.tree[k]
         new == n.hp = 0
@@ -450,7 +504,7 @@ Admit(s) ==
         ELSE IF e.dfree < P THEN e                          \* no device memory: stays waiting
         ELSE [e EXCEPT !.dfree = @ - P,
                        !.tree[k] = [n EXCEPT !.dev = TRUE, !.lock = @ + (IF new THEN 1 ELSE 2),
-                                             !.id = IF new THEN e.nid ELSE @],
+                                             !.id = IF new THEN e.nid ELSE @, !.at = w],
                        !.nid = IF new THEN @ + 1 ELSE @,
                        !.lq  = IF new THEN @ ELSE Append(@, k),
                        !.run = w, !.wait = 0]
@@ -593,7 +647,8 @@ WriteBack(M, nx) ==
         /\ pf'       = U(pf, "pf")
         /\ popped'   = U(popped, "pop")
         /\ ares'     = U(ares, "ares")
-        /\ lenv'     = [q \in Ranks |-> IF q \in M THEN [bf |-> nx[q].s.bf, clk |-> nx[q].s.clk]
+        /\ lenv'     = [q \in Ranks |-> IF q \in M THEN [lenv[q] EXCEPT !.bf = nx[q].s.bf,
+                                                                        !.clk = nx[q].s.clk]
                                                    ELSE lenv[q]]
 
 -----------------------------------------------------------------------------
@@ -622,7 +677,7 @@ Init ==
     /\ running = [r \in Ranks |-> 0]
     /\ tree = [r \in Ranks |-> InitLS.tree]
     /\ nextId = [r \in Ranks |-> 1]
-    /\ devFree = [r \in Ranks |-> DeviceCap]
+    /\ devFree = [r \in Ranks |-> DeviceCapOf(r)]
     /\ hostFree = [r \in Ranks |-> HostCapOf(r)]
     /\ wq = [r \in Ranks |-> <<>>]
     /\ wDone = [r \in Ranks |-> 0]
@@ -681,12 +736,28 @@ CollectiveCompletes(g) ==
                         ELSE IF g.ch = "async" THEN [coll[q] EXCEPT !["async"] = nx[q].call]
                         ELSE [coll[q] EXCEPT ![g.ch] = nx[q].call, !["async"] = nx[q].s.acall]]
 
+\* pf_thread_dies: rank r's storage query raises (a backend error seen by this rank only) and
+\* the exception ends its prefetch thread: it never posts S7 again. Its peers' threads that
+\* posted S7 for the same operation wait there forever; no scheduler waits for a prefetch
+\* thread, so the schedulers go on (idle steps at RECV) and nothing deadlocks.
+\* cache_controller.py::prefetch_thread_func (try ... except Empty: continue). pf_thread_dies only.
+PrefetchThreadDies(r) ==
+    /\ "pf_thread_dies" \in Knobs
+    /\ EnvWindow(r)
+    /\ coll[r]["pf"] = C!NoCall
+    /\ ~lenv[r].dead
+    /\ \E i \in 1 .. NR : pf[r][i].st \in {"issued", "term"}
+    /\ lenv' = [lenv EXCEPT ![r].dead = TRUE]
+    /\ UNCHANGED <<coll, requestVars, treeVars, poolVars, ackVars, storageVars, prefetchVars,
+                   historyVars, pipeVars>>
+
 \* Rank r's prefetch thread takes the next operation, queries storage (h leading pages
 \* exist for this rank: environment) and posts S7. cache_controller.py::prefetch_thread_func
 PrefetchThreadQueries(r) ==
     /\ EnvWindow(r)
     /\ coll[r]["pf"] = C!NoCall
     /\ \E i \in 1 .. NR : pf[r][i].st \in {"issued", "term"}
+    /\ ~lenv[r].dead
     /\ \E h \in 0 .. P :
           \E nx \in {Post(r, LS(r), "S7", 1, <<h>>)} :
               /\ WriteBack({r}, [q \in {r} |-> nx])
@@ -789,7 +860,7 @@ Terminated ==
 \* one timeout or one S7 per prefetch), so strong fairness on their disjunction implies
 \* that every background step that stays enabled infinitely often is eventually taken.
 Background ==
-    \/ \E r \in Ranks : \/ PrefetchThreadQueries(r)
+    \/ \E r \in Ranks : \/ PrefetchThreadQueries(r) \/ PrefetchThreadDies(r)
                         \/ WriteEventCompletes(r)
                         \/ LoadEventCompletes(r)
                         \/ StorageBackupCompletes(r)
@@ -830,14 +901,32 @@ Spec == Init /\ [][Next]_vars /\ Fairness
 \* completes for all of D at once, so all of D are at the same step number here; and since
 \* posting RECV is each rank's last move of a step, TLC explores the interleaving in which the
 \* whole domain has reached it: comparing ranks here is sound and complete for divergence
-\* that survives a step.
-\* The prefetch threads must be idle too: S7 reduces over CP then TP, so its decision reaches
-\* the ranks of a domain at different moments (the scheduler tolerates that: it reads the
-\* decision only through S3's MIN and S4's MAX).
-Lockstep(D) == \A q \in D : /\ coll[q]["sched"] # C!NoCall /\ coll[q]["sched"].site = "RECV"
-                            /\ coll[q]["pf"] = C!NoCall
+\* that survives a step. Whatever the other threads are doing: a prefetch thread may be posted
+\* on (or stuck in) S7 at a lockstep point.
+Lockstep(D) == \A q \in D : coll[q]["sched"] # C!NoCall /\ coll[q]["sched"].site = "RECV"
 
+\* Every rank of every domain agrees on f at every lockstep point.
 AgreeAt(f(_)) == \A D \in SyncDomains : Lockstep(D) => \A q1, q2 \in D : f(q1) = f(q2)
+
+\* The state the prefetch thread writes (the S7 decision of an operation: its st/tgt, its
+\* revoke and its host-release entries) cannot agree at every lockstep point: S7 reduces over
+\* attn_cp then attn_tp on a background thread, so its decision reaches the ranks of a domain
+\* at different moments (in a CP x TP grid, the two attn_tp groups complete their second stage
+\* independently), and a scheduler step may run in between. The scheduler tolerates that: it
+\* reads prefetch-thread state only through S3's MIN, S4's MAX and S5's MIN. What holds, and
+\* what the invariants below state, is agreement between every two ranks of a domain whose
+\* prefetch threads have made the same number of S7 decisions (S7Count: S7 takes operations in
+\* one order on every rank, so equal counts mean the same operations decided). The property is
+\* weaker only while a decision is in flight; PrefetchThreadNeverStuck (liveness) says that it
+\* is never in flight forever, so no pair stays outside the comparison for good.
+\* Where S7 is not reduced across the whole domain (pre20460 with DP attention and CP > 1: its
+\* attn_tp group leaves the CP ranks out), the decisions of different CP ranks are never
+\* reconciled: every difference counts, at every lockstep point (B1's L3 variant).
+S7Count(q) == Cardinality({i \in 1 .. NR : pf[q][i].q})
+S7Unsynced == Version = "pre20460" /\ "no_dp_attention" \notin Knobs /\ CP > 1
+AgreeSettledAt(f(_)) ==
+    \A D \in SyncDomains :
+        Lockstep(D) => \A q1, q2 \in D : (S7Unsynced \/ S7Count(q1) = S7Count(q2)) => f(q1) = f(q2)
 
 TypeOK ==
     /\ reqIdx \in [Ranks -> 0 .. NR]
@@ -845,7 +934,7 @@ TypeOK ==
     /\ running \in [Ranks -> 0 .. NR]
     /\ tree \in [Ranks -> [Keys -> Node]]
     /\ nextId \in [Ranks -> 1 .. MaxId]
-    /\ devFree \in [Ranks -> 0 .. DeviceCap]
+    /\ devFree \in [Ranks -> 0 .. MaxDeviceCap]
     /\ hostFree \in [Ranks -> 0 .. MaxHostCap]
     /\ \A r \in Ranks : /\ wq[r] \in Seq(Keys) /\ wDone[r] \in 0 .. Len(wq[r])
                         /\ lq[r] \in Seq(Keys) /\ lDone[r] \in 0 .. Len(lq[r])
@@ -854,7 +943,7 @@ TypeOK ==
     /\ pf \in [Ranks -> [1 .. NR -> PfOp]]
     /\ popped \in [Ranks -> [{"w", "l", "rv", "ba", "rl", "bad"} -> Nat]]
     /\ ares \in [Ranks -> Seq(Nat)]
-    /\ lenv \in [Ranks -> [bf : {"no", "busy", "late", "early"}, clk : BOOLEAN]]
+    /\ lenv \in [Ranks -> [bf : {"no", "busy", "late", "early"}, clk : BOOLEAN, dead : BOOLEAN]]
 
 \* INV-1: the k-th collective calls on every group agree on site, stage, op and size.
 \* shared_group: on a group both threads use, a member's first call is its prefetch thread's
@@ -878,15 +967,18 @@ CollectiveMatching == C!CollectiveMatching /\ SharedGroupMatching
 TreeAgreement == AgreeAt(LAMBDA q : <<tree[q], nextId[q], reqIdx[q], waiting[q], running[q]>>)
 
 \* INV-4: every synced queue consumed by the same count; same acks queued.
-AckAgreement == AgreeAt(LAMBDA q : <<popped[q], wq[q], lq[q], rvq[q], rlq[q]>>)
+\* The scheduler's queues at every lockstep point; the queues the prefetch thread appends to
+\* (revoke, host release) between ranks with the same S7 decisions (AgreeSettledAt).
+AckAgreement == /\ AgreeAt(LAMBDA q : <<popped[q], wq[q], lq[q]>>)
+                /\ AgreeSettledAt(LAMBDA q : <<rvq[q], rlq[q]>>)
 
 \* INV-5: same prefetch decisions (issued, hit length, revoked, terminated) everywhere.
 PfDecision(op) == <<op.st, op.tgt>>
-PrefetchAgreement == AgreeAt(LAMBDA q : [i \in 1 .. NR |-> PfDecision(pf[q][i])])
+PrefetchAgreement == AgreeSettledAt(LAMBDA q : [i \in 1 .. NR |-> PfDecision(pf[q][i])])
 
 \* INV-6: allocations succeed identically: equal pool usage at lockstep points (the same as
 \* equal free sizes when every rank has the same capacities; uneven_capacity breaks that).
-AllocAgreement == AgreeAt(LAMBDA q : <<DeviceCap - devFree[q], HostCapOf(q) - hostFree[q]>>)
+AllocAgreement == AgreeAt(LAMBDA q : <<DeviceCapOf(q) - devFree[q], HostCapOf(q) - hostFree[q]>>)
 
 \* INV-7: host slots: every slot owned exactly once (free list, tree, write in flight,
 \* ongoing prefetch, release queue); slots in use by a transfer are owned by it.
@@ -915,7 +1007,7 @@ HostSlotSafety ==
       \* no ack is consumed before its transfer completed on this rank (nor from an empty queue)
       /\ HP5(r) :: popped[r].bad = 0
       \* device pool accounting
-      /\ HP4(r) :: devFree[r] + P * Cardinality({k \in Keys : tree[r][k].dev}) = DeviceCap
+      /\ HP4(r) :: devFree[r] + P * Cardinality({k \in Keys : tree[r][k].dev}) = DeviceCapOf(r)
 
 \* Every host page a prefetch inserted has its sidecar page read on this rank (sidecar only:
 \* otherwise sx stays 0). A violation is silent wrong output: the page is paired with stale
@@ -935,6 +1027,21 @@ AcksConsumed == (\E r \in Ranks : AckPending(r)) ~> (\A r \in Ranks : ~AckPendin
 \* Every request is eventually received, admitted and run on every rank.
 RequestsProgress ==
     <>(\A r \in Ranks : reqIdx[r] = NR /\ waiting[r] = 0 /\ running[r] = 0)
+
+\* No thread waits forever in a collective (PROTOCOL.md section 5, liveness), one property per
+\* thread. Deadlock detection finds only a wait that stops every thread; these find the
+\* partial one, where the thread's peers (or its own scheduler) go on, e.g. a prefetch thread
+\* left alone in S7 while the schedulers keep stepping idle at RECV.
+\* Scheduler: every sync point it enters completes (it gets back to RECV). Waiting at RECV for
+\* good is the legitimate end; short of it, RECV waits only for a peer that is in a sync point.
+SchedulerNeverStuck ==
+    (\E r \in Ranks : coll[r]["sched"].site # "RECV") ~> (\A r \in Ranks : coll[r]["sched"].site = "RECV")
+\* Prefetch thread: every S7 it posts completes (the thread goes idle again).
+PrefetchThreadNeverStuck ==
+    (\E r \in Ranks : coll[r]["pf"] # C!NoCall) ~> (\A r \in Ranks : coll[r]["pf"] = C!NoCall)
+\* The asynchronous S123 handle (pipelined): every issued all_reduce completes.
+AsyncNeverStuck ==
+    (\E r \in Ranks : coll[r]["async"] # C!NoCall) ~> (\A r \in Ranks : coll[r]["async"] = C!NoCall)
 
 -----------------------------------------------------------------------------
 (* Reachability checks that must fail (the model is not a toy).             *)
@@ -994,3 +1101,22 @@ DebugPrefetchInserted == ~(\E r \in Ranks, k \in Keys : ~tree[r][k].dev /\ tree[
 \*   knob_local_clock             ci   (1,2,1) violates TreeAgreement             210   18    2.9
 \*   knob_shared_group            ci   (1,2,1) violates CollectiveMatching         13    8    1.7
 \*   knob_local_payload           ci   (1,2,1) violates CollectiveMatching        705   27    4.1
+
+\* Issue 12 (agreement at every lockstep point, per-thread liveness, LRU on the replicated clock,
+\* tp_cache_group without DP attention, PoolSizes), re-measured 2026-11-30 by ./hicache-sync check
+\* --model ... --workers 1 at load 22-30 (eight sessions on 2 cores: times 5-8x the quiet ones).
+\* Every ci model of this module kept its verdict; distinct states unchanged except b5_* (the load-
+\* back scenario re-requests key 1: the arrival and admission stamps split states the key order
+\* merged):
+\*   b5_loading_unsynced          ci   (1,2,1) violates TreeAgreement              32   18   21.5
+\*   b5_fixed                     ci   (1,2,1) holds                               48   25   17.7
+\*   merged_cp2_live (+3 props)   ci   (1,2,1) holds                              520   24  116.1
+\*   knob_pf_thread_dies          ci   (1,2,1) violates PrefetchThreadNeverStuck  744   24   34.6
+\*   pre20460_cp2_no_dp_attention ci   (1,2,1) holds                               30   20   12.3
+\*   pools_unequal_agreed         ci   (1,2,1) holds                               30   20   20.4
+\*   knob_local_pool_sizes        ci   (1,2,1) violates AllocAgreement             20   15   18.8
+\*   pipelined_cp2                deep (1,2,1) holds                            42459   61  249.6
+\*   pipelined_cp2tp2             deep (1,2,2) holds                            38091   69  224.3
+\* knob_pf_thread_dies with the old Lockstep and the old liveness properties (PrefetchTerminates,
+\* AcksConsumed, RequestsProgress) instead: no error (exit 0, 744 distinct states): the stuck
+\* thread was not caught before.

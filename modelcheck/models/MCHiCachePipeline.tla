@@ -40,4 +40,11 @@ MCAdhocDeviceCap == IF StorageOn THEN MCPages2 ELSE MCDeviceCap1
 MCAdhocHostCap == IF StorageOn THEN MCPages2 ELSE MCHostCap2
 MCAdhocSteps == IF StorageOn THEN MCSteps2 ELSE MCSteps3
 
+\* Pool sizes per rank and stage (PoolSizes). Equal pools: every rank has DeviceCap and HostCap.
+MCEqualPools == [r \in Ranks |-> [dev |-> DeviceCap, host |-> HostCap]]
+\* Stage 1 configured with a device pool of two keys, stage 0 with one (B6's scenario: with its
+\* own pool stage 1 need not evict key 1 for key 2).
+MCUnequalStagePools ==
+    [r \in Ranks |-> [dev |-> IF StageOf(r) = 0 THEN MCDeviceCap1 ELSE 2 * MCDeviceCap1, host |-> HostCap]]
+
 =============================================================================

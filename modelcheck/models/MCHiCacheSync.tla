@@ -36,4 +36,11 @@ MCHostCap1 == MCPages1
 \* Threshold of one page: S7 MIN = 0 revokes, MIN >= 1 reads.
 MCThreshold == 1
 
+\* Pool sizes per rank (PoolSizes). Equal pools: every rank has DeviceCap and HostCap.
+MCEqualPools == [r \in Ranks |-> [dev |-> DeviceCap, host |-> HostCap]]
+\* Unequal pools: rank 0's host pool holds two keys, the others' one (as if configured from
+\* different free memory): the second write-through evicts a host copy on some ranks only,
+\* unless the ranks agree on the sizes at start-up (the MIN).
+MCUnequalPools == [r \in Ranks |-> [dev |-> DeviceCap, host |-> IF r = 0 THEN 2 * MCPages1 ELSE MCPages1]]
+
 =============================================================================

@@ -16,6 +16,9 @@ CONSTANT GenEvents          \* how many collectives the generated trace holds
 
 VARIABLE hist
 
+\* Pool sizes: the header's DeviceCap and HostCap on every rank.
+GenEqualPools == [r \in Ranks |-> [dev |-> DeviceCap, host |-> HostCap]]
+
 \* What rank q popped in this step, in the order the trace logs it for the site.
 GenPop(q, site) ==
     LET d(f) == popped'[q][f] - popped[q][f]

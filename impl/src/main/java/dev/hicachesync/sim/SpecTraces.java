@@ -7,19 +7,10 @@ import dev.hicachesync.sync.ProtocolVersion;
 import dev.hicachesync.sync.SyncGroups;
 import dev.hicachesync.trace.TraceHeader;
 import dev.hicachesync.trace.TracingProcessGroup;
-import dev.hicachesync.tree.TreeNode;
-import java.util.Comparator;
 import java.util.function.LongSupplier;
 
-/** How a {@link SpecShaped} run is wired for its trace: header, traced group handles, victim order, timing. */
+/** How a {@link SpecShaped} run is wired for its trace: header, traced group handles, timing. */
 final class SpecTraces {
-
-  /**
-   * The spec's victim order ({@code Min(DevVictims)}, {@code Min(HostVictims)}): smallest key first. A
-   * spec-shaped key's tokens all equal the key, so its first token is the key.
-   */
-  static final Comparator<TreeNode> SMALLEST_KEY_FIRST =
-      Comparator.<TreeNode>comparingInt(n -> n.tokens() == 0 ? 0 : n.token(0)).thenComparingLong(TreeNode::id);
 
   private SpecTraces() {}
 

@@ -107,7 +107,7 @@ class GenerateTraceFixturesTest {
         "    Version = \"" + h.version() + "\"", "    Policy = \"" + h.policy() + "\"",
         "    WritePolicy = \"write_through\"", "    StorageOn = TRUE",
         "    Requests <- " + f.requestsDef(), "    PagesPerKey = " + h.pagesPerKey(),
-        "    DeviceCap = " + h.deviceCap(), "    HostCap = " + h.hostCap(),
+        "    DeviceCap = " + h.deviceCap(), "    HostCap = " + h.hostCap(), "    PoolSizes <- GenEqualPools",
         "    PrefetchThreshold = " + h.prefetchThreshold(), "    Bugs = {}", "    Knobs = {}",
         "    GenEvents = " + f.events(),
         "INIT GenInit", "NEXT GenNext", "CONSTRAINT GenBound", "CHECK_DEADLOCK FALSE",
