@@ -61,7 +61,11 @@ final class CollectiveBench {
   }
 
   private static double runRounds(int ranks, int rounds, RankBody body) throws Exception {
-    CyclicBarrier start = new CyclicBarrier(ranks + 1);
+    // The clock starts in the start barrier's action, before any thread is released: read after await()
+    // it started late whenever the main thread was descheduled there, and a loaded machine then reported
+    // a whole phase in a few nanoseconds.
+    long[] t0 = new long[1];
+    CyclicBarrier start = new CyclicBarrier(ranks + 1, () -> t0[0] = System.nanoTime());
     List<Thread> threads = new ArrayList<>();
     List<Throwable> errors = new ArrayList<>();
     long[] sink = new long[ranks];
@@ -87,11 +91,10 @@ final class CollectiveBench {
       t.start();
     }
     start.await();
-    long t0 = System.nanoTime();
     for (Thread t : threads) {
       t.join();
     }
-    long elapsed = System.nanoTime() - t0;
+    long elapsed = System.nanoTime() - t0[0];
     if (!errors.isEmpty()) {
       throw new IllegalStateException("collective benchmark failed: " + errors.get(0), errors.get(0));
     }
