@@ -1,9 +1,5 @@
 package dev.hicachesync.cluster;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,27 +19,7 @@ public final class Worlds {
 
   /** Returns {@code n} ports that were free on loopback a moment ago. */
   public static List<Integer> freePorts(int n) {
-    List<ServerSocket> sockets = new ArrayList<>();
-    try {
-      for (int i = 0; i < n; i++) {
-        sockets.add(new ServerSocket(0, 1, InetAddress.getByName(HOST)));
-      }
-      List<Integer> ports = new ArrayList<>();
-      for (ServerSocket s : sockets) {
-        ports.add(s.getLocalPort());
-      }
-      return ports;
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    } finally {
-      for (ServerSocket s : sockets) {
-        try {
-          s.close();
-        } catch (IOException ignored) {
-          // closing a probe socket
-        }
-      }
-    }
+    return LocalWorld.freePorts(n);
   }
 
   public static ClusterConfig config(int world, int rank, List<Integer> ports, Duration timeout, String identity, String name) {
