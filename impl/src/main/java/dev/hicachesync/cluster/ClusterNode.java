@@ -70,6 +70,8 @@ public final class ClusterNode implements AutoCloseable {
   private final Address[] addressOf;
   private final Map<Address, Integer> rankOf = new HashMap<>();
   private final TreeSet<Integer> lost = new TreeSet<>();
+  /** Peers this node has answered a hello from (each gets one direct hello back). */
+  private final java.util.Set<Address> greeted = new java.util.HashSet<>();
   private String refusal;
   private boolean closed;
   /** Group name → call number → contributions by rank (the own one included). */
@@ -304,6 +306,21 @@ public final class ClusterNode implements AutoCloseable {
     } catch (RuntimeException e) {
       return; // not ours: another application on the cluster name; nothing to pair it with
     }
+    if (d.type() == Wire.HELLO) {
+      // Answer a peer's first hello directly, before acting on it: greetings sent on a view change can
+      // miss a peer whose view arrives later, and a node that refuses the handshake closes at once, so
+      // without this answer the peer would wait out its start-up timeout instead of refusing too.
+      boolean first;
+      lock.lock();
+      try {
+        first = greeted.add(msg.getSrc());
+      } finally {
+        lock.unlock();
+      }
+      if (first) {
+        sendHello(msg.getSrc());
+      }
+    }
     lock.lock();
     try {
       switch (d.type()) {
@@ -357,8 +374,15 @@ public final class ClusterNode implements AutoCloseable {
       lock.unlock();
     }
     // A process that joined after our first hello has not heard it: say it again to everyone.
+    sendHello(null);
+  }
+
+  /** Sends this node's hello to {@code to} (null: everyone), past the bundler: it must leave before a close. */
+  private void sendHello(Address to) {
     try {
-      channel.send(new BytesMessage(null, Wire.hello(cfg.rank(), cfg.identity())));
+      Message m = new BytesMessage(to, Wire.hello(cfg.rank(), cfg.identity()));
+      m.setFlag(Message.Flag.DONT_BUNDLE);
+      channel.send(m);
     } catch (Exception e) {
       // closing; nothing to greet
     }
