@@ -125,30 +125,15 @@ public final class EnvironmentFaults {
   }
 
   private Timing slowed(Timing t, SplittableRandom rnd, double prob) {
-    return new Timing() {
-      @Override
-      public long copyTicks(TransferKind kind, int pages) {
-        return t.copyTicks(kind, pages);
-      }
-
+    return new ForwardingTiming(t) {
       @Override
       public long backgroundTicks(TransferKind kind, int pages) {
-        long ticks = t.backgroundTicks(kind, pages);
+        long ticks = super.backgroundTicks(kind, pages);
         if (rnd.nextDouble() < prob) {
           slow.incrementAndGet();
           ticks += 1 + rnd.nextInt(32);
         }
         return ticks;
-      }
-
-      @Override
-      public boolean readFails() {
-        return t.readFails();
-      }
-
-      @Override
-      public boolean localBatchFull() {
-        return t.localBatchFull();
       }
     };
   }

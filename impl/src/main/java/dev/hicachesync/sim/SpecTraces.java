@@ -65,25 +65,10 @@ final class SpecTraces {
   static Timing.Factory copiesEndAfterTheStep(Timing.Factory inner) {
     return (seed, rank, readFailure) -> {
       Timing t = inner.create(seed, rank, readFailure);
-      return new Timing() {
+      return new ForwardingTiming(t) {
         @Override
         public long copyTicks(TransferKind kind, int pages) {
-          return 1 + t.copyTicks(kind, pages);
-        }
-
-        @Override
-        public long backgroundTicks(TransferKind kind, int pages) {
-          return t.backgroundTicks(kind, pages);
-        }
-
-        @Override
-        public boolean readFails() {
-          return t.readFails();
-        }
-
-        @Override
-        public boolean localBatchFull() {
-          return t.localBatchFull();
+          return 1 + super.copyTicks(kind, pages);
         }
       };
     };

@@ -1,0 +1,35 @@
+package dev.hicachesync.sim;
+
+import dev.hicachesync.env.TransferKind;
+
+/**
+ * A {@link Timing} that asks another for everything: the base of decorators that change one answer (a copy
+ * that takes a tick longer, background I/O slowed by a fault) and must pass the rest through unchanged.
+ */
+abstract class ForwardingTiming implements Timing {
+  private final Timing inner;
+
+  ForwardingTiming(Timing inner) {
+    this.inner = inner;
+  }
+
+  @Override
+  public long copyTicks(TransferKind kind, int pages) {
+    return inner.copyTicks(kind, pages);
+  }
+
+  @Override
+  public long backgroundTicks(TransferKind kind, int pages) {
+    return inner.backgroundTicks(kind, pages);
+  }
+
+  @Override
+  public boolean readFails() {
+    return inner.readFails();
+  }
+
+  @Override
+  public boolean localBatchFull() {
+    return inner.localBatchFull();
+  }
+}
