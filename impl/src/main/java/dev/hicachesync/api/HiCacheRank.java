@@ -1,11 +1,14 @@
 package dev.hicachesync.api;
 
+import dev.hicachesync.collective.ProcessGroup;
 import dev.hicachesync.controller.CacheController;
 import dev.hicachesync.sync.SyncGroups;
 import dev.hicachesync.sync.SyncLayer;
 import dev.hicachesync.sync.SyncObserver;
 import dev.hicachesync.topology.RankCoord;
 import dev.hicachesync.topology.Topology;
+import dev.hicachesync.trace.Snapshot;
+import dev.hicachesync.trace.TraceRecorder;
 import dev.hicachesync.tree.InsertResult;
 import dev.hicachesync.tree.MatchResult;
 import dev.hicachesync.tree.TreeNode;
@@ -13,6 +16,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.LongSupplier;
 
 /**
  * One rank's HiCache: its replica of the radix tree, its device and host pools, its transfers and the sync
@@ -48,10 +52,28 @@ public final class HiCacheRank {
   final CacheController controller;
   /** The built-in environment's step hook, or null when the environment is the simulator's. */
   private final StepEnvironment steps;
+  /**
+   * Whether write-through starts when a request finishes ({@code HiCacheSync.tla}'s point, for the
+   * simulator's spec-shaped runs through {@link Seam}) instead of at insert ({@code HiRadixCache.insert}).
+   */
+  private final boolean writeThroughAtFinish;
+
+  /** The rank's trace instrumentation, or null when nothing is recorded. */
+  private final TraceInstrumentation trace;
 
   HiCacheRank(CacheController controller, StepEnvironment steps) {
+    this(controller, steps, false, null);
+  }
+
+  HiCacheRank(CacheController controller, StepEnvironment steps, boolean writeThroughAtFinish,
+      TraceInstrumentation trace) {
     this.controller = controller;
     this.steps = steps;
+    this.writeThroughAtFinish = writeThroughAtFinish;
+    this.trace = trace;
+    if (trace != null) {
+      trace.attach(controller);
+    }
   }
 
   /** Returns a builder of the rank that {@code config} describes. Any thread. */
@@ -89,6 +111,35 @@ public final class HiCacheRank {
       steps.beginStep();
     }
     controller.checkHicacheEvents();
+  }
+
+  /**
+   * Tells the rank's trace instrumentation ({@link Builder#trace}) that the scheduler is about to call its
+   * RECV, with its own request state in the spec's terms: the trace's RECV line then carries this rank's
+   * free pages, queue lengths and these two. Does nothing when tracing is off.
+   *
+   * <p>Thread: scheduler. Collectives: none. Order: right before each RECV.
+   *
+   * @param waiting the index (from 1) of the request waiting for admission, 0 for none
+   * @param running the index (from 1) of the request running, 0 for none
+   */
+  public void beforeRecv(int waiting, int running) {
+    if (trace != null) {
+      int[] q = controller.queueSizes();
+      trace.beforeRecv(new Snapshot(controller.freeDevicePages(), controller.freeHostPages(), q[0], q[1], q[2],
+          q[4], waiting, running));
+    }
+  }
+
+  /**
+   * Returns the engine's RECV group recording its calls into this rank's trace ({@link Builder#trace}) as
+   * the spec's RECV (site {@code RECV}, group kind {@code domain}, channel {@code sched}); {@code recv}
+   * itself when tracing is off, so that an untraced engine pays nothing.
+   *
+   * <p>Thread: any, once at start-up. Collectives: none.
+   */
+  public ProcessGroup traceRecv(ProcessGroup recv) {
+    return trace == null ? recv : trace.recv(recv);
   }
 
   // ================================================================ per request
@@ -188,7 +239,7 @@ public final class HiCacheRank {
    */
   public void cacheUnfinishedReq(CachedRequest req) {
     int ps = controller.tree().pageSize();
-    InsertResult ins = controller.insert(Arrays.copyOf(req.tokens, req.pages.length * ps), req.pages);
+    InsertResult ins = insert(Arrays.copyOf(req.tokens, req.pages.length * ps), req.pages);
     TreeNode last = ins.lastNode() == null ? controller.tree().root() : ins.lastNode();
     controller.lock(last);
     controller.unlock(req.locked);
@@ -231,13 +282,31 @@ public final class HiCacheRank {
     if (req.finished) {
       throw new IllegalStateException("request " + req.rid + " is already finished");
     }
+    TreeNode last = req.locked;
     if (req.decodePending) {
       int ps = controller.tree().pageSize();
-      controller.insert(Arrays.copyOf(req.tokens, req.tokens.length / ps * ps), req.pages);
+      InsertResult ins = insert(Arrays.copyOf(req.tokens, req.tokens.length / ps * ps), req.pages);
       req.decodePending = false;
+      if (ins.lastNode() != null) {
+        last = ins.lastNode();
+      }
     }
     controller.unlock(req.locked);
+    if (writeThroughAtFinish) { // root first, as insert applies the policy along the path
+      List<TreeNode> path = new ArrayList<>();
+      for (TreeNode t = last; t != null && t.parent() != null; t = t.parent()) {
+        path.add(0, t);
+      }
+      for (TreeNode t : path) {
+        controller.writeThrough(t);
+      }
+    }
     req.finished = true;
+  }
+
+  /** Inserts with the write policy applied now, or (write-through at finish) without it. */
+  private InsertResult insert(int[] tokens, int[] pages) {
+    return writeThroughAtFinish ? controller.insertWithoutBackup(tokens, pages) : controller.insert(tokens, pages);
   }
 
   /**
@@ -308,6 +377,8 @@ public final class HiCacheRank {
     private final HiCacheConfig config;
     private RankGroups groups;
     private HiCacheStorage storage = HiCacheStorage.NONE;
+    private TraceRecorder traceRecorder = TraceRecorder.NONE;
+    private LongSupplier traceStep;
 
     private Builder(HiCacheConfig config) {
       this.config = Objects.requireNonNull(config, "config");
@@ -322,6 +393,19 @@ public final class HiCacheRank {
     /** The L3 store (default {@link HiCacheStorage#NONE}). */
     public Builder storage(HiCacheStorage s) {
       storage = Objects.requireNonNull(s, "storage");
+      return this;
+    }
+
+    /**
+     * Records the rank's sync points into {@code recorder} (default {@link TraceRecorder#NONE}: nothing is
+     * wrapped and nothing recorded): every collective of its groups as the spec names it, each sync point's
+     * popped acks, and what {@link HiCacheRank#beforeRecv} hands over. The engine writes the header and
+     * records its own RECV through {@link HiCacheRank#traceRecv}; {@code step} is its current scheduler
+     * step.
+     */
+    public Builder trace(TraceRecorder recorder, LongSupplier step) {
+      traceRecorder = Objects.requireNonNull(recorder, "recorder");
+      traceStep = Objects.requireNonNull(step, "step");
       return this;
     }
 
@@ -351,10 +435,16 @@ public final class HiCacheRank {
           groups.toNext());
       SyncGroups pf = new SyncGroups(groups.prefetchAttnTp(), groups.prefetchAttnCp(), groups.prefetchCpTp(),
           t.pp() > 1 ? groups.prefetchPp() : null, null, null);
+      TraceInstrumentation traced = TraceInstrumentation.of(config.version(), sched, pf, traceRecorder,
+          SyncObserver.NONE, config.pageSize(), traceStep);
+      if (traced != null) {
+        sched = traced.sched();
+        pf = traced.prefetch();
+      }
       CacheController controller = new CacheController(config.controllerConfig(storage.on()), env,
-          new SyncLayer(config.version(), sched), new SyncLayer(config.version(), pf), SyncObserver.NONE,
-          storage.backend, "tp" + t.tpRank(r) + "pp" + c.pp());
-      return new HiCacheRank(controller, env);
+          new SyncLayer(config.version(), sched), new SyncLayer(config.version(), pf),
+          traced != null ? traced.observer() : SyncObserver.NONE, storage.backend, "tp" + t.tpRank(r) + "pp" + c.pp());
+      return new HiCacheRank(controller, env, false, traced);
     }
 
     private void checkMembers(String what, List<Integer> got, List<Integer> want) {

@@ -1,6 +1,11 @@
 package dev.hicachesync.api;
 
 import dev.hicachesync.controller.CacheController;
+import dev.hicachesync.sync.ProtocolVersion;
+import dev.hicachesync.sync.SyncGroups;
+import dev.hicachesync.sync.SyncObserver;
+import dev.hicachesync.trace.TraceRecorder;
+import java.util.function.LongSupplier;
 
 /**
  * <b>Internal</b>: the simulator's and the tests' door into a rank, never for an engine (the worked
@@ -14,6 +19,32 @@ public final class Seam {
   /** Returns the public API over a controller the simulator built; its environment is the simulator's. */
   public static HiCacheRank wrap(CacheController controller) {
     return new HiCacheRank(controller, null);
+  }
+
+  /**
+   * As {@link #wrap(CacheController)}; with {@code writeThroughAtFinish} the rank starts write-through when a
+   * request finishes ({@code cacheFinishedReq}, the point where {@code HiCacheSync.tla} starts it) instead of
+   * at insert: the simulator's spec-shaped runs, whose traces the spec checks.
+   */
+  public static HiCacheRank wrap(CacheController controller, boolean writeThroughAtFinish) {
+    return wrap(controller, writeThroughAtFinish, null);
+  }
+
+  /** As {@link #wrap(CacheController, boolean)}, with the API's trace instrumentation (null: none). */
+  public static HiCacheRank wrap(CacheController controller, boolean writeThroughAtFinish,
+      TraceInstrumentation trace) {
+    return new HiCacheRank(controller, null, writeThroughAtFinish, trace);
+  }
+
+  /**
+   * The API's trace instrumentation for a rank the simulator builds itself (what {@link
+   * HiCacheRank.Builder#trace} does for an engine): build the controller with its groups and observer, then
+   * hand it to {@link #wrap(CacheController, boolean, TraceInstrumentation)}. Null when {@code out} records
+   * nothing.
+   */
+  public static TraceInstrumentation instrument(ProtocolVersion v, SyncGroups sched, SyncGroups prefetch,
+      TraceRecorder out, SyncObserver next, int pageSize, LongSupplier step) {
+    return TraceInstrumentation.of(v, sched, prefetch, out, next, pageSize, step);
   }
 
   /** Returns the controller behind {@code rank}, for the simulator's checks and statistics. */

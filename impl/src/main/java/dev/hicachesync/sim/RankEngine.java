@@ -3,22 +3,22 @@ package dev.hicachesync.sim;
 import dev.hicachesync.api.CachedRequest;
 import dev.hicachesync.api.HiCacheRank;
 import dev.hicachesync.api.PrefixMatch;
-import dev.hicachesync.api.Seam;
 import dev.hicachesync.collective.PipeChannel;
 import dev.hicachesync.collective.ProcessGroup;
 import dev.hicachesync.controller.CacheController;
-import dev.hicachesync.sync.SyncPoint;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 
 /**
- * One rank's scheduler loop ({@code scheduler.py}, reduced to what the cache sees): RECV, the prefetch
- * thread's pass (S7), the event checks (S1–S3), arrivals with storage prefetch, aborts (S6), admission with
- * prefetch checks (S4, S5), load-back, prefill insert, and finished requests caching their output. Every
- * cache call goes through the public {@link HiCacheRank}, as an engine's would; {@link #controller} (the
- * same rank's internals) is read only for the checks and statistics.
+ * One rank's scheduler loop, the only one: the simulator's runs, the Mooncake replay, the stateful tests and
+ * the spec-shaped runs of {@code --trace} all step through {@link #step}. A step is the phases of its {@link
+ * LoopShape} in order: RECV (the run's {@link Intake}), the prefetch thread's pass (S7), the event checks
+ * (S1–S3), arrivals with storage prefetch, aborts (S6), admission with prefetch checks (S4, S5), load-back,
+ * prefill insert, and finished requests caching their output. Every cache call goes through the public
+ * {@link HiCacheRank}, as an engine's would; {@link #controller} (the same rank's internals) is read only
+ * for the checks and statistics, and by a spec-shaped shape's storage settling (an environment wait).
  *
  * <p>Rank thread only. Every decision here depends only on the request stream and the controller's synced
  * state, except under {@link Fault#EARLY_ADMISSION_EXIT}.
@@ -34,8 +34,7 @@ final class RankEngine {
   private final Simulator sim;
   private final SimConfig cfg;
   final Workload workload;
-  private final ProcessGroup recv;
-  private final int recvRoot;
+  private final LoopShape shape;
   private final DomainChecker checker;
   private final boolean earlyExit;
   private final ArrayDeque<Request> waiting = new ArrayDeque<>();
@@ -49,43 +48,40 @@ final class RankEngine {
   DataPath data;
   /** The readable event log, or null when none was asked for. */
   final EventLog log;
-  /** The spec-shaped scheduler that runs this rank's steps instead of {@link #step}'s own, or null. */
-  SpecShapedSteps shaped;
+  /** What RECV carries: the workload's broadcast unless the simulator sets another (spec-shaped runs). */
+  Intake intake;
   /** Requests and aborts a {@link SimulationRun} injects into this rank's replica, or null in a run. */
   SimulationRun.Injections injections;
 
-  RankEngine(int rank, Simulator sim, SimConfig cfg, CacheController controller, RankEnv env,
-      RankRecorder recorder, Workload workload, ProcessGroup recv, DomainChecker checker, EventLog log) {
+  /**
+   * @param api the public API over {@code controller} ({@code Seam.wrap}, with the shape's write timing and
+   *     the rank's trace instrumentation)
+   */
+  RankEngine(int rank, Simulator sim, SimConfig cfg, LoopShape shape, HiCacheRank api, CacheController controller,
+      RankEnv env, RankRecorder recorder, Workload workload, ProcessGroup recv, DomainChecker checker,
+      EventLog log) {
     this.rank = rank;
     this.sim = sim;
     this.cfg = cfg;
+    this.shape = shape;
     this.controller = controller;
-    this.api = Seam.wrap(controller);
+    this.api = api;
     this.env = env;
     this.recorder = recorder;
     this.workload = workload;
-    this.recv = recv;
-    this.recvRoot = recv.members().get(0);
     this.checker = checker;
     this.earlyExit = cfg.faults().contains(Fault.EARLY_ADMISSION_EXIT);
     this.log = log;
+    this.intake = new WorkloadIntake(this, cfg.steps(), recv);
   }
 
-  /** Runs step {@code s}; returns false when the run stops (the domain's root said so at RECV). */
+  /** Runs step {@code s}; returns false when the run stops (the domain agreed so at RECV). */
   boolean step(long s) {
-    if (shaped != null) {
-      return shaped.step(s);
-    }
     recorder.begin(s);
     env.beginStep(s);
-    // Drain steps (after the run proper) admit no new requests: the rank should fall quiet.
-    List<Request> arrivals = s < cfg.steps() ? workload.arrivals(s) : List.of();
-    if (injections != null) {
-      arrivals = injections.arrivals(s, arrivals);
-    }
     where = "step " + s + " RECV";
     boolean stop = sim.stopped();
-    if (checker != null && s >= 2 && !stop) {
+    if (checker != null && s >= 2 && !(stop && shape.stopOnDivergence())) {
       Divergence d = checker.check(s - 2); // every member finished s-2 before RECV(s-1) completed
       if (d != null) {
         sim.report(d);
@@ -95,43 +91,72 @@ final class RankEngine {
     if (log != null) {
       log.step(s);
     }
-    long[] head = {s, arrivals.size(), stop ? 1 : 0};
-    long[] mine = head;
-    if (recv.size() > 1) {
-      head = recv.broadcast(SyncPoint.RECV.name(), recvRoot, head);
-      stats.recvCollectives++;
+    List<Request> arrivals = List.of();
+    for (LoopShape.Phase phase : shape.phases()) {
+      switch (phase) {
+        case PREFETCH_THREAD -> prefetchThread(s);
+        case RECV -> {
+          where = "step " + s + " RECV";
+          arrivals = intake.receive(s, stop && shape.stopOnDivergence());
+          if (arrivals == null) {
+            return false;
+          }
+        }
+        case EVENTS -> {
+          where = "step " + s + " events";
+          api.checkHicacheEvents();
+        }
+        case ARRIVALS -> {
+          where = "step " + s + " admission";
+          arrive(arrivals);
+        }
+        case ABORTS -> abort(s);
+        case ADMIT -> {
+          where = "step " + s + " admission";
+          admit(s);
+        }
+        case FINISH -> finish(s);
+      }
     }
-    if (head[2] != 0) {
-      return false;
-    }
-    if (head[0] != s || head[1] != arrivals.size()) {
-      throw new IllegalStateException("rank " + rank + " has " + arrivals.size() + " arrivals at step " + s
-          + ", the root " + head[1] + " at step " + head[0] + ": the workload is not deterministic");
-    }
-    recorder.afterSync(SyncPoint.RECV);
-    if (log != null) {
-      log.add(SyncPoint.RECV.name(), mine, head);
-    }
-    where = "step " + s + " events";
-    if (cfg.storage() != StorageMode.OFF) {
-      api.runPrefetchThread();
-    }
-    api.checkHicacheEvents();
-    where = "step " + s + " admission";
-    for (Request r : arrivals) {
-      stats.arrived++;
-      api.prefetchFromStorage(r.rid(), api.matchPrefix(r.prompt()));
-      waiting.add(r);
-    }
-    abort(s);
-    admit(s);
-    finish(s);
     if (cfg.fullDigestEvery() > 0 && s % cfg.fullDigestEvery() == cfg.fullDigestEvery() - 1) {
       recorder.fullDigest(controller.tree().digest().hash());
     }
     recorder.endStep();
     stats.stepsRun = s + 1;
     return true;
+  }
+
+  /** The first waiting request, or null. */
+  Request firstWaiting() {
+    return waiting.peek();
+  }
+
+  /** The first running request, or null. */
+  Request firstRunning() {
+    return running.isEmpty() ? null : running.get(0).request;
+  }
+
+  /** The prefetch thread's pass, then (spec-shaped) its outcomes made to arrive at once. */
+  private void prefetchThread(long s) {
+    if (cfg.storage() == StorageMode.OFF) {
+      return;
+    }
+    if (shape.settleStorage()) {
+      where = "step " + stats.stepsRun + " prefetch thread";
+      api.runPrefetchThread();
+      env.awaitCondition(controller::storageQueuesSettled);
+    } else {
+      where = "step " + s + " events";
+      api.runPrefetchThread();
+    }
+  }
+
+  private void arrive(List<Request> arrivals) {
+    for (Request r : arrivals) {
+      stats.arrived++;
+      api.prefetchFromStorage(r.rid(), api.matchPrefix(r.prompt()));
+      waiting.add(r);
+    }
   }
 
   /** Returns why this rank is not quiet after the drain (empty when it is). */
@@ -164,15 +189,19 @@ final class RankEngine {
       if (earlyExit && env.localBatchFull()) {
         break; // B10: a rank-local exit before the prefetch checks of the requests behind
       }
-      if (running.size() >= cfg.maxRunning()) {
+      if (running.size() >= shape.maxRunning()) {
         break;
       }
       Request r = it.next();
       if (r.eligibleStep() > s) {
         continue;
       }
+      boolean settle = shape.settleStorage() && controller.hasOngoingPrefetch(r.rid());
       if (!api.checkPrefetchProgress(r.rid())) {
         continue;
+      }
+      if (settle) { // S5's released slots wait for this rank's reader to stop (B7's fix): wait for that
+        env.awaitCondition(controller::storageQueuesSettled);
       }
       if (!tryAdmit(r, s)) {
         break; // no device memory: the same on every rank, since the pools agree (INV-6)

@@ -1,5 +1,7 @@
 package dev.hicachesync.sim;
 
+import dev.hicachesync.api.Seam;
+import dev.hicachesync.api.TraceInstrumentation;
 import dev.hicachesync.collective.CollectiveException;
 import dev.hicachesync.collective.LocalFabric;
 import dev.hicachesync.collective.PipeChannel;
@@ -18,7 +20,6 @@ import dev.hicachesync.topology.RankCoord;
 import dev.hicachesync.topology.Topology;
 import dev.hicachesync.trace.TraceHeader;
 import dev.hicachesync.trace.TraceRecorder;
-import dev.hicachesync.trace.TracingProcessGroup;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -76,14 +77,13 @@ public final class Simulator {
   }
 
   /**
-   * Creates a simulator of {@code cfg} that records its trace into {@code trace} (header first); only a
-   * {@link SpecShaped} run has a trace the spec can check, so {@code cfg.specShaped()} must be set.
+   * Creates a simulator of {@code cfg} that records its trace into {@code trace} (header first). Only a
+   * {@link SpecShaped} run has a trace the spec can follow; the trace of the simulator's own scheduler lists
+   * the features the spec cannot follow in its header ({@code TraceFeature}), and {@code validate-trace}
+   * refuses it by name.
    */
   public Simulator(SimConfig cfg, TraceRecorder trace) {
     this(cfg, -1, new int[0], trace);
-    if (trace.enabled() && cfg.specShaped() == null) {
-      throw new IllegalArgumentException("only a spec-shaped run records a trace (SimConfig.specShaped)");
-    }
   }
 
   private Simulator(SimConfig cfg, long viewStep, int[] viewRanks, TraceRecorder trace) {
@@ -230,19 +230,16 @@ public final class Simulator {
     ProcessGroup attnTp = fabric.group("attn_tp", t.attnTpGroup(r), r);
     ProcessGroup attnCp = fabric.group("attn_cp", t.attnCpGroup(r), r);
     RankEngine[] self = new RankEngine[1];
-    RankTrace rankTrace = trace.enabled()
-        ? new RankTrace(trace, recorders[r], SpecTraces.stages(cfg.version(), attnCp.size(), attnTp.size()),
-            cfg.pageSize())
-        : null;
-    SyncGroups schedGroups = rankTrace == null
-        ? new SyncGroups(attnTp, attnCp, sched, null, fromPrev, toNext)
-        : SpecTraces.traced(cfg.version(), attnTp, attnCp, sched, rankTrace, () -> self[0].stats.stepsRun);
+    SyncGroups schedGroups = new SyncGroups(attnTp, attnCp, sched, null, fromPrev, toNext);
     SyncGroups prefetchGroups = new SyncGroups(fabric.group("pf_attn_tp", t.attnTpGroup(r), r),
         fabric.group("pf_attn_cp", t.attnCpGroup(r), r), fabric.group("pf_cp_tp", t.cpTpGroup(r), r),
         t.pp() > 1 ? fabric.group("pf_pp", t.ppGroup(r), r) : null, null, null);
-    if (rankTrace != null) { // S7 on the prefetch thread's own groups: the spec's channel "pf"
-      prefetchGroups = SpecTraces.traced(cfg.version(), prefetchGroups.attnTp(), prefetchGroups.attnCp(),
-          prefetchGroups.cpTp(), rankTrace, "pf", () -> self[0].stats.stepsRun);
+    // The API's own trace instrumentation (null when nothing is recorded: no handle is wrapped).
+    TraceInstrumentation traced = Seam.instrument(cfg.version(), schedGroups, prefetchGroups, trace, recorders[r],
+        cfg.pageSize(), () -> self[0].stats.stepsRun);
+    if (traced != null) {
+      schedGroups = traced.sched();
+      prefetchGroups = traced.prefetch();
     }
     // RECV shares the scheduler's group (as SGLang's request broadcast shares the TP CPU group), so a rank
     // that skips a sync point meets the others' next collective there: a mismatch, not a silent hang.
@@ -258,12 +255,9 @@ public final class Simulator {
     SyncObserver reductions = log == null ? SyncObserver.NONE : log;
     CacheController controller = new CacheController(cfg.controllerConfig(), cfg.controllerFaults(), env,
         new SyncLayer(cfg.version(), schedGroups, reductions),
-        new SyncLayer(cfg.version(), prefetchGroups, reductions), rankTrace != null ? rankTrace : rec, storage,
+        new SyncLayer(cfg.version(), prefetchGroups, reductions), traced != null ? traced.observer() : rec, storage,
         "tp" + t.tpRank(r) + "pp" + c.pp());
     rec.attach(controller);
-    if (rankTrace != null) {
-      rankTrace.attach(controller);
-    }
     DataPath data = cfg.data().on()
         ? new DataPath(cfg.data(), cfg.devicePages(), cfg.hostPages(), env.clock(), r) : null;
     if (data != null) {
@@ -280,8 +274,9 @@ public final class Simulator {
       checker = new DomainChecker(ranks, members);
     }
     Workload.Factory wf = cfg.workload() != null ? cfg.workload() : SyntheticWorkload.factory(cfg.pageSize());
-    RankEngine engine = new RankEngine(r, this, cfg, controller, env, rec, wf.create(cfg.seed(), c.dp()),
-        recv, checker, log);
+    LoopShape shape = cfg.specShaped() != null ? LoopShape.spec() : LoopShape.simulator(cfg.maxRunning());
+    RankEngine engine = new RankEngine(r, this, cfg, shape, Seam.wrap(controller, shape.writeThroughAtFinish(),
+        traced), controller, env, rec, wf.create(cfg.seed(), c.dp()), recv, checker, log);
     engine.handles.addAll(List.of(sched, schedGroups.attnTp(), schedGroups.attnCp(), prefetchGroups.attnTp(),
         prefetchGroups.attnCp(), prefetchGroups.cpTp()));
     if (prefetchGroups.pp() != null) {
@@ -293,11 +288,13 @@ public final class Simulator {
     engine.toNext = toNext;
     engine.data = data;
     self[0] = engine;
-    if (cfg.specShaped() != null) {
-      ProcessGroup shapedRecv = rankTrace == null ? recv
-          : new TracingProcessGroup(recv, rankTrace, "domain", "sched", 1, () -> engine.stats.stepsRun);
-      engine.shaped = new SpecShapedSteps(engine, this, cfg.specShaped(), shapedRecv, recv, rankTrace, checker,
-          cfg.pageSize());
+    ProcessGroup tracedRecv = engine.api.traceRecv(recv);
+    if (cfg.specShaped() == null && traced != null) {
+      engine.intake = new WorkloadIntake(engine, cfg.steps(), tracedRecv);
+    }
+    if (cfg.specShaped() != null) { // the same loop; RECV carries the spec's request index instead
+      engine.intake = new SpecIntake(engine, cfg.specShaped(), tracedRecv, recv,
+          traced != null ? traced.recorder() : null, cfg.pageSize());
       // No victim order of its own: the spec evicts LRU on the replicated clock too (issue 12), so the
       // tree's own LRU order is the spec's.
     }

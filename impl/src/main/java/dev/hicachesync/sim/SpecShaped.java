@@ -7,8 +7,10 @@ import java.util.SplittableRandom;
 /**
  * A simulation shaped like {@code spec/HiCacheSync.tla}, so that its trace ({@code simulate --trace}) can be
  * checked by TLC event by event ({@code validate-trace}). The cache protocol is the real one (the same
- * {@code CacheController}, sync layer and collectives); what changes is the scheduler around it, to the
- * spec's abstraction (ARCHITECTURE.md, "Trace validation"):
+ * {@code CacheController}, sync layer and collectives) and so is the scheduler loop ({@code RankEngine},
+ * the simulator's only one, driving the public {@code HiCacheRank}); what changes is the loop's
+ * configuration ({@code LoopShape.spec()}) and its request stream ({@code SpecIntake}), to the spec's
+ * abstraction (ARCHITECTURE.md, "Trace validation"):
  *
  * <ul>
  *   <li>a fixed request stream of keys; key k is a prompt of {@code pagesPerKey} pages whose tokens are all
@@ -17,12 +19,13 @@ import java.util.SplittableRandom;
  *       sync domain; the request runs for one step and finishes right after the next RECV, when its node is
  *       unlocked and written through ({@code cache_finished_req});
  *   <li>one request waits at a time and one runs; no decode, aborts or partial hits;
- *   <li>device and host eviction take the smallest key first (the spec's order), not LRU;
+ *   <li>device and host eviction in the tree's LRU order on the replicated clock (the spec's too);
  *   <li>a GPU copy completes one tick after it starts at the earliest, so never inside the step that
  *       started it (the spec lets environment events happen only at step boundaries);
  *   <li>with storage on: one page per key, prefetch threshold one page, S7 at the step boundary with its
  *       outcome arriving at once, and S5's released slots handed back before the step goes on
- *       ({@link SpecShapedSteps});
+ *       ({@code LoopShape#settleStorage});
+ *   <li>write-through starting when the request finishes ({@code LoopShape#writeThroughAtFinish});
  *   <li>one pipeline stage, write-through (what the spec and this mapping cover).
  * </ul>
  *

@@ -1,61 +1,50 @@
 package dev.hicachesync.sim;
 
-import dev.hicachesync.collective.ProcessGroup;
 import dev.hicachesync.controller.ControllerConfig;
 import dev.hicachesync.env.TransferKind;
-import dev.hicachesync.sync.ProtocolVersion;
-import dev.hicachesync.sync.SyncGroups;
+import dev.hicachesync.trace.TraceFeature;
 import dev.hicachesync.trace.TraceHeader;
-import dev.hicachesync.trace.TracingProcessGroup;
-import java.util.function.LongSupplier;
+import java.util.ArrayList;
+import java.util.List;
 
-/** How a {@link SpecShaped} run is wired for its trace: header, traced group handles, timing. */
+/**
+ * What a traced run adds (the rank's instrumentation is the API's, {@code api.TraceInstrumentation}): the
+ * header, and the timing of a {@link SpecShaped} run.
+ */
 final class SpecTraces {
 
   private SpecTraces() {}
 
-  /** The trace header: the run's constants named as the spec's. */
+  /**
+   * The trace header: the run's constants named as the spec's, and the features it uses; for a run of the
+   * simulator's own scheduler ({@link LoopShape#simulator}) no request stream, and features the spec cannot
+   * follow, so that {@code validate-trace} refuses it by name.
+   */
   static TraceHeader header(SimConfig cfg) {
     SpecShaped s = cfg.specShaped();
     ControllerConfig c = cfg.controllerConfig();
+    boolean storage = cfg.storage() != StorageMode.OFF;
+    List<TraceFeature> features = new ArrayList<>();
+    if (storage) {
+      features.add(TraceFeature.STORAGE);
+    }
+    if (s != null && s.pagesPerKey() > 1) {
+      features.add(storage ? TraceFeature.MULTI_PAGE_KEYS_WITH_STORAGE : TraceFeature.MULTI_PAGE_KEYS);
+    }
+    if (s == null) { // the simulator's own loop: what its workload and shape let happen
+      features.addAll(List.of(TraceFeature.WORKLOAD_RECV, TraceFeature.DECODE, TraceFeature.ABORTS,
+          TraceFeature.SHARED_PREFIXES, TraceFeature.WRITE_AT_INSERT));
+      if (cfg.maxRunning() > 1) {
+        features.add(TraceFeature.SEVERAL_RUNNING);
+      }
+    }
+    if (cfg.topology().pp() > 1) {
+      features.add(TraceFeature.PP);
+    }
     return new TraceHeader(cfg.topology().dp(), cfg.topology().cp(), cfg.topology().tp(), cfg.topology().pp(),
-        cfg.version().label(), cfg.prefetchPolicy().label(), cfg.writePolicy().label(),
-        cfg.storage() != StorageMode.OFF, s.requests(), s.pagesPerKey(), cfg.devicePages(), cfg.hostPages(),
-        Math.max(0, c.prefetchThresholdTokens() / cfg.pageSize()));
-  }
-
-  /** How many groups a scheduler sync point reduces over (singletons skipped), as the spec's SyncGroups. */
-  static int stages(ProtocolVersion v, int cpSize, int tpSize) {
-    return switch (v) {
-      case PRE20460 -> tpSize > 1 ? 1 : 0;
-      case POST20460 -> (cpSize > 1 ? 1 : 0) + (tpSize > 1 ? 1 : 0);
-      case MERGED -> cpSize * tpSize > 1 ? 1 : 0;
-    };
-  }
-
-  /**
-   * The scheduler's sync groups with every handle recording into {@code trace}, each named as the spec
-   * names it: attn_cp is stage 1, attn_tp stage 2 after it (post20460) or 1 alone; merged's one CP×TP
-   * collective is the spec's single non-singleton group (attn_cp when TP = 1, attn_tp when CP = 1), or, on a
-   * full grid, logged as one collective of the domain.
-   */
-  static SyncGroups traced(ProtocolVersion v, ProcessGroup attnTp, ProcessGroup attnCp, ProcessGroup cpTp,
-      RankTrace trace, LongSupplier step) {
-    return traced(v, attnTp, attnCp, cpTp, trace, "sched", step);
-  }
-
-  /** {@link #traced} on channel {@code ch}: "sched" (the scheduler) or "pf" (the prefetch thread, S7). */
-  static SyncGroups traced(ProtocolVersion v, ProcessGroup attnTp, ProcessGroup attnCp, ProcessGroup cpTp,
-      RankTrace trace, String ch, LongSupplier step) {
-    int tpStage = v == ProtocolVersion.POST20460 && attnCp.size() > 1 ? 2 : 1;
-    // Over a whole CP x TP grid the one collective is logged as what it is (group kind "domain"), and
-    // validate-trace's SpecEvents splits it into the spec's attn_cp and attn_tp steps.
-    String cpTpKind = attnCp.size() > 1 && attnTp.size() > 1 ? "domain" : attnCp.size() > 1 ? "attn_cp" : "attn_tp";
-    return new SyncGroups(
-        new TracingProcessGroup(attnTp, trace, "attn_tp", ch, tpStage, step),
-        new TracingProcessGroup(attnCp, trace, "attn_cp", ch, 1, step),
-        new TracingProcessGroup(cpTp, trace, cpTpKind, ch, 1, step),
-        null, null, null);
+        cfg.version().label(), cfg.prefetchPolicy().label(), cfg.writePolicy().label(), storage,
+        s == null ? List.of() : s.requests(), s == null ? 1 : s.pagesPerKey(), cfg.devicePages(), cfg.hostPages(),
+        Math.max(0, c.prefetchThresholdTokens() / cfg.pageSize()), features);
   }
 
   /**

@@ -11,8 +11,9 @@
  * dev.hicachesync.sim.DataOptions} (whether each rank's {@code DataPath} moves and checks real KV bytes).
  * A divergence's readable views come from a replay of the same seed ({@code ExactViews}).
  *
- * <p>Each rank's scheduler loop ({@code RankEngine}, and {@code SpecShapedSteps} for {@code --trace})
- * makes its cache calls through the public {@link dev.hicachesync.api.HiCacheRank}, the object an engine
+ * <p>Each rank's scheduler loop ({@code RankEngine}, one loop for every run; a {@code LoopShape} orders its
+ * phases and sets its limits, an {@code Intake} says what RECV carries, {@code SpecShaped} runs for {@code
+ * --trace} being one configuration of it) makes its cache calls through the public {@link dev.hicachesync.api.HiCacheRank}, the object an engine
  * embeds; the simulator builds the controller behind it itself ({@link dev.hicachesync.api.Seam}: its seeded
  * environment, observers, data path and {@code Fault}s) and reads it for its checks.
  *

@@ -80,6 +80,7 @@ public final class NdjsonTraceRecorder implements TraceRecorder, Closeable {
     m.put("DeviceCap", h.deviceCap());
     m.put("HostCap", h.hostCap());
     m.put("PrefetchThreshold", h.prefetchThreshold());
+    m.put("Features", h.features().stream().map(TraceFeature::label).toList());
     return m;
   }
 

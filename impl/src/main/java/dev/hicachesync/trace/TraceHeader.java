@@ -20,10 +20,13 @@ import java.util.Set;
  * @param deviceCap device pool pages per rank
  * @param hostCap host pool pages per rank
  * @param prefetchThreshold pages below which a prefetch is revoked
+ * @param features what the run used ({@code Features}, optional in the file: absent is none); the header's
+ *     other fields imply some more ({@link #used})
  */
 public record TraceHeader(
     int dp, int cp, int tp, int pp, String version, String policy, String writePolicy, boolean storage,
-    List<Integer> requests, int pagesPerKey, int deviceCap, int hostCap, int prefetchThreshold) {
+    List<Integer> requests, int pagesPerKey, int deviceCap, int hostCap, int prefetchThreshold,
+    List<TraceFeature> features) {
 
   /** The value of the header's {@code trace} field: the format and its version. */
   public static final String FORMAT = "hicache-sync-trace/1";
@@ -31,25 +34,77 @@ public record TraceHeader(
   public static final Set<String> VERSIONS = Set.of("pre20460", "post20460", "merged");
   /** Prefetch policies. */
   public static final Set<String> POLICIES = Set.of("best_effort", "wait_complete", "timeout");
-  /** Write policies the spec models. */
-  public static final Set<String> WRITE_POLICIES = Set.of("write_through");
+  /** Write policies a header may name (the spec models write_through; the others are features it refuses). */
+  public static final Set<String> WRITE_POLICIES = Set.of("write_through", "write_through_selective",
+      "write_back");
+
+  /** A header without a {@code Features} field (the run used only what its other fields say). */
+  public TraceHeader(int dp, int cp, int tp, int pp, String version, String policy, String writePolicy,
+      boolean storage, List<Integer> requests, int pagesPerKey, int deviceCap, int hostCap, int prefetchThreshold) {
+    this(dp, cp, tp, pp, version, policy, writePolicy, storage, requests, pagesPerKey, deviceCap, hostCap,
+        prefetchThreshold, List.of());
+  }
 
   /** Checks the fields; throws {@link IllegalArgumentException} with one line naming the bad field. */
   public TraceHeader {
     requests = List.copyOf(requests);
+    features = List.copyOf(features);
     check(dp >= 1 && cp >= 1 && tp >= 1 && pp >= 1, "dp/cp/tp/pp",
         "sizes must be >= 1, got " + dp + "," + cp + "," + tp + "," + pp);
     check(VERSIONS.contains(version), "version", "'" + version + "' is not one of " + VERSIONS);
     check(POLICIES.contains(policy), "policy", "'" + policy + "' is not one of " + POLICIES);
     check(WRITE_POLICIES.contains(writePolicy), "writePolicy", "'" + writePolicy + "' is not one of "
         + WRITE_POLICIES);
-    check(!requests.isEmpty(), "requests", "must hold at least one request");
+    // A run the spec cannot follow (the simulator's own scheduler) has no fixed request stream to name.
+    check(!requests.isEmpty() || !followable(used(features, pp, writePolicy, storage, pagesPerKey)), "requests",
+        "must hold at least one request");
     for (int k : requests) {
       check(k >= 1, "requests", "keys must be >= 1, got " + k);
     }
     check(pagesPerKey >= 1, "pagesPerKey", "must be >= 1, got " + pagesPerKey);
     check(deviceCap >= 0 && hostCap >= 0 && prefetchThreshold >= 0, "deviceCap/hostCap/prefetchThreshold",
         "must be >= 0");
+  }
+
+  /**
+   * Every feature the run used: the declared {@link #features} and what the other fields imply (PP > 1, a
+   * write policy other than write_through, keys of several pages with storage on), in declaration order.
+   */
+  public List<TraceFeature> used() {
+    return used(features, pp, writePolicy, storage, pagesPerKey);
+  }
+
+  /** The first feature of {@link #used} that the spec cannot follow, or null when it can follow them all. */
+  public TraceFeature unfollowable() {
+    for (TraceFeature f : used()) {
+      if (!f.specFollows()) {
+        return f;
+      }
+    }
+    return null;
+  }
+
+  private static List<TraceFeature> used(List<TraceFeature> declared, int pp, String writePolicy,
+      boolean storage, int pagesPerKey) {
+    java.util.EnumSet<TraceFeature> all = java.util.EnumSet.noneOf(TraceFeature.class);
+    all.addAll(declared);
+    if (pp > 1) {
+      all.add(TraceFeature.PP);
+    }
+    if ("write_back".equals(writePolicy)) {
+      all.add(TraceFeature.WRITE_BACK);
+    }
+    if ("write_through_selective".equals(writePolicy)) {
+      all.add(TraceFeature.WRITE_THROUGH_SELECTIVE);
+    }
+    if (storage && pagesPerKey > 1) {
+      all.add(TraceFeature.MULTI_PAGE_KEYS_WITH_STORAGE);
+    }
+    return List.copyOf(all);
+  }
+
+  private static boolean followable(List<TraceFeature> fs) {
+    return fs.stream().allMatch(TraceFeature::specFollows);
   }
 
   /** Number of ranks of the run. */

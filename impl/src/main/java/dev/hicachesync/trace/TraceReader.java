@@ -20,7 +20,7 @@ import java.util.Set;
  * <pre>
  * {"trace":"hicache-sync-trace/1","DP":1,"CP":2,"TP":1,"PP":1,"Version":"post20460","Policy":"timeout",
  *  "WritePolicy":"write_through","StorageOn":true,"Requests":[1,2,1],"PagesPerKey":1,"DeviceCap":1,
- *  "HostCap":2,"PrefetchThreshold":1}
+ *  "HostCap":2,"PrefetchThreshold":1,"Features":["storage"]}
  * {"ev":"CollectiveCompletes","r":0,"step":0,"grp":"domain","ch":"sched","m":[0,1],"site":"RECV",
  *  "stage":1,"op":"MAX","val":[1],"res":[1],
  *  "snap":{"dfree":1,"hfree":2,"nwq":0,"nlq":0,"nrv":0,"nrl":0,"wait":0,"run":0}}
@@ -28,7 +28,8 @@ import java.util.Set;
  *  "stage":1,"op":"MIN","val":[0],"res":[0],"pop":[0]}
  * {"ev":"RankFailed","r":1,"step":4,"reason":"CollectiveMatching: ..."}
  * </pre>
- * (each object on one line in the file). {@code pop} and {@code snap} are optional; every other field is
+ * (each object on one line in the file). {@code pop}, {@code snap} and the header's {@code Features} (what the
+ * run used, {@link TraceFeature}) are optional; every other field is
  * required, and a field the format does not name is an error too (a misspelt optional field must not be
  * silently ignored).
  */
@@ -36,7 +37,7 @@ public final class TraceReader {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Set<String> HEADER_FIELDS = Set.of("trace", "DP", "CP", "TP", "PP", "Version",
       "Policy", "WritePolicy", "StorageOn", "Requests", "PagesPerKey", "DeviceCap", "HostCap",
-      "PrefetchThreshold");
+      "PrefetchThreshold", "Features");
   private static final Set<String> COLLECTIVE_FIELDS = Set.of("ev", "r", "step", "grp", "ch", "m", "site",
       "stage", "op", "val", "res", "pop", "snap");
   private static final Set<String> FAILED_FIELDS = Set.of("ev", "r", "step", "reason");
@@ -104,6 +105,11 @@ public final class TraceReader {
     return trace;
   }
 
+  /** The checks {@link #readRun} adds to {@link #read}, for a caller that looks at the header in between. */
+  public static void checkRun(Path file, Trace trace) throws TraceFormatException {
+    TraceConsistency.check(file.toString(), trace, 1);
+  }
+
   private static TraceHeader header(JsonNode n) {
     if (!n.has("trace")) {
       throw new IllegalArgumentException("the first line must be the header (field 'trace' = \""
@@ -121,7 +127,28 @@ public final class TraceReader {
     return new TraceHeader(integer(n, "DP"), integer(n, "CP"), integer(n, "TP"), integer(n, "PP"),
         text(n, "Version"), text(n, "Policy"), text(n, "WritePolicy"), bool(n, "StorageOn"), requests,
         integer(n, "PagesPerKey"), integer(n, "DeviceCap"), integer(n, "HostCap"),
-        integer(n, "PrefetchThreshold"));
+        integer(n, "PrefetchThreshold"), features(n));
+  }
+
+  /** The optional {@code Features} field: a list of known feature names. */
+  private static List<TraceFeature> features(JsonNode n) {
+    List<TraceFeature> out = new ArrayList<>();
+    if (!n.has("Features")) {
+      return out;
+    }
+    JsonNode f = n.get("Features");
+    if (!f.isArray()) {
+      throw new IllegalArgumentException("field 'Features' must be an array of feature names");
+    }
+    for (JsonNode e : f) {
+      TraceFeature feature = e.isTextual() ? TraceFeature.byLabel(e.asText()) : null;
+      if (feature == null) {
+        throw new IllegalArgumentException("field 'Features' names unknown feature " + e + " (known: "
+            + java.util.Arrays.stream(TraceFeature.values()).map(TraceFeature::label).toList() + ")");
+      }
+      out.add(feature);
+    }
+    return out;
   }
 
   private static TraceRecord event(JsonNode n, TraceHeader h) {

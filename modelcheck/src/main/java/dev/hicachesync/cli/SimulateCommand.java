@@ -224,7 +224,10 @@ public final class SimulateCommand implements Callable<Integer> {
     if (env != null) {
       System.out.println(env.describe());
     }
-    if (trace.on()) {
+    if (trace.on() && cfg.specShaped() == null) {
+      System.out.println("trace: " + trace.trace + " (the simulator's own scheduler: features the spec cannot"
+          + " follow, listed in its header)");
+    } else if (trace.on()) {
       System.out.println("trace: " + trace.trace + " (spec-shaped, requests "
           + cfg.specShaped().requests() + ", " + cfg.specShaped().pagesPerKey() + " page(s) per key, device "
           + cfg.devicePages() + " host " + cfg.hostPages() + " pages)");

@@ -37,6 +37,13 @@ public final class TraceOptions {
       description = "with --trace: pages of one key (default ${DEFAULT-VALUE})")
   int pagesPerKey;
 
+  @Option(names = "--trace-loop", paramLabel = "spec|simulator", defaultValue = "spec",
+      description = "with --trace: the scheduler loop's configuration: spec (default) is the spec-shaped one"
+          + " validate-trace checks; simulator is the simulator's own (its workload, several running requests,"
+          + " decode, aborts), traced the same way, whose header lists the features the spec cannot follow"
+          + " (validate-trace refuses it, exit 2)")
+  String loop;
+
   /** Whether a trace was asked for. */
   boolean on() {
     return trace != null;
@@ -47,6 +54,12 @@ public final class TraceOptions {
    * (device 2 keys, host 3 keys, 3 steps per request, storage off unless --storage is given).
    */
   void apply(SimConfig.Builder b, ParseResult given, long seed, String storage) {
+    if (!loop.equals("spec") && !loop.equals("simulator")) {
+      throw new IllegalArgumentException("--trace-loop must be spec or simulator, got '" + loop + "'");
+    }
+    if (!specShaped()) {
+      return; // the simulator's own configuration, as without --trace
+    }
     // Storage stays off unless asked for: with it on, one page per key (SpecShaped.check says why).
     StorageMode mode = given.hasMatchedOption("--storage") ? StorageMode.parse(storage) : StorageMode.OFF;
     SpecShaped s = SpecShaped.seeded(seed, requests, keys, pagesPerKey);
@@ -60,6 +73,11 @@ public final class TraceOptions {
     if (!given.hasMatchedOption("--steps")) {
       b.steps(3L * requests);
     }
+  }
+
+  /** Whether the traced run is spec-shaped (the default {@code --trace-loop spec}). */
+  boolean specShaped() {
+    return !"simulator".equals(loop);
   }
 
   /** Runs {@code cfg}, recording its trace into the file. */

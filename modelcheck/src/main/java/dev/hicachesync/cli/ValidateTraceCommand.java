@@ -13,6 +13,7 @@ import dev.hicachesync.report.swimlane.ReportDirectory;
 import dev.hicachesync.report.swimlane.TracePage;
 import dev.hicachesync.trace.CollectiveRecord;
 import dev.hicachesync.trace.Trace;
+import dev.hicachesync.trace.TraceFeature;
 import dev.hicachesync.trace.TraceFormatException;
 import dev.hicachesync.trace.TraceHeader;
 import dev.hicachesync.trace.TraceReader;
@@ -69,7 +70,14 @@ public final class ValidateTraceCommand implements Callable<Integer> {
     }
     Trace trace;
     try {
-      trace = TraceReader.readRun(file);
+      trace = TraceReader.read(file);
+      TraceFeature unfollowable = trace.header().unfollowable();
+      if (unfollowable != null) { // before the consistency checks: those assume the spec's scheduler
+        err.println("hicache-sync validate-trace: the trace uses feature '" + unfollowable.label()
+            + "', which the spec cannot follow: " + unfollowable.whyNot());
+        return Main.EXIT_BAD_INPUT;
+      }
+      TraceReader.checkRun(file, trace);
     } catch (TraceFormatException e) {
       err.println("hicache-sync validate-trace: not a trace: " + e.getMessage());
       return Main.EXIT_BAD_INPUT;

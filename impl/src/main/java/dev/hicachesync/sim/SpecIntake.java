@@ -1,0 +1,95 @@
+package dev.hicachesync.sim;
+
+import dev.hicachesync.collective.ProcessGroup;
+import dev.hicachesync.collective.ReduceOp;
+import dev.hicachesync.controller.CacheController;
+import dev.hicachesync.sync.SyncPoint;
+import dev.hicachesync.trace.TraceRecorder;
+import java.util.List;
+
+/**
+ * The spec's RECV ({@code HiCacheSync.tla}): every rank posts {@code [next request index, or 0 while one
+ * waits]} and the domain takes the MAX; a non-zero result delivers that request of the fixed stream
+ * ({@link SpecShaped}). RECV is logged on a one-rank domain too, since the spec always posts it. The run
+ * stops when every rank is {@code LocalDone}, agreed by one MIN on the untraced domain group: a harness
+ * collective (the spec then only stutters), no part of the protocol or the trace.
+ */
+final class SpecIntake implements Intake {
+  private final RankEngine engine;
+  private final SpecShaped shape;
+  private final ProcessGroup recv;
+  private final ProcessGroup harness;
+  /** The rank's trace recorder (the API's instrumentation), or null when nothing is recorded. */
+  private final TraceRecorder trace;
+  private final int pageSize;
+  /** The spec's reqIdx: the last request index delivered, from 1 (0: none yet). */
+  private int reqIdx;
+
+  /**
+   * @param recv the domain group RECV reduces over (traced when recording)
+   * @param harness the same group untraced, for the stop agreement
+   * @param trace where a one-rank RECV is logged, or null when nothing is recorded
+   */
+  SpecIntake(RankEngine engine, SpecShaped shape, ProcessGroup recv, ProcessGroup harness, TraceRecorder trace,
+      int pageSize) {
+    this.engine = engine;
+    this.shape = shape;
+    this.recv = recv;
+    this.harness = harness;
+    this.trace = trace;
+    this.pageSize = pageSize;
+  }
+
+  @Override
+  public List<Request> receive(long s, boolean stop) {
+    CacheController c = engine.controller;
+    if (allDone(c)) {
+      return null;
+    }
+    int waiting = index(engine.firstWaiting());
+    long[] mine = {waiting == 0 && reqIdx < shape.requests().size() ? reqIdx + 1 : 0};
+    engine.api.beforeRecv(waiting, index(engine.firstRunning())); // the RECV line's snapshot, when traced
+    long[] got;
+    if (recv.size() > 1) {
+      got = recv.allReduce(SyncPoint.RECV.name(), ReduceOp.MAX, mine);
+      engine.stats.recvCollectives++;
+    } else {
+      got = mine.clone();
+      if (trace != null) {
+        trace.collective(engine.rank, s, "domain", "sched", List.of(engine.rank), SyncPoint.RECV.name(), 1, "MAX",
+            mine, got, null, null);
+      }
+    }
+    engine.recorder.afterSync(SyncPoint.RECV);
+    if (got[0] == 0) {
+      return List.of();
+    }
+    reqIdx = (int) got[0];
+    int[] prompt = shape.prompt(shape.requests().get(reqIdx - 1), pageSize);
+    // Runs for one step: it finishes right after the next RECV (LoopShape.spec puts FINISH there).
+    return List.of(new Request(rid(reqIdx), prompt, new int[0], 1, 0, -1));
+  }
+
+  /** The spec's {@code LocalDone} on every rank of the domain (see the class javadoc). */
+  private boolean allDone(CacheController c) {
+    boolean done = reqIdx == shape.requests().size() && engine.firstWaiting() == null
+        && engine.firstRunning() == null && c.ongoingPrefetches().isEmpty();
+    for (int n : c.queueSizes()) {
+      done &= n == 0;
+    }
+    long[] v = {done ? 1 : 0};
+    if (harness.size() > 1) {
+      v = harness.allReduce("DONE", ReduceOp.MIN, v);
+    }
+    return v[0] == 1;
+  }
+
+  private static String rid(int request) {
+    return "req" + request;
+  }
+
+  /** The spec's request index of {@code r} (from 1), or 0 for none. */
+  private static int index(Request r) {
+    return r == null ? 0 : Integer.parseInt(r.rid().substring(3));
+  }
+}

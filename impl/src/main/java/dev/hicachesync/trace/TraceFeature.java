@@ -1,0 +1,68 @@
+package dev.hicachesync.trace;
+
+import java.util.Locale;
+
+/**
+ * What a recorded run used, listed in its header's {@code Features} field, and whether {@code
+ * spec/TraceHiCacheSync.tla} can follow a run that uses it. {@code validate-trace} refuses (exit 2, one line
+ * naming the feature) a trace with a feature the spec cannot follow, instead of reporting its first event
+ * as unmatched: the difference would be the mapping's, not the protocol's.
+ */
+public enum TraceFeature {
+  /** The L3 storage tier (S7 prefetches, S3's revoke and host-release queues, S4, S5). */
+  STORAGE(null),
+  /** Keys of more than one page (storage off). */
+  MULTI_PAGE_KEYS(null),
+  /** Keys of more than one page with storage on. */
+  MULTI_PAGE_KEYS_WITH_STORAGE("a partial prefetch insert is one node in the spec, a host node and a computed"
+      + " child in the simulator"),
+  /** RECV broadcasts the workload's arrivals (the simulator's own scheduler). */
+  WORKLOAD_RECV("the spec's RECV is a MAX of the next request index, one request delivered at a time"),
+  /** More than one request running at once. */
+  SEVERAL_RUNNING("the spec runs one request at a time"),
+  /** Decode steps: a request caches output tokens when it finishes. */
+  DECODE("the spec's requests have no output tokens"),
+  /** Aborted waiting requests (S6). */
+  ABORTS("the spec has no aborts"),
+  /** Prompts that share a prefix (node splits). */
+  SHARED_PREFIXES("the spec's keys share no prefix: one radix node per key"),
+  /** Write-through starting at insert (SGLang's point) instead of when the request finishes. */
+  WRITE_AT_INSERT("the spec starts write-through when the request finishes"),
+  /** The write_through_selective policy. */
+  WRITE_THROUGH_SELECTIVE("the spec models write_through only"),
+  /** The write_back policy. */
+  WRITE_BACK("the spec models write_through only"),
+  /** More than one pipeline stage. */
+  PP("PP stages are HiCachePipeline.tla's, which has no trace module: TraceHiCacheSync.tla runs one stage");
+
+  private final String whyNot;
+
+  TraceFeature(String whyNot) {
+    this.whyNot = whyNot;
+  }
+
+  /** The name in a trace header: the constant in lower case ({@code write_back}). */
+  public String label() {
+    return name().toLowerCase(Locale.ROOT);
+  }
+
+  /** Whether {@code TraceHiCacheSync.tla} can follow a run that uses this feature. */
+  public boolean specFollows() {
+    return whyNot == null;
+  }
+
+  /** Why the spec cannot follow it (null when it can). */
+  public String whyNot() {
+    return whyNot;
+  }
+
+  /** The feature named {@code label} in a header, or null. */
+  public static TraceFeature byLabel(String label) {
+    for (TraceFeature f : values()) {
+      if (f.label().equals(label)) {
+        return f;
+      }
+    }
+    return null;
+  }
+}
