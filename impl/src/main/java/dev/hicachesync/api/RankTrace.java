@@ -13,9 +13,10 @@ import java.util.List;
 
 /**
  * The API's trace instrumentation of one rank ({@link TraceInstrumentation}): what its {@code
- * TracingProcessGroup}s record goes through here, which adds what only the rank knows: the acks its sync point's decision popped (on the line of the sync point's
- * last collective, held until the decision is applied: {@link #afterSync}) and its state while it waits at
- * RECV (the snapshot {@link HiCacheRank#beforeRecv} takes before the scheduler calls it).
+ * TracingProcessGroup}s record goes through here, which adds what only the rank knows: the acks its sync
+ * point's decision popped (on the line of the sync point's last collective, held until the decision is
+ * applied: {@link #afterSync}) and its state while it waits at RECV (the snapshot {@link
+ * HiCacheRank#beforeRecv} takes before the scheduler calls it).
  *
  * <p>Both still land before the rank's next collective call, the order {@code SpecEvents} relies on. Rank
  * thread only (the shared recorder takes care of the other ranks).
