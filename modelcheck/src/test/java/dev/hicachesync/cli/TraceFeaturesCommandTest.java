@@ -44,6 +44,14 @@ class TraceFeaturesCommandTest {
   }
 
   @Test
+  void anUnknownTraceLoopIsExitTwoInOneLine() throws Exception {
+    CommandRun sim = CommandRun.of(new SimulateCommand(), "--trace", file("bogus-loop").toString(), "--trace-loop",
+        "bogus");
+    assertEquals(2, sim.code(), sim.out() + sim.err());
+    assertEquals("hicache-sync simulate: --trace-loop must be spec or simulator, got 'bogus'", sim.err().strip());
+  }
+
+  @Test
   void aDeclaredOrImpliedFeatureTheSpecCannotFollowIsExitTwo() throws Exception {
     List<String> hand = ValidateTraceCommandTest.hand();
     String header = hand.get(0);

@@ -43,8 +43,9 @@ public final class JavaReplay {
 
   /** Why the other switches cannot be replayed: the seam the implementation lacks. */
   private static final Map<String, String> NO_SEAM = Map.of(
-      "B10", "B10's rank-local batch-full exit (spec action BatchFills) is in the simulator's own admission loop"
-          + " (RankEngine), not in the spec-shaped driver",
+      "B10", "B10's rank-local batch-full exit (spec action BatchFills) is a fault of the one scheduler loop"
+          + " (RankEngine, spec-shaped runs included), but its condition comes from the seeded Timing, which the"
+          + " replay's copy schedule does not set",
       "B14", "B14 needs the sidecar pool (spec action StorageReadsSidecarPage), which the implementation does not have",
       "B14sum", "B14sum needs the sidecar pool (spec action StorageReadsSidecarPage), which the implementation does not have",
       "B15", "B15 is the sidecar wait of best_effort (spec action StorageReadsSidecarPage): no sidecar pool",
