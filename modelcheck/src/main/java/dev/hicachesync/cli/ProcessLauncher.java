@@ -124,9 +124,16 @@ final class ProcessLauncher {
         }
         return a;
       })) {
-        // Each rank bounds its own waits by the collective timeout; the grace after a first failure lets
-        // the survivors name it before anything is killed.
-        exits = w.await(Duration.ofDays(7), cfg.collectiveTimeout().plusSeconds(10));
+        // An interrupted launcher (Ctrl-C, SIGTERM) takes its ranks with it: nothing is left running.
+        Thread reaper = new Thread(w::close, "rank-reaper");
+        Runtime.getRuntime().addShutdownHook(reaper);
+        try {
+          // Each rank bounds its own waits by the collective timeout; the grace after a first failure lets
+          // the survivors name it before anything is killed.
+          exits = w.await(Duration.ofDays(7), cfg.collectiveTimeout().plusSeconds(10));
+        } finally {
+          Runtime.getRuntime().removeShutdownHook(reaper);
+        }
       }
       long elapsed = (System.nanoTime() - start) / 1_000_000;
       failIfLost(exits, reports, cfg.collectiveTimeout());
