@@ -123,6 +123,16 @@ public final class ClusterNode implements AutoCloseable {
     return cfg.rank();
   }
 
+  /** Returns the ranks that left the world so far (crash, kill, partition), ascending. Any thread. */
+  public List<Integer> lostRanks() {
+    lock.lock();
+    try {
+      return List.copyOf(lost);
+    } finally {
+      lock.unlock();
+    }
+  }
+
   /** Returns the configuration this node joined with. */
   public ClusterConfig config() {
     return cfg;

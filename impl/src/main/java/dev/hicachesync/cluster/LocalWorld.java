@@ -19,12 +19,16 @@ import java.util.concurrent.TimeUnit;
  * then are killed. Nothing is left running when {@link #await} returns or {@link #close} is called.
  */
 public final class LocalWorld implements AutoCloseable {
-  /** What one rank process printed and how it ended. */
-  public record RankExit(int rank, int exitCode, List<String> output, boolean killed) {}
+  /**
+   * What one rank process printed and how it ended; {@code exitNanos} is when it ended ({@link System#nanoTime}),
+   * for measuring how fast the others noticed a failure.
+   */
+  public record RankExit(int rank, int exitCode, List<String> output, boolean killed, long exitNanos) {}
 
   private final List<Process> processes = new ArrayList<>();
   private final List<List<String>> outputs = new ArrayList<>();
   private final List<Thread> readers = new ArrayList<>();
+  private final List<java.util.concurrent.CompletableFuture<Long>> exitTimes = new ArrayList<>();
 
   private LocalWorld() {}
 
@@ -48,6 +52,7 @@ public final class LocalWorld implements AutoCloseable {
         cmd.addAll(args.of(r, ports, cluster));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         w.processes.add(p);
+        w.exitTimes.add(p.onExit().thenApply(x -> System.nanoTime()));
         List<String> out = new ArrayList<>();
         w.outputs.add(out);
         Thread reader = new Thread(() -> read(p, out), "rank-" + r + "-output");
@@ -115,7 +120,8 @@ public final class LocalWorld implements AutoCloseable {
     List<RankExit> exits = new ArrayList<>();
     for (int r = 0; r < processes.size(); r++) {
       synchronized (outputs.get(r)) {
-        exits.add(new RankExit(r, processes.get(r).exitValue(), List.copyOf(outputs.get(r)), killed[r]));
+        exits.add(new RankExit(r, processes.get(r).exitValue(), List.copyOf(outputs.get(r)), killed[r],
+            exitTimes.get(r).getNow(System.nanoTime())));
       }
     }
     return exits;

@@ -36,23 +36,7 @@ final class DomainChecker {
       }
       int n = Math.min(ref.length, other.length);
       for (int i = 0; i < n; i += RankRecorder.WIDTH) {
-        List<Invariant> bad = new ArrayList<>();
-        if (ref[i] != other[i]) {
-          bad.add(Invariant.CollectiveMatching);
-        } else {
-          if (ref[i + 2] != other[i + 2]) {
-            bad.add(Invariant.AckAgreement);
-          }
-          if (ref[i + 3] != other[i + 3]) {
-            bad.add(Invariant.PrefetchAgreement);
-          }
-          if (ref[i + 4] != other[i + 4]) {
-            bad.add(Invariant.AllocAgreement);
-          }
-          if (ref[i + 1] != other[i + 1]) {
-            bad.add(Invariant.TreeAgreement);
-          }
-        }
+        List<Invariant> bad = violated(ref, other, i);
         if (!bad.isEmpty()) {
           return new Divergence(step, RankRecorder.label(ref[i]), bad, ranks[0], ranks[m],
               entry(ref, i), entry(other, i));
@@ -67,6 +51,31 @@ final class DomainChecker {
       }
     }
     return null;
+  }
+
+  /**
+   * Returns the invariants two entries at offset {@code i} violate (code, tree, acks, prefetch, alloc), root
+   * cause first; empty when they agree.
+   */
+  static List<Invariant> violated(long[] ref, long[] other, int i) {
+    List<Invariant> bad = new ArrayList<>();
+    if (ref[i] != other[i]) {
+      bad.add(Invariant.CollectiveMatching);
+    } else {
+      if (ref[i + 2] != other[i + 2]) {
+        bad.add(Invariant.AckAgreement);
+      }
+      if (ref[i + 3] != other[i + 3]) {
+        bad.add(Invariant.PrefetchAgreement);
+      }
+      if (ref[i + 4] != other[i + 4]) {
+        bad.add(Invariant.AllocAgreement);
+      }
+      if (ref[i + 1] != other[i + 1]) {
+        bad.add(Invariant.TreeAgreement);
+      }
+    }
+    return bad;
   }
 
   private static String entry(long[] e, int i) {

@@ -39,6 +39,8 @@ final class RankRecorder implements SyncObserver {
   Runnable gate;
   /** The step being recorded (-1 before the first). */
   volatile long step = -1;
+  /** Where every entry is also written ({@code --digest-log}), or null. */
+  DigestLog log;
 
   /** One rank's readable state at one entry: queues and pools, and the tree node by node. */
   record View(String state, List<String> tree) {}
@@ -93,6 +95,14 @@ final class RankRecorder implements SyncObserver {
     return Arrays.copyOf(data[s], size[s]);
   }
 
+  /** Closes the digest log, if any (the rank's thread has ended). */
+  void closeLog() {
+    if (log != null) {
+      log.close();
+      log = null;
+    }
+  }
+
   static String label(long code) {
     if (code == END) {
       return "end of step";
@@ -119,6 +129,9 @@ final class RankRecorder implements SyncObserver {
       System.arraycopy(popped, 0, d, n + 5, 5);
     }
     size[slot] = n + WIDTH;
+    if (log != null) {
+      log.write(stepOf[slot], code, tree, acks, prefetch, alloc);
+    }
     if (stepOf[slot] == viewStep && controller != null) {
       views.add(new View(Simulator.queues(controller), controller.tree().describe()));
     }

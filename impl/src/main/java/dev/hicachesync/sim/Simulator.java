@@ -61,6 +61,28 @@ public final class Simulator {
 
   /** Environment faults of a soak ({@code simulate --faults}), or null: the store as it is. */
   private EnvironmentFaults faults;
+  /** Where the ranks' groups come from: null for a {@link LocalFabric} of every rank in this JVM. */
+  private GroupSource groups;
+  /** The one rank this process hosts ({@link HostedRank}), or -1: every rank of the topology. */
+  private int hosted = -1;
+  /** A folder for each rank's digest log ({@code rank-R.digests}), or null: no logs. */
+  private Path digestLogs;
+
+  /**
+   * Writes each rank's digest at every lockstep point to {@code dir/rank-R.digests} ({@link DigestLog});
+   * returns this simulator.
+   */
+  public Simulator withDigestLogs(Path dir) {
+    this.digestLogs = dir;
+    return this;
+  }
+
+  /** Makes this simulator build only {@code rank}, its groups from {@code source} (a rank process). */
+  Simulator hosting(int rank, GroupSource source) {
+    this.hosted = rank;
+    this.groups = source;
+    return this;
+  }
 
   /**
    * Injects {@code f}'s storage faults into this run's stores (its timing and workload faults are in the
@@ -130,16 +152,19 @@ public final class Simulator {
   RankEngine[] setUp() {
     Topology t = cfg.topology();
     int world = t.worldSize();
-    LocalFabric fabric = new LocalFabric(cfg.collectiveTimeout());
+    GroupSource fabric = groups != null ? groups : GroupSource.of(new LocalFabric(cfg.collectiveTimeout()));
     StorageBackend[] storage = storage(world);
     this.stores = storage;
     if (faults != null) {
       storage = faults.wrapStores(cfg, storage);
     }
-    RankEngine[] engines = new RankEngine[world];
+    RankEngine[] engines = new RankEngine[hosted < 0 ? world : 1];
     RankRecorder[] recorders = new RankRecorder[world];
     for (int r = 0; r < world; r++) {
       recorders[r] = new RankRecorder();
+      if (digestLogs != null && hosts(r)) {
+        recorders[r].log = DigestLog.create(digestLogs.resolve(DigestLog.fileName(r)));
+      }
     }
     for (int r : viewRanks) {
       recorders[r].viewStep = viewStep;
@@ -149,9 +174,16 @@ public final class Simulator {
       trace.header(SpecTraces.header(cfg));
     }
     for (int r = 0; r < world; r++) {
-      engines[r] = build(r, t, fabric, storage[r], recorders);
+      if (hosts(r)) {
+        engines[hosted < 0 ? r : 0] = build(r, t, fabric, storage[r], recorders);
+      }
     }
     return engines;
+  }
+
+  /** Returns whether this process builds rank {@code r}. */
+  private boolean hosts(int r) {
+    return hosted < 0 || hosted == r;
   }
 
   static Thread rankThread(RankEngine e, Runnable body) {
@@ -215,7 +247,7 @@ public final class Simulator {
         (System.nanoTime() - start) / 1_000_000);
   }
 
-  private RankEngine build(int r, Topology t, LocalFabric fabric, StorageBackend storage,
+  private RankEngine build(int r, Topology t, GroupSource fabric, StorageBackend storage,
       RankRecorder[] recorders) {
     RankCoord c = t.coords(r);
     PipeChannel fromPrev = null;
@@ -265,7 +297,8 @@ public final class Simulator {
     }
     List<Integer> domain = t.syncDomain(r);
     DomainChecker checker = null;
-    if (domain.get(0) == r && domain.size() > 1) {
+    // A rank process cannot read its peers' recorders: the launcher compares the gathered digest logs.
+    if (domain.get(0) == r && domain.size() > 1 && hosted < 0) {
       int[] ranks = domain.stream().mapToInt(Integer::intValue).toArray();
       RankRecorder[] members = new RankRecorder[ranks.length];
       for (int i = 0; i < ranks.length; i++) {
@@ -306,11 +339,28 @@ public final class Simulator {
       if (e.data != null) {
         e.data.close();
       }
+      e.recorder.closeLog();
     }
   }
 
   Divergence first() {
     return first.get();
+  }
+
+  /** Page objects the stores this simulator opened held at the start. */
+  long storagePagesAtStart() {
+    return storagePagesAtStart;
+  }
+
+  /** Pages the bounded L3 shards this simulator opened have evicted (0 when unbounded). */
+  long storageEvictedPages() {
+    long n = 0;
+    if (cfg.storageBounded()) {
+      for (StorageBackend b : stores) {
+        n += b == null ? 0 : ((LruStorageBackend) b).evicted();
+      }
+    }
+    return n;
   }
 
   Throwable crash() {
@@ -537,6 +587,9 @@ public final class Simulator {
     // A replay (viewStep >= 0) starts from empty shards in temporary folders, as the run it repeats did.
     Path root = cfg.storageDir() != null && viewStep < 0 ? cfg.storageDir() : null;
     for (int r = 0; r < world; r++) {
+      if (!hosts(r)) {
+        continue;
+      }
       out[r] = new LruStorageBackend(open(root == null ? null : root.resolve("rank-" + r)), cfg.storagePages());
     }
     return out;

@@ -8,11 +8,11 @@ import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
 
 /** Removes a run's temporary store folder; best effort, as a leftover in the temporary directory is harmless. */
-final class StoreFolders {
+public final class StoreFolders {
   private StoreFolders() {}
 
   /** Deletes {@code root} and everything under it, never following a symlink out of it. */
-  static void deleteTree(Path root) {
+  public static void deleteTree(Path root) {
     try {
       Files.walkFileTree(root, new SimpleFileVisitor<>() {
         @Override

@@ -39,7 +39,8 @@ public final class BenchSuite {
   private Set<String> only = Set.of();
 
   /** The areas {@code --only} accepts, in the order they run. */
-  public static final List<String> AREAS = List.of("collectives", "copies", "storage", "simulator", "replay", "tlc");
+  public static final List<String> AREAS = List.of("collectives", "copies", "storage", "simulator", "replay", "tlc",
+      "jgroups");
 
   /**
    * @param trace a Mooncake trace to replay, or null for a generated one
@@ -63,7 +64,8 @@ public final class BenchSuite {
   }
 
   private boolean wants(String area) {
-    return only.isEmpty() || only.contains(area);
+    // jgroups starts 14 JVMs (worlds of 2, 4 and 8 processes): only when named.
+    return only.isEmpty() && !area.equals("jgroups") || only.contains(area);
   }
 
   /** The measured rows and the series for the charts. */
@@ -98,6 +100,9 @@ public final class BenchSuite {
     }
     if (wants("replay")) {
       replay(rows, byLength);
+    }
+    if (wants("jgroups")) {
+      JGroupsBench.run(new int[] {2, 4, 8}, Math.max(200, sizes.rounds() / 5), sizes.rounds()).forEach(r -> add(rows, r));
     }
     if (sizes.tlc() && wants("tlc")) {
       add(rows, TlcBench.run(Workspace.fromRoot(), tlcModel));

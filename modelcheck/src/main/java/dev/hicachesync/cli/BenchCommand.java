@@ -40,7 +40,8 @@ final class BenchCommand implements Callable<Integer> {
   boolean noTlc;
 
   @Option(names = "--only", split = ",", paramLabel = "AREA",
-      description = "run only these areas: collectives, copies, storage, simulator, replay, tlc")
+      description = "run only these areas: collectives, copies, storage, simulator, replay, tlc; jgroups (rank"
+          + " processes, 2/4/8 JVMs) runs only when named")
   List<String> only = List.of();
 
   @Option(names = "--rounds", paramLabel = "N", description = "collective calls per measurement (default: 10000, smoke 300)")

@@ -11,7 +11,7 @@ import picocli.CommandLine.Command;
     version = "hicache-sync 0.1.0",
     description = "Model-check and simulate the HiCache multi-rank sync protocol.",
     subcommands = {CheckCommand.class, SimulateCommand.class, SweepCommand.class, ValidateTraceCommand.class,
-        BenchCommand.class})
+        BenchCommand.class, RankCommand.class})
 public final class Main implements Runnable {
 
   /** Exit code for bad input (unknown flag, invalid topology, malformed file). */
@@ -24,6 +24,11 @@ public final class Main implements Runnable {
    * not 3.
    */
   public static final int EXIT_IO_FAILED = 4;
+  /**
+   * Exit code when a rank process was lost during the run (killed, crashed, stopped past the collective
+   * timeout): {@code rank} when a peer left, {@code simulate --processes} when any rank did.
+   */
+  public static final int EXIT_RANK_LOST = 5;
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 

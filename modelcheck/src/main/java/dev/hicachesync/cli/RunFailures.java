@@ -17,6 +17,10 @@ final class RunFailures {
   /** Prints the line for {@code e}, prefixed by the command, and returns the exit code. */
   static int report(String command, RuntimeException e) {
     String prefix = "hicache-sync " + command + ": ";
+    if (e instanceof CommandExit exit) {
+      System.err.println(prefix + firstLine(exit.getMessage()));
+      return exit.code;
+    }
     for (Throwable t = e; t != null; t = t.getCause()) {
       if (t instanceof StorageRootException) {
         System.err.println(prefix + firstLine(t.getMessage()));

@@ -38,7 +38,7 @@ import picocli.CommandLine.Model.CommandSpec;
     description = {"Run the ranks of a topology through the deterministic multi-rank simulator.",
         "At most " + WorldLimits.SIMULATE + " ranks (dp x cp x tp x pp). Exit codes: 0 no divergence, 1 divergence,"
             + " 2 bad input, 3 internal error, 4 I/O failure during the run (disk full, storage backend error)."})
-public final class SimulateCommand implements Callable<Integer> {
+public class SimulateCommand implements Callable<Integer> {
 
   @Option(names = "--dp", defaultValue = "1", description = "attention-DP replicas (default ${DEFAULT-VALUE})")
   int dp;
@@ -128,6 +128,19 @@ public final class SimulateCommand implements Callable<Integer> {
       description = "device tier when --data on: auto (JCuda if CUDA is present), simulated, cuda (default ${DEFAULT-VALUE})")
   String device;
 
+  @Option(names = "--processes",
+      description = "run each rank as its own process on this machine (loopback, free ports) and gather their reports;"
+          + " needs --storage file or off (docs/processes.md)")
+  boolean processes;
+
+  @Option(names = "--kill-rank", paramLabel = "R@STEP",
+      description = "with --processes: rank R's process kills itself (SIGKILL) at step STEP (docs/faults.md)")
+  String killRank;
+
+  @Option(names = "--digest-log", paramLabel = "DIR",
+      description = "write each rank's digest at every lockstep point to DIR/rank-R.digests")
+  Path digestLog;
+
   /** Trace replay ({@code --workload}) and SGLang-named capacities; see {@link WorkloadOptions}. */
   @Mixin
   WorkloadOptions workload;
@@ -216,13 +229,13 @@ public final class SimulateCommand implements Callable<Integer> {
     }
     SimResult r;
     try {
-      r = trace.on() ? trace.run(cfg) : new Simulator(cfg).withFaults(env).run();
+      r = trace.on() ? trace.run(cfg) : run(cfg, env);
     } catch (RuntimeException e) {
-      return RunFailures.report("simulate", e);
+      return RunFailures.report(spec.name(), e);
     }
     System.out.println(r.stats().describe());
     if (env != null) {
-      System.out.println(env.describe());
+      System.out.println(faultsLine(env));
     }
     if (trace.on() && cfg.specShaped() == null) {
       System.out.println("trace: " + trace.trace + " (the simulator's own scheduler: features the spec cannot"
@@ -253,6 +266,23 @@ public final class SimulateCommand implements Callable<Integer> {
     return 1;
   }
 
+  /** Runs the configured simulation: every rank in this JVM, or (--processes) each rank in its own process. */
+  SimResult run(SimConfig cfg, EnvironmentFaults env) {
+    if (processes) {
+      launcher = new ProcessLauncher(spec.commandLine().getParseResult().originalArgs(), killRank, digestLog);
+      return launcher.run(cfg);
+    }
+    return new Simulator(cfg).withFaults(env).withDigestLogs(digestLog).run();
+  }
+
+  /** The launcher of a --processes run (it holds the world's fault counts), or null. */
+  private ProcessLauncher launcher;
+
+  /** Returns the faults line: this JVM's counts, or the sum of the rank processes' counts. */
+  String faultsLine(EnvironmentFaults env) {
+    return launcher != null ? launcher.faultsLine() : env.describe();
+  }
+
   /**
    * Checks every path the run writes before it starts: the storage folder (created, probed, real path),
    * the trace and the log ({@code --fresh-storage} empties the folder later, once every flag is checked).
@@ -270,6 +300,9 @@ public final class SimulateCommand implements Callable<Integer> {
     }
     if (log != null) {
       OutputPaths.checkWritable("--log", log);
+    }
+    if (processes || killRank != null) {
+      ProcessLauncher.checkOptions(this);
     }
   }
 

@@ -1,0 +1,187 @@
+package dev.hicachesync.sim;
+
+import dev.hicachesync.controller.ControllerStats;
+import dev.hicachesync.sync.Invariant;
+import dev.hicachesync.topology.GroupKind;
+import dev.hicachesync.topology.Topology;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Adds the parts of a world of rank processes ({@link RankReport}s) up into the result the in-JVM run of the
+ * same configuration returns: the same statistics (request figures once per sync domain, data movement from
+ * every rank), the same final tree-digest check, and the first divergence.
+ */
+public final class ProcessReports {
+  private ProcessReports() {}
+
+  /**
+   * Returns the world's result.
+   *
+   * @param reports one per rank, in rank order
+   * @param fromLogs the first disagreement of the gathered digest logs ({@link DigestLogs}), or null
+   * @param elapsedMillis wall time of the whole world (reporting only)
+   */
+  public static SimResult combine(SimConfig cfg, List<RankReport> reports, Divergence fromLogs, long elapsedMillis) {
+    Topology t = cfg.topology();
+    long completed = Long.MAX_VALUE;
+    for (RankReport r : reports) {
+      completed = Math.min(completed, r.num("steps_run"));
+    }
+    // The first divergence: the lowest step; at one step a rank's own failure (a failed collective, a local
+    // invariant) before the logs' disagreement it explains.
+    List<Divergence> found = new ArrayList<>();
+    for (RankReport r : reports) {
+      if (r.divergence() != null) {
+        found.add(r.divergence());
+      }
+    }
+    if (fromLogs != null) {
+      found.add(fromLogs);
+    }
+    Divergence d = found.stream().min(Comparator.comparingLong(Divergence::step)).orElse(null);
+    List<Long> digests = new ArrayList<>();
+    if (d == null) {
+      d = finalDigests(t, reports, completed, digests);
+    }
+    List<String> quiescence = new ArrayList<>();
+    if (d == null && cfg.drainSteps() > 0) {
+      for (RankReport r : reports) {
+        for (String q : r.lines("quiescence")) {
+          quiescence.add("rank " + r.rank() + ": " + q);
+        }
+      }
+    }
+    long steps = Math.min(completed, cfg.steps());
+    SimStats s = stats(cfg, reports, steps, true);
+    return new SimResult(cfg, s, d, steps, digests, quiescence, elapsedMillis);
+  }
+
+  /** Returns one rank's own view as a result: its counters alone (a rank process's stdout). */
+  public static SimResult local(SimConfig cfg, RankReport r) {
+    long steps = Math.min(r.num("steps_run"), cfg.steps());
+    SimStats s = stats(cfg, List.of(r), steps, false);
+    return new SimResult(cfg, s, r.divergence(), steps, List.of(r.num("tree_digest")), r.lines("quiescence"),
+        r.num("elapsed_ms"));
+  }
+
+  /** Compares each domain's final tree digests (the in-JVM run's last check); fills {@code digests}. */
+  private static Divergence finalDigests(Topology t, List<RankReport> reports, long completed, List<Long> digests) {
+    for (List<Integer> domain : t.groups(GroupKind.SYNC_DOMAIN)) {
+      long ref = reports.get(domain.get(0)).num("tree_digest");
+      for (int i = 1; i < domain.size(); i++) {
+        long other = reports.get(domain.get(i)).num("tree_digest");
+        if (other != ref) {
+          return new Divergence(completed, "tree digest at the end", List.of(Invariant.TreeAgreement),
+              domain.get(0), domain.get(i), Long.toHexString(ref), Long.toHexString(other));
+        }
+      }
+      digests.add(ref);
+    }
+    return null;
+  }
+
+  /** As {@code Simulator.stats}, from the reports; {@code world}: domains counted by their first rank. */
+  private static SimStats stats(SimConfig cfg, List<RankReport> reports, long steps, boolean world) {
+    Topology t = cfg.topology();
+    SimStats s = new SimStats();
+    s.steps = steps;
+    s.ranks = reports.size();
+    s.pageBytes = cfg.controllerConfig().pageBytes();
+    if (cfg.data().on()) {
+      s.pageBytes = cfg.data().pageBytes();
+      s.deviceTier = reports.get(0).text("device_tier");
+      s.hostLayout = String.format("%s, page %d B (%d layers x %d B)", cfg.data().hostLayout().label(),
+          cfg.data().pageBytes(), cfg.data().layers(), cfg.data().layerBytes());
+    }
+    for (RankReport r : reports) {
+      if (cfg.data().on()) {
+        s.dataBytes += r.num("data_bytes");
+        s.checkedPages += r.num("checked_pages");
+      }
+      EngineStats e = engine(r);
+      ControllerStats c = controller(r);
+      if (!world || t.syncDomain(r.rank()).get(0) == r.rank()) {
+        s.addDomain(e, c);
+      }
+      s.addRank(e, c, r.num("controller_collectives"));
+      // Unbounded: every rank opened the one shared folder, which the in-JVM run opens once.
+      if (cfg.storageBounded() || r.rank() == reports.get(0).rank()) {
+        s.storagePagesAtStart += r.num("storage_pages_at_start");
+      }
+    }
+    if (cfg.storageBounded()) {
+      s.storageCapacityPages = cfg.storagePages();
+      for (RankReport r : reports) {
+        s.storageEvictedPages += r.num("storage_evicted_pages");
+      }
+    }
+    return s;
+  }
+
+  private static final Pattern FAULTS = Pattern.compile(
+      "faults injected: corrupt (\\d+), missing (\\d+), slow (\\d+), abort (\\d+), backend_error (\\d+)");
+
+  /**
+   * Returns the world's {@code faults injected} line: each rank counted the faults it injected, the in-JVM run
+   * counts them for every rank; null when no rank injected any.
+   */
+  public static String faults(List<RankReport> reports) {
+    long[] sum = new long[5];
+    boolean any = false;
+    for (RankReport r : reports) {
+      String line = r.text("faults");
+      if (line == null) {
+        continue;
+      }
+      Matcher m = FAULTS.matcher(line);
+      if (!m.matches()) {
+        throw new IllegalArgumentException("rank " + r.rank() + " reports faults as '" + line + "'");
+      }
+      any = true;
+      for (int i = 0; i < 5; i++) {
+        sum[i] += Long.parseLong(m.group(i + 1));
+      }
+    }
+    return any ? String.format(Locale.ROOT, "faults injected: corrupt %d, missing %d, slow %d, abort %d, backend_error %d",
+        sum[0], sum[1], sum[2], sum[3], sum[4]) : null;
+  }
+
+  private static EngineStats engine(RankReport r) {
+    EngineStats e = new EngineStats();
+    e.stepsRun = r.num("steps_run");
+    e.arrived = r.num("arrived");
+    e.admitted = r.num("admitted");
+    e.finished = r.num("finished");
+    e.aborted = r.num("aborted");
+    e.promptTokens = r.num("prompt_tokens");
+    e.deviceHitTokens = r.num("device_hit_tokens");
+    e.hostHitTokens = r.num("host_hit_tokens");
+    e.storageHitTokens = r.num("storage_hit_tokens");
+    e.computedTokens = r.num("computed_tokens");
+    e.recvCollectives = r.num("recv_collectives");
+    return e;
+  }
+
+  private static ControllerStats controller(RankReport r) {
+    ControllerStats c = new ControllerStats();
+    c.deviceToHostCopies = r.num("device_to_host_copies");
+    c.deviceToHostPages = r.num("device_to_host_pages");
+    c.hostToDeviceCopies = r.num("host_to_device_copies");
+    c.hostToDevicePages = r.num("host_to_device_pages");
+    c.storageReadPages = r.num("storage_read_pages");
+    c.storageWritePages = r.num("storage_write_pages");
+    c.storageReadFailures = r.num("storage_read_failures");
+    c.storageCorruptPages = r.num("storage_corrupt_pages");
+    c.prefetchesIssued = r.num("prefetches_issued");
+    c.prefetchesRevoked = r.num("prefetches_revoked");
+    c.prefetchesTerminated = r.num("prefetches_terminated");
+    c.prefetchesCompleted = r.num("prefetches_completed");
+    c.prefetchesAborted = r.num("prefetches_aborted");
+    return c;
+  }
+}
