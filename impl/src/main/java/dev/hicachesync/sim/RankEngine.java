@@ -38,6 +38,8 @@ final class RankEngine {
   private final int recvRoot;
   private final DomainChecker checker;
   private final boolean earlyExit;
+  /** The waiting-queue timeout of a {@code unified} fault scenario, or null. */
+  private final WaitingTimeout waitingTimeout;
   private final ArrayDeque<Request> waiting = new ArrayDeque<>();
   private final List<Running> running = new ArrayList<>();
   volatile String where = "start";
@@ -68,6 +70,7 @@ final class RankEngine {
     this.recvRoot = recv.members().get(0);
     this.checker = checker;
     this.earlyExit = cfg.faults().contains(Fault.EARLY_ADMISSION_EXIT);
+    this.waitingTimeout = WaitingTimeout.of(cfg.faults());
     this.log = log;
   }
 
@@ -113,6 +116,11 @@ final class RankEngine {
       log.add(SyncPoint.RECV.name(), mine, head);
     }
     where = "step " + s + " events";
+    if (s == Fault.ATTACH_STEP && Fault.runtimeAttach(cfg.faults())) {
+      // The runtime attach request every rank handles at this step (unified, F1): the odd ranks' backends
+      // fail to initialise. Through the controller: the API has no attach call (a fault scenario's seam).
+      controller.attachStorage(rank % 2 == 0, cfg.faults().contains(Fault.ATTACH_AGREED));
+    }
     if (cfg.storage() != StorageMode.OFF) {
       api.runPrefetchThread();
     }
@@ -122,6 +130,9 @@ final class RankEngine {
       stats.arrived++;
       api.prefetchFromStorage(r.rid(), api.matchPrefix(r.prompt()));
       waiting.add(r);
+      if (waitingTimeout != null) {
+        waitingTimeout.arrived(r.rid(), s, env.now());
+      }
     }
     abort(s);
     admit(s);
@@ -151,9 +162,13 @@ final class RankEngine {
   private void abort(long s) {
     for (Iterator<Request> it = waiting.iterator(); it.hasNext(); ) {
       Request r = it.next();
-      if (r.abortStep() == s || injections != null && injections.aborted(r.rid(), s)) {
+      if (r.abortStep() == s || injections != null && injections.aborted(r.rid(), s)
+          || waitingTimeout != null && waitingTimeout.expired(r.rid(), s, env.now())) {
         api.releaseAbortedRequest(r.rid());
         it.remove();
+        if (waitingTimeout != null) {
+          waitingTimeout.left(r.rid());
+        }
         stats.aborted++;
       }
     }
@@ -178,6 +193,9 @@ final class RankEngine {
         break; // no device memory: the same on every rank, since the pools agree (INV-6)
       }
       it.remove();
+      if (waitingTimeout != null) {
+        waitingTimeout.left(r.rid());
+      }
     }
   }
 

@@ -29,7 +29,7 @@ final class SpecTraces {
     return switch (v) {
       case PRE20460 -> tpSize > 1 ? 1 : 0;
       case POST20460 -> (cpSize > 1 ? 1 : 0) + (tpSize > 1 ? 1 : 0);
-      case MERGED -> cpSize * tpSize > 1 ? 1 : 0;
+      case MERGED, UNIFIED -> cpSize * tpSize > 1 ? 1 : 0;
     };
   }
 

@@ -63,7 +63,7 @@ public final class SimulateCommand implements Callable<Integer> {
   boolean help;
 
   @Option(names = "--version", defaultValue = "merged",
-      description = "protocol version: pre20460, post20460, merged (default ${DEFAULT-VALUE})")
+      description = "protocol version: pre20460, post20460, merged, unified (default ${DEFAULT-VALUE})")
   String version;
 
   @Option(names = {"--storage", "--hicache-storage-backend"}, defaultValue = "memory",
@@ -87,7 +87,10 @@ public final class SimulateCommand implements Callable<Integer> {
   String writePolicy;
 
   @Option(names = "--fault", split = ",",
-      description = "inject protocol bugs (tests): skip_idle_write_check, unsynced_loading_check, early_admission_exit, early_tail_release, early_slot_reuse")
+      description = "inject protocol bugs (tests): skip_idle_write_check, unsynced_loading_check, early_admission_exit,"
+          + " early_tail_release, early_slot_reuse; unified only: local_terminate, pd_decode_load_readiness,"
+          + " waiting_timeout_local_clock, backup_thread_dies, attach_fails_locally, and the fixed twins"
+          + " waiting_timeout_broadcast, backup_raise_acked, attach_agreed (docs/unified.md)")
   List<String> faults;
 
   @Option(names = "--faults", paramLabel = "SPEC",
@@ -151,9 +154,9 @@ public final class SimulateCommand implements Callable<Integer> {
           try {
             fs.add(Fault.valueOf(f.trim().toUpperCase(Locale.ROOT)));
           } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("unknown fault '" + f
-                + "'; expected skip_idle_write_check, unsynced_loading_check, early_admission_exit, early_tail_release"
-                + " or early_slot_reuse");
+            throw new IllegalArgumentException("unknown fault '" + f + "'; expected one of " + java.util.Arrays
+                .stream(Fault.values()).map(k -> k.name().toLowerCase(Locale.ROOT))
+                .collect(java.util.stream.Collectors.joining(", ")));
           }
         }
       }
