@@ -20,7 +20,7 @@ import dev.hicachesync.sync.SyncPoint;
  * named ({@code TreeAgreement}) at the next S123 instead of hours later.
  *
  * <p>Failure paths: a rank whose storage part is missing (a runtime attach that failed there, F1) sends a
- * shorter vector ({@code CollectiveMatching}); with the PD-decode fault a rank whose own load event is done
+ * shorter vector ({@code CollectiveMatching}); B3 and B5 as in {@link FusedEventCheck}; with the PD-decode fault a rank whose own load event is done
  * runs an extra S2 its peers never join (#29483). Scheduler thread only.
  */
 final class UnifiedEventCheck {
@@ -43,7 +43,13 @@ final class UnifiedEventCheck {
             u.hitQueue.leadingReady(), u.ackQueue.leadingReady(), c.backupAckQueue.leadingReady(),
             c.hostReleaseQueue.leadingReady(), d, -d}
         : new long[] {CacheController.leadingDone(c.writeAcks), CacheController.leadingDone(c.loadAcks), d, -d};
+    if (local[0] == 0 && c.faults.skipIdleWriteCheck()) {
+      return; // B3 in the fused form
+    }
     long[] n = c.sync.reduce(SyncPoint.S123, ReduceOp.MIN, local);
+    if (c.faults.unsyncedLoadingCheck()) {
+      n[1] = local[1]; // B5: the load count taken from this rank alone
+    }
     int k = n.length;
     if (n[k - 2] != d || n[k - 1] != -d) {
       throw new InvariantViolation(Invariant.TreeAgreement, "S123 digest conjunct: this rank's tree digest "
