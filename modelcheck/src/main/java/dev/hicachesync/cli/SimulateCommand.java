@@ -62,8 +62,9 @@ public final class SimulateCommand implements Callable<Integer> {
   @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help.")
   boolean help;
 
-  @Option(names = "--version", defaultValue = "merged",
-      description = "protocol version: pre20460, post20460, merged, unified (default ${DEFAULT-VALUE})")
+  @Option(names = "--version", defaultValue = "unified",
+      description = "protocol version: pre20460, post20460, merged, unified (default ${DEFAULT-VALUE}, SGLang's"
+          + " unified radix cache; merged with --trace, whose spec is HiCacheSync.tla)")
   String version;
 
   @Option(names = {"--storage", "--hicache-storage-backend"}, defaultValue = "memory",
@@ -172,7 +173,7 @@ public final class SimulateCommand implements Callable<Integer> {
           .topology(Topology.of(dp, cp, tp, pp))
           .steps(steps)
           .seed(seed)
-          .version(ProtocolVersion.parse(version))
+          .version(versionOf(trace.on() && !spec.commandLine().getParseResult().hasMatchedOption("--version")))
           .storage(StorageMode.parse(storage))
           .storageDir(storageDir)
           .prefetchPolicy(PrefetchPolicy.parse(policy))
@@ -251,6 +252,14 @@ public final class SimulateCommand implements Callable<Integer> {
     System.out.println(r.divergence().describe());
     System.out.println("Failed on seed " + cfg.seed());
     return 1;
+  }
+
+  /**
+   * The version of the run: {@code --version}, or, for a spec-shaped run that names none, {@link
+   * ProtocolVersion#DEFAULT} (merged): its trace is validated against HiCacheSync.tla, which has no unified.
+   */
+  private ProtocolVersion versionOf(boolean traceWithoutVersion) {
+    return traceWithoutVersion ? ProtocolVersion.DEFAULT : ProtocolVersion.parse(version);
   }
 
   /**
