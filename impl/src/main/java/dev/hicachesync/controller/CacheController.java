@@ -126,7 +126,7 @@ public final class CacheController {
     this.tree = new RadixTree(config.pageSize(), this.storage != null);
     this.device = new PageAllocator(config.devicePages());
     this.host = new HostSlotLedger(config.hostPages(), !faults.untrackedSlots());
-    boolean isUnified = sync.version() == ProtocolVersion.UNIFIED;
+    boolean isUnified = sync != null && sync.version() == ProtocolVersion.UNIFIED; // null: unit tests of one step
     this.unified = isUnified ? new UnifiedState(this.storage != null) : null;
     this.unifiedSteps = isUnified ? new UnifiedSteps(this) : null;
   }
