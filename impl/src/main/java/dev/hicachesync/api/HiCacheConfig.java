@@ -59,7 +59,10 @@ public record HiCacheConfig(
     }
     WritePolicy.parse(writePolicy); // each names the bad value and the valid ones
     PrefetchPolicy.parse(storagePrefetchPolicy);
-    ProtocolVersion.parse(protocolVersion);
+    if (ProtocolVersion.parse(protocolVersion) == ProtocolVersion.UNIFIED && ppSize > 1) {
+      throw new IllegalArgumentException("protocol version unified needs pp-size 1: its merged PP collective"
+          + " (#33473, #37562) is not implemented; got " + ppSize);
+    }
     Topology t;
     try {
       t = Topology.of(dpSize, attnCpSize, attnTpSize, ppSize);

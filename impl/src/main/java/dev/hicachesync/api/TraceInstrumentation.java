@@ -96,7 +96,7 @@ public final class TraceInstrumentation {
     return switch (v) {
       case PRE20460 -> tpSize > 1 ? 1 : 0;
       case POST20460 -> (cpSize > 1 ? 1 : 0) + (tpSize > 1 ? 1 : 0);
-      default -> cpSize * tpSize > 1 ? 1 : 0; // merged: one collective over CP x TP
+      default -> cpSize * tpSize > 1 ? 1 : 0; // merged and unified: one collective over CP x TP
     };
   }
 

@@ -72,6 +72,8 @@ public final class CacheController {
   final ArrayDeque<PrefetchOperation> prefetchQueue = new ArrayDeque<>();
   /** Tokens each request's prefetch inserted at S5, until its admission asks (hit statistics). */
   final Map<String, Integer> prefetchedTokens = new java.util.HashMap<>();
+  /** Version {@code unified}'s queues (hit, ack-prefetch) and {@code enable_storage}; null in the others. */
+  final UnifiedState unified;
 
   private final WritingCheck writingCheck = new WritingCheck(this);
   private final LoadingCheck loadingCheck = new LoadingCheck(this);
@@ -83,6 +85,12 @@ public final class CacheController {
   private final LoadBack loadBack = new LoadBack(this);
   private final IssuePrefetch issuePrefetch = new IssuePrefetch(this);
   private final Sink sink = new Sink();
+  /** Version {@code unified}'s steps (HiCacheUnified.tla); null in the others. */
+  private final UnifiedSteps unifiedSteps;
+
+  /** The storage backend raised in this rank's backup thread (a fault), and whether the thread died of it. */
+  private boolean backupRaised;
+  private boolean backupThreadDead;
 
   long ackHash;
   long prefetchHash;
@@ -118,6 +126,9 @@ public final class CacheController {
     this.tree = new RadixTree(config.pageSize(), this.storage != null);
     this.device = new PageAllocator(config.devicePages());
     this.host = new HostSlotLedger(config.hostPages(), !faults.untrackedSlots());
+    boolean isUnified = sync != null && sync.version() == ProtocolVersion.UNIFIED; // null: unit tests of one step
+    this.unified = isUnified ? new UnifiedState(this.storage != null) : null;
+    this.unifiedSteps = isUnified ? new UnifiedSteps(this) : null;
   }
 
   /** Makes copies move real KV bytes through {@code data} (before the first step). Scheduler thread. */
@@ -208,7 +219,9 @@ public final class CacheController {
 
   /** Consumes completed transfers: S1, S2, S3 separately, or S123 in {@code merged}. Scheduler thread. */
   public void checkHicacheEvents() {
-    if (sync.version() == ProtocolVersion.MERGED) {
+    if (unifiedSteps != null) {
+      unifiedSteps.events.run();
+    } else if (sync.version() == ProtocolVersion.MERGED) {
       fusedEventCheck.run();
     } else {
       writingCheck.run();
@@ -221,12 +234,16 @@ public final class CacheController {
 
   /** Returns true once request {@code rid}'s prefetch (if any) is finished and inserted (S4, S5). */
   public boolean checkPrefetchProgress(String rid) {
-    return checkPrefetchProgress.run(rid);
+    return unifiedSteps != null ? unifiedSteps.progress.run(rid) : checkPrefetchProgress.run(rid);
   }
 
   /** Releases an aborted request's prefetch (S6). Scheduler thread. */
   public void releaseAbortedRequest(String rid) {
-    releaseAbortedRequest.run(rid);
+    if (unifiedSteps != null) {
+      unifiedSteps.abort.run(rid);
+    } else {
+      releaseAbortedRequest.run(rid);
+    }
   }
 
   /**
@@ -242,7 +259,11 @@ public final class CacheController {
 
   /** Runs one pass of the prefetch thread: S7 for every queued operation. Prefetch thread only. */
   public void prefetchThreadStep() {
-    prefetchThreadStep.run();
+    if (unifiedSteps != null) {
+      unifiedSteps.threads.run();
+    } else {
+      prefetchThreadStep.run();
+    }
   }
 
   /** Matches {@code tokens} in the tree (device and host hits). Scheduler thread. */
@@ -339,7 +360,7 @@ public final class CacheController {
    * at least the threshold, and host slots can be had; returns whether one was issued. Scheduler thread.
    */
   public boolean prefetchFromStorage(String rid, MatchResult m, int[] tokens) {
-    return issuePrefetch.run(rid, m, tokens);
+    return unifiedSteps != null ? unifiedSteps.issue.run(rid, m, tokens) : issuePrefetch.run(rid, m, tokens);
   }
 
   // ================================================================ helpers for the steps
@@ -362,7 +383,7 @@ public final class CacheController {
       TreeNode node = tree.node(ack.nodeId());
       tree.unlockRef(node);
       stats.writeAcksPopped++;
-      if (storage != null) {
+      if (storageActive()) {
         // The seeds taken at the write still describe the node unless a split cut its key since (a split
         // only shortens a node's key, so an unchanged page count means an unchanged key).
         long[] seeds = ack.seeds();
@@ -421,6 +442,40 @@ public final class CacheController {
         && hostReleaseQueue.leadingReady() >= releases;
   }
 
+  /** Whether nodes are backed up to storage: a backend is attached and, in {@code unified}, enabled. */
+  boolean storageActive() {
+    return storage != null && (unified == null || unified.storageEnabled);
+  }
+
+  /**
+   * {@code unified}: storage starts detached ({@code enable_storage} false) until {@link #attachStorage}
+   * (a runtime attach). Before the first step. Scheduler thread.
+   */
+  public void detachStorageAtStart() {
+    if (unified != null) {
+      unified.storageEnabled = false;
+    }
+  }
+
+  /**
+   * {@code unified}: a runtime attach of the storage backend that every rank handles at the same step
+   * ({@code scheduler.py::attach_hicache_storage_wrapped}, {@code storage_attachment.py::attach} @db570fe6;
+   * HiCacheUnified.tla {@code RecvComplete} with Knob attach). {@code localOk} is this rank's backend
+   * initialisation; with {@code agree} (the fix of F1, docs/findings.md) the outcome is MIN-reduced first,
+   * without it each rank sets {@code enable_storage} from its own outcome. Scheduler thread.
+   */
+  public void attachStorage(boolean localOk, boolean agree) {
+    if (unified == null || storage == null) {
+      return;
+    }
+    boolean ok = localOk;
+    if (agree) {
+      ok = sync.reduce(SyncPoint.ATTACH, dev.hicachesync.collective.ReduceOp.MIN, new long[] {ok ? 1 : 0})[0] == 1;
+      after(SyncPoint.ATTACH);
+    }
+    unified.storageEnabled = ok;
+  }
+
   /** Starts the L3 backup of a node that just reached the host: protect it until S3 sees the ack. */
   void storageBackup(TreeNode node) {
     storageBackup(node, seeds(node));
@@ -435,6 +490,21 @@ public final class CacheController {
     host.markBusy(hostPages, 0, hostPages.length);
     ReadyQueue.Entry<Long> ack = backupAckQueue.add(id); // the backup thread is sequential: FIFO acks
     env.background(TransferKind.STORAGE_WRITE, hostPages.length, ok -> {
+      if (backupThreadDead) {
+        return; // #38428: no thread is left to write or ack
+      }
+      if (faults.backupThreadDies() || faults.backupRaiseAcked()) {
+        if (!backupRaised) {
+          backupRaised = true; // the backend raises once, at this rank's first backup
+          if (faults.backupThreadDies()) {
+            backupThreadDead = true; // backup_thread_func catches only queue.Empty (#38428)
+            return;
+          }
+          host.clearBusy(hostPages, 0, hostPages.length); // #38427: caught, acked, not stored
+          ack.markReady();
+          return;
+        }
+      }
       for (int i = 0; i < keys.length; i++) {
         data.store(storage, keys[i].withSuffix(storageSuffix), hostPages[i], seeds == null ? 0 : seeds[i]);
       }
@@ -567,7 +637,7 @@ public final class CacheController {
       tree.setHost(node, slots);
       stats.deviceToHostCopies++;
       stats.deviceToHostPages += pages;
-      if (storage != null) {
+      if (storageActive()) {
         storageBackup(node);
       }
       return true;

@@ -13,15 +13,31 @@ package dev.hicachesync.controller;
  *     while this rank's I/O thread may still be writing them
  * @param untrackedSlots the host slot ledger does not check frees against in-flight transfers (a build
  *     without it), so only the data path's integrity checks can see a slot reused too early
+ * @param localTerminate {@code unified}, #36425 with a rank-local terminate: a failed read marks the
+ *     operation terminated on this rank only (as {@code _page_transfer} did @db570fe6), and {@code
+ *     check_prefetch_progress}'s {@code is_terminated()} short-circuit then skips S4 on this rank only
+ * @param loadReadinessBeforeMin {@code unified}, PD decode (#29483 before its fix): {@code
+ *     is_load_back_event_done} polls this rank's own load event and only when it is done calls {@code
+ *     loading_check}, whose MIN (S2) the peers then never join
+ * @param backupThreadDies {@code unified}, #38428: the storage backend raises in this rank's backup thread
+ *     (rank 0's first backup) and the thread dies: that backup and every later one are never acked
+ * @param backupRaiseAcked #38427, the fix: the same raise is caught and the backup acked (not stored)
  */
 public record ControllerFaults(
     boolean skipIdleWriteCheck, boolean unsyncedLoadingCheck, boolean releaseTailEarly,
-    boolean untrackedSlots) {
+    boolean untrackedSlots, boolean localTerminate, boolean loadReadinessBeforeMin,
+    boolean backupThreadDies, boolean backupRaiseAcked) {
   /** No fault: the protocol as specified. */
   public static final ControllerFaults NONE = new ControllerFaults(false, false, false);
 
   /** The faults without {@code untrackedSlots} (the slot ledger checks every free). */
   public ControllerFaults(boolean skipIdleWriteCheck, boolean unsyncedLoadingCheck, boolean releaseTailEarly) {
     this(skipIdleWriteCheck, unsyncedLoadingCheck, releaseTailEarly, false);
+  }
+
+  /** The faults of the versions before {@code unified}. */
+  public ControllerFaults(boolean skipIdleWriteCheck, boolean unsyncedLoadingCheck, boolean releaseTailEarly,
+      boolean untrackedSlots) {
+    this(skipIdleWriteCheck, unsyncedLoadingCheck, releaseTailEarly, untrackedSlots, false, false, false, false);
   }
 }

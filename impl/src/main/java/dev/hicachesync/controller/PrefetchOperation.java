@@ -28,7 +28,11 @@ public final class PrefetchOperation {
   final TreeNode anchor;
   final int[] tokens;
   final PageKey[] keys;
-  final int[] hostPages;
+  /**
+   * The host slots of the key. Allocated at issue, except in {@code unified}, where the scheduler allocates
+   * the synced hit's slots when it drains the hit queue (empty until then); written once, before the reads.
+   */
+  volatile int[] hostPages;
   final long issueTick;
   volatile PrefetchState state = PrefetchState.ISSUED;
   /** Synced storage hit in pages (S7), -1 before. Prefetch thread writes, before the deposit. */
@@ -47,8 +51,25 @@ public final class PrefetchOperation {
   /** S7's queue entries: the revoke, and the slots past the hit (all of them when revoked). */
   volatile ReadyQueue.Entry<String> revokeEntry;
   volatile ReadyQueue.Entry<int[]> s7Release;
+  // ---- version unified only (controller.Unified*): scheduler thread, or the completion-sync pass.
+  /** The hit drain allocated {@link #hostPages} (HiCacheUnified.tla {@code pf.host}). */
+  boolean hostAllocated;
+  /** Batch acks the completion-sync thread MIN-reduced so far. */
+  int syncedBatches;
+  /** Batch acks the scheduler drained at S123 so far. */
+  int drainedBatches;
+  /** Synced completed pages the scheduler applied ({@code pf.comp}); frozen once terminated. */
+  int syncedPages;
+  /** Pages the termination or abort kept (inserted or released then), -1 while ongoing. */
+  int settledPages = -1;
+
   /** The slots [releaseFrom, hit) queued at termination. Guarded by this. */
   private ReadyQueue.Entry<int[]> tail;
+
+  /** Returns the storage read batches of the synced hit ({@code unified}: one completion ack each). */
+  int batches(int ioBatchPages) {
+    return hitPages <= 0 ? 0 : (hitPages + ioBatchPages - 1) / ioBatchPages;
+  }
 
   PrefetchOperation(String rid, TreeNode anchor, int[] tokens, PageKey[] keys, int[] hostPages, long tick) {
     this.rid = rid;
@@ -71,7 +92,7 @@ public final class PrefetchOperation {
 
   /** Returns the pages prefetched for (the key beyond device and host hits). */
   public int pages() {
-    return hostPages.length;
+    return keys.length;
   }
 
   /** Returns the synced storage hit in pages, -1 before S7. */

@@ -31,6 +31,14 @@ final class QuiescenceCheck {
       errors.add("PrefetchTerminates: " + c.ongoingPrefetch.size() + " prefetches still ongoing "
           + c.ongoingPrefetch.keySet());
     }
+    if (c.unified != null) {
+      int hits = c.unified.hitQueue.size();
+      int acks = c.unified.ackQueue.size();
+      if (hits + acks > 0 || !c.unified.holding.isEmpty()) {
+        errors.add("AcksConsumed: unified queues not drained (hit " + hits + ", ack-prefetch " + acks
+            + ", prefetches holding host slots " + c.unified.holding.size() + ")");
+      }
+    }
     int busy = c.host.busySlots();
     if (busy > 0) {
       errors.add("HostSlotSafety: " + busy + " host slots still used by a transfer");

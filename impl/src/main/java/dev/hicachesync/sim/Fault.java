@@ -1,6 +1,7 @@
 package dev.hicachesync.sim;
 
 import dev.hicachesync.controller.ControllerFaults;
+import dev.hicachesync.sync.ProtocolVersion;
 import java.util.Set;
 
 /**
@@ -28,13 +29,88 @@ public enum Fault {
    * to the pool and are reused while the read still lands in them, so only the data path's integrity
    * checks (corrupted bytes, reported as {@code HostSlotSafety}) can see it.
    */
-  EARLY_SLOT_REUSE;
+  EARLY_SLOT_REUSE,
+
+  // ---- version unified (HiCacheUnified.tla, docs/unified.md): each bug TLC found, and where the bug is a
+  // scenario that does not happen without it (a waiting timeout, a runtime attach, a raising backend), the
+  // same scenario with the fix, so the fixed twin runs the same path.
+
+  /**
+   * #36425 with a rank-local terminate (model {@code unified_s4_short_circuit_io_term}): a failed read marks
+   * the operation terminated on its rank only, and the {@code is_terminated()} short-circuit skips S4 there.
+   */
+  LOCAL_TERMINATE,
+  /**
+   * PD decode before #29483 ({@code unified_pd_decode_load_back}): a rank whose own load-back event is done
+   * runs {@code loading_check}'s MIN (S2) right after S123; its peers never join it.
+   */
+  PD_DECODE_LOAD_READINESS,
+  /**
+   * #27221 ({@code unified_wait_timeout_local_clock}): {@code _abort_on_waiting_timeout} aborts a request
+   * that waited {@link #WAITING_TIMEOUT} ticks on each rank's own clock.
+   */
+  WAITING_TIMEOUT_LOCAL_CLOCK,
+  /**
+   * #37143, the fix of {@link #WAITING_TIMEOUT_LOCAL_CLOCK} ({@code unified_wait_timeout_fixed}): the same
+   * timeout decided once and broadcast, modelled as the waited step count, identical on every rank.
+   */
+  WAITING_TIMEOUT_BROADCAST,
+  /**
+   * #38428 ({@code unified_b38428_backup_dies}): rank 0's storage backend raises at its first backup and
+   * its backup thread dies; no later backup of that rank is ever acked ({@code AcksConsumed} after a drain).
+   */
+  BACKUP_THREAD_DIES,
+  /** #38427, the fix of {@link #BACKUP_THREAD_DIES}: the same raise, caught, and the backup acked. */
+  BACKUP_RAISE_ACKED,
+  /**
+   * F1, docs/findings.md ({@code unified_attach_local_outcome}): storage starts detached and is attached at
+   * runtime at step {@link #ATTACH_STEP}; the backend fails to initialise on the odd ranks, each rank sets
+   * {@code enable_storage} from its own outcome, and S123's payload length differs across ranks.
+   */
+  ATTACH_FAILS_LOCALLY,
+  /**
+   * The fix of {@link #ATTACH_FAILS_LOCALLY} ({@code unified_attach_fixed}): the same failing attach, its
+   * outcome MIN-reduced before {@code enable_storage} flips (every rank stays detached).
+   */
+  ATTACH_AGREED;
+
+  /** Ticks (the bug) or steps (the fix) a request may wait before the waiting-queue timeout aborts it. */
+  public static final long WAITING_TIMEOUT = 6;
+  /** The step at which the runtime attach of {@link #ATTACH_FAILS_LOCALLY} / {@link #ATTACH_AGREED} runs. */
+  public static final long ATTACH_STEP = 20;
+
+  /** Returns whether this kind exists only in version {@code unified}. */
+  public boolean unifiedOnly() {
+    return ordinal() >= LOCAL_TERMINATE.ordinal();
+  }
+
+  /** Refuses a {@code unified}-only fault in another version (one line). */
+  static void checkVersion(Set<Fault> faults, ProtocolVersion version) {
+    for (Fault f : faults) {
+      if (f.unifiedOnly() && version != ProtocolVersion.UNIFIED) {
+        throw new IllegalArgumentException("fault " + f.name().toLowerCase(java.util.Locale.ROOT)
+            + " is a path of version unified only; got --version " + version);
+      }
+    }
+  }
 
   /** Returns the controller's part of {@code faults}. */
   static ControllerFaults controllerFaults(Set<Fault> faults) {
+    return controllerFaults(faults, 0);
+  }
+
+  /** Returns the controller's part of {@code faults} for rank {@code rank} (a backend raises on rank 0). */
+  static ControllerFaults controllerFaults(Set<Fault> faults, int rank) {
     return new ControllerFaults(faults.contains(SKIP_IDLE_WRITE_CHECK),
         faults.contains(UNSYNCED_LOADING_CHECK),
         faults.contains(EARLY_TAIL_RELEASE) || faults.contains(EARLY_SLOT_REUSE),
-        faults.contains(EARLY_SLOT_REUSE));
+        faults.contains(EARLY_SLOT_REUSE), faults.contains(LOCAL_TERMINATE),
+        faults.contains(PD_DECODE_LOAD_READINESS),
+        rank == 0 && faults.contains(BACKUP_THREAD_DIES), rank == 0 && faults.contains(BACKUP_RAISE_ACKED));
+  }
+
+  /** Returns whether {@code faults} runs the runtime-attach scenario (storage starts detached). */
+  static boolean runtimeAttach(Set<Fault> faults) {
+    return faults.contains(ATTACH_FAILS_LOCALLY) || faults.contains(ATTACH_AGREED);
   }
 }

@@ -37,6 +37,8 @@ final class RankEngine {
   private final LoopShape shape;
   private final DomainChecker checker;
   private final boolean earlyExit;
+  /** The waiting-queue timeout of a {@code unified} fault scenario, or null. */
+  private final WaitingTimeout waitingTimeout;
   private final ArrayDeque<Request> waiting = new ArrayDeque<>();
   private final List<Running> running = new ArrayList<>();
   volatile String where = "start";
@@ -71,6 +73,7 @@ final class RankEngine {
     this.workload = workload;
     this.checker = checker;
     this.earlyExit = cfg.faults().contains(Fault.EARLY_ADMISSION_EXIT);
+    this.waitingTimeout = WaitingTimeout.of(cfg.faults());
     this.log = log;
     this.intake = new WorkloadIntake(this, cfg.steps(), recv);
   }
@@ -101,6 +104,11 @@ final class RankEngine {
           if (arrivals == null) {
             return false;
           }
+          if (s == Fault.ATTACH_STEP && Fault.runtimeAttach(cfg.faults())) {
+            // The runtime attach request every rank handles at this step (unified, F1): the odd ranks' backends
+            // fail to initialise. Through the controller: the API has no attach call (a fault scenario's seam).
+            controller.attachStorage(rank % 2 == 0, cfg.faults().contains(Fault.ATTACH_AGREED));
+          }
         }
         case EVENTS -> {
           where = "step " + s + " events";
@@ -108,7 +116,7 @@ final class RankEngine {
         }
         case ARRIVALS -> {
           where = "step " + s + " admission";
-          arrive(arrivals);
+          arrive(arrivals, s);
         }
         case ABORTS -> abort(s);
         case ADMIT -> {
@@ -151,11 +159,14 @@ final class RankEngine {
     }
   }
 
-  private void arrive(List<Request> arrivals) {
+  private void arrive(List<Request> arrivals, long s) {
     for (Request r : arrivals) {
       stats.arrived++;
       api.prefetchFromStorage(r.rid(), api.matchPrefix(r.prompt()));
       waiting.add(r);
+      if (waitingTimeout != null) {
+        waitingTimeout.arrived(r.rid(), s, env.now());
+      }
     }
   }
 
@@ -176,9 +187,13 @@ final class RankEngine {
   private void abort(long s) {
     for (Iterator<Request> it = waiting.iterator(); it.hasNext(); ) {
       Request r = it.next();
-      if (r.abortStep() == s || injections != null && injections.aborted(r.rid(), s)) {
+      if (r.abortStep() == s || injections != null && injections.aborted(r.rid(), s)
+          || waitingTimeout != null && waitingTimeout.expired(r.rid(), s, env.now())) {
         api.releaseAbortedRequest(r.rid());
         it.remove();
+        if (waitingTimeout != null) {
+          waitingTimeout.left(r.rid());
+        }
         stats.aborted++;
       }
     }
@@ -207,6 +222,9 @@ final class RankEngine {
         break; // no device memory: the same on every rank, since the pools agree (INV-6)
       }
       it.remove();
+      if (waitingTimeout != null) {
+        waitingTimeout.left(r.rid());
+      }
     }
   }
 

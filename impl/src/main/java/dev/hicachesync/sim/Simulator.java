@@ -285,10 +285,13 @@ public final class Simulator {
     RankRecorder rec = recorders[r];
     EventLog log = cfg.logFile() == null ? null : new EventLog(r, env);
     SyncObserver reductions = log == null ? SyncObserver.NONE : log;
-    CacheController controller = new CacheController(cfg.controllerConfig(), cfg.controllerFaults(), env,
+    CacheController controller = new CacheController(cfg.controllerConfig(), Fault.controllerFaults(cfg.faults(), r), env,
         new SyncLayer(cfg.version(), schedGroups, reductions),
         new SyncLayer(cfg.version(), prefetchGroups, reductions), traced != null ? traced.observer() : rec, storage,
         "tp" + t.tpRank(r) + "pp" + c.pp());
+    if (Fault.runtimeAttach(cfg.faults())) {
+      controller.detachStorageAtStart(); // attached at runtime, at Fault.ATTACH_STEP
+    }
     rec.attach(controller);
     DataPath data = cfg.data().on()
         ? new DataPath(cfg.data(), cfg.devicePages(), cfg.hostPages(), env.clock(), r) : null;

@@ -76,6 +76,10 @@ public record SpecShaped(List<Integer> requests, int pagesPerKey) {
       throw new IllegalArgumentException("a spec-shaped run (--trace) with storage on needs --pages-per-key 1:"
           + " a partial prefetch is one node in the spec, a host node and a computed child in the simulator");
     }
+    if (cfg.version() == dev.hicachesync.sync.ProtocolVersion.UNIFIED) {
+      throw new IllegalArgumentException("a spec-shaped run (--trace) needs --version pre20460, post20460 or"
+          + " merged: its scheduler is TraceHiCacheSync.tla's, and HiCacheUnified.tla has no trace module yet");
+    }
     if (cfg.topology().pp() != 1) {
       throw new IllegalArgumentException("a spec-shaped run (--trace) needs --pp 1: the spec runs stages in"
           + " lockstep, the simulator forwards decisions down the pipeline");

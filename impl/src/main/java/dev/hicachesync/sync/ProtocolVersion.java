@@ -11,10 +11,28 @@ public enum ProtocolVersion implements Labelled {
   /** After #20460: every sync point reduces over attn_cp, then attn_tp (singleton groups skipped). */
   POST20460("post20460"),
   /** #30511 on top of #20460: S1–S3 fused into one vector all-reduce (S123) over the CP×TP group. */
-  MERGED("merged");
+  MERGED("merged"),
+  /**
+   * SGLang's unified radix cache (#35081, {@code spec/HiCacheUnified.tla}): S123 is one MIN vector over the
+   * CP×TP group whose storage part exists only while storage is enabled; host memory is allocated when the
+   * scheduler drains the hit queue (no revoke queue); reads complete through per-batch acks MIN-reduced by a
+   * completion-sync thread (#27010); S4 only under {@code timeout}, after the {@code is_terminated()}
+   * short-circuit (#36425). PP = 1 only (the merged PP collective of #33473/#37562 is not implemented).
+   */
+  UNIFIED("unified");
 
-  /** The version a run uses when none is named. */
+  /**
+   * The version a {@code SimConfig} or {@code HiCacheConfig} uses when none is named (the library's, which
+   * the tests of the earlier versions rely on).
+   */
   public static final ProtocolVersion DEFAULT = MERGED;
+
+  /**
+   * The protocol SGLang runs today (#35081): the default of {@code simulate} and of an ad-hoc {@code check}
+   * (issue 11). A spec-shaped run ({@code simulate --trace}) without {@code --version} stays on {@link
+   * #DEFAULT}: its trace module follows HiCacheSync.tla.
+   */
+  public static final ProtocolVersion TODAY = UNIFIED;
 
   private final String label;
 

@@ -11,7 +11,7 @@ import java.util.Arrays;
  *       if world_size > 1} guard: under CP with attn_tp = 1 nothing is synced, B1); each PP stage alone.
  *   <li>{@code post20460}: over attn_cp, then attn_tp (singleton groups skipped); for MIN/MAX the two steps
  *       equal one reduction over the CP×TP grid.
- *   <li>{@code merged}: one collective over the CP×TP group.
+ *   <li>{@code merged}, {@code unified}: one collective over the CP×TP group.
  * </ul>
  *
  * <p>With PP (post20460, merged) stage 0 reduces and forwards {@code [point, result...]} down the pipeline;
@@ -74,7 +74,7 @@ public final class SyncLayer {
         v = maybe(groups.attnCp(), site, op, v);
         v = maybe(groups.attnTp(), site, op, v);
       }
-      case MERGED -> v = maybe(groups.cpTp(), site, op, v);
+      case MERGED, UNIFIED -> v = maybe(groups.cpTp(), site, op, v); // HiCacheUnified.tla: HG, PFG, SYG
     }
     if (forwards && groups.pp() != null && groups.pp().size() > 1) {
       collectives++;

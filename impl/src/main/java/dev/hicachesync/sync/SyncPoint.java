@@ -39,5 +39,10 @@ public enum SyncPoint {
    * Storage hits, {@code prefetch_thread} on its own group: leading pages in storage for this rank, MIN over
    * G (and the pp group with PP); below {@code prefetch_threshold} revoke, else read MIN pages.
    */
-  S7
+  S7,
+  /**
+   * Runtime storage attach ({@code unified}, the fix of F1 in docs/findings.md): the ranks' attach outcomes,
+   * MIN over G, before {@code enable_storage} flips; no such collective in SGLang @db570fe6.
+   */
+  ATTACH
 }

@@ -11,7 +11,7 @@ import java.util.Set;
  * @param cp context-parallel size
  * @param tp attention tensor-parallel size
  * @param pp pipeline stages
- * @param version pre20460, post20460 or merged
+ * @param version pre20460, post20460, merged or unified (the last is read, and refused by validate-trace)
  * @param policy prefetch stop policy
  * @param writePolicy write policy
  * @param storage whether the L3 storage tier is on
@@ -31,7 +31,7 @@ public record TraceHeader(
   /** The value of the header's {@code trace} field: the format and its version. */
   public static final String FORMAT = "hicache-sync-trace/1";
   /** Protocol versions. */
-  public static final Set<String> VERSIONS = Set.of("pre20460", "post20460", "merged");
+  public static final Set<String> VERSIONS = Set.of("pre20460", "post20460", "merged", "unified");
   /** Prefetch policies. */
   public static final Set<String> POLICIES = Set.of("best_effort", "wait_complete", "timeout");
   /** Write policies a header may name (the spec models write_through; the others are features it refuses). */

@@ -21,6 +21,8 @@ class ServingLoopExampleTest {
       "2, 2, merged, timeout, write_through",
       "2, 1, post20460, wait_complete, write_through_selective",
       "1, 2, merged, best_effort, write_back",
+      "2, 2, unified, timeout, write_through",
+      "2, 1, unified, wait_complete, write_through_selective",
   })
   void everyRankEndsWithTheSameTreeAndQuiet(int cp, int tp, String version, String prefetch, String write)
       throws InterruptedException {

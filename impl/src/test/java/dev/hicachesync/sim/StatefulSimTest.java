@@ -418,11 +418,11 @@ class StatefulSimTest {
    * expected} first (or one of {@code alsoAccepted}: a shrunk schedule may surface the bug through a
    * consequence), and that the minimized command list still fails so. Prints the seeds and both lines.
    */
-  private static void assertFails(Gen<StatefulCase> gen, String expected, String... alsoAccepted) {
+  static void assertFails(Gen<StatefulCase> gen, String expected, String... alsoAccepted) {
     assertFails(QtRuns.SHRINK_CYCLES, MINIMIZE_RUNS, gen, expected, alsoAccepted);
   }
 
-  private static void assertFails(int shrinkCycles, int minimizeRuns, Gen<StatefulCase> gen, String expected,
+  static void assertFails(int shrinkCycles, int minimizeRuns, Gen<StatefulCase> gen, String expected,
       String... alsoAccepted) {
     AssertionError e = assertThrows(AssertionError.class,
         () -> QtRuns.qt().withShrinkCycles(shrinkCycles).forAll(gen).checkAssert(StatefulSimTest::check),

@@ -74,7 +74,7 @@ public final class CheckCommand implements Callable<Integer> {
   @Option(names = "--pp", paramLabel = "P", description = "Ad-hoc model: pipeline stages (default 1).")
   Integer pp;
 
-  @Option(names = "--version", paramLabel = "V", description = "Ad-hoc model: pre20460, post20460, merged or pipelined.")
+  @Option(names = "--version", paramLabel = "V", description = "Ad-hoc model: pre20460, post20460, merged, pipelined or unified (the default: SGLang's unified radix cache, HiCacheUnified.tla, --dp 1 --pp 1).")
   String version;
 
   @Option(names = "--policy", paramLabel = "P", description = "Ad-hoc model: best_effort, wait_complete or timeout"

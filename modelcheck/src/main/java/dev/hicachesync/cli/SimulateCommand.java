@@ -62,8 +62,9 @@ public class SimulateCommand implements Callable<Integer> {
   @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help.")
   boolean help;
 
-  @Option(names = "--version", defaultValue = "merged",
-      description = "protocol version: pre20460, post20460, merged (default ${DEFAULT-VALUE})")
+  @Option(names = "--version", defaultValue = "unified",
+      description = "protocol version: pre20460, post20460, merged, unified (default ${DEFAULT-VALUE}, SGLang's"
+          + " unified radix cache; merged with --trace, whose spec is HiCacheSync.tla)")
   String version;
 
   @Option(names = {"--storage", "--hicache-storage-backend"}, defaultValue = "memory",
@@ -87,7 +88,10 @@ public class SimulateCommand implements Callable<Integer> {
   String writePolicy;
 
   @Option(names = "--fault", split = ",",
-      description = "inject protocol bugs (tests): skip_idle_write_check, unsynced_loading_check, early_admission_exit, early_tail_release, early_slot_reuse")
+      description = "inject protocol bugs (tests): skip_idle_write_check, unsynced_loading_check, early_admission_exit,"
+          + " early_tail_release, early_slot_reuse; unified only: local_terminate, pd_decode_load_readiness,"
+          + " waiting_timeout_local_clock, backup_thread_dies, attach_fails_locally, and the fixed twins"
+          + " waiting_timeout_broadcast, backup_raise_acked, attach_agreed (docs/unified.md)")
   List<String> faults;
 
   @Option(names = "--faults", paramLabel = "SPEC",
@@ -164,9 +168,9 @@ public class SimulateCommand implements Callable<Integer> {
           try {
             fs.add(Fault.valueOf(f.trim().toUpperCase(Locale.ROOT)));
           } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("unknown fault '" + f
-                + "'; expected skip_idle_write_check, unsynced_loading_check, early_admission_exit, early_tail_release"
-                + " or early_slot_reuse");
+            throw new IllegalArgumentException("unknown fault '" + f + "'; expected one of " + java.util.Arrays
+                .stream(Fault.values()).map(k -> k.name().toLowerCase(Locale.ROOT))
+                .collect(java.util.stream.Collectors.joining(", ")));
           }
         }
       }
@@ -182,7 +186,7 @@ public class SimulateCommand implements Callable<Integer> {
           .topology(Topology.of(dp, cp, tp, pp))
           .steps(steps)
           .seed(seed)
-          .version(ProtocolVersion.parse(version))
+          .version(versionOf(trace.on() && !spec.commandLine().getParseResult().hasMatchedOption("--version")))
           .storage(StorageMode.parse(storage))
           .storageDir(storageDir)
           .prefetchPolicy(PrefetchPolicy.parse(policy))
@@ -281,6 +285,14 @@ public class SimulateCommand implements Callable<Integer> {
   /** Returns the faults line: this JVM's counts, or the sum of the rank processes' counts. */
   String faultsLine(EnvironmentFaults env) {
     return launcher != null ? launcher.faultsLine() : env.describe();
+  }
+
+  /**
+   * The version of the run: {@code --version}, or, for a spec-shaped run that names none, {@link
+   * ProtocolVersion#DEFAULT} (merged): its trace is validated against HiCacheSync.tla, which has no unified.
+   */
+  private ProtocolVersion versionOf(boolean traceWithoutVersion) {
+    return traceWithoutVersion ? ProtocolVersion.DEFAULT : ProtocolVersion.parse(version);
   }
 
   /**

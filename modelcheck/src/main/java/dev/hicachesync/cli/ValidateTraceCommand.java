@@ -60,6 +60,13 @@ public final class ValidateTraceCommand implements Callable<Integer> {
       + " (default: modelcheck/target/reports).")
   Path reportDir;
 
+  /** The version whose traces no spec module follows yet. */
+  static final String UNIFIED = "unified";
+  /** Why a trace of {@code unified} is refused (exit 2). */
+  static final String UNIFIED_REFUSAL = "version unified is not validated: the trace module"
+      + " (TraceHiCacheSync.tla) follows HiCacheSync.tla (pre20460, post20460, merged), and HiCacheUnified.tla"
+      + " has no trace module yet";
+
   @Override
   public Integer call() throws IOException, InterruptedException {
     PrintWriter out = spec.commandLine().getOut();
@@ -80,6 +87,10 @@ public final class ValidateTraceCommand implements Callable<Integer> {
       TraceReader.checkRun(file, trace);
     } catch (TraceFormatException e) {
       err.println("hicache-sync validate-trace: not a trace: " + e.getMessage());
+      return Main.EXIT_BAD_INPUT;
+    }
+    if (UNIFIED.equals(trace.header().version())) {
+      err.println("hicache-sync validate-trace: " + file + ": " + UNIFIED_REFUSAL);
       return Main.EXIT_BAD_INPUT;
     }
     Workspace workspace = Workspace.fromRoot().with(null, specDir);

@@ -25,6 +25,7 @@ public record AdhocModel(Topology topology, String version, String policy, boole
   /**
    * Validates the values and what the chosen module can express.
    *
+   * @param version the protocol version, or null for {@link ProtocolVersions#ADHOC_DEFAULT}
    * @param policy the prefetch policy, or null for the module's default
    * @param storage on or off, or null for on
    * @throws BadInputException naming the first bad value
@@ -44,10 +45,10 @@ public record AdhocModel(Topology topology, String version, String policy, boole
           + "with the ranks");
     }
     if (version == null) {
-      throw new BadInputException("--version is needed for an ad-hoc model: one of " + String.join(", ", ProtocolVersions.ALL));
+      version = ProtocolVersions.ADHOC_DEFAULT; // the protocol SGLang runs today (issue 11)
     }
-    if (!ProtocolVersions.ALL.contains(version)) {
-      throw new BadInputException("unknown version '" + version + "': one of " + String.join(", ", ProtocolVersions.ALL));
+    if (!ProtocolVersions.ADHOC.contains(version)) {
+      throw new BadInputException("unknown version '" + version + "': one of " + String.join(", ", ProtocolVersions.ADHOC));
     }
     if (policy != null && !ProtocolVersions.POLICIES.contains(policy)) {
       throw new BadInputException("unknown policy '" + policy + "': one of " + String.join(", ", ProtocolVersions.POLICIES));
@@ -57,7 +58,7 @@ public record AdhocModel(Topology topology, String version, String policy, boole
       throw new BadInputException("--storage must be on or off (got '" + storage + "')");
     }
     Topology topology = new Topology(dp, cp, tp, pp);
-    AdhocModule module = AdhocModule.of(topology);
+    AdhocModule module = AdhocModule.of(topology, version);
     String chosenPolicy = policy == null ? module.defaultPolicy() : policy;
     module.checkExpressible(topology, version, chosenPolicy);
     return new AdhocModel(topology, version, chosenPolicy, s.equals("on"));
@@ -66,7 +67,7 @@ public record AdhocModel(Topology topology, String version, String policy, boole
   /** The module this model runs (by its topology). */
   public AdhocModule module() {
     try {
-      return AdhocModule.of(topology);
+      return AdhocModule.of(topology, version);
     } catch (BadInputException e) {
       throw new IllegalStateException("of() refuses this topology: " + topology, e);
     }

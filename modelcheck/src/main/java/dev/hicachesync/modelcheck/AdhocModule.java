@@ -29,7 +29,14 @@ public enum AdhocModule {
    * {@code wait_complete} does; the cache group is the replica's attn_cp then attn_tp groups.
    */
   REPLICAS("HiCacheReplicas", "MCHiCacheReplicas", "adhoc-replicas.cfg.template",
-      List.of("pre20460", "post20460", "merged"), List.of("wait_complete"), "wait_complete");
+      List.of("pre20460", "post20460", "merged"), List.of("wait_complete"), "wait_complete"),
+  /**
+   * Version {@code unified} (the default when none is named): SGLang's unified radix cache, one sync
+   * domain of one stage ({@code --pp 1 --dp 1}); the default policy is {@code timeout}, the only one
+   * with S4 (#36425).
+   */
+  UNIFIED("HiCacheUnified", "MCHiCacheUnified", "adhoc-unified.cfg.template", List.of(ProtocolVersions.UNIFIED),
+      ProtocolVersions.POLICIES, "timeout");
 
   private final String spec;
   private final String mcModule;
@@ -62,13 +69,33 @@ public enum AdhocModule {
   }
 
   /**
+   * The module for {@code topology} and {@code version}: {@link #UNIFIED} for version {@code unified},
+   * else {@link #of(Topology)}.
+   *
+   * @throws BadInputException for {@code unified} with PP or DP above 1 (HiCacheUnified has one stage
+   *     and one replica), or as {@link #of(Topology)}
+   */
+  public static AdhocModule of(Topology topology, String version) throws BadInputException {
+    if (!ProtocolVersions.UNIFIED.equals(version)) {
+      return of(topology);
+    }
+    if (topology.pp() > 1 || topology.dp() > 1) {
+      throw new BadInputException("version 'unified' (the default) is modelled for --dp 1 --pp 1 only"
+          + " (HiCacheUnified.tla; its PP admission question is the catalogue's MCHiCacheUnifiedPP); give"
+          + " --version merged or post20460 for --dp " + topology.dp() + " --pp " + topology.pp());
+    }
+    return UNIFIED;
+  }
+
+  /**
    * Refuses what this module cannot express.
    *
    * @throws BadInputException in one line naming the module and the value it lacks
    */
   void checkExpressible(Topology topology, String version, String policy) throws BadInputException {
     String why = " (" + spec + ".tla, chosen by " + (this == PIPELINE ? "--pp " + topology.pp()
-        : this == REPLICAS ? "--dp " + topology.dp() : "--pp 1 --dp 1") + ")";
+        : this == REPLICAS ? "--dp " + topology.dp() : this == UNIFIED ? "--version unified"
+        : "--pp 1 --dp 1") + ")";
     if (!versions.contains(version)) {
       throw new BadInputException("version '" + version + "' cannot be checked here: the module models "
           + String.join(" and ", versions) + why);

@@ -32,6 +32,49 @@ class SimulateCommandTest {
     assertTrue(r.out().strip().endsWith("divergence: none"));
   }
 
+  /** Issue 11: the default version is the protocol SGLang runs today, unified. */
+  @Test
+  void defaultVersionIsUnified() {
+    CommandRun r = run("--steps", "300", "--seed", "3");
+    assertTrue(r.out().contains(", version unified, "), r.out());
+  }
+
+  /** A spec-shaped run that names no version stays on merged (its trace spec, HiCacheSync.tla, has no unified). */
+  @Test
+  void traceWithoutVersionStaysMergedAndUnifiedTraceIsRefused() throws Exception {
+    java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("sim-trace-default");
+    CommandRun r = run("--seed", "3", "--trace", dir.resolve("run.ndjson").toString());
+    assertEquals(0, r.code(), r.out() + r.err());
+    assertTrue(r.out().contains(", version merged, "), r.out());
+    CommandRun u = run("--version", "unified", "--seed", "3", "--trace", dir.resolve("u.ndjson").toString());
+    assertEquals(2, u.code(), u.out() + u.err());
+    assertEquals(1, u.err().strip().lines().count(), u.err());
+    assertTrue(u.err().contains("HiCacheUnified.tla has no trace module"), u.err());
+  }
+
+  /** PP > 1 is refused for unified in one line (the merged PP collective is not implemented). */
+  @Test
+  void unifiedWithPipelineStagesIsExitTwo() {
+    CommandRun r = run("--pp", "2", "--steps", "10");
+    assertEquals(2, r.code(), r.out() + r.err());
+    assertEquals(1, r.err().strip().lines().count(), r.err());
+    assertTrue(r.err().contains("version unified needs pp = 1"), r.err());
+    assertEquals(0, run("--pp", "2", "--cp", "1", "--tp", "1", "--version", "merged", "--steps", "200").code());
+  }
+
+  /** A unified bug fault is caught through the command line (exit 1, named invariant, seed). */
+  @Test
+  void unifiedFaultIsCaughtAndItsTwinIsClean() {
+    CommandRun r = run("--fault", "attach_fails_locally", "--steps", "100");
+    assertEquals(1, r.code(), r.out() + r.err());
+    assertTrue(r.out().contains("divergence: CollectiveMatching at step 20"), r.out());
+    assertTrue(r.out().contains("Failed on seed 7"), r.out());
+    assertEquals(0, run("--fault", "attach_agreed", "--steps", "100").code());
+    CommandRun wrong = run("--version", "merged", "--fault", "local_terminate", "--steps", "10");
+    assertEquals(2, wrong.code(), wrong.out() + wrong.err());
+    assertTrue(wrong.err().contains("version unified only"), wrong.err());
+  }
+
   /** The data path is on by default and the report names the device tier and the host layout. */
   @Test
   void reportNamesTheDeviceTierAndLayout() {

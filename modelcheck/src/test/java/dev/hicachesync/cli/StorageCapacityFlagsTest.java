@@ -98,7 +98,7 @@ class StorageCapacityFlagsTest {
 
   @Test
   void aBoundedL3UnderPipelineStagesIsExitTwo() {
-    CommandRun r = CommandRun.of(new SimulateCommand(), "--pp", "2", "--storage-pages", "100");
+    CommandRun r = CommandRun.of(new SimulateCommand(), "--version", "merged", "--pp", "2", "--storage-pages", "100");
     assertEquals(2, r.code(), r.out() + r.err());
     assertTrue(r.err().contains("needs pp = 1"), r.err());
   }

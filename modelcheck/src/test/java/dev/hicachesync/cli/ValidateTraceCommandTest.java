@@ -74,6 +74,15 @@ class ValidateTraceCommandTest {
     assertEquals(2, run().code());
   }
 
+  /** A trace of version unified is refused in one line naming why (no trace module follows HiCacheUnified). */
+  @Test
+  void unifiedTraceIsExitTwoNamingTheReason() throws Exception {
+    List<String> lines = hand();
+    lines.set(0, lines.get(0).replace("\"Version\":\"post20460\"", "\"Version\":\"unified\""));
+    assertTrue(lines.get(0).contains("\"unified\""), lines.get(0));
+    assertOneLine(run(file("unified", lines).toString()), 2, "version unified is not validated");
+  }
+
   @Test
   void acceptedIsExitZero() throws Exception {
     Outcome o = run(file("accepted", hand()).toString(), "--spec-dir", TraceSpecDir.get().toString());

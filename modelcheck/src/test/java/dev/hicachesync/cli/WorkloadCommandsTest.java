@@ -90,6 +90,17 @@ class WorkloadCommandsTest {
     }
   }
 
+  /** Issue 11: the sweep accepts version unified (its default stays merged, the README charts' version). */
+  @Test
+  void sweepRunsUnified() throws IOException {
+    Path trace = write("t.jsonl", TRACE);
+    Path png = dir.resolve("charts/sweep-unified.png");
+    CommandRun r = run(new SweepCommand(), "--workload", trace.toString(), "--version", "unified",
+        "--device-pages", "40", "--host-ratio", "0,2", "--write-policies", "write_through", "--out", png.toString());
+    assertEquals(0, r.code(), r.out() + r.err());
+    assertEquals(2, r.out().lines().filter(l -> l.contains("divergence: none")).count(), r.out());
+  }
+
   @Test
   void sweepPrintsTheTableAndWritesTheChart() throws IOException {
     Path trace = write("t.jsonl", TRACE);

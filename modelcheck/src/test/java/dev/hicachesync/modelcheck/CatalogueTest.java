@@ -48,14 +48,14 @@ class CatalogueTest {
     assertTrue(m.hasLiveness());
   }
 
-  /** The unified radix cache (#35081) is a catalogue version of its own module, not an ad-hoc one. */
+  /** The unified radix cache (#35081) is a catalogue version of its own module (HiCacheUnified), not of HiCacheSync. */
   @Test
   void acceptsTheUnifiedVersionInTheCatalogueOnly() throws Exception {
     String unified = GOOD.replace("\"version\": \"merged\"", "\"version\": \"unified\"")
         .replace("\"module\": \"MC\"", "\"module\": \"MCHiCacheUnified\"");
     ModelEntry m = Catalogue.load(write("{\"models\": [" + unified + "]}")).models().get(0);
     assertEquals("unified", m.version());
-    assertTrue(!ProtocolVersions.ALL.contains("unified"), "ad-hoc models build HiCacheSync, which has no unified");
+    assertTrue(!ProtocolVersions.ALL.contains("unified"), "HiCacheSync (and its ad-hoc models) has no unified");
   }
 
   @ParameterizedTest

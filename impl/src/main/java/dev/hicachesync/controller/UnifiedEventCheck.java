@@ -1,0 +1,133 @@
+package dev.hicachesync.controller;
+
+import dev.hicachesync.collective.ReduceOp;
+import dev.hicachesync.sync.Invariant;
+import dev.hicachesync.sync.InvariantViolation;
+import dev.hicachesync.sync.SyncPoint;
+
+/**
+ * S123 of {@code unified} ({@code unified_radix_cache.py::check_hicache_events},
+ * {@code _sync_hicache_ready_counts} @db570fe6; HiCacheUnified.tla {@code SchedEvents}, {@code
+ * EventsComplete}): one MIN vector per step, {@code [write acks, load acks, <hit queue, ack-prefetch queue,
+ * backup acks, host releases>, digest, -digest]}, the storage part present <b>only while storage is
+ * enabled</b> on this rank; then every rank pops exactly the MIN of each queue, in the spec's order: write
+ * acks, load acks, the hit drain (host memory allocated now, or the prefetch revoked), the ack drain (synced
+ * pages applied; on a final ack a prefetch still ongoing is inserted, which is how {@code wait_complete}
+ * completes), backup acks, host releases.
+ *
+ * <p>The digest pair is the tree's mutation hash (#33777's digest conjunct): MIN of {@code d} and of {@code
+ * -d} both equal this rank's values iff every rank sent the same {@code d}, so a tree that diverged is
+ * named ({@code TreeAgreement}) at the next S123 instead of hours later.
+ *
+ * <p>Failure paths: a rank whose storage part is missing (a runtime attach that failed there, F1) sends a
+ * shorter vector ({@code CollectiveMatching}); B3 and B5 as in {@link FusedEventCheck}; with the PD-decode fault a rank whose own load event is done
+ * runs an extra S2 its peers never join (#29483). Scheduler thread only.
+ */
+final class UnifiedEventCheck {
+  private final CacheController c;
+  private final UnifiedSettle settle;
+  private final UnifiedReads reads;
+
+  UnifiedEventCheck(CacheController c, UnifiedSettle settle, UnifiedReads reads) {
+    this.c = c;
+    this.settle = settle;
+    this.reads = reads;
+  }
+
+  void run() {
+    UnifiedState u = c.unified;
+    boolean st = u.storageEnabled;
+    long d = c.tree.mutationHash() >>> 2; // non-negative, and -d does not overflow
+    long[] local = st
+        ? new long[] {CacheController.leadingDone(c.writeAcks), CacheController.leadingDone(c.loadAcks),
+            u.hitQueue.leadingReady(), u.ackQueue.leadingReady(), c.backupAckQueue.leadingReady(),
+            c.hostReleaseQueue.leadingReady(), d, -d}
+        : new long[] {CacheController.leadingDone(c.writeAcks), CacheController.leadingDone(c.loadAcks), d, -d};
+    if (local[0] == 0 && c.faults.skipIdleWriteCheck()) {
+      return; // B3 in the fused form
+    }
+    long[] n = c.sync.reduce(SyncPoint.S123, ReduceOp.MIN, local);
+    if (c.faults.unsyncedLoadingCheck()) {
+      n[1] = local[1]; // B5: the load count taken from this rank alone
+    }
+    int k = n.length;
+    if (n[k - 2] != d || n[k - 1] != -d) {
+      throw new InvariantViolation(Invariant.TreeAgreement, "S123 digest conjunct: this rank's tree digest "
+          + d + " is not every rank's (MIN " + n[k - 2] + ", MAX " + -n[k - 1] + ")");
+    }
+    c.popWriteAcks((int) n[0]);
+    c.popLoadAcks((int) n[1]);
+    if (st) {
+      drainHits((int) n[2]);
+      drainAcks((int) n[3]);
+      c.drainControlQueues(0, (int) n[4], (int) n[5]);
+    }
+    c.after(SyncPoint.S123);
+    if (c.faults.loadReadinessBeforeMin()) {
+      pdDecodeLoadBack();
+    }
+  }
+
+  /**
+   * {@code _drain_and_alloc_storage_hit} / {@code _try_alloc_storage_hit} @db570fe6 (HiCacheUnified.tla
+   * {@code DrainHit}): below the threshold, stopped, or the host pool short: revoke; else allocate the hit's
+   * slots now and start reading.
+   */
+  private void drainHits(int n) {
+    for (int i = 0; i < n; i++) {
+      PrefetchOperation op = c.unified.hitQueue.poll();
+      if (op.terminatedByScheduler() || op.hitPages == 0
+          || (long) op.hitPages * c.config.pageSize() < c.config.prefetchThresholdTokens()) {
+        if (!op.terminatedByScheduler()) {
+          settle.revoke(op);
+        }
+        continue;
+      }
+      int[] slots = c.allocateHost(op.hitPages);
+      if (slots == null) {
+        settle.revoke(op); // revoke_pending_prefetch: the pool is short (the same on every rank, INV-6)
+        continue;
+      }
+      op.hostPages = slots;
+      op.hostAllocated = true;
+      c.unified.reading.add(op);
+      c.unified.holding.add(op);
+      reads.start(op);
+    }
+  }
+
+  /**
+   * {@code _drain_ack_prefetch} @later (HiCacheUnified.tla {@code DrainAck}): apply each synced batch ack;
+   * on the final one a prefetch still ongoing is inserted with its synced pages, and the slots it does not
+   * keep go to the host-release queue.
+   */
+  private void drainAcks(int n) {
+    for (int i = 0; i < n; i++) {
+      UnifiedState.BatchAck ack = c.unified.ackQueue.poll();
+      PrefetchOperation op = ack.op();
+      op.drainedBatches++;
+      if (op.settledPages < 0) {
+        op.syncedPages += ack.pages();
+      }
+      if (op.drainedBatches == op.batches(c.config.ioBatchPages())) {
+        if (op.settledPages < 0) {
+          settle.terminate(op, PrefetchState.INSERTED);
+        }
+        settle.finalAck(op);
+      }
+    }
+  }
+
+  /**
+   * The PD-decode fault (#29483 before its fix): {@code is_load_back_event_done} polls this rank's own load
+   * event and, only when it is done, runs {@code loading_check}'s MIN (S2).
+   */
+  private void pdDecodeLoadBack() {
+    int ready = CacheController.leadingDone(c.loadAcks);
+    if (ready > 0) {
+      long[] n = c.sync.reduce(SyncPoint.S2, ReduceOp.MIN, new long[] {ready});
+      c.popLoadAcks((int) n[0]);
+      c.after(SyncPoint.S2);
+    }
+  }
+}

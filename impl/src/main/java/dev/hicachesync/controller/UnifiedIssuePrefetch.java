@@ -1,0 +1,53 @@
+package dev.hicachesync.controller;
+
+import dev.hicachesync.storage.PageKey;
+import dev.hicachesync.tree.MatchResult;
+import dev.hicachesync.tree.Mix64;
+import dev.hicachesync.tree.TreeNode;
+import java.util.Arrays;
+
+/**
+ * Prefetch issue in {@code unified} ({@code unified_radix_cache.py::prefetch_from_storage} @db570fe6;
+ * HiCacheUnified.tla {@code Issue}): the operation is queued for the S7 thread with <b>no host memory</b>;
+ * the scheduler allocates the synced hit's slots when it drains the hit queue ({@link UnifiedEventCheck}).
+ * The anchor is host-protected until the operation leaves {@code ongoing_prefetch}, so the insertion point
+ * survives eviction.
+ *
+ * <p>Decided from the request and the synced tree only (INV-5). Scheduler thread only.
+ */
+final class UnifiedIssuePrefetch {
+  private final CacheController c;
+
+  UnifiedIssuePrefetch(CacheController c) {
+    this.c = c;
+  }
+
+  boolean run(String rid, MatchResult m, int[] tokens) {
+    if (c.storage == null || !c.unified.storageEnabled || c.ongoingPrefetch.containsKey(rid)) {
+      return false;
+    }
+    int ps = c.config.pageSize();
+    int start = m.treeTokens();
+    int len = (tokens.length - start) / ps * ps;
+    if (len <= 0 || len < c.config.prefetchThresholdTokens()) {
+      return false;
+    }
+    TreeNode anchor = m.lastNode();
+    c.tree.protectHost(anchor);
+    int pages = len / ps;
+    int[] key = Arrays.copyOfRange(tokens, start, start + len);
+    PageKey[] prev = anchor.pageKeys();
+    PageKey last = prev == null || prev.length == 0 ? null : prev[prev.length - 1];
+    PageKey[] keys = new PageKey[pages];
+    for (int i = 0; i < pages; i++) {
+      last = PageKey.chain(last, Arrays.copyOfRange(key, i * ps, (i + 1) * ps));
+      keys[i] = last.withSuffix(c.storageSuffix);
+    }
+    PrefetchOperation op = new PrefetchOperation(rid, anchor, key, keys, new int[0], c.env.clock().ticks());
+    c.ongoingPrefetch.put(rid, op);
+    c.prefetchQueue.add(op);
+    c.stats.prefetchesIssued++;
+    c.prefetchHash = Mix64.mix(Mix64.mix(Mix64.mix(c.prefetchHash, 1), rid.hashCode()), pages);
+    return true;
+  }
+}

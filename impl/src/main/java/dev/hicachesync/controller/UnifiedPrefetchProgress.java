@@ -1,0 +1,52 @@
+package dev.hicachesync.controller;
+
+import dev.hicachesync.collective.ReduceOp;
+import dev.hicachesync.sync.SyncPoint;
+
+/**
+ * {@code check_prefetch_progress} of {@code unified} ({@code unified_radix_cache.py::check_prefetch_progress},
+ * {@code _can_terminate_prefetch} @later, #36425; HiCacheUnified.tla {@code SchedAdmit}, {@code
+ * S4Complete}): {@code operation.is_terminated() or _can_terminate_prefetch(op)}. {@code best_effort} stops
+ * at once, {@code wait_complete} never here (it completes through the ack drain, {@link UnifiedEventCheck}),
+ * {@code timeout} asks S4, the MAX of the ranks' local timeouts. A stopped prefetch inserts the synced pages
+ * it has (no S5 here: the completion acks were synced already).
+ *
+ * <p>Failure path (#36425 with a rank-local terminate, fault {@code localTerminate}): a failed read marks the
+ * operation terminated on that rank only, its short-circuit skips S4 while the peers enter it: the peers wait
+ * in S4 for a rank that has moved on (a hang, named by the fabric as a mismatch or a timeout). Without the
+ * fault {@code is_terminated()} is set only at synced points, when the operation leaves {@code
+ * ongoing_prefetch}. Scheduler thread only.
+ */
+final class UnifiedPrefetchProgress {
+  private final CacheController c;
+  private final UnifiedSettle settle;
+
+  UnifiedPrefetchProgress(CacheController c, UnifiedSettle settle) {
+    this.c = c;
+    this.settle = settle;
+  }
+
+  boolean run(String rid) {
+    PrefetchOperation op = c.ongoingPrefetch.get(rid);
+    if (op == null) {
+      return true; // none, revoked, or inserted at its final ack
+    }
+    boolean isTerminated = c.faults.localTerminate() && op.ioFailed; // rank-local only under the fault
+    if (isTerminated || c.config.prefetchPolicy() == PrefetchPolicy.BEST_EFFORT) {
+      settle.terminate(op, PrefetchState.TERMINATED);
+      return true;
+    }
+    if (c.config.prefetchPolicy() == PrefetchPolicy.WAIT_COMPLETE) {
+      return false;
+    }
+    long limit = c.config.timeoutBaseTicks() + c.config.timeoutTicksPer1024() * op.tokens.length / 1024;
+    boolean timedOut = c.env.clock().ticks() - op.issueTick >= limit; // this rank's clock: S4 makes it common
+    boolean stop = c.sync.reduce(SyncPoint.S4, ReduceOp.MAX, new long[] {timedOut ? 1 : 0})[0] == 1;
+    c.after(SyncPoint.S4);
+    if (!stop) {
+      return false;
+    }
+    settle.terminate(op, PrefetchState.TERMINATED);
+    return true;
+  }
+}

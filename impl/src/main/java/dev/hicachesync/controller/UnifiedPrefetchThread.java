@@ -1,0 +1,73 @@
+package dev.hicachesync.controller;
+
+import dev.hicachesync.collective.ReduceOp;
+import dev.hicachesync.env.TransferKind;
+import dev.hicachesync.sync.SyncPoint;
+import dev.hicachesync.tree.Mix64;
+import java.util.ArrayList;
+import java.util.Arrays;
+
+/**
+ * The storage threads of {@code unified}, one pass: the prefetch thread's S7 for every queued operation,
+ * then the completion-sync thread's MIN of one batch ack per read in flight (#27010).
+ *
+ * <ul>
+ *   <li>S7 ({@code cache_controller.py::prefetch_thread_func} @db570fe6; HiCacheUnified.tla {@code PfQuery},
+ *       {@code S7Complete}, {@code PfPutHit}): the leading pages this rank's storage holds, 0 for an
+ *       operation the scheduler already stopped, MIN-reduced on the thread's own group; the outcome only
+ *       records the hit and goes into the hit queue, ready once it reaches this rank's scheduler side (a
+ *       storage-query latency, rank-local). No host memory and no revoke here: the scheduler decides both
+ *       at the hit drain.
+ *   <li>Completion sync ({@code prefetch_sync_thread_func}, {@code _reduce_prefetch_ack} @later;
+ *       {@code PfRead}, {@code SyncComplete}, {@code PutAck}): the I/O thread emits one ack per batch, also
+ *       after a failure or a stop (then 0 pages); the thread MIN-reduces the k-th ack of every rank and
+ *       queues the result. It waits for this rank's own batch (the thread blocks on its queue), so every rank
+ *       reduces the same number of acks: one per read in flight per pass, in hit-drain order.
+ * </ul>
+ *
+ * <p>Both run on the prefetch thread's sync layer, S7 first: the simulator runs the two threads one after
+ * the other, in an order every rank shares (SGLang gives the completion sync its own gloo groups). Prefetch
+ * thread only.
+ */
+final class UnifiedPrefetchThread {
+  private final CacheController c;
+
+  UnifiedPrefetchThread(CacheController c) {
+    this.c = c;
+  }
+
+  void run() {
+    PrefetchOperation op;
+    while ((op = c.prefetchQueue.poll()) != null) {
+      int local = op.terminatedByScheduler() ? 0
+          : Math.min(op.keys.length, c.storage.leadingHits(Arrays.asList(op.keys)));
+      int hit = (int) c.prefetchSync.reduce(SyncPoint.S7, ReduceOp.MIN, new long[] {local})[0];
+      op.hitPages = hit;
+      op.state = PrefetchState.HIT_SYNCED;
+      c.prefetchHash = Mix64.mix(Mix64.mix(Mix64.mix(c.prefetchHash, 3), op.rid.hashCode()), hit);
+      ReadyQueue.Entry<PrefetchOperation> entry = c.unified.hitQueue.add(op); // prefetch_hit_queue.put
+      c.after(SyncPoint.S7);
+      c.undeposited++;
+      PrefetchOperation o = op;
+      c.env.background(TransferKind.STORAGE_READ, 0, ok -> {
+        c.undeposited--;
+        o.deposited = true;
+        entry.markReady();
+      });
+    }
+    int batch = c.config.ioBatchPages();
+    for (PrefetchOperation r : new ArrayList<>(c.unified.reading)) {
+      int from = r.syncedBatches * batch;
+      int to = Math.min(from + batch, r.hitPages);
+      c.env.awaitCondition(() -> r.completedPages >= to || !r.reading); // this rank's batch landed or stopped
+      long local = r.completedPages >= to ? to - from : 0; // 0 once this rank's reader failed or stopped
+      int pages = (int) c.prefetchSync.reduce(SyncPoint.S5, ReduceOp.MIN, new long[] {local})[0];
+      r.syncedBatches++;
+      c.unified.ackQueue.add(new UnifiedState.BatchAck(r, pages)).markReady(); // ack_prefetch_queue.put
+      if (r.syncedBatches == r.batches(batch)) {
+        c.unified.reading.remove(r);
+      }
+      c.after(SyncPoint.S5);
+    }
+  }
+}

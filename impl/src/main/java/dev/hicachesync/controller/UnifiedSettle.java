@@ -1,0 +1,83 @@
+package dev.hicachesync.controller;
+
+import dev.hicachesync.tree.Mix64;
+import java.util.Arrays;
+
+/**
+ * How a {@code unified} prefetch leaves {@code ongoing_prefetch} and gives its host slots back, shared by
+ * the hit drain, the ack drain, S4 and S6 (HiCacheUnified.tla {@code Terminate}, {@code ReleasePf}, {@code
+ * DrainAck}). Every decision here uses synced values only: the hit (S7), the synced pages applied from
+ * drained acks, and the sync point that called it. Scheduler thread only.
+ */
+final class UnifiedSettle {
+  private final CacheController c;
+
+  UnifiedSettle(CacheController c) {
+    this.c = c;
+  }
+
+  /**
+   * Stops {@code op} keeping its synced pages: they are inserted into the host tree under the anchor
+   * ({@code _handle_prefetch_result}); the slots past them stay the prefetch's until its final ack.
+   */
+  void terminate(PrefetchOperation op, PrefetchState how) {
+    int pages = op.hostAllocated ? op.syncedPages : 0;
+    if (pages > 0) {
+      int ps = c.config.pageSize();
+      c.data.checkHost(op.hostPages, 0, pages, c.seeds(op), "insert of prefetch " + op.rid);
+      int present = c.tree.insertHost(op.anchor, Arrays.copyOf(op.tokens, pages * ps),
+          Arrays.copyOf(op.hostPages, pages));
+      if (present > 0) {
+        c.freeHost(Arrays.copyOf(op.hostPages, present), "prefetched pages already in the tree");
+      }
+      c.stats.prefetchInsertedPages += pages - present;
+      c.prefetchedTokens.put(op.rid, (pages - present) * ps);
+    }
+    if (op.hostAllocated && pages == op.hitPages) {
+      c.stats.prefetchesCompleted++;
+    }
+    c.stats.prefetchesTerminated++;
+    leave(op, how, pages);
+  }
+
+  /**
+   * Aborts {@code op} (S6 decided it): the pages read and synced so far go to the host-release queue at
+   * once, the rest at its final ack.
+   */
+  void abort(PrefetchOperation op) {
+    int pages = op.hostAllocated ? op.syncedPages : 0;
+    release(op, 0, pages);
+    c.stats.prefetchesAborted++;
+    leave(op, PrefetchState.ABORTED, pages);
+  }
+
+  /** Revokes {@code op} at the hit drain (below the threshold, stopped, or the host pool is short). */
+  void revoke(PrefetchOperation op) {
+    op.revoked = true;
+    c.stats.prefetchesRevoked++;
+    leave(op, PrefetchState.REVOKED, 0);
+  }
+
+  /** The final batch ack was drained: the slots the prefetch kept no claim on go back. */
+  void finalAck(PrefetchOperation op) {
+    c.unified.holding.remove(op);
+    release(op, op.settledPages, op.hitPages);
+  }
+
+  /** Queues host slots [from, to) for release at a later S123 (ready at once: no read writes them now). */
+  private void release(PrefetchOperation op, int from, int to) {
+    if (to > from) {
+      c.hostReleaseQueue.add(Arrays.copyOfRange(op.hostPages, from, to)).markReady();
+    }
+  }
+
+  private void leave(PrefetchOperation op, PrefetchState how, int kept) {
+    op.settledPages = kept;
+    op.stopAt(kept); // the I/O thread stops at its next batch
+    op.state = how;
+    if (c.ongoingPrefetch.remove(op.rid) != null) {
+      c.tree.releaseHost(op.anchor);
+    }
+    c.prefetchHash = Mix64.mix(Mix64.mix(Mix64.mix(c.prefetchHash, 8 + how.ordinal()), op.rid.hashCode()), kept);
+  }
+}
