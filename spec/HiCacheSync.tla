@@ -1255,3 +1255,20 @@ DebugPrefetchInserted == ~(\E r \in Ranks, k \in Keys : ~tree[r][k].dev /\ tree[
 \* knob_pf_thread_dies with the old Lockstep and the old liveness properties (PrefetchTerminates,
 \* AcksConsumed, RequestsProgress) instead: no error (exit 0, 744 distinct states): the stuck
 \* thread was not caught before.
+\* Issue 12 item 4 (waiting queue, aborts with S6, release_whole, local_order) and AsyncNeverStuck,
+\* measured 2026-11-30 with plain TLC -workers 1 -Xmx3g at load 36-56 (seven sessions on 2 cores),
+\* on the final spec (Enter evaluating its state once). Every model above re-run on it kept its
+\* verdict and its distinct-state count (b1/b3/b5/b10/b14/b15 models, the knobs, the debug models,
+\* pre20460_cp2*, merged_cp2, merged_cp2_live, post20460_cp2, pipelined_p1_cp2):
+\*   wait_timeout_local_clock     ci   (1,2,1) violates CollectiveMatching          54    8   46.6
+\*   abort_cp2                    ci   (1,2,1) holds                              1082   36  101.1
+\*   debug_abort_while_reading    ci   (1,2,1) violates DebugAbortWhileReading     241   11   55.9
+\*   debug_two_waiting            ci   (1,2,1) violates DebugTwoWaiting              7    7   30.7
+\*   knob_release_whole           ci   (1,2,1) violates AckAgreement              1520   16   83.1
+\*   abort_release_pages          ci   (1,2,1) holds                              2812   38   69.8
+\*   knob_local_order             ci   (1,2,1) violates TreeAgreement               88   13   31.9
+\*   waiting2_storage_off         ci   (1,2,1) holds                                49   28   20.7
+\*   pipelined_cp2_async_live     ci   (1,2,1) holds (+ AsyncNeverStuck)            83   19  110.6
+\*   knob_pf_thread_dies          ci   (1,2,1) violates PrefetchThreadNeverStuck   744   24   80.0
+\*   abort_waiting                deep (1,2,1) holds                             65023   60  350.0 (before the
+\*                                     Enter change, load 28; same semantics)
