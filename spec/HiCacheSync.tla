@@ -381,9 +381,9 @@ Sites == {"RECV", "S1", "S2", "S3", "S4", "S5", "S6", "S7", "S123"}
 SyncGroupsTable == [r \in Ranks |-> [site \in Sites |-> SyncGroupsDef(r, site)]]
 SyncGroups(r, site) == SyncGroupsTable[r][site]
 
-OpOf(site) == CASE site \in {"RECV", "S4"} -> "MAX"
-                [] site = "S6"             -> "BARRIER"   \* torch.distributed.barrier
-                [] OTHER                   -> "MIN"
+\* S6 is a barrier (torch.distributed.barrier): a MAX over empty payloads, as the implementation's
+\* traces record a barrier (TracingProcessGroup.barrier).
+OpOf(site) == IF site \in {"RECV", "S4", "S6"} THEN "MAX" ELSE "MIN"
 
 -----------------------------------------------------------------------------
 (* Rank-local computation (pure functions of a rank's local state).         *)
