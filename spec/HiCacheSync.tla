@@ -45,9 +45,12 @@
 (*    broadcast request stream, so it is the same on every rank); victims  *)
 (*    are the least recently used, ties by key (knob local_clock: a rank's *)
 (*    own clock orders them otherwise);                                    *)
-(*  - one request waits at a time and runs for one step; the request        *)
-(*    broadcast is deterministic (arrival timing does not create divergence*)
-(*    because it is broadcast);                                            *)
+(*  - the waiting queue holds at most WaitingCap requests (RECV takes no  *)
+(*    new one while it is full); the admission loop looks at them oldest   *)
+(*    first (fcfs; local_order breaks that) and admits at most one per     *)
+(*    step; an admitted request runs for one step; the request broadcast   *)
+(*    is deterministic (arrival timing does not create divergence because  *)
+(*    it is broadcast);                                                    *)
 (*  - rank-local computation between two collectives is one atomic step   *)
 (*    (other ranks cannot observe it), computed by the action that         *)
 (*    completes the collective: the last arriver resumes every member up   *)
@@ -77,7 +80,10 @@
 (*         MIN over ranks of [KV pages, leading sidecar successes];         *)
 (*   "B15" (#27550) best_effort returns early, rank-locally, while the      *)
 (*         sidecar transfer is pending, before S5's MIN; fixed: the wait is *)
-(*         decided by S4's MAX on every rank (needs Knobs sidecar).         *)
+(*         decided by S4's MAX on every rank (needs Knobs sidecar);         *)
+(*   "WTO" (#37143) the waiting-timeout abort reads each rank's own clock:  *)
+(*         the abort (and its S6 barrier) happens on some ranks only       *)
+(*         (needs Knobs abort).                                            *)
 (* A bug that deadlocks (B3, B10, B15) makes one rank skip a collective     *)
 (* that another enters: the skipping rank posts the next step's RECV (the   *)
 (* domain group), the other a HiCache sync point (an attn_cp/attn_tp        *)
@@ -92,7 +98,10 @@
 (*     "batch_full" (the batch may be full at an admission, seen by        *)
 (*     each rank early or late: lenv.bf), "sidecar" (a second per-page      *)
 (*     pool, e.g. the DSA indexer, read page by page independently of the   *)
-(*     KV pages: PfOp sn/sc/ss, Node sx, invariant SidecarCoverage);        *)
+(*     KV pages: PfOp sn/sc/ss, Node sx, invariant SidecarCoverage),        *)
+(*     "abort" (a waiting request is aborted: AbortReq or the waiting      *)
+(*     timeout; release_aborted_request with the S6 barrier when its      *)
+(*     prefetch holds host slots, whatever phase the prefetch is in);     *)
 (*   broken assumptions (each model expected to fail):                     *)
 (*     "uneven_capacity" rank 0's host pool is one page larger (INV-6);    *)
 (*     "local_pool_sizes" every rank sizes its pools from its own          *)
@@ -106,13 +115,19 @@
 (*                    its storage query ends prefetch_thread_func, whose   *)
 (*                    loop catches only queue.Empty): a peer that posted   *)
 (*                    S7 waits there forever while the schedulers go on    *)
-(*                    (liveness: PrefetchThreadNeverStuck).                *)
+(*                    (liveness: PrefetchThreadNeverStuck);                *)
+(*     "release_whole" an aborted read's host pages queued as one entry per *)
+(*                    call, not one per page (#9797): the entry count then  *)
+(*                    depends on how far this rank's read got (INV-4);      *)
+(*     "local_order"  a rank's schedule policy orders the waiting queue     *)
+(*                    from rank-local state (INV-3).                        *)
 (*                                                                          *)
-(* NOT YET MODELLED (issue 3): S6 (abort barrier); PP > 1 is accepted by    *)
+(* NOT YET MODELLED (issue 3): PP > 1 is accepted by                        *)
 (* Topology but stages here run in lockstep (no send/recv forwarding, B6);  *)
-(* per-batch storage acks and the prefetch sync thread (B7); several        *)
-(* waiting requests: batch_full stands for the requests behind the one     *)
-(* waiting (B10); write_back / write_through_selective.                   *)
+(* per-batch storage acks and the prefetch sync thread (B7); batch_full     *)
+(* stands for a batch filled by other requests (B10); aborts of a running  *)
+(* request (its abort is a finish: the load-back lock stays until S2);     *)
+(* write_back / write_through_selective.                                   *)
 (* Coverage note: the prefetch thread runs only while its domain waits at   *)
 (* RECV (EnvWindow), so a prefetch cannot progress within the step that     *)
 (* issued it; under best_effort (no S4) every prefetch therefore ends at    *)
@@ -133,7 +148,8 @@ CONSTANTS
     PoolSizes,          \* per rank, the pools it is configured with: [dev |-> pages, host |-> pages]
     PrefetchThreshold,  \* pages: below this S7 result the prefetch is revoked
     Bugs,               \* catalogued bugs switched on (PROTOCOL.md section 6); {} = the version as is
-    Knobs               \* environment features and broken hidden assumptions (BUG KNOBS); {} = none
+    Knobs,              \* environment features and broken hidden assumptions (BUG KNOBS); {} = none
+    WaitingCap          \* requests a rank's waiting queue holds at most (RECV takes none while full)
 
 ASSUME Version \in {"pre20460", "post20460", "merged", "pipelined"}
 ASSUME Policy \in {"best_effort", "wait_complete", "timeout"}
@@ -142,12 +158,14 @@ ASSUME StorageOn \in BOOLEAN
 ASSUME PagesPerKey \in Nat \ {0} /\ DeviceCap \in Nat /\ HostCap \in Nat
 ASSUME PoolSizes \in [Ranks -> [dev : Nat, host : Nat]]
 ASSUME PrefetchThreshold \in Nat
-ASSUME Bugs \subseteq {"B3", "B5", "P1", "B10", "B14", "B14sum", "B15"}
+ASSUME Bugs \subseteq {"B3", "B5", "P1", "B10", "B14", "B14sum", "B15", "WTO"}
 ASSUME Knobs \subseteq {"batch_full", "sidecar", "uneven_capacity", "local_clock", "shared_group",
                         "local_payload", "pf_thread_dies", "no_dp_attention",
-                        "local_pool_sizes"}
+                        "local_pool_sizes", "abort", "release_whole", "local_order"}
+ASSUME WaitingCap \in Nat \ {0}
 \* The bugs that live in code the knobs add: without the feature they cannot happen.
 ASSUME "B10" \in Bugs => "batch_full" \in Knobs
+ASSUME "WTO" \in Bugs => "abort" \in Knobs
 \* Attention DP replicas exist only with DP attention.
 ASSUME "no_dp_attention" \in Knobs => DP = 1
 ASSUME ({"B14", "B14sum", "B15"} \cap Bugs # {}) => "sidecar" \in Knobs
@@ -168,11 +186,17 @@ C == INSTANCE Collectives
 
 \* reqIdx[r]: number of requests received by rank r (RECV broadcasts).
 VARIABLE reqIdx
-\* waiting[r]: index of the request in rank r's waiting queue, 0 if none.
+\* waiting[r]: index of the request at the head of rank r's waiting queue, 0 if none.
 VARIABLE waiting
+\* backlog[r]: the requests behind the head, in arrival order (<<>> when waiting[r] = 0). The
+\* queue is <<waiting[r]>> \o backlog[r] (WQ); split so that a trace snapshot's `wait` stays the head.
+VARIABLE backlog
+\* cursor[r]: the position in the waiting queue that rank r's admission loop is at (0 outside
+\* the loop: at every lockstep point).
+VARIABLE cursor
 \* running[r]: index of the request rank r runs this step, 0 if none.
 VARIABLE running
-requestVars == <<reqIdx, waiting, running>>
+requestVars == <<reqIdx, waiting, running, backlog, cursor>>
 
 \* tree[r][k]: rank r's radix node of key k (Absent if not in the tree).
 VARIABLE tree
@@ -225,9 +249,11 @@ pipeVars == <<ares>>
 \*         rank alike); "late" (its batch-full test fires after the prefetch checks) or "early"
 \*         (before them: the rank-local test of #30760);
 \*   clk : rank r's clock orders the LRU timestamps of its nodes the other way (local_clock);
-\*   dead: rank r's prefetch thread has stopped (pf_thread_dies).
+\*   dead: rank r's prefetch thread has stopped (pf_thread_dies);
+\*   ab  : the request whose abort rank r processes at its next RECV, 0 if none (abort);
+\*   ord : rank r's admission loop takes the waiting queue newest first (local_order).
 VARIABLE lenv
-LEnv0 == [bf |-> "no", clk |-> FALSE, dead |-> FALSE]
+LEnv0 == [bf |-> "no", clk |-> FALSE, dead |-> FALSE, ab |-> 0, ord |-> FALSE]
 
 vars == <<coll, requestVars, treeVars, poolVars, ackVars, storageVars, prefetchVars, historyVars,
           pipeVars, lenv>>
@@ -261,13 +287,14 @@ Pop0 == [w |-> 0, l |-> 0, rv |-> 0, ba |-> 0, rl |-> 0, bad |-> 0]
 
 \* The local state of rank r as one record (what the scheduler step computes on).
 LS(r) == [req |-> reqIdx[r], wait |-> waiting[r], run |-> running[r],
+          blog |-> backlog[r], cur |-> cursor[r], ab |-> lenv[r].ab, ord |-> lenv[r].ord,
           tree |-> tree[r], nid |-> nextId[r], dfree |-> devFree[r], hfree |-> hostFree[r],
           wq |-> wq[r], wd |-> wDone[r], lq |-> lq[r], ld |-> lDone[r],
           sbq |-> sbq[r], baq |-> baq[r], rvq |-> rvq[r], rlq |-> rlq[r],
           pf |-> pf[r], pop |-> popped[r], ares |-> ares[r], acall |-> coll[r]["async"],
           bf |-> lenv[r].bf, clk |-> lenv[r].clk]
 
-InitLS == [req |-> 0, wait |-> 0, run |-> 0,
+InitLS == [req |-> 0, wait |-> 0, run |-> 0, blog |-> <<>>, cur |-> 0, ab |-> 0, ord |-> FALSE,
            tree |-> [k \in Keys |-> Absent], nid |-> 1, dfree |-> DeviceCap, hfree |-> HostCap,
            wq |-> <<>>, wd |-> 0, lq |-> <<>>, ld |-> 0,
            sbq |-> <<>>, baq |-> <<>>, rvq |-> <<>>, rlq |-> <<>>,
@@ -275,6 +302,21 @@ InitLS == [req |-> 0, wait |-> 0, run |-> 0,
            bf |-> LEnv0.bf, clk |-> LEnv0.clk]
 
 Min(S) == C!SetMin(S)
+
+\* The waiting queue of local state s (scheduler.waiting_queue), oldest first, and its update.
+WQ(s) == IF s.wait = 0 THEN <<>> ELSE <<s.wait>> \o s.blog
+SetWQ(s, q) == [s EXCEPT !.wait = IF q = <<>> THEN 0 ELSE Head(q), !.blog = IF q = <<>> THEN <<>> ELSE Tail(q)]
+\* The queue position the admission loop is looking at: the cursor counts in the order the
+\* schedule policy sorted the queue (calc_priority: fcfs here), the same on every rank as long as
+\* the order is a function of replicated state. local_order: a rank whose order comes from a
+\* rank-local source (the random policy's shuffle on a global random state this rank has drawn
+\* from differently, schedule_policy.py::_sort_randomly @6ed5780c) takes it newest first.
+Pos(s) == IF s.ord THEN Len(WQ(s)) + 1 - s.cur ELSE s.cur
+\* The request the admission loop is looking at.
+Cur(s) == WQ(s)[Pos(s)]
+\* Queue q without its j-th entry.
+RemoveAt(q, j) == SubSeq(q, 1, j - 1) \o SubSeq(q, j + 1, Len(q))
+InQueue(s, i) == \E j \in 1 .. Len(WQ(s)) : WQ(s)[j] = i
 
 \* Pool sizes. A model states the pools each rank is configured with (PoolSizes: equal ones are
 \* one configuration, MCEqualPools). SGLang agrees on them at start-up: the KV pool is sized
@@ -339,7 +381,9 @@ Sites == {"RECV", "S1", "S2", "S3", "S4", "S5", "S6", "S7", "S123"}
 SyncGroupsTable == [r \in Ranks |-> [site \in Sites |-> SyncGroupsDef(r, site)]]
 SyncGroups(r, site) == SyncGroupsTable[r][site]
 
-OpOf(site) == IF site \in {"RECV", "S4"} THEN "MAX" ELSE "MIN"
+\* S6 is a barrier (torch.distributed.barrier): a MAX over empty payloads, as the implementation's
+\* traces record a barrier (TracingProcessGroup.barrier).
+OpOf(site) == IF site \in {"RECV", "S4", "S6"} THEN "MAX" ELSE "MIN"
 
 -----------------------------------------------------------------------------
 (* Rank-local computation (pure functions of a rank's local state).         *)
@@ -393,8 +437,9 @@ Deliver(s, i) ==
     IF i = 0 THEN s
     ELSE LET k  == Requests[i]
              \* with storage on, prefetch_from_storage's match_prefix at arrival stamps the node
-             s1 == [s EXCEPT !.req = i, !.wait = i,
-                             !.tree[k].at = IF ~StorageOn \/ IsAbsent(s.tree[k]) THEN @ ELSE i]
+             s1 == SetWQ([s EXCEPT !.req = i,
+                                   !.tree[k].at = IF ~StorageOn \/ IsAbsent(s.tree[k]) THEN @ ELSE i],
+                         Append(WQ(s), i))
              e  == EnsureHost(s1, P)
          IN  IF ~StorageOn \/ ~IsAbsent(s1.tree[k]) THEN s1
              ELSE IF e.hfree < P THEN e
@@ -451,11 +496,11 @@ Drain(s, a, b, c) == PopReleases(PopBackupAcks(PopRevokes(s, a), b), c)
 \* transfer is pending). sidecar only.
 SidecarPending(op) == "sidecar" \in Knobs /\ op.st = "reading" /\ op.sn < op.tgt
 
-\* Local value of S4: can this rank terminate the waiting request's prefetch? With a sidecar
-\* pool even best_effort waits for the sidecar transfer (#27550: the host slots it writes).
-\* hiradix_cache.py::can_terminate_prefetch
+\* Local value of S4: can this rank terminate the prefetch of the request the admission loop
+\* looks at? With a sidecar pool even best_effort waits for the sidecar transfer (#27550: the
+\* host slots it writes). hiradix_cache.py::can_terminate_prefetch
 CanTerminate(s) ==
-    LET op == s.pf[s.wait]
+    LET op == s.pf[Cur(s)]
         \* completed: every hit page read (a revoked operation has no hit pages to read, so it is not
         \* completed: it waits for S3 to pop its revoke, or for its timeout); a failed read is not
         \* completed either, S4's second entry (MAX) stops the prefetch on every rank then.
@@ -479,7 +524,7 @@ S5Pages(x) == Min({x[j] : j \in DOMAIN x})
 \* operation's all went at S7; one not yet past S7 keeps its slots until its S7 releases them).
 \* hiradix_cache.py::check_prefetch_progress
 InsertPrefetched(s, m) ==
-    LET w == s.wait
+    LET w == Cur(s)
         k == Requests[w]
         op == s.pf[w]
         sx == IF "sidecar" \in Knobs THEN m - Min({m, op.sc}) ELSE 0   \* stale sidecar pages
@@ -490,29 +535,28 @@ InsertPrefetched(s, m) ==
                   !.nid     = IF m > 0 THEN @ + 1 ELSE @,
                   !.rlq     = IF rest > 0 THEN Append(@, rest) ELSE @]
 
-\* Admit the waiting request: device hit (lock), host hit (load back), or miss (insert).
+\* Admit the request the admission loop looks at: device hit (lock), host hit (load back), or
+\* miss (insert); it leaves the waiting queue and runs.
 \* scheduler.py::get_new_batch_prefill -> hiradix_cache.py::match_prefix / init_load_back
 Admit(s0) ==
-    LET w == s0.wait
+    LET w == Cur(s0)
         k == Requests[w]
         \* match_prefix stamps the matched node, at every attempt
         s == IF IsAbsent(s0.tree[k]) THEN s0 ELSE [s0 EXCEPT !.tree[k].at = w]
         e == EnsureDev(s, P)
         n == e.tree[k]
         new == n.hp = 0
-    IN  IF s.tree[k].dev THEN [s EXCEPT !.tree[k].lock = @ + 1, !.run = w, !.wait = 0]
+        Run(x) == SetWQ([x EXCEPT !.run = w], RemoveAt(WQ(x), Pos(x)))
+    IN  IF s.tree[k].dev THEN Run([s EXCEPT !.tree[k].lock = @ + 1])
         ELSE IF e.dfree < P THEN e                          \* no device memory: stays waiting
-        ELSE [e EXCEPT !.dfree = @ - P,
-                       !.tree[k] = [n EXCEPT !.dev = TRUE, !.lock = @ + (IF new THEN 1 ELSE 2),
-                                             !.id = IF new THEN e.nid ELSE @, !.at = w],
-                       !.nid = IF new THEN @ + 1 ELSE @,
-                       !.lq  = IF new THEN @ ELSE Append(@, k),
-                       !.run = w, !.wait = 0]
+        ELSE Run([e EXCEPT !.dfree = @ - P,
+                           !.tree[k] = [n EXCEPT !.dev = TRUE, !.lock = @ + (IF new THEN 1 ELSE 2),
+                                                 !.id = IF new THEN e.nid ELSE @, !.at = w],
+                           !.nid = IF new THEN @ + 1 ELSE @,
+                           !.lq  = IF new THEN @ ELSE Append(@, k)])
 
 \* The request stays waiting this step (its batch-full flag, if any, is used up).
 Keep(s) == [s EXCEPT !.bf = "no"]
-\* Admission after the prefetch checks: a full batch (seen early or late) admits nothing.
-AdmitUnlessFull(s) == IF s.bf # "no" THEN Keep(s) ELSE Admit(s)
 
 \* The prefetch thread's next operation: the oldest one it has not queried storage for.
 NextS7(s) == Min({i \in 1 .. NR : s.pf[i].st \in {"issued", "term"}})
@@ -537,6 +581,36 @@ HitSynced(s, h) ==
           ELSE [s EXCEPT !.pf[i] = [op EXCEPT !.st = "reading", !.tgt = h, !.q = TRUE],
                          !.rlq = Release(@, P - h)]
 
+\* release_aborted_request of request s.ab (after its S6 barrier when its prefetch is in
+\* ongoing_prefetch): the request leaves the waiting queue, its prefetch is terminated
+\* (terminate_prefetch: the I/O thread reads no more pages) and leaves ongoing_prefetch:
+\*  - not yet past its S7 ("issued"): the prefetch thread still takes it, on every rank alike
+\*    (S7 stays matched), and releases all its slots there, as for an operation S5 terminated
+\*    before its S7 (OpTerm, HitSynced);
+\*  - reading: the scheduler releases the c pages read so far (host_indices[:completed_tokens]),
+\*    the I/O thread the unread rest of the hit when it sees the flag (prefetch_io_aux_func):
+\*    tgt pages in all, but c is rank-local (how far this rank's read got). append_host_mem_release
+\*    queues them one entry per page (#9797), so the queue is the same on every rank whatever
+\*    c is, and S3's MIN over entry counts frees the same pages everywhere. release_whole: one
+\*    entry per call, so the entry count depends on c (INV-4, then INV-6). The I/O thread's part
+\*    is appended in the same step (it is observed only through S3's MIN);
+\*  - revoked: its slots went at S7; its revoke entry is still drained by S3 (a no-op then).
+\* hiradix_cache.py::release_aborted_request @28ee08c1 (#9874; _barrier_attn_groups since
+\* #20460), cache_controller.py::terminate_prefetch / prefetch_io_aux_func @28ee08c1
+ReleaseAborted(s) ==
+    LET a  == s.ab
+        op == s.pf[a]
+        s1 == SetWQ([s EXCEPT !.ab = 0], SelectSeq(WQ(s), LAMBDA j : j # a))
+        rl == IF "release_whole" \in Knobs THEN Release(Release(s1.rlq, op.c), op.tgt - op.c)
+              ELSE s1.rlq \o [j \in 1 .. op.tgt |-> 1]
+    IN  CASE op.st = "issued"                 -> [s1 EXCEPT !.pf[a] = OpTerm]
+          [] op.st = "reading"                -> [s1 EXCEPT !.pf[a] = OpFin, !.rlq = rl]
+          [] op.st = "revoked"                -> [s1 EXCEPT !.pf[a] = OpFin]
+          [] OTHER                            -> s1
+
+\* The scheduler's next site after RECV and the aborts it carried: the event check.
+AfterAbort == IF Version \in {"merged", "pipelined"} THEN "S123" ELSE "S1"
+
 -----------------------------------------------------------------------------
 (* The scheduler step as a chain of sync points. Enter computes the local   *)
 (* value of a sync point and posts it on the first group; Post moves to the *)
@@ -559,16 +633,27 @@ ApplyS123(s, x) == Drain(PopLoads(PopWrites(s, x[1]), x[2]), x[3], x[4], x[5])
 \* The singleton "group" on which the scheduler waits for its async handle (work.wait()).
 HandleGroup(r) == C!Group("handle", "sched", {r})
 
-RECURSIVE Enter(_, _, _), Post(_, _, _, _, _), Decide(_, _, _, _)
+RECURSIVE Enter(_, _, _), EnterAt(_, _, _), Post(_, _, _, _, _), Decide(_, _, _, _)
 
 Post(r, s, site, k, v) ==
     LET gs == SyncGroups(r, site)
     IN  IF k <= Len(gs) THEN [s |-> s, call |-> C!Call(gs[k], site, k, OpOf(site), v)]
         ELSE Decide(r, s, site, v)
 
-Enter(r, s, site) ==
+\* Enter evaluates its state argument once, into a bound variable, and continues in EnterAt:
+\* TLC passes operator arguments by name, and where it does not cache them (evaluating ENABLED
+\* for the fairness conditions) every use of s in a site re-evaluates the whole chain of sites
+\* before it, a cost exponential in the sites of a step.
+Enter(r, s0, site) == CHOOSE y \in {EnterAt(r, t, site) : t \in {s0}} : TRUE
+
+EnterAt(r, s, site) ==
     CASE site = "RECV" ->
-            Post(r, s, "RECV", 1, <<IF s.wait = 0 /\ s.req < NR THEN s.req + 1 ELSE 0>>)
+            Post(r, s, "RECV", 1, <<IF Len(WQ(s)) < WaitingCap /\ s.req < NR THEN s.req + 1 ELSE 0>>)
+      [] site = "ABORT" ->         \* process_input_requests -> abort_request: the abort RECV carried
+            IF s.ab = 0 \/ ~InQueue(s, s.ab) THEN Enter(r, [s EXCEPT !.ab = 0], AfterAbort)
+            ELSE IF s.pf[s.ab].st \in Ongoing                  \* in ongoing_prefetch, holding host
+              THEN Post(r, s, "S6", 1, <<>>)                   \* slots: the S6 barrier first
+            ELSE Enter(r, ReleaseAborted(s), AfterAbort)
       [] site = "S1"   -> IF "B3" \in Bugs /\ s.wd = 0                        \* B3 (#10127): early
                             THEN Decide(r, s, "S1", <<0>>)                    \* return, no collective
                             ELSE Post(r, s, "S1", 1, <<s.wd>>)                \* writing_check
@@ -588,26 +673,32 @@ Enter(r, s, site) ==
                      gs == SyncGroups(r, "S123")
                  IN  IF gs = <<>> THEN Enter(r, [s1 EXCEPT !.ares = v], "ADMIT")
                      ELSE Enter(r, [s1 EXCEPT !.acall = C!Call(gs[1], "S123", 1, "MIN", v)], "ADMIT")
-      [] site = "ADMIT" ->                                                   \* the admission loop
-            IF s.wait = 0 THEN Enter(r, Keep(s), "RECV")
-            ELSE IF s.bf = "busy" THEN Enter(r, Keep(s), "RECV")           \* running batch full
+      [] site = "ADMIT" -> Enter(r, [s EXCEPT !.cur = 1], "LOOP")          \* the admission loop
+      [] site = "LOOP" ->                              \* over the waiting queue, oldest first
+            IF s.cur > Len(WQ(s)) THEN Enter(r, s, "END")
+            ELSE IF s.bf = "busy" THEN Enter(r, s, "END")                   \* running batch full
             ELSE IF "B10" \in Bugs /\ s.bf = "early"                          \* B10 (#30760): breaks
-              THEN Enter(r, Keep(s), "RECV")                                 \* before the checks
-            ELSE IF s.pf[s.wait].st \notin Ongoing THEN Enter(r, AdmitUnlessFull(s), "RECV")
+              THEN Enter(r, s, "END")                                        \* before the checks
+            ELSE IF s.pf[Cur(s)].st \notin Ongoing THEN Enter(r, s, "TRY")
             ELSE IF Policy # "best_effort" THEN Enter(r, s, "S4")       \* check_prefetch_progress
             ELSE IF "sidecar" \notin Knobs THEN Enter(r, s, "S5")      \* best_effort: no S4
             ELSE IF "B15" \notin Bugs THEN Enter(r, s, "S4")     \* #27550 fixed: the sidecar wait
                                                                       \* is decided by S4's MAX
-            ELSE IF SidecarPending(s.pf[s.wait])                     \* B15 (#27550): returns early,
-              THEN Enter(r, Keep(s), "RECV")                         \* rank-local, before S5's MIN
+            ELSE IF SidecarPending(s.pf[Cur(s)])                     \* B15 (#27550): returns early,
+              THEN Enter(r, s, "NEXT")                               \* rank-local, before S5's MIN
             ELSE Enter(r, s, "S5")
+      \* the prefetch is not done: `continue` with the next waiting request
+      [] site = "NEXT" -> Enter(r, [s EXCEPT !.cur = @ + 1], "LOOP")
+      \* add_one_req: a full batch (seen early or late) or no device memory breaks the loop, and
+      \* so does an admission (the running batch holds one request): every exit is replicated
+      [] site = "TRY"  -> Enter(r, IF s.bf # "no" THEN s ELSE Admit(s), "END")
+      [] site = "END"  -> Enter(r, Keep([s EXCEPT !.cur = 0]), "RECV")
       [] site = "S4"   -> Post(r, s, "S4", 1, <<IF CanTerminate(s) THEN 0 ELSE 1,
-                                                IF s.pf[s.wait].fail THEN 1 ELSE 0>>)
-      [] site = "S5"   -> Post(r, s, "S5", 1, S5Value(s.pf[s.wait]))
+                                                IF s.pf[Cur(s)].fail THEN 1 ELSE 0>>)
+      [] site = "S5"   -> Post(r, s, "S5", 1, S5Value(s.pf[Cur(s)]))
 
 Decide(r, s, site, x) ==
-    CASE site = "RECV" -> Enter(r, Deliver(Finish(s), x[1]),
-                                IF Version \in {"merged", "pipelined"} THEN "S123" ELSE "S1")
+    CASE site = "RECV" -> Enter(r, Deliver(Finish(s), x[1]), "ABORT")
       [] site = "S1"   -> Enter(r, PopWrites(s, x[1]), "S2")
       [] site = "S2"   -> Enter(r, PopLoads(s, x[1]), "S3")
       [] site = "S3"   -> Enter(r, Drain(s, At(x, 1), At(x, 2), At(x, 3)), "ADMIT")
@@ -615,8 +706,9 @@ Decide(r, s, site, x) ==
       [] site = "S123" /\ Version = "pipelined" ->                    \* the async MIN completed
             [s |-> [s EXCEPT !.ares = x, !.acall = C!NoCall], call |-> C!NoCall]
       [] site = "S4"   -> IF x[1] = 0 \/ x[2] = 1 THEN Enter(r, s, "S5")   \* terminate
-                          ELSE Enter(r, Keep(s), "RECV")                   \* keep waiting
-      [] site = "S5"   -> Enter(r, AdmitUnlessFull(InsertPrefetched(s, S5Pages(x))), "RECV")
+                          ELSE Enter(r, s, "NEXT")                         \* keep waiting
+      [] site = "S5"   -> Enter(r, InsertPrefetched(s, S5Pages(x)), "TRY")
+      [] site = "S6"   -> Enter(r, ReleaseAborted(s), AfterAbort)         \* after the barrier
       [] site = "S7"   -> [s |-> HitSynced(s, x[1]), call |-> C!NoCall]
 
 \* Resume a member after its collective completed with result x.
@@ -631,6 +723,8 @@ WriteBack(M, nx) ==
     LET U(v, f) == [q \in Ranks |-> IF q \in M THEN nx[q].s[f] ELSE v[q]]
     IN  /\ reqIdx'   = U(reqIdx, "req")
         /\ waiting'  = U(waiting, "wait")
+        /\ backlog'  = U(backlog, "blog")
+        /\ cursor'   = U(cursor, "cur")
         /\ running'  = U(running, "run")
         /\ tree'     = U(tree, "tree")
         /\ nextId'   = U(nextId, "nid")
@@ -648,7 +742,8 @@ WriteBack(M, nx) ==
         /\ popped'   = U(popped, "pop")
         /\ ares'     = U(ares, "ares")
         /\ lenv'     = [q \in Ranks |-> IF q \in M THEN [lenv[q] EXCEPT !.bf = nx[q].s.bf,
-                                                                        !.clk = nx[q].s.clk]
+                                                                        !.clk = nx[q].s.clk,
+                                                                        !.ab = nx[q].s.ab]
                                                    ELSE lenv[q]]
 
 -----------------------------------------------------------------------------
@@ -674,6 +769,8 @@ Done == \A q \in Ranks : LocalDone(q) /\ coll[q]["sched"].site = "RECV"
 Init ==
     /\ reqIdx = [r \in Ranks |-> 0]
     /\ waiting = [r \in Ranks |-> 0]
+    /\ backlog = [r \in Ranks |-> <<>>]
+    /\ cursor = [r \in Ranks |-> 0]
     /\ running = [r \in Ranks |-> 0]
     /\ tree = [r \in Ranks |-> InitLS.tree]
     /\ nextId = [r \in Ranks |-> 1]
@@ -838,6 +935,35 @@ BatchFills(D) ==
     /\ UNCHANGED <<coll, requestVars, treeVars, poolVars, ackVars, storageVars, prefetchVars,
                    historyVars, pipeVars>>
 
+\* A waiting request of domain D is aborted, and each rank of D processes the abort at its next
+\* RECV (lenv.ab). abort: the client drops it (an AbortReq, received with the requests of the
+\* next RECV's broadcast: the same request on every rank; scheduler.py::abort_request
+\* @6ed5780c), or its waiting timeout fires, decided on one clock for the domain (the fix of
+\* #37143). WTO: scheduler.py::_abort_on_waiting_timeout @6ed5780c reads each rank's own clock
+\* (time.perf_counter against the request's wait_queue_entry_time), so the timeout can fire on
+\* some ranks of D only. abort only.
+WQOf(q) == IF waiting[q] = 0 THEN <<>> ELSE <<waiting[q]>> \o backlog[q]
+AbortArrives(D) ==
+    /\ "abort" \in Knobs
+    /\ \A q \in D : EnvWindow(q) /\ lenv[q].ab = 0
+    /\ LET wq0 == WQOf(CHOOSE q \in D : TRUE)
+       IN  \E j \in 1 .. Len(wq0) :
+             \E f \in {[q \in D |-> wq0[j]]} \cup (IF "WTO" \in Bugs THEN [D -> {0, wq0[j]}] ELSE {}) :
+                /\ f # [q \in D |-> 0]
+                /\ lenv' = [q \in Ranks |-> IF q \in D THEN [lenv[q] EXCEPT !.ab = f[q]] ELSE lenv[q]]
+    /\ UNCHANGED <<coll, requestVars, treeVars, poolVars, ackVars, storageVars, prefetchVars,
+                   historyVars, pipeVars>>
+
+\* Rank r's schedule policy comes to order the waiting queue the other way from the other
+\* ranks' (local_order only; see Pos).
+OrderSkews(r) ==
+    /\ "local_order" \in Knobs
+    /\ EnvWindow(r)
+    /\ ~lenv[r].ord
+    /\ lenv' = [lenv EXCEPT ![r].ord = TRUE]
+    /\ UNCHANGED <<coll, requestVars, treeVars, poolVars, ackVars, storageVars, prefetchVars,
+                   historyVars, pipeVars>>
+
 \* Rank r's clock comes to order the LRU timestamps of its nodes the other way from the other
 \* ranks' clocks (timestamps within the clock's resolution, or taken on another thread).
 \* local_clock only.
@@ -866,8 +992,8 @@ Background ==
                         \/ StorageBackupCompletes(r)
                         \/ \E i \in 1 .. NR : StorageReadsPage(r, i) \/ TimeoutFires(r, i)
                                              \/ StorageReadsSidecarPage(r, i)
-                        \/ ClockSkews(r)
-    \/ \E D \in SyncDomains : BatchFills(D)
+                        \/ ClockSkews(r) \/ OrderSkews(r)
+    \/ \E D \in SyncDomains : BatchFills(D) \/ AbortArrives(D)
     \/ \E r \in Ranks : coll[r]["pf"] # C!NoCall /\ CollectiveCompletes(coll[r]["pf"].grp)
 
 \* Some posted collective completes.
@@ -931,6 +1057,9 @@ AgreeSettledAt(f(_)) ==
 TypeOK ==
     /\ reqIdx \in [Ranks -> 0 .. NR]
     /\ waiting \in [Ranks -> 0 .. NR]
+    /\ backlog \in [Ranks -> Seq(1 .. NR)]
+    /\ \A r \in Ranks : Len(WQOf(r)) <= WaitingCap /\ (waiting[r] = 0 => backlog[r] = <<>>)
+    /\ cursor \in [Ranks -> 0 .. WaitingCap + 1]
     /\ running \in [Ranks -> 0 .. NR]
     /\ tree \in [Ranks -> [Keys -> Node]]
     /\ nextId \in [Ranks -> 1 .. MaxId]
@@ -943,7 +1072,8 @@ TypeOK ==
     /\ pf \in [Ranks -> [1 .. NR -> PfOp]]
     /\ popped \in [Ranks -> [{"w", "l", "rv", "ba", "rl", "bad"} -> Nat]]
     /\ ares \in [Ranks -> Seq(Nat)]
-    /\ lenv \in [Ranks -> [bf : {"no", "busy", "late", "early"}, clk : BOOLEAN, dead : BOOLEAN]]
+    /\ lenv \in [Ranks -> [bf : {"no", "busy", "late", "early"}, clk : BOOLEAN, dead : BOOLEAN,
+                           ab : 0 .. NR, ord : BOOLEAN]]
 
 \* INV-1: the k-th collective calls on every group agree on site, stage, op and size.
 \* shared_group: on a group both threads use, a member's first call is its prefetch thread's
@@ -964,7 +1094,7 @@ SharedGroupMatching ==
 CollectiveMatching == C!CollectiveMatching /\ SharedGroupMatching
 
 \* INV-3: identical trees (residency, pages, locks, protection, ids) at lockstep points.
-TreeAgreement == AgreeAt(LAMBDA q : <<tree[q], nextId[q], reqIdx[q], waiting[q], running[q]>>)
+TreeAgreement == AgreeAt(LAMBDA q : <<tree[q], nextId[q], reqIdx[q], waiting[q], backlog[q], running[q]>>)
 
 \* INV-4: every synced queue consumed by the same count; same acks queued.
 \* The scheduler's queues at every lockstep point; the queues the prefetch thread appends to
@@ -1050,6 +1180,11 @@ AsyncNeverStuck ==
 DebugPrefetchRevoked == ~(\E r \in Ranks, i \in 1 .. NR : pf[r][i].st = "revoked")
 \* Some node is evicted from device and later loaded back from host.
 DebugLoadBack == ~(\E r \in Ranks : lq[r] # <<>>)
+\* Some request is aborted (its S6 barrier posted) while its prefetch reads pages.
+DebugAbortWhileReading == ~(\E r \in Ranks : /\ coll[r]["sched"] # C!NoCall /\ coll[r]["sched"].site = "S6"
+                                            /\ lenv[r].ab # 0 /\ pf[r][lenv[r].ab].st = "reading")
+\* Some rank's waiting queue holds two requests while the first one's prefetch is in flight.
+DebugTwoWaiting == ~(\E r \in Ranks : Len(WQOf(r)) = 2 /\ pf[r][waiting[r]].st \in Ongoing)
 \* Some prefetched page reaches the host tree.
 DebugPrefetchInserted == ~(\E r \in Ranks, k \in Keys : ~tree[r][k].dev /\ tree[r][k].hp > 0
                                                        /\ tree[r][k].id > 0 /\ ~tree[r][k].prot
@@ -1120,3 +1255,20 @@ DebugPrefetchInserted == ~(\E r \in Ranks, k \in Keys : ~tree[r][k].dev /\ tree[
 \* knob_pf_thread_dies with the old Lockstep and the old liveness properties (PrefetchTerminates,
 \* AcksConsumed, RequestsProgress) instead: no error (exit 0, 744 distinct states): the stuck
 \* thread was not caught before.
+\* Issue 12 item 4 (waiting queue, aborts with S6, release_whole, local_order) and AsyncNeverStuck,
+\* measured 2026-11-30 with plain TLC -workers 1 -Xmx3g at load 36-56 (seven sessions on 2 cores),
+\* on the final spec (Enter evaluating its state once). Every model above re-run on it kept its
+\* verdict and its distinct-state count (b1/b3/b5/b10/b14/b15 models, the knobs, the debug models,
+\* pre20460_cp2*, merged_cp2, merged_cp2_live, post20460_cp2, pipelined_p1_cp2):
+\*   wait_timeout_local_clock     ci   (1,2,1) violates CollectiveMatching          54    8   46.6
+\*   abort_cp2                    ci   (1,2,1) holds                              1082   36  101.1
+\*   debug_abort_while_reading    ci   (1,2,1) violates DebugAbortWhileReading     241   11   55.9
+\*   debug_two_waiting            ci   (1,2,1) violates DebugTwoWaiting              7    7   30.7
+\*   knob_release_whole           ci   (1,2,1) violates AckAgreement              1520   16   83.1
+\*   abort_release_pages          ci   (1,2,1) holds                              2812   38   69.8
+\*   knob_local_order             ci   (1,2,1) violates TreeAgreement               88   13   31.9
+\*   waiting2_storage_off         ci   (1,2,1) holds                                49   28   20.7
+\*   pipelined_cp2_async_live     ci   (1,2,1) holds (+ AsyncNeverStuck)            83   19  110.6
+\*   knob_pf_thread_dies          ci   (1,2,1) violates PrefetchThreadNeverStuck   744   24   80.0
+\*   abort_waiting                deep (1,2,1) holds                             65023   60  350.0 (before the
+\*                                     Enter change, load 28; same semantics)

@@ -108,7 +108,7 @@ class GenerateTraceFixturesTest {
         "    WritePolicy = \"write_through\"", "    StorageOn = TRUE",
         "    Requests <- " + f.requestsDef(), "    PagesPerKey = " + h.pagesPerKey(),
         "    DeviceCap = " + h.deviceCap(), "    HostCap = " + h.hostCap(), "    PoolSizes <- GenEqualPools",
-        "    PrefetchThreshold = " + h.prefetchThreshold(), "    Bugs = {}", "    Knobs = {}",
+        "    PrefetchThreshold = " + h.prefetchThreshold(), "    Bugs = {}", "    Knobs = {}", "    WaitingCap = 1",
         "    GenEvents = " + f.events(),
         "INIT GenInit", "NEXT GenNext", "CONSTRAINT GenBound", "CHECK_DEADLOCK FALSE",
         "INVARIANTS " + (f.invariant().isEmpty() ? "GenLongEnough" : f.invariant() + " GenLongEnough"), "");
