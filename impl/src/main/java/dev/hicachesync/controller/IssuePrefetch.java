@@ -44,7 +44,7 @@ final class IssuePrefetch {
     PageKey last = prev == null || prev.length == 0 ? null : prev[prev.length - 1];
     PageKey[] keys = new PageKey[pages];
     for (int i = 0; i < pages; i++) {
-      last = PageKey.chain(last, Arrays.copyOfRange(key, i * ps, (i + 1) * ps));
+      last = PageKey.chain(last, key, i * ps, ps); // no copy of the page's tokens
       keys[i] = last.withSuffix(c.storageSuffix);
     }
     PrefetchOperation op = new PrefetchOperation(rid, anchor, key, keys, slots, c.env.clock().ticks());

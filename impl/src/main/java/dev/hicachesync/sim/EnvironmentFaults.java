@@ -139,10 +139,11 @@ public final class EnvironmentFaults {
   }
 
   private Workload aborting(Workload w, SplittableRandom rnd, double prob) {
-    return new Workload() {
+    // Forwarding: the replay report finds the trace's per-request tiers in the workload underneath.
+    return new ForwardingWorkload(w) {
       @Override
       public java.util.List<Request> arrivals(long step) {
-        java.util.List<Request> in = w.arrivals(step);
+        java.util.List<Request> in = super.arrivals(step);
         if (in.isEmpty()) {
           return in;
         }
@@ -156,16 +157,6 @@ public final class EnvironmentFaults {
           out.add(r);
         }
         return out;
-      }
-
-      @Override
-      public void admitted(Request r, int deviceTokens, int hostTokens, int storageTokens) {
-        w.admitted(r, deviceTokens, hostTokens, storageTokens);
-      }
-
-      @Override
-      public String describe() {
-        return w.describe();
       }
     };
   }

@@ -41,13 +41,16 @@ import java.util.Set;
  * @param data whether copies move real KV bytes and how (off by default: page counts only)
  * @param specShaped the spec-shaped request stream and scheduler ({@link SpecShaped}), or null for the
  *     simulator's own (the default)
+ * @param storageDurable whether the file backend forces each page object, then its folder, to disk
+ *     (fsync; off by default: the simulator's stores are scratch)
  */
 public record SimConfig(
     Topology topology, long steps, long seed, ProtocolVersion version, StorageMode storage,
     Path storageDir, long storagePages, PrefetchPolicy prefetchPolicy, WritePolicy writePolicy, Set<Fault> faults,
     int pageSize, int devicePages, int hostPages, int maxRunning, double readFailure,
     Duration collectiveTimeout, Workload.Factory workload, int fullDigestEvery, long drainSteps,
-    Timing.Factory timing, Path logFile, DataOptions data, SpecShaped specShaped) {
+    Timing.Factory timing, Path logFile, DataOptions data, SpecShaped specShaped,
+    boolean storageDurable) {
 
   /** {@link #storagePages} of an L3 that never evicts. */
   public static final long UNBOUNDED = 0;
@@ -101,6 +104,7 @@ public record SimConfig(
     private Timing.Factory timing;
     private DataOptions data = DataOptions.OFF;
     private SpecShaped specShaped;
+    private boolean storageDurable;
 
     public Builder topology(Topology t) { this.topology = t; return this; }
     public Builder steps(long s) { this.steps = s; return this; }
@@ -125,6 +129,7 @@ public record SimConfig(
     public Builder timing(Timing.Factory t) { this.timing = t; return this; }
     public Builder data(DataOptions d) { this.data = d; return this; }
     public Builder specShaped(SpecShaped s) { this.specShaped = s; return this; }
+    public Builder storageDurable(boolean d) { this.storageDurable = d; return this; }
 
     /** Returns the configuration; throws {@link IllegalArgumentException} (one line) for bad values. */
     public SimConfig build() {
@@ -140,6 +145,10 @@ public record SimConfig(
       if (storagePages != UNBOUNDED && storage == StorageMode.OFF) {
         throw new IllegalArgumentException("an L3 capacity needs a storage backend, but storage is off");
       }
+      if (storageDurable && storage != StorageMode.FILE) {
+        throw new IllegalArgumentException("durable storage (fsync) needs the file backend, but storage is "
+            + storage);
+      }
       if (storagePages != UNBOUNDED && topology.pp() > 1) {
         // A later stage blocks on its own reads of what stage 0 decided (CheckPrefetchProgress); a page
         // its shard evicted after S7 would never arrive and the stage would wait forever.
@@ -154,7 +163,7 @@ public record SimConfig(
       SimConfig c = new SimConfig(topology, steps, seed, version, storage, storageDir, storagePages, prefetchPolicy,
           writePolicy, java.util.Collections.unmodifiableSet(EnumSet.copyOf(faults)), pageSize,
           devicePages, hostPages, maxRunning, readFailure, collectiveTimeout, workload, fullDigestEvery,
-          drainSteps, timing, logFile, data, specShaped);
+          drainSteps, timing, logFile, data, specShaped, storageDurable);
       if (specShaped != null) {
         specShaped.check(c);
       }

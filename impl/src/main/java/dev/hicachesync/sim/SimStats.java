@@ -33,6 +33,11 @@ public final class SimStats {
   public long storageCorruptPages;
   /** Page objects the file store held when the run opened it (a reused {@code --storage-dir}). */
   public long storagePagesAtStart;
+  /** Whether the file store forced its writes to disk ({@code --storage-durable}). */
+  public boolean storageDurable;
+  /** Page objects, and then their folders, a durable file store forced to disk. */
+  public long storageFilesForced;
+  public long storageFoldersForced;
   /** L3 capacity per rank in pages; {@link SimConfig#UNBOUNDED} when the store never evicts. */
   public long storageCapacityPages = SimConfig.UNBOUNDED;
   /** Pages the bounded L3 shards evicted to make room (every rank). */
@@ -125,6 +130,10 @@ public final class SimStats {
     String out = "";
     if (storageCorruptPages > 0) {
       out += String.format(Locale.ROOT, "corrupt pages: %d (failed reads: never inserted)%n", storageCorruptPages);
+    }
+    if (storageDurable) {
+      out += String.format(Locale.ROOT, "storage durability: fsync, %d page files then %d folders forced%n",
+          storageFilesForced, storageFoldersForced);
     }
     if (storagePagesAtStart > 0) {
       out += String.format(Locale.ROOT, "storage not empty at start: %d pages found (--fresh-storage starts "

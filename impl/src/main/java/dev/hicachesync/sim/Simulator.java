@@ -54,6 +54,8 @@ public final class Simulator {
   private final List<Path> tempStores = new ArrayList<>();
   /** Page objects the file stores held when opened (a reused --storage-dir); 0 for fresh stores. */
   private long storagePagesAtStart;
+  /** This run's file stores (their fsync counts go into the statistics at the end). */
+  private final List<FileStorageBackend> fileStores = java.util.Collections.synchronizedList(new ArrayList<>());
   /** Where the run's trace goes ({@link TraceRecorder#NONE}: nothing is wrapped or recorded). */
   private final TraceRecorder trace;
   /** The abort threads {@link #poison} started, for {@link SimulationRun#close} to join. */
@@ -237,6 +239,11 @@ public final class Simulator {
     }
     SimStats stats = stats(t, engines, Math.min(completed, cfg.steps()));
     stats.storagePagesAtStart = storagePagesAtStart;
+    stats.storageDurable = cfg.storageDurable();
+    for (FileStorageBackend f : fileStores) {
+      stats.storageFilesForced += f.filesForced();
+      stats.storageFoldersForced += f.foldersForced();
+    }
     if (cfg.storageBounded()) {
       stats.storageCapacityPages = cfg.storagePages();
       for (StorageBackend b : stores) {
@@ -617,8 +624,9 @@ public final class Simulator {
         tempStores.add(folder);
       }
     }
-    FileStorageBackend store = new FileStorageBackend(folder);
+    FileStorageBackend store = new FileStorageBackend(folder, cfg.storageDurable());
     storagePagesAtStart += store.pagesAtOpen();
+    fileStores.add(store);
     return store;
   }
 

@@ -12,8 +12,10 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A {@link StorageBackend} on a local folder: one file per page key, written atomically, checksummed,
@@ -42,6 +44,11 @@ public final class FileStorageBackend implements StorageBackend {
   private final Path root;
   private final KeyPaths paths;
   private final boolean fsync;
+  /** Where a durable put sends its two forces ({@link FileSync#SYSTEM} but in tests). */
+  private final FileSync sync;
+  /** Temporary objects and folders forced so far (durable puts only; reported by the simulator). */
+  private final AtomicLong filesForced = new AtomicLong();
+  private final AtomicLong foldersForced = new AtomicLong();
   /** Page folders already checked to lie inside the root (at most 256: the first two hex digits). */
   private final Set<Path> checkedFolders = ConcurrentHashMap.newKeySet();
   private final long pagesAtOpen;
@@ -61,9 +68,15 @@ public final class FileStorageBackend implements StorageBackend {
    *     outside it
    */
   public FileStorageBackend(Path root, boolean fsync) {
+    this(root, fsync, FileSync.SYSTEM);
+  }
+
+  /** As {@link #FileStorageBackend(Path, boolean)}, forcing through {@code sync} (a test's recorder). */
+  FileStorageBackend(Path root, boolean fsync, FileSync sync) {
     this.root = checkRoot(root);
     this.paths = new KeyPaths(this.root);
     this.fsync = fsync;
+    this.sync = Objects.requireNonNull(sync, "sync");
     long pages = 0;
     int removed = 0;
     try (DirectoryStream<Path> folders = Files.newDirectoryStream(this.root)) {
@@ -170,6 +183,21 @@ public final class FileStorageBackend implements StorageBackend {
     return pagesAtOpen;
   }
 
+  /** Returns whether puts force file and folder to disk. */
+  public boolean durable() {
+    return fsync;
+  }
+
+  /** Returns how many written objects a durable put forced to disk (0 without durability). */
+  public long filesForced() {
+    return filesForced.get();
+  }
+
+  /** Returns how many folders a durable put forced to disk after its rename (0 without durability). */
+  public long foldersForced() {
+    return foldersForced.get();
+  }
+
   /** Returns how many temporary files of crashed writers opening the store removed. */
   public int tempFilesRemoved() {
     return tempFilesRemoved;
@@ -220,13 +248,15 @@ public final class FileStorageBackend implements StorageBackend {
           ch.write(parts);
         }
         if (fsync) {
-          ch.force(true);
+          sync.forceFile(ch); // before the rename: the new name must never point at unwritten data
+          filesForced.incrementAndGet();
         }
       }
       Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
       tmp = null;
       if (fsync) {
-        forceFolder(folder);
+        sync.forceFolder(folder); // after the rename: makes the rename itself survive a crash
+        foldersForced.incrementAndGet();
       }
     } catch (IOException e) {
       throw new UncheckedIOException("writing page " + key, e);
@@ -251,13 +281,6 @@ public final class FileStorageBackend implements StorageBackend {
     if (!real.getParent().equals(root)) {
       throw new StorageRootException("storage folder " + root + ": page folder " + folder + " resolves to "
           + real + ", outside the root");
-    }
-  }
-
-  /** Forces the folder's entries (the rename) to disk. */
-  private static void forceFolder(Path folder) throws IOException {
-    try (FileChannel dir = FileChannel.open(folder, StandardOpenOption.READ)) {
-      dir.force(true);
     }
   }
 

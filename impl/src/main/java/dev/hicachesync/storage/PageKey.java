@@ -17,7 +17,6 @@ import java.util.Objects;
  * <p>Immutable value; any thread.
  */
 public final class PageKey {
-  private static final HexFormat HEX = HexFormat.of();
   /** Longest suffix accepted; keeps every file name well under 255 bytes. */
   static final int MAX_SUFFIX = 64;
 
@@ -65,13 +64,30 @@ public final class PageKey {
       INT_BE.set(buf, 4 * i, tokens[from + i]); // big-endian int32 per token
     }
     sha.update(buf, 0, 4 * len);
-    byte[] ascii = HEX.formatHex(sha.digest()).getBytes(StandardCharsets.US_ASCII);
-    return new PageKey(new String(ascii, StandardCharsets.US_ASCII), "", ascii);
+    // Digest into the thread's buffer and write the hex digits straight into the key's own byte array:
+    // one array and one string per key (the HexFormat route made five allocations; issue 13).
+    try {
+      sha.digest(h.digest, 0, DIGEST_BYTES);
+    } catch (java.security.DigestException e) {
+      throw new AssertionError("SHA-256 digests are 32 bytes", e);
+    }
+    byte[] ascii = new byte[2 * DIGEST_BYTES];
+    for (int i = 0; i < DIGEST_BYTES; i++) {
+      int b = h.digest[i] & 0xff;
+      ascii[2 * i] = HEX_DIGITS[b >>> 4];
+      ascii[2 * i + 1] = HEX_DIGITS[b & 0xf];
+    }
+    return new PageKey(new String(ascii, StandardCharsets.ISO_8859_1), "", ascii);
   }
+
+  private static final int DIGEST_BYTES = 32;
+  /** Lower-case hex digits, as {@link HexFormat#of()} writes them. */
+  private static final byte[] HEX_DIGITS = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
 
   /** One thread's SHA-256 and token buffer. */
   private static final class Hasher {
     final MessageDigest sha = sha256();
+    final byte[] digest = new byte[DIGEST_BYTES];
     private byte[] bytes = new byte[4 * 64];
 
     byte[] buffer(int size) {

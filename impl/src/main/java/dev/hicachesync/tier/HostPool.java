@@ -115,6 +115,24 @@ public final class HostPool {
     src.position(at + geometry.pageBytes());
   }
 
+  /** Copies {@code layerBytes} of {@code src} from absolute {@code srcOffset} into one layer of a page. */
+  void putLayer(int page, int layer, ByteBuffer src, int srcOffset) {
+    memory.put(layerOffset(page, layer), src, srcOffset, geometry.layerBytes()); // absolute: no view object
+  }
+
+  /** Copies one layer of a page into {@code dst} at absolute {@code dstOffset}. */
+  void getLayer(int page, int layer, ByteBuffer dst, int dstOffset) {
+    dst.put(dstOffset, memory, layerOffset(page, layer), geometry.layerBytes());
+  }
+
+  private int layerOffset(int page, int layer) {
+    geometry.checkPage(page);
+    geometry.checkLayer(layer);
+    return layout == HostLayout.PAGE_FIRST
+        ? geometry.pageFirstOffset(page, layer)
+        : geometry.layerFirstOffset(page, layer);
+  }
+
   private void checkRoom(ByteBuffer b) {
     if (b.remaining() < geometry.pageBytes()) {
       throw new IllegalArgumentException(

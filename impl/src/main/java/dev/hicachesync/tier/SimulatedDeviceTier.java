@@ -59,16 +59,17 @@ public final class SimulatedDeviceTier implements DeviceTier {
     return geometry.layerBytes();
   }
 
-  private ByteBuffer layer(int page, int layer) {
+  /** Offset of one layer of a device page; copies use absolute bulk puts, no view per layer (issue 13). */
+  private int layer(int page, int layer) {
     geometry.checkPage(page);
-    return memory.slice(geometry.layerFirstOffset(page, layer), geometry.layerBytes());
+    return geometry.layerFirstOffset(page, layer);
   }
 
   @Override
   public void write(int page, ByteBuffer src) {
     Transfers.checkRoom(src, geometry.pageBytes());
     for (int l = 0; l < geometry.layers(); l++) {
-      layer(page, l).put(src.slice(src.position(), geometry.layerBytes()));
+      memory.put(layer(page, l), src, src.position(), geometry.layerBytes());
       src.position(src.position() + geometry.layerBytes());
     }
   }
@@ -77,7 +78,8 @@ public final class SimulatedDeviceTier implements DeviceTier {
   public void read(int page, ByteBuffer dst) {
     Transfers.checkRoom(dst, geometry.pageBytes());
     for (int l = 0; l < geometry.layers(); l++) {
-      dst.put(layer(page, l));
+      dst.put(dst.position(), memory, layer(page, l), geometry.layerBytes());
+      dst.position(dst.position() + geometry.layerBytes());
     }
   }
 
@@ -89,7 +91,7 @@ public final class SimulatedDeviceTier implements DeviceTier {
     return issue(TransferKind.DEVICE_TO_HOST, dev.length, () -> {
       for (int i = 0; i < dev.length; i++) {
         for (int l = 0; l < geometry.layers(); l++) {
-          host.layerView(hst[i], l).put(layer(dev[i], l));
+          host.putLayer(hst[i], l, memory, layer(dev[i], l));
         }
       }
     });
@@ -103,7 +105,7 @@ public final class SimulatedDeviceTier implements DeviceTier {
     return issue(TransferKind.HOST_TO_DEVICE, dev.length, () -> {
       for (int i = 0; i < dev.length; i++) {
         for (int l = 0; l < geometry.layers(); l++) {
-          layer(dev[i], l).put(host.layerView(hst[i], l));
+          host.getLayer(hst[i], l, memory, layer(dev[i], l));
         }
       }
     });

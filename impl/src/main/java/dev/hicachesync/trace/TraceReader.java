@@ -31,7 +31,8 @@ import java.util.Set;
  * (each object on one line in the file). {@code pop}, {@code snap} and the header's {@code Features} (what the
  * run used, {@link TraceFeature}) are optional; every other field is
  * required, and a field the format does not name is an error too (a misspelt optional field must not be
- * silently ignored).
+ * silently ignored). Numbers are JSON integers that fit their field: {@code 1.5}, {@code 1e3}, {@code 1.0},
+ * a quoted number and a number beyond the field's range are errors naming the field, never rounded.
  */
 public final class TraceReader {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -122,7 +123,10 @@ public final class TraceReader {
     onlyFields(n, HEADER_FIELDS, "header");
     List<Integer> requests = new ArrayList<>();
     for (long k : longs(n, "Requests")) {
-      requests.add(Math.toIntExact(k));
+      if (k < Integer.MIN_VALUE || k > Integer.MAX_VALUE) {
+        throw new IllegalArgumentException("field 'Requests' holds " + k + ", out of range");
+      }
+      requests.add((int) k);
     }
     return new TraceHeader(integer(n, "DP"), integer(n, "CP"), integer(n, "TP"), integer(n, "PP"),
         text(n, "Version"), text(n, "Policy"), text(n, "WritePolicy"), bool(n, "StorageOn"), requests,
@@ -164,6 +168,9 @@ public final class TraceReader {
           + (h.ranks() - 1) + ")");
     }
     long step = number(n, "step");
+    if (step < 0) {
+      throw new IllegalArgumentException("field 'step' must be >= 0, got " + step);
+    }
     switch (event) {
       case CollectiveCompletes -> {
         onlyFields(n, COLLECTIVE_FIELDS, ev);
@@ -183,8 +190,8 @@ public final class TraceReader {
             throw new IllegalArgumentException("field 'snap' must be an object");
           }
           onlyFields(s, SNAP_FIELDS, "snap");
-          snap = new Snapshot(number(s, "dfree"), number(s, "hfree"), number(s, "nwq"), number(s, "nlq"),
-              number(s, "nrv"), number(s, "nrl"), number(s, "wait"), number(s, "run"));
+          snap = new Snapshot(count(s, "dfree"), count(s, "hfree"), count(s, "nwq"), count(s, "nlq"),
+              count(s, "nrv"), count(s, "nrl"), count(s, "wait"), count(s, "run"));
         }
         return new CollectiveRecord(rank, step, text(n, "grp"), text(n, "ch"), members, text(n, "site"),
             integer(n, "stage"), text(n, "op"), longs(n, "val"), longs(n, "res"), pop, snap);
@@ -236,6 +243,15 @@ public final class TraceReader {
       throw new IllegalArgumentException("field '" + f + "' must be an integer, got " + v);
     }
     return v.asLong();
+  }
+
+  /** A snapshot field: pages, queue lengths or a request index, never negative. */
+  private static long count(JsonNode n, String f) {
+    long v = number(n, f);
+    if (v < 0) {
+      throw new IllegalArgumentException("field '" + f + "' must be >= 0, got " + v);
+    }
+    return v;
   }
 
   private static int integer(JsonNode n, String f) {

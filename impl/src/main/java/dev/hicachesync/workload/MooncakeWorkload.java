@@ -1,5 +1,6 @@
 package dev.hicachesync.workload;
 
+import dev.hicachesync.sim.ForwardingWorkload;
 import dev.hicachesync.sim.Request;
 import dev.hicachesync.sim.Workload;
 import java.util.ArrayList;
@@ -126,7 +127,7 @@ public final class MooncakeWorkload implements Workload {
   public static TierHits hitsOf(List<Workload> domainWorkloads) {
     TierHits sum = new TierHits();
     for (Workload w : domainWorkloads) {
-      if (w instanceof MooncakeWorkload m) {
+      if (ForwardingWorkload.unwrap(w) instanceof MooncakeWorkload m) { // under a soak's abort decorator too
         sum.addAll(m.hits);
       }
     }

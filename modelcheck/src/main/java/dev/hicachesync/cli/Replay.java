@@ -68,7 +68,7 @@ final class Replay {
     return String.format(Locale.ROOT,
         "trace prefix reuse (oracle, unbounded cache): tokens %d/%d = %.4f, 512-token blocks %d/%d = %.4f%n"
             + "replay hit ratio (tokens): L1 %.4f, L2 loaded back %.4f, L3 prefetched %.4f, miss %.4f, "
-            + "total %.4f (%d of %d requests admitted)%n"
+            + "total %.4f (%d of %d requests admitted%s)%n"
             + "replay hit ratio (512-token blocks): L1 %.4f, L2 loaded back %.4f, L3 prefetched %.4f, "
             + "miss %.4f, total %.4f (%d of %d blocks hit)%n"
             + "bytes moved at %d KiB per page: L1->L2 %.2f GiB, L2->L1 %.2f GiB, L3->L2 %.2f GiB, "
@@ -78,6 +78,7 @@ final class Replay {
         oracle.inputBlocks(), oracle.blockRatio(),
         s.rate(s.deviceHitTokens), s.rate(s.hostHitTokens), s.rate(s.storageHitTokens),
         s.rate(s.computedTokens), s.rate(hit), s.admitted, trace.size(),
+        s.aborted == 0 ? "" : ", " + s.aborted + " aborted waiting", // a soak's aborts: never admitted, no tiers
         b.blockRatio(TierHits.Tier.L1), b.blockRatio(TierHits.Tier.L2), b.blockRatio(TierHits.Tier.L3),
         b.blockRatio(TierHits.Tier.MISS), b.totalBlockRatio(), b.inputBlocks() - b.blocks(TierHits.Tier.MISS),
         b.inputBlocks(),

@@ -79,6 +79,11 @@ public class SimulateCommand implements Callable<Integer> {
       description = "remove the page objects a reused --storage-dir holds before the run (a seed then replays)")
   boolean freshStorage;
 
+  @Option(names = "--storage-durable",
+      description = "with --storage file: fsync each page object before its rename, then its folder after it"
+          + " (off by default; the report counts the forces)")
+  boolean storageDurable;
+
   @Option(names = {"--policy", "--hicache-storage-prefetch-policy"}, defaultValue = "timeout",
       description = "prefetch policy: best_effort, wait_complete, timeout (default ${DEFAULT-VALUE})")
   String policy;
@@ -189,6 +194,7 @@ public class SimulateCommand implements Callable<Integer> {
           .version(versionOf(trace.on() && !spec.commandLine().getParseResult().hasMatchedOption("--version")))
           .storage(StorageMode.parse(storage))
           .storageDir(storageDir)
+          .storageDurable(storageDurable)
           .prefetchPolicy(PrefetchPolicy.parse(policy))
           .writePolicy(WritePolicy.parse(writePolicy))
           .faults(fs)

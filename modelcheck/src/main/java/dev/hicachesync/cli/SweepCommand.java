@@ -68,6 +68,10 @@ public final class SweepCommand implements Callable<Integer> {
       description = "L3 storage: file, memory, off (default: ${DEFAULT-VALUE}).")
   String storage;
 
+  @Option(names = "--storage-durable",
+      description = "With --storage file: fsync each page object before its rename, then its folder after it.")
+  boolean storageDurable;
+
   @Option(names = "--device-pages", defaultValue = "16384",
       description = "L1 pages per rank (default: 2^20 tokens / --page-size).")
   int devicePages;
@@ -121,7 +125,8 @@ public final class SweepCommand implements Callable<Integer> {
       base = SimConfig.builder().topology(Topology.of(dp, cp, tp, 1)).seed(seed)
           .version(ProtocolVersion.parse(version)).storage(StorageMode.parse(storage))
           .prefetchPolicy(PrefetchPolicy.parse(prefetchPolicy))
-          .storagePages(workload.storagePages(StorageMode.parse(storage)));
+          .storagePages(workload.storagePages(StorageMode.parse(storage))).storageDurable(storageDurable);
+      base.build(); // every flag checked once here, before the first replay
       trace = workload.load();
     } catch (IllegalArgumentException | MalformedTraceException e) {
       System.err.println("hicache-sync sweep: " + e.getMessage());

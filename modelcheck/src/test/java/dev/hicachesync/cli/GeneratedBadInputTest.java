@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.quicktheories.core.Gen;
@@ -182,6 +183,86 @@ class GeneratedBadInputTest {
         throw new AssertionError("the trace reader threw " + e + " for " + m, e);
       }
     });
+  }
+
+  /**
+   * A trace whose lines carry every integer field of the format: the header, a {@code RECV} with its
+   * snapshot and a {@code pop}, and a {@code RankFailed}.
+   */
+  private static final String INTEGER_FIELDS_TRACE = String.join("\n",
+      TRACE.lines().findFirst().orElseThrow(),
+      "{\"ev\":\"CollectiveCompletes\",\"r\":0,\"step\":0,\"grp\":\"domain\",\"ch\":\"sched\",\"m\":[0,1],"
+          + "\"site\":\"RECV\",\"stage\":1,\"op\":\"MAX\",\"val\":[1,5],\"res\":[1,5],\"pop\":[0],"
+          + "\"snap\":{\"dfree\":2,\"hfree\":3,\"nwq\":0,\"nlq\":0,\"nrv\":0,\"nrl\":0,\"wait\":1,\"run\":0}}",
+      "{\"ev\":\"RankFailed\",\"r\":1,\"step\":2,\"reason\":\"x\"}", "");
+
+  /** A number where the format wants one: after {@code :}, {@code [} or {@code ,}, before {@code ,]}}. */
+  private static final java.util.regex.Pattern INTEGER_VALUE =
+      java.util.regex.Pattern.compile("(?<=[:\\[,])-?\\d+(?=[,\\]}])");
+  private static final java.util.regex.Pattern FIELD_NAME = java.util.regex.Pattern.compile("\"(\\w+)\":");
+  /** Not an integer at all: every integer field must refuse these (never round or truncate them). */
+  private static final String[] NOT_INTEGERS = {"1.5", "1e3", "1.0", "-0.5", "2E+1", "0.0", "\"1\"", "true",
+      "9223372036854775808", "-9223372036854775809", "100000000000000000000000000000"};
+  /** Negative: refused everywhere but in the collective's values ({@code val}, {@code res}, {@code pop}). */
+  private static final String[] NEGATIVE = {"-1", "-7"};
+  /** Beyond an int: refused by the fields that hold an int (sizes, ranks, stage, capacities, request keys). */
+  private static final String[] BEYOND_INT = {"2147483648", "4294967297"};
+  private static final Set<String> ANY_LONG = Set.of("val", "res", "pop");
+  private static final Set<String> LONG_FIELDS = Set.of("val", "res", "pop", "step", "dfree", "hfree", "nwq",
+      "nlq", "nrv", "nrl", "wait", "run");
+
+  /** Each integer of {@link #INTEGER_FIELDS_TRACE}: its offset and the field it belongs to. */
+  private static List<Object[]> integerSlots(String text) {
+    List<Object[]> slots = new ArrayList<>();
+    java.util.regex.Matcher v = INTEGER_VALUE.matcher(text);
+    while (v.find()) {
+      String field = null;
+      java.util.regex.Matcher f = FIELD_NAME.matcher(text.substring(0, v.start()));
+      while (f.find()) {
+        field = f.group(1);
+      }
+      slots.add(new Object[] {v.start(), v.end(), field});
+    }
+    return slots;
+  }
+
+  @Test
+  void integerFieldsOfATraceRefuseFractionsExponentsHugeAndNegativeNumbers() throws Exception {
+    Path valid = Files.writeString(dir.resolve("valid.ndjson"), INTEGER_FIELDS_TRACE);
+    TraceReader.read(valid); // the unmutated trace is read: every refusal below is the mutation's
+    List<Object[]> slots = integerSlots(INTEGER_FIELDS_TRACE);
+    assertTrue(slots.size() >= 30, "every integer field found: " + slots.size());
+    qt().withFixedSeed(SEED).withExamples(EXAMPLES * 12)
+        .forAll(integers().between(0, slots.size() - 1), integers().between(0, 10_000))
+        .checkAssert((slot, pick) -> {
+          int start = (int) slots.get(slot)[0];
+          int end = (int) slots.get(slot)[1];
+          String field = (String) slots.get(slot)[2];
+          List<String> bad = new ArrayList<>(List.of(NOT_INTEGERS));
+          if (!ANY_LONG.contains(field)) {
+            bad.addAll(List.of(NEGATIVE));
+          }
+          if (!LONG_FIELDS.contains(field)) {
+            bad.addAll(List.of(BEYOND_INT));
+          }
+          String value = bad.get(pick % bad.size());
+          String text = INTEGER_FIELDS_TRACE.substring(0, start) + value + INTEGER_FIELDS_TRACE.substring(end);
+          String what = field + " = " + value + " in\n" + text;
+          try {
+            Path f = Files.writeString(dir.resolve("t.ndjson"), text);
+            TraceReader.read(f);
+            throw new AssertionError("accepted " + what);
+          } catch (TraceFormatException e) {
+            assertEquals(1, e.getMessage().lines().count(), e.getMessage());
+            assertTrue(java.util.regex.Pattern.compile("field '[^']*\\b" + field + "\\b",
+                java.util.regex.Pattern.CASE_INSENSITIVE).matcher(e.getMessage()).find(),
+                "the message names the field: " + e.getMessage() + " for " + what);
+          } catch (IOException e) {
+            throw new AssertionError(e);
+          } catch (RuntimeException e) {
+            throw new AssertionError("the trace reader threw " + e + " for " + what, e);
+          }
+        });
   }
 
   private static final String[][] OPTIONS = {
