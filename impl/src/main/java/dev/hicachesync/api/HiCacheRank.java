@@ -1,6 +1,8 @@
 package dev.hicachesync.api;
 
 import dev.hicachesync.controller.CacheController;
+import dev.hicachesync.controller.ControllerEnv;
+import dev.hicachesync.controller.ControllerThreads;
 import dev.hicachesync.sync.SyncGroups;
 import dev.hicachesync.sync.SyncLayer;
 import dev.hicachesync.sync.SyncObserver;
@@ -20,10 +22,15 @@ import java.util.Objects;
  * scheduler calls on its {@code HiRadixCache}, per step and per request.
  *
  * <h2>Threads</h2>
- * Every method is for the rank's <b>scheduler thread</b> only, except {@link #runPrefetchThread}, which
- * belongs to the thread that owns the prefetch groups ({@link RankGroups}). Today the controller's internal
- * state is not shared safely between threads, so call {@link #runPrefetchThread} from the scheduler thread
- * too, at the start of the step, as the simulator does (issue 10, item 2 moves it to its own thread).
+ * Every method is for the rank's <b>scheduler thread</b> only. The rank owns four threads of its own, as
+ * SGLang's {@code HiCacheController} does, started by {@link Builder#build()} and stopped by {@link #close()}:
+ * the <b>prefetch</b> thread (S7 on the prefetch groups of {@link RankGroups}), the <b>prefetch I/O</b>
+ * thread (storage reads), the <b>backup</b> thread (storage writes) and the <b>copy-completion</b> thread.
+ * {@link #runPrefetchThread} hands the prefetch thread its pass; the I/O the protocol starts is handed to
+ * the others. With {@link ThreadMode#STEPPED} (the default) each hand-off waits for its hand-back, so the
+ * rank is deterministic; with {@link ThreadMode#FREE_RUNNING} the threads race the scheduler as SGLang's do
+ * and a failure on one of them is rethrown by the scheduler's next {@link #runPrefetchThread} or {@link
+ * #checkHicacheEvents}. {@code docs/concurrency.md} lists every hand-off.
  *
  * <h2>Order: what every rank of a group must do alike</h2>
  * The ranks of a sync domain (all attention-CP × attention-TP ranks of a replica, and its pipeline stages)
@@ -44,14 +51,23 @@ import java.util.Objects;
  * this project catalogues (B3, B10): the next collective then mismatches ({@code CollectiveMismatchException})
  * or times out ({@code CollectiveTimeoutException}), both named by the engine's {@code ProcessGroup}.
  */
-public final class HiCacheRank {
+public final class HiCacheRank implements AutoCloseable {
+  /** How long {@link #quiescenceErrors()} waits for free-running threads to go idle. */
+  static final long IDLE_WAIT_MILLIS = 5_000;
   final CacheController controller;
-  /** The built-in environment's step hook, or null when the environment is the simulator's. */
+  /** The built-in stepped environment's step hook, or null (free-running, or the simulator's environment). */
   private final StepEnvironment steps;
+  /** The built-in free-running environment, or null. */
+  private final FreeRunningEnvironment free;
 
   HiCacheRank(CacheController controller, StepEnvironment steps) {
+    this(controller, steps, null);
+  }
+
+  private HiCacheRank(CacheController controller, StepEnvironment steps, FreeRunningEnvironment free) {
     this.controller = controller;
     this.steps = steps;
+    this.free = free;
   }
 
   /** Returns a builder of the rank that {@code config} describes. Any thread. */
@@ -66,12 +82,13 @@ public final class HiCacheRank {
    * pass, this rank's leading storage hits are MIN-reduced (S7) and the agreed pages are read, or the
    * prefetch is revoked below {@code prefetchThresholdTokens}.
    *
-   * <p>Thread: the owner of the prefetch groups (see the class javadoc: today the scheduler thread).
-   * Collectives: one S7 reduction per issued prefetch, on the prefetch groups (and the pp group with PP).
-   * Order: every rank of the domain calls it at the same point of the same step.
+   * <p>Thread: scheduler; the pass itself runs on the rank's prefetch thread (stepped: this call returns once
+   * the pass is done; free-running: at once, the pass runs behind it). Collectives: on the prefetch thread,
+   * one S7 reduction per issued prefetch, on the prefetch groups (and the pp group with PP). Order: every rank
+   * of the domain calls it at the same point of the same step.
    */
   public void runPrefetchThread() {
-    controller.prefetchThreadStep();
+    controller.runPrefetchPass();
   }
 
   /**
@@ -85,8 +102,15 @@ public final class HiCacheRank {
    * rank, before admission, even when nothing is pending (B3: skipping it when idle deadlocks).
    */
   public void checkHicacheEvents() {
+    ControllerThreads threads = controller.threads();
+    if (threads != null) {
+      threads.rethrowFailure();
+    }
     if (steps != null) {
       steps.beginStep();
+    }
+    if (free != null) {
+      free.beginStep();
     }
     controller.checkHicacheEvents();
   }
@@ -268,13 +292,46 @@ public final class HiCacheRank {
     return controller.freeHostPages();
   }
 
-  /** Returns why the rank is not quiet (acks, prefetches or slots still held); empty once drained. Scheduler thread. */
+  /**
+   * Returns why the rank is not quiet (acks, prefetches or slots still held, work still handed to its
+   * threads); empty once drained. Free-running, first waits up to {@value #IDLE_WAIT_MILLIS} ms for the
+   * rank's threads to finish what they were handed (a copy completion or a last empty S3's backup can
+   * trail the scheduler's last step by a moment). Scheduler thread.
+   */
   public List<String> quiescenceErrors() {
+    ControllerThreads busy = controller.threads();
+    if (free != null && busy != null) {
+      busy.awaitIdle(IDLE_WAIT_MILLIS);
+    }
     List<String> errors = new ArrayList<>(controller.quiescenceErrors());
     if (steps != null && steps.pending() > 0) {
       errors.add(steps.pending() + " background operations still pending");
     }
+    ControllerThreads threads = controller.threads();
+    if (threads != null && threads.pending() > 0) {
+      errors.add(threads.pending() + " tasks still handed to the rank's threads");
+    }
     return errors;
+  }
+
+  /**
+   * Waits up to {@code timeoutMillis} until the rank's own threads have finished everything handed to them
+   * (free-running; stepped they always have); returns whether they did. For an idle scheduler: its next event
+   * check then sees every transfer this rank started as done, so a drain of idle steps ends in a bounded
+   * number of steps however slow the I/O threads are. Changes nothing every rank must agree on. Scheduler thread.
+   */
+  public boolean awaitThreadsIdle(long timeoutMillis) {
+    ControllerThreads threads = controller.threads();
+    return threads == null || threads.awaitIdle(timeoutMillis);
+  }
+
+  /**
+   * Stops the rank's threads after the work already handed to them; a collective one of them is blocked in
+   * fails at the groups' timeout. The rank is unusable afterwards. Scheduler thread; idempotent.
+   */
+  @Override
+  public void close() {
+    controller.closeThreads();
   }
 
   // ================================================================ helpers
@@ -308,6 +365,7 @@ public final class HiCacheRank {
     private final HiCacheConfig config;
     private RankGroups groups;
     private HiCacheStorage storage = HiCacheStorage.NONE;
+    private ThreadMode threadMode = ThreadMode.STEPPED;
 
     private Builder(HiCacheConfig config) {
       this.config = Objects.requireNonNull(config, "config");
@@ -325,8 +383,14 @@ public final class HiCacheRank {
       return this;
     }
 
+    /** How the rank's threads hand work back (default {@link ThreadMode#STEPPED}). */
+    public Builder threadMode(ThreadMode mode) {
+      threadMode = Objects.requireNonNull(mode, "threadMode");
+      return this;
+    }
+
     /**
-     * Returns the rank; a one-line {@link IllegalArgumentException} when the groups are missing or their
+     * Returns the rank, its threads started; a one-line {@link IllegalArgumentException} when the groups are missing or their
      * members are not the ones the configuration's grid gives this rank.
      */
     public HiCacheRank build() {
@@ -346,7 +410,12 @@ public final class HiCacheRank {
         throw new IllegalArgumentException("rank " + r + " is stage " + c.pp() + " of " + t.pp()
             + ": it needs a channel from the previous stage iff pp_rank > 0 and to the next iff not last");
       }
-      StepEnvironment env = new StepEnvironment();
+      String name = "rank" + r;
+      ControllerThreads threads = threadMode == ThreadMode.STEPPED ? ControllerThreads.stepped(name)
+          : ControllerThreads.freeRunning(name);
+      StepEnvironment stepped = threadMode == ThreadMode.STEPPED ? new StepEnvironment() : null;
+      FreeRunningEnvironment free = stepped == null ? new FreeRunningEnvironment(threads) : null;
+      ControllerEnv env = stepped != null ? threads.around(stepped) : free;
       SyncGroups sched = new SyncGroups(groups.attnTp(), groups.attnCp(), groups.cpTp(), null, groups.fromPrev(),
           groups.toNext());
       SyncGroups pf = new SyncGroups(groups.prefetchAttnTp(), groups.prefetchAttnCp(), groups.prefetchCpTp(),
@@ -354,7 +423,8 @@ public final class HiCacheRank {
       CacheController controller = new CacheController(config.controllerConfig(storage.on()), env,
           new SyncLayer(config.version(), sched), new SyncLayer(config.version(), pf), SyncObserver.NONE,
           storage.backend, "tp" + t.tpRank(r) + "pp" + c.pp());
-      return new HiCacheRank(controller, env);
+      controller.attachThreads(threads);
+      return new HiCacheRank(controller, stepped, free);
     }
 
     private void checkMembers(String what, List<Integer> got, List<Integer> want) {

@@ -5,6 +5,7 @@ import dev.hicachesync.collective.LocalFabric;
 import dev.hicachesync.collective.PipeChannel;
 import dev.hicachesync.collective.ProcessGroup;
 import dev.hicachesync.controller.CacheController;
+import dev.hicachesync.controller.ControllerThreads;
 import dev.hicachesync.storage.FileStorageBackend;
 import dev.hicachesync.storage.LruStorageBackend;
 import dev.hicachesync.storage.MemoryStorageBackend;
@@ -256,10 +257,14 @@ public final class Simulator {
     RankRecorder rec = recorders[r];
     EventLog log = cfg.logFile() == null ? null : new EventLog(r, env);
     SyncObserver reductions = log == null ? SyncObserver.NONE : log;
-    CacheController controller = new CacheController(cfg.controllerConfig(), cfg.controllerFaults(), env,
+    // The rank's prefetch, I/O, backup threads, stepped: they do the work at the virtual times env decides.
+    ControllerThreads threads = ControllerThreads.stepped("rank" + r);
+    CacheController controller = new CacheController(cfg.controllerConfig(), cfg.controllerFaults(),
+        threads.around(env),
         new SyncLayer(cfg.version(), schedGroups, reductions),
         new SyncLayer(cfg.version(), prefetchGroups, reductions), rankTrace != null ? rankTrace : rec, storage,
         "tp" + t.tpRank(r) + "pp" + c.pp());
+    controller.attachThreads(threads);
     rec.attach(controller);
     if (rankTrace != null) {
       rankTrace.attach(controller);
@@ -306,6 +311,7 @@ public final class Simulator {
 
   static void closeData(RankEngine[] engines) {
     for (RankEngine e : engines) {
+      e.controller.closeThreads();
       if (e.data != null) {
         e.data.close();
       }
