@@ -4,6 +4,9 @@ import dev.hicachesync.controller.CacheController;
 import dev.hicachesync.controller.ControllerEnv;
 import dev.hicachesync.controller.ControllerThreads;
 import dev.hicachesync.sync.SyncGroups;
+import dev.hicachesync.tier.DeviceTier;
+import dev.hicachesync.tier.HostLayout;
+import dev.hicachesync.tier.HostPool;
 import dev.hicachesync.sync.SyncLayer;
 import dev.hicachesync.sync.SyncObserver;
 import dev.hicachesync.topology.RankCoord;
@@ -366,6 +369,8 @@ public final class HiCacheRank implements AutoCloseable {
     private RankGroups groups;
     private HiCacheStorage storage = HiCacheStorage.NONE;
     private ThreadMode threadMode = ThreadMode.STEPPED;
+    private DeviceTier deviceTier;
+    private HostLayout hostLayout = HostLayout.PAGE_FIRST;
 
     private Builder(HiCacheConfig config) {
       this.config = Objects.requireNonNull(config, "config");
@@ -380,6 +385,25 @@ public final class HiCacheRank implements AutoCloseable {
     /** The L3 store (default {@link HiCacheStorage#NONE}). */
     public Builder storage(HiCacheStorage s) {
       storage = Objects.requireNonNull(s, "storage");
+      return this;
+    }
+
+    /**
+     * The device pool whose pages the engine's forward pass writes (a {@code tier.JCudaDeviceTier} on a GPU,
+     * a {@code tier.SimulatedDeviceTier} without one; at least {@code devicePages} pages). The rank then moves
+     * real KV bytes: write-through and load-back copy between it and a host pool the rank allocates ({@code
+     * hostPages} pages of the tier's geometry, in {@link #hostLayout}), backups and prefetches between that
+     * pool and the L3 store. Default: none, page counts only. The engine keeps ownership (the rank never
+     * closes it).
+     */
+    public Builder deviceTier(DeviceTier tier) {
+      deviceTier = Objects.requireNonNull(tier, "deviceTier");
+      return this;
+    }
+
+    /** The host pool's layout with a {@link #deviceTier} (default {@code page_first}, SGLang's default). */
+    public Builder hostLayout(HostLayout layout) {
+      hostLayout = Objects.requireNonNull(layout, "hostLayout");
       return this;
     }
 
@@ -410,6 +434,10 @@ public final class HiCacheRank implements AutoCloseable {
         throw new IllegalArgumentException("rank " + r + " is stage " + c.pp() + " of " + t.pp()
             + ": it needs a channel from the previous stage iff pp_rank > 0 and to the next iff not last");
       }
+      if (deviceTier != null && deviceTier.capacityPages() < config.devicePages()) {
+        throw new IllegalArgumentException("rank " + r + ": the device tier has " + deviceTier.capacityPages()
+            + " pages, the configuration's devicePages is " + config.devicePages());
+      }
       String name = "rank" + r;
       ControllerThreads threads = threadMode == ThreadMode.STEPPED ? ControllerThreads.stepped(name)
           : ControllerThreads.freeRunning(name);
@@ -424,6 +452,10 @@ public final class HiCacheRank implements AutoCloseable {
           new SyncLayer(config.version(), sched), new SyncLayer(config.version(), pf), SyncObserver.NONE,
           storage.backend, "tp" + t.tpRank(r) + "pp" + c.pp());
       controller.attachThreads(threads);
+      if (deviceTier != null) {
+        controller.attachData(new TierData(deviceTier, new HostPool(Math.max(1, config.hostPages()),
+            deviceTier.layers(), deviceTier.layerBytes(), hostLayout)));
+      }
       return new HiCacheRank(controller, stepped, free);
     }
 
