@@ -2,7 +2,12 @@ package dev.hicachesync.api;
 
 import dev.hicachesync.collective.ProcessGroup;
 import dev.hicachesync.controller.CacheController;
+import dev.hicachesync.controller.ControllerEnv;
+import dev.hicachesync.controller.ControllerThreads;
 import dev.hicachesync.sync.SyncGroups;
+import dev.hicachesync.tier.DeviceTier;
+import dev.hicachesync.tier.HostLayout;
+import dev.hicachesync.tier.HostPool;
 import dev.hicachesync.sync.SyncLayer;
 import dev.hicachesync.sync.SyncObserver;
 import dev.hicachesync.topology.RankCoord;
@@ -24,10 +29,15 @@ import java.util.function.LongSupplier;
  * scheduler calls on its {@code HiRadixCache}, per step and per request.
  *
  * <h2>Threads</h2>
- * Every method is for the rank's <b>scheduler thread</b> only, except {@link #runPrefetchThread}, which
- * belongs to the thread that owns the prefetch groups ({@link RankGroups}). Today the controller's internal
- * state is not shared safely between threads, so call {@link #runPrefetchThread} from the scheduler thread
- * too, at the start of the step, as the simulator does (issue 10, item 2 moves it to its own thread).
+ * Every method is for the rank's <b>scheduler thread</b> only. The rank owns four threads of its own, as
+ * SGLang's {@code HiCacheController} does, started by {@link Builder#build()} and stopped by {@link #close()}:
+ * the <b>prefetch</b> thread (S7 on the prefetch groups of {@link RankGroups}), the <b>prefetch I/O</b>
+ * thread (storage reads), the <b>backup</b> thread (storage writes) and the <b>copy-completion</b> thread.
+ * {@link #runPrefetchThread} hands the prefetch thread its pass; the I/O the protocol starts is handed to
+ * the others. With {@link ThreadMode#STEPPED} (the default) each hand-off waits for its hand-back, so the
+ * rank is deterministic; with {@link ThreadMode#FREE_RUNNING} the threads race the scheduler as SGLang's do
+ * and a failure on one of them is rethrown by the scheduler's next {@link #runPrefetchThread} or {@link
+ * #checkHicacheEvents}. {@code docs/concurrency.md} lists every hand-off.
  *
  * <h2>Order: what every rank of a group must do alike</h2>
  * The ranks of a sync domain (all attention-CP × attention-TP ranks of a replica, and its pipeline stages)
@@ -48,9 +58,11 @@ import java.util.function.LongSupplier;
  * this project catalogues (B3, B10): the next collective then mismatches ({@code CollectiveMismatchException})
  * or times out ({@code CollectiveTimeoutException}), both named by the engine's {@code ProcessGroup}.
  */
-public final class HiCacheRank {
+public final class HiCacheRank implements AutoCloseable {
+  /** How long {@link #quiescenceErrors()} waits for free-running threads to go idle. */
+  static final long IDLE_WAIT_MILLIS = 5_000;
   final CacheController controller;
-  /** The built-in environment's step hook, or null when the environment is the simulator's. */
+  /** The built-in stepped environment's step hook, or null (free-running, or the simulator's environment). */
   private final StepEnvironment steps;
   /**
    * Whether write-through starts when a request finishes ({@code HiCacheSync.tla}'s point, for the
@@ -61,16 +73,25 @@ public final class HiCacheRank {
   /** The rank's trace instrumentation, or null when nothing is recorded. */
   private final TraceInstrumentation trace;
 
+  /** The built-in free-running environment, or null. */
+  private final FreeRunningEnvironment free;
+
   HiCacheRank(CacheController controller, StepEnvironment steps) {
-    this(controller, steps, false, null);
+    this(controller, steps, false, null, null);
   }
 
   HiCacheRank(CacheController controller, StepEnvironment steps, boolean writeThroughAtFinish,
       TraceInstrumentation trace) {
+    this(controller, steps, writeThroughAtFinish, trace, null);
+  }
+
+  private HiCacheRank(CacheController controller, StepEnvironment steps, boolean writeThroughAtFinish,
+      TraceInstrumentation trace, FreeRunningEnvironment free) {
     this.controller = controller;
     this.steps = steps;
     this.writeThroughAtFinish = writeThroughAtFinish;
     this.trace = trace;
+    this.free = free;
     if (trace != null) {
       trace.attach(controller);
     }
@@ -88,12 +109,13 @@ public final class HiCacheRank {
    * pass, this rank's leading storage hits are MIN-reduced (S7) and the agreed pages are read, or the
    * prefetch is revoked below {@code prefetchThresholdTokens}.
    *
-   * <p>Thread: the owner of the prefetch groups (see the class javadoc: today the scheduler thread).
-   * Collectives: one S7 reduction per issued prefetch, on the prefetch groups (and the pp group with PP).
-   * Order: every rank of the domain calls it at the same point of the same step.
+   * <p>Thread: scheduler; the pass itself runs on the rank's prefetch thread (stepped: this call returns once
+   * the pass is done; free-running: at once, the pass runs behind it). Collectives: on the prefetch thread,
+   * one S7 reduction per issued prefetch, on the prefetch groups (and the pp group with PP). Order: every rank
+   * of the domain calls it at the same point of the same step.
    */
   public void runPrefetchThread() {
-    controller.prefetchThreadStep();
+    controller.runPrefetchPass();
   }
 
   /**
@@ -107,8 +129,15 @@ public final class HiCacheRank {
    * rank, before admission, even when nothing is pending (B3: skipping it when idle deadlocks).
    */
   public void checkHicacheEvents() {
+    ControllerThreads threads = controller.threads();
+    if (threads != null) {
+      threads.rethrowFailure();
+    }
     if (steps != null) {
       steps.beginStep();
+    }
+    if (free != null) {
+      free.beginStep();
     }
     controller.checkHicacheEvents();
   }
@@ -337,13 +366,46 @@ public final class HiCacheRank {
     return controller.freeHostPages();
   }
 
-  /** Returns why the rank is not quiet (acks, prefetches or slots still held); empty once drained. Scheduler thread. */
+  /**
+   * Returns why the rank is not quiet (acks, prefetches or slots still held, work still handed to its
+   * threads); empty once drained. Free-running, first waits up to {@value #IDLE_WAIT_MILLIS} ms for the
+   * rank's threads to finish what they were handed (a copy completion or a last empty S3's backup can
+   * trail the scheduler's last step by a moment). Scheduler thread.
+   */
   public List<String> quiescenceErrors() {
+    ControllerThreads busy = controller.threads();
+    if (free != null && busy != null) {
+      busy.awaitIdle(IDLE_WAIT_MILLIS);
+    }
     List<String> errors = new ArrayList<>(controller.quiescenceErrors());
     if (steps != null && steps.pending() > 0) {
       errors.add(steps.pending() + " background operations still pending");
     }
+    ControllerThreads threads = controller.threads();
+    if (threads != null && threads.pending() > 0) {
+      errors.add(threads.pending() + " tasks still handed to the rank's threads");
+    }
     return errors;
+  }
+
+  /**
+   * Waits up to {@code timeoutMillis} until the rank's own threads have finished everything handed to them
+   * (free-running; stepped they always have); returns whether they did. For an idle scheduler: its next event
+   * check then sees every transfer this rank started as done, so a drain of idle steps ends in a bounded
+   * number of steps however slow the I/O threads are. Changes nothing every rank must agree on. Scheduler thread.
+   */
+  public boolean awaitThreadsIdle(long timeoutMillis) {
+    ControllerThreads threads = controller.threads();
+    return threads == null || threads.awaitIdle(timeoutMillis);
+  }
+
+  /**
+   * Stops the rank's threads after the work already handed to them; a collective one of them is blocked in
+   * fails at the groups' timeout. The rank is unusable afterwards. Scheduler thread; idempotent.
+   */
+  @Override
+  public void close() {
+    controller.closeThreads();
   }
 
   // ================================================================ helpers
@@ -379,6 +441,9 @@ public final class HiCacheRank {
     private HiCacheStorage storage = HiCacheStorage.NONE;
     private TraceRecorder traceRecorder = TraceRecorder.NONE;
     private LongSupplier traceStep;
+    private ThreadMode threadMode = ThreadMode.STEPPED;
+    private DeviceTier deviceTier;
+    private HostLayout hostLayout = HostLayout.PAGE_FIRST;
 
     private Builder(HiCacheConfig config) {
       this.config = Objects.requireNonNull(config, "config");
@@ -410,7 +475,32 @@ public final class HiCacheRank {
     }
 
     /**
-     * Returns the rank; a one-line {@link IllegalArgumentException} when the groups are missing or their
+     * The device pool whose pages the engine's forward pass writes (a {@code tier.JCudaDeviceTier} on a GPU,
+     * a {@code tier.SimulatedDeviceTier} without one; at least {@code devicePages} pages). The rank then moves
+     * real KV bytes: write-through and load-back copy between it and a host pool the rank allocates ({@code
+     * hostPages} pages of the tier's geometry, in {@link #hostLayout}), backups and prefetches between that
+     * pool and the L3 store. Default: none, page counts only. The engine keeps ownership (the rank never
+     * closes it).
+     */
+    public Builder deviceTier(DeviceTier tier) {
+      deviceTier = Objects.requireNonNull(tier, "deviceTier");
+      return this;
+    }
+
+    /** The host pool's layout with a {@link #deviceTier} (default {@code page_first}, SGLang's default). */
+    public Builder hostLayout(HostLayout layout) {
+      hostLayout = Objects.requireNonNull(layout, "hostLayout");
+      return this;
+    }
+
+    /** How the rank's threads hand work back (default {@link ThreadMode#STEPPED}). */
+    public Builder threadMode(ThreadMode mode) {
+      threadMode = Objects.requireNonNull(mode, "threadMode");
+      return this;
+    }
+
+    /**
+     * Returns the rank, its threads started; a one-line {@link IllegalArgumentException} when the groups are missing or their
      * members are not the ones the configuration's grid gives this rank.
      */
     public HiCacheRank build() {
@@ -430,7 +520,16 @@ public final class HiCacheRank {
         throw new IllegalArgumentException("rank " + r + " is stage " + c.pp() + " of " + t.pp()
             + ": it needs a channel from the previous stage iff pp_rank > 0 and to the next iff not last");
       }
-      StepEnvironment env = new StepEnvironment();
+      if (deviceTier != null && deviceTier.capacityPages() < config.devicePages()) {
+        throw new IllegalArgumentException("rank " + r + ": the device tier has " + deviceTier.capacityPages()
+            + " pages, the configuration's devicePages is " + config.devicePages());
+      }
+      String name = "rank" + r;
+      ControllerThreads threads = threadMode == ThreadMode.STEPPED ? ControllerThreads.stepped(name)
+          : ControllerThreads.freeRunning(name);
+      StepEnvironment stepped = threadMode == ThreadMode.STEPPED ? new StepEnvironment() : null;
+      FreeRunningEnvironment free = stepped == null ? new FreeRunningEnvironment(threads) : null;
+      ControllerEnv env = stepped != null ? threads.around(stepped) : free;
       SyncGroups sched = new SyncGroups(groups.attnTp(), groups.attnCp(), groups.cpTp(), null, groups.fromPrev(),
           groups.toNext());
       SyncGroups pf = new SyncGroups(groups.prefetchAttnTp(), groups.prefetchAttnCp(), groups.prefetchCpTp(),
@@ -444,7 +543,12 @@ public final class HiCacheRank {
       CacheController controller = new CacheController(config.controllerConfig(storage.on()), env,
           new SyncLayer(config.version(), sched), new SyncLayer(config.version(), pf),
           traced != null ? traced.observer() : SyncObserver.NONE, storage.backend, "tp" + t.tpRank(r) + "pp" + c.pp());
-      return new HiCacheRank(controller, env, false, traced);
+      controller.attachThreads(threads);
+      if (deviceTier != null) {
+        controller.attachData(new TierData(deviceTier, new HostPool(Math.max(1, config.hostPages()),
+            deviceTier.layers(), deviceTier.layerBytes(), hostLayout)));
+      }
+      return new HiCacheRank(controller, stepped, false, traced, free);
     }
 
     private void checkMembers(String what, List<Integer> got, List<Integer> want) {

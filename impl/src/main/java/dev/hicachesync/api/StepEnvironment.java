@@ -16,7 +16,10 @@ import java.util.function.Consumer;
  * identical on every rank, so an engine without a device of its own (the worked example, tests) gets the
  * protocol's behaviour with no timing skew. A GPU engine supplies CUDA events instead (issue 10, item 6).
  *
- * <p>Scheduler thread only: background work runs on it, at step boundaries.
+ * <p>Scheduler thread, or one of the rank's stepped threads while the scheduler waits for it: the
+ * background work due at a step boundary is handed to the rank's I/O or backup thread ({@code
+ * ControllerThreads#around}) and the scheduler waits for each, so the order, and every answer, are as if it
+ * ran here.
  */
 final class StepEnvironment implements ControllerEnv {
   private final ManualTicker clock = new ManualTicker();

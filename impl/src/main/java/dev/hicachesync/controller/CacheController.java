@@ -17,7 +17,6 @@ import dev.hicachesync.tree.MatchResult;
 import dev.hicachesync.tree.Mix64;
 import dev.hicachesync.tree.RadixTree;
 import dev.hicachesync.tree.TreeNode;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -25,6 +24,9 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * <b>Internal</b>: engines use {@code api.HiCacheRank}, which wraps one of these; the simulator reaches it
@@ -62,14 +64,20 @@ public final class CacheController {
   final CopyAckQueue<WriteAck> writeAcks = new CopyAckQueue<>();
   final CopyAckQueue<LoadAck> loadAcks = new CopyAckQueue<>();
   final ReadyQueue<String> revokeQueue = new ReadyQueue<>();
-  /** S7 outcomes decided but not yet deposited on this rank (see {@link #storageQueuesSettled()}). */
-  int undeposited;
+  /**
+   * S7 outcomes decided but not yet deposited on this rank (see {@link #storageQueuesSettled()}): the
+   * prefetch thread increments, the prefetch I/O thread decrements, the scheduler reads; atomic for that.
+   */
+  final AtomicInteger undeposited = new AtomicInteger();
   final ReadyQueue<Long> backupAckQueue = new ReadyQueue<>();
   final ReadyQueue<int[]> hostReleaseQueue = new ReadyQueue<>();
   /** {@code ongoing_prefetch}: insertion-ordered so that every rank iterates it alike. */
   final Map<String, PrefetchOperation> ongoingPrefetch = new LinkedHashMap<>();
-  /** Operations waiting for the prefetch thread (S7). */
-  final ArrayDeque<PrefetchOperation> prefetchQueue = new ArrayDeque<>();
+  /**
+   * Operations waiting for the prefetch thread (S7): single producer (the scheduler, at issue), single
+   * consumer (the prefetch thread); a concurrent queue, since free-running the two race.
+   */
+  final Queue<PrefetchOperation> prefetchQueue = new ConcurrentLinkedQueue<>();
   /** Tokens each request's prefetch inserted at S5, until its admission asks (hit statistics). */
   final Map<String, Integer> prefetchedTokens = new java.util.HashMap<>();
   /** Version {@code unified}'s queues (hit, ack-prefetch) and {@code enable_storage}; null in the others. */
@@ -92,9 +100,18 @@ public final class CacheController {
   private boolean backupRaised;
   private boolean backupThreadDead;
 
+  /** Running hashes of the decisions, scheduler thread only ({@link #digest()} reads them there). */
   long ackHash;
-  long prefetchHash;
   long allocHash;
+  /**
+   * The prefetch decisions' running hash. Both the scheduler (issue, S4–S6, S3's revokes) and the prefetch
+   * thread (S7) mix into it, so it is guarded by this lock ({@link #mixPrefetchHash}). Stepped, the two
+   * threads alternate in a seeded order and equal ranks hash alike; free-running, the interleaving of S7
+   * with the scheduler's decisions is rank-local, so this one digest is then not comparable across ranks
+   * (the simulator, which compares it, always runs stepped).
+   */
+  private long prefetchHash;
+  private final Object prefetchHashLock = new Object();
 
   /**
    * Creates the controller of one rank.
@@ -131,6 +148,47 @@ public final class CacheController {
     this.unifiedSteps = isUnified ? new UnifiedSteps(this) : null;
   }
 
+  /**
+   * The rank's own threads (prefetch, prefetch I/O, backup, copy completion), or null: then the prefetch
+   * pass runs on the caller's thread (tests that drive a controller directly).
+   */
+  private ControllerThreads threads;
+
+  /**
+   * Hands the prefetch pass to {@code threads} from now on (before the first step; the environment given
+   * to the constructor should be {@link ControllerThreads#around} of the simulator's, so that background
+   * work runs on them too). {@link #closeThreads()} stops them. Scheduler thread.
+   */
+  public void attachThreads(ControllerThreads threads) {
+    this.threads = threads;
+  }
+
+  /** Returns the attached threads, or null. */
+  public ControllerThreads threads() {
+    return threads;
+  }
+
+  /** Stops the attached threads, if any, after the work handed to them. Scheduler thread (or after the run). */
+  public void closeThreads() {
+    if (threads != null) {
+      threads.close();
+    }
+  }
+
+  /**
+   * One pass of the prefetch thread (S7 for every operation issued so far): on the attached prefetch thread
+   * (stepped: the caller waits for it; free-running: it returns at once), else on the caller's. Scheduler
+   * thread.
+   */
+  public void runPrefetchPass() {
+    if (threads == null) {
+      prefetchThreadStep();
+    } else {
+      threads.rethrowFailure();
+      threads.prefetchPass(this);
+    }
+  }
+
   /** Makes copies move real KV bytes through {@code data} (before the first step). Scheduler thread. */
   public void attachData(KvData data) {
     this.data = data;
@@ -160,8 +218,25 @@ public final class CacheController {
 
   /** Returns this rank's digest, one running hash per invariant. */
   public ControllerDigest digest() {
-    return new ControllerDigest(tree.mutationHash(), ackHash, prefetchHash,
+    return new ControllerDigest(tree.mutationHash(), ackHash, prefetchHash(),
         Mix64.mix(Mix64.mix(allocHash, device.freeCount()), host.pool().freeCount()));
+  }
+
+  /** Mixes {@code parts} into the prefetch decisions' hash, in order. Scheduler or prefetch thread. */
+  void mixPrefetchHash(long... parts) {
+    synchronized (prefetchHashLock) {
+      long h = prefetchHash;
+      for (long p : parts) {
+        h = Mix64.mix(h, p);
+      }
+      prefetchHash = h;
+    }
+  }
+
+  private long prefetchHash() {
+    synchronized (prefetchHashLock) {
+      return prefetchHash;
+    }
   }
 
   /** Returns the acks popped so far: [write, load, revoke, backup, release] (readable AckAgreement view). */
@@ -253,7 +328,7 @@ public final class CacheController {
    * atomically). Scheduler thread.
    */
   public boolean storageQueuesSettled() {
-    return undeposited == 0 && revokeQueue.leadingReady() == revokeQueue.size()
+    return undeposited.get() == 0 && revokeQueue.leadingReady() == revokeQueue.size()
         && hostReleaseQueue.leadingReady() == hostReleaseQueue.size();
   }
 
@@ -423,7 +498,7 @@ public final class CacheController {
       PrefetchOperation op = ongoingPrefetch.remove(rid);
       if (op != null) {
         tree.releaseHost(op.anchor);
-        prefetchHash = Mix64.mix(Mix64.mix(prefetchHash, 7), rid.hashCode());
+        mixPrefetchHash(7, rid.hashCode());
       }
     }
     for (int i = 0; i < backups; i++) {
@@ -508,7 +583,7 @@ public final class CacheController {
       for (int i = 0; i < keys.length; i++) {
         data.store(storage, keys[i].withSuffix(storageSuffix), hostPages[i], seeds == null ? 0 : seeds[i]);
       }
-      stats.storageWritePages += keys.length;
+      stats.storageWritePages.addAndGet(keys.length);
       host.clearBusy(hostPages, 0, hostPages.length);
       ack.markReady();
     });
@@ -590,7 +665,7 @@ public final class CacheController {
           return false;
         }
       } catch (CorruptPageException e) {
-        stats.storageCorruptPages++;
+        stats.storageCorruptPages.incrementAndGet();
         return false;
       }
     }

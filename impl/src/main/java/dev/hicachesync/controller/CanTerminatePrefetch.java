@@ -2,7 +2,6 @@ package dev.hicachesync.controller;
 
 import dev.hicachesync.collective.ReduceOp;
 import dev.hicachesync.sync.SyncPoint;
-import dev.hicachesync.tree.Mix64;
 
 /**
  * S4, {@code can_terminate_prefetch} ({@code wait_complete}, {@code timeout}): {@code [!canTerminateLocal,
@@ -33,7 +32,7 @@ final class CanTerminatePrefetch {
     }
     long[] r = c.sync.reduce(SyncPoint.S4, ReduceOp.MAX, new long[] {may ? 0 : 1, op.ioFailed ? 1 : 0});
     boolean stop = r[0] == 0 || r[1] == 1;
-    c.prefetchHash = Mix64.mix(Mix64.mix(c.prefetchHash, 4), stop ? 1 : 0);
+    c.mixPrefetchHash(4, stop ? 1 : 0);
     c.after(SyncPoint.S4);
     return stop;
   }

@@ -2,7 +2,6 @@ package dev.hicachesync.controller;
 
 import dev.hicachesync.collective.ReduceOp;
 import dev.hicachesync.sync.SyncPoint;
-import dev.hicachesync.tree.Mix64;
 import java.util.Arrays;
 
 /**
@@ -57,7 +56,7 @@ final class CheckPrefetchProgress {
     c.tree.releaseHost(op.anchor);
     c.ongoingPrefetch.remove(rid);
     op.state = PrefetchState.INSERTED;
-    c.prefetchHash = Mix64.mix(Mix64.mix(Mix64.mix(c.prefetchHash, 5), rid.hashCode()), pages);
+    c.mixPrefetchHash(5, rid.hashCode(), pages);
     c.after(SyncPoint.S5);
     return true;
   }

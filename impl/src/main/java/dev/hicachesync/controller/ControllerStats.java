@@ -1,22 +1,29 @@
 package dev.hicachesync.controller;
 
+import java.util.concurrent.atomic.AtomicLong;
+
 /**
  * Counters of one rank's controller: copies and pages moved per direction, prefetch outcomes, ack pops.
  *
- * <p>Scheduler thread writes; read after the run (or under the simulator's lockstep).
+ * <p>Threads: the plain {@code long} counters are confined to the scheduler thread (written there, read
+ * there or after the run, or under the simulator's lockstep, whose hand-offs publish them). The counters
+ * another of the rank's threads writes ({@link ControllerThreads}) are {@link AtomicLong}s: {@link
+ * #prefetchesRevoked} (the prefetch thread, at S7), {@link #storageReadPages}, {@link #storageReadFailures},
+ * {@link #storageCorruptPages} (the prefetch I/O thread) and {@link #storageWritePages} (the backup thread);
+ * free-running, a plain {@code +=} there would lose updates and publish nothing to the reader.
  */
 public final class ControllerStats {
   public long deviceToHostCopies;
   public long deviceToHostPages;
   public long hostToDeviceCopies;
   public long hostToDevicePages;
-  public long storageReadPages;
-  public long storageWritePages;
-  public long storageReadFailures;
+  public final AtomicLong storageReadPages = new AtomicLong();
+  public final AtomicLong storageWritePages = new AtomicLong();
+  public final AtomicLong storageReadFailures = new AtomicLong();
   /** Page objects a read found corrupt (each also fails its batch: counted in storageReadFailures). */
-  public long storageCorruptPages;
+  public final AtomicLong storageCorruptPages = new AtomicLong();
   public long prefetchesIssued;
-  public long prefetchesRevoked;
+  public final AtomicLong prefetchesRevoked = new AtomicLong();
   public long prefetchesTerminated;
   public long prefetchesCompleted;
   public long prefetchesAborted;

@@ -3,7 +3,6 @@ package dev.hicachesync.controller;
 import dev.hicachesync.collective.ReduceOp;
 import dev.hicachesync.env.TransferKind;
 import dev.hicachesync.sync.SyncPoint;
-import dev.hicachesync.tree.Mix64;
 import java.util.Arrays;
 
 /**
@@ -33,9 +32,9 @@ final class PrefetchThreadStep {
       op.revoked = (long) hit * c.config.pageSize() < c.config.prefetchThresholdTokens();
       op.state = op.revoked ? PrefetchState.REVOKED : PrefetchState.HIT_SYNCED;
       if (op.revoked) {
-        c.stats.prefetchesRevoked++;
+        c.stats.prefetchesRevoked.incrementAndGet();
       }
-      c.prefetchHash = Mix64.mix(Mix64.mix(Mix64.mix(c.prefetchHash, 3), op.rid.hashCode()), hit);
+      c.mixPrefetchHash(3, op.rid.hashCode(), hit);
       // Appended now, in S7 order (the prefetch thread is sequential); ready when the outcome lands here.
       if (op.revoked) {
         op.s7Release = c.hostReleaseQueue.add(op.hostPages.clone());
@@ -48,7 +47,7 @@ final class PrefetchThreadStep {
       }
       c.after(SyncPoint.S7);
       PrefetchOperation o = op;
-      c.undeposited++;
+      c.undeposited.incrementAndGet();
       c.env.background(TransferKind.STORAGE_READ, 0, ok -> deposit(o));
     }
   }
@@ -56,7 +55,7 @@ final class PrefetchThreadStep {
   /** The S7 outcome reaches this rank's scheduler side. */
   private void deposit(PrefetchOperation op) {
     boolean read = op.beginReading();
-    c.undeposited--;
+    c.undeposited.decrementAndGet();
     if (op.s7Release != null) {
       op.s7Release.markReady();
     }
@@ -81,9 +80,9 @@ final class PrefetchThreadStep {
   private void onBatch(PrefetchOperation op, int from, int to, boolean ok) {
     boolean landed = ok && c.readPages(op, from, to);
     if (landed) {
-      c.stats.storageReadPages += to - from;
+      c.stats.storageReadPages.addAndGet(to - from);
     } else {
-      c.stats.storageReadFailures++;
+      c.stats.storageReadFailures.incrementAndGet();
     }
     int next = landBatch(c, op, from, to, landed);
     if (next >= 0) {

@@ -1,7 +1,6 @@
 package dev.hicachesync.controller;
 
 import dev.hicachesync.sync.SyncPoint;
-import dev.hicachesync.tree.Mix64;
 
 /**
  * S6, {@code release_aborted_request}: a barrier over the sync domain, then every rank stops the prefetch,
@@ -29,7 +28,7 @@ final class ReleaseAbortedRequest {
     c.tree.releaseHost(op.anchor);
     c.ongoingPrefetch.remove(rid);
     c.stats.prefetchesAborted++;
-    c.prefetchHash = Mix64.mix(Mix64.mix(c.prefetchHash, 6), rid.hashCode());
+    c.mixPrefetchHash(6, rid.hashCode());
     c.after(SyncPoint.S6);
   }
 }

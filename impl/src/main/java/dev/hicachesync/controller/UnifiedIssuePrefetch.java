@@ -2,7 +2,6 @@ package dev.hicachesync.controller;
 
 import dev.hicachesync.storage.PageKey;
 import dev.hicachesync.tree.MatchResult;
-import dev.hicachesync.tree.Mix64;
 import dev.hicachesync.tree.TreeNode;
 import java.util.Arrays;
 
@@ -47,7 +46,7 @@ final class UnifiedIssuePrefetch {
     c.ongoingPrefetch.put(rid, op);
     c.prefetchQueue.add(op);
     c.stats.prefetchesIssued++;
-    c.prefetchHash = Mix64.mix(Mix64.mix(Mix64.mix(c.prefetchHash, 1), rid.hashCode()), pages);
+    c.mixPrefetchHash(1, rid.hashCode(), pages);
     return true;
   }
 }

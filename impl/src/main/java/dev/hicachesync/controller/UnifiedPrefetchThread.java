@@ -3,7 +3,6 @@ package dev.hicachesync.controller;
 import dev.hicachesync.collective.ReduceOp;
 import dev.hicachesync.env.TransferKind;
 import dev.hicachesync.sync.SyncPoint;
-import dev.hicachesync.tree.Mix64;
 import java.util.ArrayList;
 import java.util.Arrays;
 
@@ -44,13 +43,13 @@ final class UnifiedPrefetchThread {
       int hit = (int) c.prefetchSync.reduce(SyncPoint.S7, ReduceOp.MIN, new long[] {local})[0];
       op.hitPages = hit;
       op.state = PrefetchState.HIT_SYNCED;
-      c.prefetchHash = Mix64.mix(Mix64.mix(Mix64.mix(c.prefetchHash, 3), op.rid.hashCode()), hit);
+      c.mixPrefetchHash(3, op.rid.hashCode(), hit);
       ReadyQueue.Entry<PrefetchOperation> entry = c.unified.hitQueue.add(op); // prefetch_hit_queue.put
       c.after(SyncPoint.S7);
-      c.undeposited++;
+      c.undeposited.incrementAndGet();
       PrefetchOperation o = op;
       c.env.background(TransferKind.STORAGE_READ, 0, ok -> {
-        c.undeposited--;
+        c.undeposited.decrementAndGet();
         o.deposited = true;
         entry.markReady();
       });

@@ -33,9 +33,9 @@ final class UnifiedReads {
   private void landed(PrefetchOperation op, int from, int to, boolean ok) {
     boolean read = ok && c.readPages(op, from, to);
     if (read) {
-      c.stats.storageReadPages += to - from;
+      c.stats.storageReadPages.addAndGet(to - from);
     } else {
-      c.stats.storageReadFailures++;
+      c.stats.storageReadFailures.incrementAndGet();
     }
     int next = PrefetchThreadStep.landBatch(c, op, from, to, read);
     if (next >= 0) {

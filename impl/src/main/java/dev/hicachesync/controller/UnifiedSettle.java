@@ -1,6 +1,5 @@
 package dev.hicachesync.controller;
 
-import dev.hicachesync.tree.Mix64;
 import java.util.Arrays;
 
 /**
@@ -54,7 +53,7 @@ final class UnifiedSettle {
   /** Revokes {@code op} at the hit drain (below the threshold, stopped, or the host pool is short). */
   void revoke(PrefetchOperation op) {
     op.revoked = true;
-    c.stats.prefetchesRevoked++;
+    c.stats.prefetchesRevoked.incrementAndGet();
     leave(op, PrefetchState.REVOKED, 0);
   }
 
@@ -78,6 +77,6 @@ final class UnifiedSettle {
     if (c.ongoingPrefetch.remove(op.rid) != null) {
       c.tree.releaseHost(op.anchor);
     }
-    c.prefetchHash = Mix64.mix(Mix64.mix(Mix64.mix(c.prefetchHash, 8 + how.ordinal()), op.rid.hashCode()), kept);
+    c.mixPrefetchHash(8 + how.ordinal(), op.rid.hashCode(), kept);
   }
 }

@@ -9,8 +9,11 @@
  *
  * <p>Core types: {@link dev.hicachesync.controller.CacheController}, {@link
  * dev.hicachesync.controller.ControllerConfig}, {@link dev.hicachesync.controller.ControllerEnv}, {@link
- * dev.hicachesync.controller.KvData} (where copies move the KV bytes; none by default). Threads and
- * time come in through {@code ControllerEnv}: the controller never starts a thread or reads wall time, so
- * a simulator can run every rank deterministically.
+ * dev.hicachesync.controller.KvData} (where copies move the KV bytes; none by default), {@link
+ * dev.hicachesync.controller.ControllerThreads} (the rank's prefetch, prefetch I/O, backup and copy-completion
+ * threads, one {@code HandOffWorker} each). Time comes in through {@code ControllerEnv}, and the threads are
+ * started by whoever builds the rank ({@code api.HiCacheRank}, the simulator), never by the controller
+ * itself; stepped, they hand back at the instants the environment chose, so a simulator still runs every rank
+ * deterministically (docs/concurrency.md).
  */
 package dev.hicachesync.controller;

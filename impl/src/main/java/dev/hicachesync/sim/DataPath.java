@@ -23,7 +23,8 @@ import java.nio.ByteBuffer;
  * the bytes. A slot freed and reused while a copy or read still uses it ends up holding another page's
  * bytes, and the next check of it fails with {@code HostSlotSafety}. The simulated device tier runs with
  * zero latency: when a copy completes is the rank's {@link Timing}'s decision (see {@link DataEvent}).
- * Rank thread only.
+ * Rank thread, or the rank's stepped I/O and backup threads while it waits for them (storage reads and
+ * writes run there; the hand-off orders every access).
  */
 final class DataPath implements KvData, AutoCloseable {
   private final DeviceTier device;

@@ -72,9 +72,9 @@ public final class HostedRank {
     r.put("controller_collectives", e.controller.collectives())
         .put("device_to_host_copies", c.deviceToHostCopies).put("device_to_host_pages", c.deviceToHostPages)
         .put("host_to_device_copies", c.hostToDeviceCopies).put("host_to_device_pages", c.hostToDevicePages)
-        .put("storage_read_pages", c.storageReadPages).put("storage_write_pages", c.storageWritePages)
-        .put("storage_read_failures", c.storageReadFailures).put("storage_corrupt_pages", c.storageCorruptPages)
-        .put("prefetches_issued", c.prefetchesIssued).put("prefetches_revoked", c.prefetchesRevoked)
+        .put("storage_read_pages", c.storageReadPages.get()).put("storage_write_pages", c.storageWritePages.get())
+        .put("storage_read_failures", c.storageReadFailures.get()).put("storage_corrupt_pages", c.storageCorruptPages.get())
+        .put("prefetches_issued", c.prefetchesIssued).put("prefetches_revoked", c.prefetchesRevoked.get())
         .put("prefetches_terminated", c.prefetchesTerminated).put("prefetches_completed", c.prefetchesCompleted)
         .put("prefetches_aborted", c.prefetchesAborted);
     if (e.data != null) {

@@ -173,12 +173,12 @@ public final class ProcessReports {
     c.deviceToHostPages = r.num("device_to_host_pages");
     c.hostToDeviceCopies = r.num("host_to_device_copies");
     c.hostToDevicePages = r.num("host_to_device_pages");
-    c.storageReadPages = r.num("storage_read_pages");
-    c.storageWritePages = r.num("storage_write_pages");
-    c.storageReadFailures = r.num("storage_read_failures");
-    c.storageCorruptPages = r.num("storage_corrupt_pages");
+    c.storageReadPages.set(r.num("storage_read_pages"));
+    c.storageWritePages.set(r.num("storage_write_pages"));
+    c.storageReadFailures.set(r.num("storage_read_failures"));
+    c.storageCorruptPages.set(r.num("storage_corrupt_pages"));
     c.prefetchesIssued = r.num("prefetches_issued");
-    c.prefetchesRevoked = r.num("prefetches_revoked");
+    c.prefetchesRevoked.set(r.num("prefetches_revoked"));
     c.prefetchesTerminated = r.num("prefetches_terminated");
     c.prefetchesCompleted = r.num("prefetches_completed");
     c.prefetchesAborted = r.num("prefetches_aborted");

@@ -13,7 +13,9 @@ import java.util.function.Consumer;
  * One rank's simulated environment: its clock, copy latencies, background I/O as an event queue in virtual
  * time ordered by (tick, seq), storage read failures, and rank-local conditions for faults.
  *
- * <p>Rank thread only. What takes how long comes from the rank's {@link Timing}, a pure function of
+ * <p>Rank thread, or one of the rank's stepped threads ({@code controller.ControllerThreads}) while the
+ * rank thread waits for it in a hand-off: the I/O work this queue runs executes there and may queue more
+ * here; the hand-off orders every access, so the calls reach {@link Timing} in the same order. What takes how long comes from the rank's {@link Timing}, a pure function of
  * (seed, rank, its own call sequence); this class only keeps the clock and runs the queue.
  */
 final class RankEnv implements ControllerEnv {

@@ -73,7 +73,7 @@ public final class SimStats {
     storageHitTokens += e.storageHitTokens;
     computedTokens += e.computedTokens;
     prefetchesIssued += c.prefetchesIssued;
-    prefetchesRevoked += c.prefetchesRevoked;
+    prefetchesRevoked += c.prefetchesRevoked.get();
     prefetchesTerminated += c.prefetchesTerminated;
     prefetchesCompleted += c.prefetchesCompleted;
     prefetchesAborted += c.prefetchesAborted;
@@ -85,10 +85,10 @@ public final class SimStats {
     deviceToHostPages += c.deviceToHostPages;
     hostToDeviceCopies += c.hostToDeviceCopies;
     hostToDevicePages += c.hostToDevicePages;
-    storageReadPages += c.storageReadPages;
-    storageWritePages += c.storageWritePages;
-    storageReadFailures += c.storageReadFailures;
-    storageCorruptPages += c.storageCorruptPages;
+    storageReadPages += c.storageReadPages.get();
+    storageWritePages += c.storageWritePages.get();
+    storageReadFailures += c.storageReadFailures.get();
+    storageCorruptPages += c.storageCorruptPages.get();
   }
 
   /** Returns the fraction of prompt tokens served from {@code tokens}. */

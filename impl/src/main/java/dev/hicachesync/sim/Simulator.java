@@ -7,6 +7,7 @@ import dev.hicachesync.collective.LocalFabric;
 import dev.hicachesync.collective.PipeChannel;
 import dev.hicachesync.collective.ProcessGroup;
 import dev.hicachesync.controller.CacheController;
+import dev.hicachesync.controller.ControllerThreads;
 import dev.hicachesync.storage.FileStorageBackend;
 import dev.hicachesync.storage.LruStorageBackend;
 import dev.hicachesync.storage.MemoryStorageBackend;
@@ -39,6 +40,14 @@ import java.util.concurrent.atomic.AtomicReference;
  * the run too and counts as that invariant. One {@code run()} per instance.
  */
 public final class Simulator {
+  /**
+   * {@code -Dhicache.sim.inlineRankThreads=true}: run each rank's prefetch, I/O and backup work on the rank's
+   * own thread, as before issue 10 item 2, instead of on its stepped threads. Same reports and digests either
+   * way (the work happens at the same virtual instants); the hand-offs cost context switches, which on a
+   * loaded 2-core machine made storage-on runs up to 2x slower (docs/concurrency.md).
+   */
+  static final boolean INLINE_RANK_THREADS = Boolean.getBoolean("hicache.sim.inlineRankThreads");
+
   private final SimConfig cfg;
   private final AtomicReference<Divergence> first = new AtomicReference<>();
   private final AtomicReference<Throwable> crash = new AtomicReference<>();
@@ -292,12 +301,19 @@ public final class Simulator {
     RankRecorder rec = recorders[r];
     EventLog log = cfg.logFile() == null ? null : new EventLog(r, env);
     SyncObserver reductions = log == null ? SyncObserver.NONE : log;
-    CacheController controller = new CacheController(cfg.controllerConfig(), Fault.controllerFaults(cfg.faults(), r), env,
+    // The rank's prefetch, I/O, backup threads, stepped: they do the work at the virtual times env decides
+    // (same reports as inline; INLINE_RANK_THREADS runs that work on the rank's thread, for speed).
+    ControllerThreads threads = INLINE_RANK_THREADS ? null : ControllerThreads.stepped("rank" + r);
+    CacheController controller = new CacheController(cfg.controllerConfig(), Fault.controllerFaults(cfg.faults(), r),
+        threads == null ? env : threads.around(env),
         new SyncLayer(cfg.version(), schedGroups, reductions),
         new SyncLayer(cfg.version(), prefetchGroups, reductions), traced != null ? traced.observer() : rec, storage,
         "tp" + t.tpRank(r) + "pp" + c.pp());
     if (Fault.runtimeAttach(cfg.faults())) {
       controller.detachStorageAtStart(); // attached at runtime, at Fault.ATTACH_STEP
+    }
+    if (threads != null) {
+      controller.attachThreads(threads);
     }
     rec.attach(controller);
     DataPath data = cfg.data().on()
@@ -346,6 +362,7 @@ public final class Simulator {
 
   static void closeData(RankEngine[] engines) {
     for (RankEngine e : engines) {
+      e.controller.closeThreads();
       if (e.data != null) {
         e.data.close();
       }

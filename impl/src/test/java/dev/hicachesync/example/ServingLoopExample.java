@@ -3,6 +3,7 @@ package dev.hicachesync.example;
 import dev.hicachesync.api.CachedRequest;
 import dev.hicachesync.api.HiCacheConfig;
 import dev.hicachesync.api.HiCacheRank;
+import dev.hicachesync.api.ThreadMode;
 import dev.hicachesync.api.HiCacheStorage;
 import dev.hicachesync.api.InJvmCluster;
 import dev.hicachesync.api.PrefixMatch;
@@ -33,7 +34,8 @@ public final class ServingLoopExample {
 
   /** The run's outcome on each rank, in rank order. */
   public record Report(List<Long> treeDigests, List<Integer> finished, List<Integer> aborted,
-      List<Integer> deviceHitTokens, List<Integer> hostHitTokens, List<List<String>> notQuiet) {}
+      List<Integer> deviceHitTokens, List<Integer> hostHitTokens, List<Integer> storageHitTokens,
+      List<List<String>> notQuiet) {}
 
   /** One client request: its prompt, when it arrives, how many tokens it decodes, and whether the client drops it. */
   record Request(String rid, int[] prompt, int arrivalStep, int decodeTokens, boolean dropped) {}
@@ -41,12 +43,19 @@ public final class ServingLoopExample {
   private final HiCacheConfig base;
   private final int steps;
   private final long seed;
+  private final ThreadMode threadMode;
 
   /** An engine of {@code base}'s grid that serves {@code steps} steps of a request stream drawn from {@code seed}. */
   public ServingLoopExample(HiCacheConfig base, int steps, long seed) {
+    this(base, steps, seed, ThreadMode.STEPPED);
+  }
+
+  /** The same engine with the ranks' own threads in {@code threadMode} ({@code FREE_RUNNING}: as in production). */
+  public ServingLoopExample(HiCacheConfig base, int steps, long seed, ThreadMode threadMode) {
     this.base = base;
     this.steps = steps;
     this.seed = seed;
+    this.threadMode = threadMode;
   }
 
   /** Runs every rank on its own thread until the stream is served and every rank is quiet; returns the report. */
@@ -62,7 +71,7 @@ public final class ServingLoopExample {
       Thread t = new Thread(() -> {
         try {
           HiCacheRank cache = HiCacheRank.builder(base.forRank(rank)).groups(cluster.groups(rank))
-              .storage(storage).build();
+              .storage(storage).threadMode(threadMode).build();
           schedulers[rank] = new Scheduler(cache, requests(seed, steps, base.pageSize()));
           schedulers[rank].serve(steps);
         } catch (Throwable e) {
@@ -83,6 +92,7 @@ public final class ServingLoopExample {
     List<Integer> aborted = new ArrayList<>();
     List<Integer> device = new ArrayList<>();
     List<Integer> host = new ArrayList<>();
+    List<Integer> storageHits = new ArrayList<>();
     List<List<String>> notQuiet = new ArrayList<>();
     for (Scheduler s : schedulers) {
       digests.add(s.cache.treeDigest());
@@ -90,9 +100,13 @@ public final class ServingLoopExample {
       aborted.add(s.aborted);
       device.add(s.deviceHitTokens);
       host.add(s.hostHitTokens);
+      storageHits.add(s.storageHitTokens);
       notQuiet.add(s.cache.quiescenceErrors());
     }
-    return new Report(digests, finished, aborted, device, host, notQuiet);
+    for (Scheduler s : schedulers) {
+      s.cache.close(); // stops the rank's prefetch, I/O, backup and copy-completion threads
+    }
+    return new Report(digests, finished, aborted, device, host, storageHits, notQuiet);
   }
 
   /**
@@ -137,6 +151,8 @@ public final class ServingLoopExample {
     int aborted;
     int deviceHitTokens;
     int hostHitTokens;
+    /** Tokens the request's storage prefetch put in the tree (part of {@link #hostHitTokens}). */
+    int storageHitTokens;
 
     Scheduler(HiCacheRank cache, List<Request> requests) {
       this.cache = cache;
@@ -151,6 +167,7 @@ public final class ServingLoopExample {
       }
       // Drain: a bounded number of idle steps, the same on every rank (they must keep making the same calls).
       for (int idle = 0; idle < 200; idle++, step++) {
+        cache.awaitThreadsIdle(1_000); // free-running: let this rank's I/O finish, as an idle scheduler would
         step(step);
       }
     }
@@ -192,6 +209,7 @@ public final class ServingLoopExample {
         cache.cacheUnfinishedReq(c); // insert the prompt: write-through starts here
         deviceHitTokens += m.deviceTokens();
         hostHitTokens += loaded;
+        storageHitTokens += c.prefetchedTokens();
         running.add(new Running(r, c));
         it.remove();
       }
