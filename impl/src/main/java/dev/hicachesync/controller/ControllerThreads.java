@@ -63,11 +63,13 @@ public final class ControllerThreads implements AutoCloseable {
 
   /**
    * Runs one prefetch pass (S7 for every operation queued so far) on the prefetch thread; none is handed
-   * over while nothing is queued (free-running, a pass already handed over takes what is queued when it
+   * over while nothing is queued and the version is not unified (free-running, a pass already handed over takes what is queued when it
    * runs). Scheduler thread (the only producer of the queue, so "empty" cannot change under it).
    */
   public void prefetchPass(CacheController c) {
-    if (!c.prefetchQueue.isEmpty()) { // a pass over an empty queue does nothing: spare the hand-off
+    // A pass over an empty queue does nothing: spare the hand-off. Not so in version unified, whose pass
+    // also reads the batches of operations already past S7 and MIN-reduces their completion acks (#27010).
+    if (c.unified != null || !c.prefetchQueue.isEmpty()) {
       handOff(prefetch, c::prefetchThreadStep);
     }
   }
