@@ -741,8 +741,12 @@ CollectiveCompletes(g) ==
         /\ g.kind = "handle" => \A q \in M : coll[q]["async"] = C!NoCall   \* work.wait() returns
         /\ SharedGroupOrder(g)
         /\ ~(coll[CHOOSE q \in M : TRUE][g.ch].site = "RECV" /\ \A q \in M : LocalDone(q))
-        \* (a one-element set forces TLC to evaluate the resumed states once)
-        /\ \E nx \in {LET x == C!Result(g) IN [q \in M |-> Resume(q, LS(q), coll[q][g.ch], x)]} :
+        \* (each member resumed once: a set's elements are evaluated when it is built, whereas a
+        \* function constructor is evaluated again at every application where TLC may not cache,
+        \* as in ENABLED; nx looks the results up)
+        /\ \E x \in {C!Result(g)} :
+           \E res \in {{<<q, Resume(q, LS(q), coll[q][g.ch], x)>> : q \in M}} :
+           LET nx == [q \in M |-> (CHOOSE p \in res : p[1] = q)[2]] IN
            /\ WriteBack(M, nx)
            /\ coll' = [q \in Ranks |->
                         IF q \notin M THEN coll[q]
