@@ -404,14 +404,14 @@ BatchSynced(s, x) ==
 
 RECURSIVE Enter(_, _, _), Post(_, _, _, _, _), Decide(_, _, _, _)
 
-Post(r, s, site, k, v) ==
+PostOn(r, s, site, k, v) ==
     LET gs == Groups(r, site)
     IN  IF k <= Len(gs) THEN [s |-> s, call |-> C!Call(gs[k], site, k, OpOf(site), v)]
         ELSE Decide(r, s, site, v)
 
 Stay(s) == [s |-> s, call |-> C!NoCall]
 
-Enter(r, s, site) ==
+EnterOn(r, s, site) ==
     CASE site = "RECV" ->                                   \* stage 0: request broadcast
             Post(r, s, "RECV", 1, <<IF s.wait = 0 /\ s.req < NR THEN s.req + 1 ELSE 0,
                                     IF Quiet(s) THEN 0 ELSE 1>>)
@@ -449,7 +449,7 @@ StartStep(r, s, req) ==
                                       !.dreq = req, !.cur = Pop0, !.term = 0, !.m = 0]), req),
           "SYNC")
 
-Decide(r, s, site, x) ==
+DecideOn(r, s, site, x) ==
     CASE site = "RECV" -> IF x[2] = 0                          \* every rank of stage 0 quiet
                             THEN Stay([s EXCEPT !.pc = "done",
                                          !.outbox = IF HasNext(r) THEN <<StopMsg>> ELSE <<>>])
@@ -463,6 +463,16 @@ Decide(r, s, site, x) ==
       [] site = "S5"   -> Enter(r, Admit(Terminate(s, x[1])), "END")
       [] site = "S7"   -> Stay(HitSynced(s, x[1]))
       [] site = "S5B"  -> Stay(BatchSynced(s, x[1]))
+
+\* The entries of the step's chain bind the local state they are given to a value first.
+\* (TLC passes an operator argument unevaluated and evaluates it at every use where it may not
+\* cache it: in ENABLED and in the action predicates of liveness checking. The chain passes
+\* each new local state on as an expression of the previous one, used many times per call, so
+\* the cost grew geometrically with the chain's length. A set's element is evaluated once.)
+The(S) == CHOOSE y \in S : TRUE
+Enter(r, s, site) == The({EnterOn(r, v, site) : v \in {s}})
+Post(r, s, site, k, v) == The({PostOn(r, w, site, k, v) : w \in {s}})
+Decide(r, s, site, x) == The({DecideOn(r, v, site, x) : v \in {s}})
 
 Resume(r, s, call, x) ==
     IF call.stage < Len(Groups(r, call.site))
@@ -593,9 +603,11 @@ Done == \A r \in Ranks : ls[r].pc = "done"
 Terminated == Done /\ UNCHANGED vars
 
 SchedulerMoves == \E r \in Ranks : StepBegins(r) \/ EventsReady(r)
+\* Each group tried once, from its lowest member (C!LeadsGroup): it completes only when every
+\* member has posted on it, so this is the same action without one successor per member.
 SomeCollectiveCompletes ==
     \E r \in Ranks, th \in Threads :
-        coll[r][th] # C!NoCall /\ CollectiveCompletes(coll[r][th].grp)
+        C!LeadsGroup(r, th) /\ CollectiveCompletes(coll[r][th].grp)
 Background ==
     \E r \in Ranks : \/ WriteEventCompletes(r) \/ LoadEventCompletes(r)
                      \/ PrefetchThreadQueries(r) \/ IoStartsBatch(r) \/ IoEndsBatch(r)
@@ -617,9 +629,10 @@ Spec == Init /\ [][Next]_vars /\ Fairness
 (* Properties: the names of HiCacheSync, compared at equal step numbers.    *)
 
 \* Two ranks of one sync domain (any stages) agree on f of their logs at every step both logged.
+\* (Each unordered pair once: the relation is symmetric.)
 LogAgree(f(_)) ==
     \A r1, r2 \in Ranks :
-        SyncDomain(r1) = SyncDomain(r2) =>
+        r1 < r2 /\ SyncDomain(r1) = SyncDomain(r2) =>
             \A k \in 1 .. Min({Len(ls[r1].log), Len(ls[r2].log)}) :
                 f(ls[r1].log[k]) = f(ls[r2].log[k])
 
@@ -646,7 +659,7 @@ AckAgreement == LogAgree(LAMBDA e : <<e.pop, e.wq, e.lq>>)
 \* INV-5: the same decision for every prefetch: S7 hit, termination step, pages inserted.
 PrefetchAgreement ==
     \A r1, r2 \in Ranks, i \in 1 .. NR :
-        SyncDomain(r1) = SyncDomain(r2) =>
+        r1 < r2 /\ SyncDomain(r1) = SyncDomain(r2) =>
             LET o1 == ls[r1].pf[i]
                 o2 == ls[r2].pf[i]
             IN  /\ (o1.hitd /\ o2.hitd) => o1.hit = o2.hit

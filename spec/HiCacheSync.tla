@@ -326,8 +326,11 @@ InQueue(s, i) == \E j \in 1 .. Len(WQ(s)) : WQ(s)[j] = i
 \* (hicache_size). So every rank runs with the MIN of the configured sizes: that is the
 \* protocol's answer to unequal pools. local_pool_sizes: each rank uses its own entry (no
 \* start-up agreement), which breaks INV-6 when the entries differ.
-PoolOf(r, f) ==
-    IF "local_pool_sizes" \in Knobs THEN PoolSizes[r][f] ELSE Min({PoolSizes[q][f] : q \in Ranks})
+\* (A constant table: TLC evaluates it once; the invariants read the capacities in every state.)
+PoolTable == [r \in Ranks |-> [f \in {"dev", "host"} |->
+                 IF "local_pool_sizes" \in Knobs THEN PoolSizes[r][f]
+                 ELSE Min({PoolSizes[q][f] : q \in Ranks})]]
+PoolOf(r, f) == PoolTable[r][f]
 DeviceCapOf(r) == PoolOf(r, "dev")
 \* uneven_capacity: rank 0's host pool is one page larger than agreed (a pool sized per rank
 \* after the agreement, e.g. from the memory that rank has free), which the protocol assumes
@@ -633,20 +636,14 @@ ApplyS123(s, x) == Drain(PopLoads(PopWrites(s, x[1]), x[2]), x[3], x[4], x[5])
 \* The singleton "group" on which the scheduler waits for its async handle (work.wait()).
 HandleGroup(r) == C!Group("handle", "sched", {r})
 
-RECURSIVE Enter(_, _, _), EnterAt(_, _, _), Post(_, _, _, _, _), Decide(_, _, _, _)
+RECURSIVE Enter(_, _, _), Post(_, _, _, _, _), Decide(_, _, _, _)
 
-Post(r, s, site, k, v) ==
+PostOn(r, s, site, k, v) ==
     LET gs == SyncGroups(r, site)
     IN  IF k <= Len(gs) THEN [s |-> s, call |-> C!Call(gs[k], site, k, OpOf(site), v)]
         ELSE Decide(r, s, site, v)
 
-\* Enter evaluates its state argument once, into a bound variable, and continues in EnterAt:
-\* TLC passes operator arguments by name, and where it does not cache them (evaluating ENABLED
-\* for the fairness conditions) every use of s in a site re-evaluates the whole chain of sites
-\* before it, a cost exponential in the sites of a step.
-Enter(r, s0, site) == CHOOSE y \in {EnterAt(r, t, site) : t \in {s0}} : TRUE
-
-EnterAt(r, s, site) ==
+EnterOn(r, s, site) ==
     CASE site = "RECV" ->
             Post(r, s, "RECV", 1, <<IF Len(WQ(s)) < WaitingCap /\ s.req < NR THEN s.req + 1 ELSE 0>>)
       [] site = "ABORT" ->         \* process_input_requests -> abort_request: the abort RECV carried
@@ -697,7 +694,7 @@ EnterAt(r, s, site) ==
                                                 IF s.pf[Cur(s)].fail THEN 1 ELSE 0>>)
       [] site = "S5"   -> Post(r, s, "S5", 1, S5Value(s.pf[Cur(s)]))
 
-Decide(r, s, site, x) ==
+DecideOn(r, s, site, x) ==
     CASE site = "RECV" -> Enter(r, Deliver(Finish(s), x[1]), "ABORT")
       [] site = "S1"   -> Enter(r, PopWrites(s, x[1]), "S2")
       [] site = "S2"   -> Enter(r, PopLoads(s, x[1]), "S3")
@@ -710,6 +707,16 @@ Decide(r, s, site, x) ==
       [] site = "S5"   -> Enter(r, InsertPrefetched(s, S5Pages(x)), "TRY")
       [] site = "S6"   -> Enter(r, ReleaseAborted(s), AfterAbort)         \* after the barrier
       [] site = "S7"   -> [s |-> HitSynced(s, x[1]), call |-> C!NoCall]
+
+\* The entries of the step's chain bind the local state they are given to a value first.
+\* (TLC passes an operator argument unevaluated and evaluates it at every use where it may not
+\* cache it: in ENABLED and in the action predicates of liveness checking. The chain passes
+\* each new local state on as an expression of the previous one, used many times per call, so
+\* the cost grew geometrically with the chain's length. A set's element is evaluated once.)
+The(S) == CHOOSE y \in S : TRUE
+Enter(r, s, site) == The({EnterOn(r, v, site) : v \in {s}})
+Post(r, s, site, k, v) == The({PostOn(r, w, site, k, v) : w \in {s}})
+Decide(r, s, site, x) == The({DecideOn(r, v, site, x) : v \in {s}})
 
 \* Resume a member after its collective completed with result x.
 Resume(r, s, call, x) ==
@@ -825,8 +832,12 @@ CollectiveCompletes(g) ==
         /\ g.kind = "handle" => \A q \in M : coll[q]["async"] = C!NoCall   \* work.wait() returns
         /\ SharedGroupOrder(g)
         /\ ~(coll[CHOOSE q \in M : TRUE][g.ch].site = "RECV" /\ \A q \in M : LocalDone(q))
-        \* (a one-element set forces TLC to evaluate the resumed states once)
-        /\ \E nx \in {LET x == C!Result(g) IN [q \in M |-> Resume(q, LS(q), coll[q][g.ch], x)]} :
+        \* (each member resumed once: a set's elements are evaluated when it is built, whereas a
+        \* function constructor is evaluated again at every application where TLC may not cache,
+        \* as in ENABLED; nx looks the results up)
+        /\ \E x \in {C!Result(g)} :
+           \E res \in {{<<q, Resume(q, LS(q), coll[q][g.ch], x)>> : q \in M}} :
+           LET nx == [q \in M |-> (CHOOSE p \in res : p[1] = q)[2]] IN
            /\ WriteBack(M, nx)
            /\ coll' = [q \in Ranks |->
                         IF q \notin M THEN coll[q]
@@ -994,12 +1005,15 @@ Background ==
                                              \/ StorageReadsSidecarPage(r, i)
                         \/ ClockSkews(r) \/ OrderSkews(r)
     \/ \E D \in SyncDomains : BatchFills(D) \/ AbortArrives(D)
-    \/ \E r \in Ranks : coll[r]["pf"] # C!NoCall /\ CollectiveCompletes(coll[r]["pf"].grp)
+    \/ \E r \in Ranks : C!LeadsGroup(r, "pf") /\ CollectiveCompletes(coll[r]["pf"].grp)
 
-\* Some posted collective completes.
+\* Some posted collective completes. Each group is tried once, from its lowest member (C!LeadsGroup):
+\* a group completes only when every member has posted on it, the lowest one included, so this
+\* is the same action as trying it from every member, without computing its successor once per
+\* member.
 SomeCollectiveCompletes ==
     \E r \in Ranks, th \in Threads :
-        coll[r][th] # C!NoCall /\ CollectiveCompletes(coll[r][th].grp)
+        C!LeadsGroup(r, th) /\ CollectiveCompletes(coll[r][th].grp)
 
 Next ==
     \/ SomeCollectiveCompletes
@@ -1032,7 +1046,10 @@ Spec == Init /\ [][Next]_vars /\ Fairness
 Lockstep(D) == \A q \in D : coll[q]["sched"] # C!NoCall /\ coll[q]["sched"].site = "RECV"
 
 \* Every rank of every domain agrees on f at every lockstep point.
-AgreeAt(f(_)) == \A D \in SyncDomains : Lockstep(D) => \A q1, q2 \in D : f(q1) = f(q2)
+\* (Each domain once, through its lowest rank, and every rank compared with that one: equality
+\* is transitive, so this is the pairwise comparison in linear evaluations.)
+AgreeAt(f(_)) ==
+    \A r \in DomainLeaders : Lockstep(SyncDomain(r)) => LET v == f(r) IN \A q \in SyncDomain(r) : f(q) = v
 
 \* The state the prefetch thread writes (the S7 decision of an operation: its st/tgt, its
 \* revoke and its host-release entries) cannot agree at every lockstep point: S7 reduces over
@@ -1052,7 +1069,7 @@ S7Count(q) == Cardinality({i \in 1 .. NR : pf[q][i].q})
 S7Unsynced == Version = "pre20460" /\ "no_dp_attention" \notin Knobs /\ CP > 1
 AgreeSettledAt(f(_)) ==
     \A D \in SyncDomains :
-        Lockstep(D) => \A q1, q2 \in D : (S7Unsynced \/ S7Count(q1) = S7Count(q2)) => f(q1) = f(q2)
+        Lockstep(D) => \A q1, q2 \in D : q1 < q2 /\ (S7Unsynced \/ S7Count(q1) = S7Count(q2)) => f(q1) = f(q2)
 
 TypeOK ==
     /\ reqIdx \in [Ranks -> 0 .. NR]

@@ -50,8 +50,13 @@ PpMembers(r)     == {q \in Ranks : TpRank(q) = TpRank(r)}
 \* The CP x TP grid of one replica on one stage (what #20460 reduces over).
 StageDomain(r)   == {q \in Ranks : StageOf(q) = StageOf(r) /\ DpOf(q) = DpOf(r)}
 \* The sync domain: every rank that must hold the same tree as r.
-SyncDomain(r)    == {q \in Ranks : DpOf(q) = DpOf(r)}
+\* (A constant table: TLC evaluates zero-argument constant definitions once, at start-up, and
+\* the actions and invariants ask for a rank's domain in every state.)
+SyncDomainTable  == [r \in Ranks |-> {q \in Ranks : DpOf(q) = DpOf(r)}]
+SyncDomain(r)    == SyncDomainTable[r]
 
 SyncDomains == {SyncDomain(r) : r \in Ranks}
+\* One rank per sync domain, its lowest: a check over every domain visits each domain once.
+DomainLeaders == {r \in Ranks : \A q \in SyncDomain(r) : r <= q}
 
 =============================================================================

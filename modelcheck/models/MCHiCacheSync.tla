@@ -43,4 +43,33 @@ MCEqualPools == [r \in Ranks |-> [dev |-> DeviceCap, host |-> HostCap]]
 \* unless the ranks agree on the sizes at start-up (the MIN).
 MCUnequalPools == [r \in Ranks |-> [dev |-> DeviceCap, host |-> IF r = 0 THEN 2 * MCPages1 ELSE MCPages1]]
 
+\* Rank symmetry (issue 13), for SAFETY models only: the cfg says `VIEW RankSymmetryView`, and
+\* the runner refuses a VIEW together with temporal properties (TLC's liveness checking is
+\* unsound when states are merged). Ranks are numbers (the topology computes with them), which
+\* TLC's SYMMETRY cannot permute (it permutes model values only); so the reduction is written
+\* as a view instead: states that differ by a permutation of interchangeable ranks get the
+\* same view, and TLC explores one state per orbit.
+\* Interchangeable: any permutation of the CP indices together with any permutation of the TP
+\* indices maps every process group (attn_cp, attn_tp, tp, the sync domain, a rank's own
+\* handle) onto a group of the same kind; stages and replicas stay where they are. Sound only
+\* where nothing singles out a rank: equal pools (MCEqualPools) and no uneven_capacity.
+\* Every invariant quantifies over all ranks alike, so it holds in a state iff it holds in all
+\* its images, and the reduced search visits an image of every reachable state.
+Bijections(S) == {f \in [S -> S] : \A x, y \in S : x # y => f[x] # f[y]}
+RankPerms == {[r \in Ranks |-> RankAt(StageOf(r), DpOf(r), pc[CpOf(r)], pt[TpOf(r)])] :
+                pc \in Bijections(0 .. CP - 1), pt \in Bijections(0 .. TP - 1)}
+\* A call without its member set: a rank posts only on its own groups, so (rank, kind,
+\* channel) determine the members, and the view of a rank names no other rank.
+CallView(c) == IF c = C!NoCall THEN c ELSE [c EXCEPT !.grp = [kind |-> c.grp.kind, ch |-> c.grp.ch]]
+RankView(r) == <<reqIdx[r], waiting[r], backlog[r], cursor[r], running[r], tree[r], nextId[r], devFree[r], hostFree[r],
+                 wq[r], wDone[r], lq[r], lDone[r], sbq[r], baq[r], rvq[r], rlq[r], pf[r],
+                 popped[r], ares[r], lenv[r], [th \in Threads |-> CallView(coll[r][th])]>>
+\* RankView lists EVERY variable of HiCacheSync.tla (all are rank-indexed): a variable left out
+\* would merge states that differ in it, which is unsound, not a reduction. Add new ones here.
+\* The orbit of the state as a set of rank-indexed views: the same set for a state and for
+\* every image of it under RankPerms (a group), different sets for states in different orbits.
+RankSymmetryView ==
+    LET v == [r \in Ranks |-> RankView(r)]
+    IN  {[r \in Ranks |-> v[p[r]]] : p \in RankPerms}
+
 =============================================================================

@@ -15,8 +15,10 @@ import java.util.Set;
  * @param invariants names after {@code INVARIANT}/{@code INVARIANTS}
  * @param properties names after {@code PROPERTY}/{@code PROPERTIES}
  * @param symmetry whether the cfg declares a {@code SYMMETRY} set
+ * @param view whether the cfg declares a {@code VIEW} (states with the same view are merged: the
+ *     catalogue's rank symmetry, {@code RankSymmetryView}, is one)
  */
-public record CfgFile(List<String> invariants, List<String> properties, boolean symmetry) {
+public record CfgFile(List<String> invariants, List<String> properties, boolean symmetry, boolean view) {
 
   private static final Set<String> KEYWORDS = Set.of(
       "CONSTANT", "CONSTANTS", "INIT", "NEXT", "SPECIFICATION", "INVARIANT", "INVARIANTS",
@@ -35,6 +37,7 @@ public record CfgFile(List<String> invariants, List<String> properties, boolean 
     List<String> properties = new ArrayList<>();
     String section = "";
     boolean symmetry = false;
+    boolean view = false;
     for (String token : noComments.split("\\s+")) {
       if (token.isEmpty()) {
         continue;
@@ -42,13 +45,14 @@ public record CfgFile(List<String> invariants, List<String> properties, boolean 
       if (KEYWORDS.contains(token)) {
         section = token;
         symmetry |= token.equals("SYMMETRY");
+        view |= token.equals("VIEW");
       } else if (section.startsWith("INVARIANT")) {
         invariants.add(token);
       } else if (section.startsWith("PROPERT")) {
         properties.add(token);
       }
     }
-    return new CfgFile(invariants, properties, symmetry);
+    return new CfgFile(invariants, properties, symmetry, view);
   }
 
   /**
@@ -69,6 +73,14 @@ public record CfgFile(List<String> invariants, List<String> properties, boolean 
     String section = "\\b(?:" + String.join("|", keywords) + ")\\b(?:\\s+(?!(?:" + keyword
         + ")\\b)[A-Za-z_][A-Za-z0-9_]*)*";
     return noComments.replaceAll(section, " ");
+  }
+
+  /**
+   * The keyword of a state-merging reduction the cfg declares ({@code SYMMETRY} or {@code VIEW}),
+   * or null: sound for invariants, unsound for TLC's liveness checking.
+   */
+  public String reduction() {
+    return symmetry ? "SYMMETRY" : view ? "VIEW" : null;
   }
 
   /** Whether TLC will check temporal properties. */

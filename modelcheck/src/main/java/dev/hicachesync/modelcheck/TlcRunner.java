@@ -46,10 +46,11 @@ public final class TlcRunner {
   public TlcResult run(TlcJob job) throws BadInputException, IOException, InterruptedException {
     Path dir = prepare(job);
     CfgFile cfg = CfgFile.parse(Files.readString(job.cfg()));
-    if (cfg.hasProperties() && cfg.symmetry()) {
-      // TLC only warns; a liveness verdict under symmetry reduction can be wrong either way.
-      throw new BadInputException(job.cfg().getFileName() + ": SYMMETRY with temporal properties is unsound;"
-          + " check the properties in a cfg without SYMMETRY");
+    if (cfg.hasProperties() && cfg.reduction() != null) {
+      // TLC only warns (SYMMETRY) or says nothing (VIEW); a liveness verdict on merged states
+      // can be wrong either way.
+      throw new BadInputException(job.cfg().getFileName() + ": " + cfg.reduction()
+          + " with temporal properties is unsound; check the properties in a cfg without " + cfg.reduction());
     }
     // Liveness checking with several workers is unsound in this TLC (tlaplus #971).
     int workers = cfg.hasProperties() ? 1 : Math.max(1, job.workers());

@@ -2,6 +2,7 @@ package dev.hicachesync.modelcheck;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -22,6 +23,8 @@ class SmallPartsTest {
     assertEquals(List.of("AcksConsumed", "PrefetchTerminates"), cfg.properties());
     assertFalse(CfgFile.parse("INIT Init NEXT Next INVARIANT Inv").hasProperties());
     assertTrue(CfgFile.parse("SPECIFICATION Spec SYMMETRY Perms PROPERTY P").symmetry());
+    assertEquals("VIEW", CfgFile.parse("SPECIFICATION Spec VIEW RankSymmetryView PROPERTY P").reduction());
+    assertNull(CfgFile.parse("SPECIFICATION Spec PROPERTY P").reduction());
   }
 
   @Test
