@@ -39,6 +39,22 @@ final class IssuePrefetch {
       return false;
     }
     int[] key = Arrays.copyOfRange(tokens, start, start + len);
+    PageKey[] keys = storageKeys(c, anchor, key, pages);
+    PrefetchOperation op = new PrefetchOperation(rid, anchor, key, keys, slots, c.env.clock().ticks());
+    c.ongoingPrefetch.put(rid, op);
+    c.prefetchQueue.add(op);
+    c.stats.prefetchesIssued++;
+    c.mixPrefetchHash(1, rid.hashCode(), pages);
+    return true;
+  }
+
+  /**
+   * The L3 keys of the {@code pages} pages of {@code key} below {@code anchor}: each page's key chains the one
+   * before it (the anchor's last page first), as SGLang's hash chain of a prefix, with this rank's suffix.
+   * Shared by every version's prefetch issue.
+   */
+  static PageKey[] storageKeys(CacheController c, TreeNode anchor, int[] key, int pages) {
+    int ps = c.config.pageSize();
     PageKey[] prev = anchor.pageKeys();
     PageKey last = prev == null || prev.length == 0 ? null : prev[prev.length - 1];
     PageKey[] keys = new PageKey[pages];
@@ -46,11 +62,6 @@ final class IssuePrefetch {
       last = PageKey.chain(last, key, i * ps, ps); // no copy of the page's tokens
       keys[i] = last.withSuffix(c.storageSuffix);
     }
-    PrefetchOperation op = new PrefetchOperation(rid, anchor, key, keys, slots, c.env.clock().ticks());
-    c.ongoingPrefetch.put(rid, op);
-    c.prefetchQueue.add(op);
-    c.stats.prefetchesIssued++;
-    c.mixPrefetchHash(1, rid.hashCode(), pages);
-    return true;
+    return keys;
   }
 }

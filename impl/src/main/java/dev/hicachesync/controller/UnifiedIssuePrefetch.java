@@ -35,13 +35,7 @@ final class UnifiedIssuePrefetch {
     c.tree.protectHost(anchor);
     int pages = len / ps;
     int[] key = Arrays.copyOfRange(tokens, start, start + len);
-    PageKey[] prev = anchor.pageKeys();
-    PageKey last = prev == null || prev.length == 0 ? null : prev[prev.length - 1];
-    PageKey[] keys = new PageKey[pages];
-    for (int i = 0; i < pages; i++) {
-      last = PageKey.chain(last, Arrays.copyOfRange(key, i * ps, (i + 1) * ps));
-      keys[i] = last.withSuffix(c.storageSuffix);
-    }
+    PageKey[] keys = IssuePrefetch.storageKeys(c, anchor, key, pages);
     PrefetchOperation op = new PrefetchOperation(rid, anchor, key, keys, new int[0], c.env.clock().ticks());
     c.ongoingPrefetch.put(rid, op);
     c.prefetchQueue.add(op);
