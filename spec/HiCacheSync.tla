@@ -120,7 +120,11 @@
 (*                    call, not one per page (#9797): the entry count then  *)
 (*                    depends on how far this rank's read got (INV-4);      *)
 (*     "local_order"  a rank's schedule policy orders the waiting queue     *)
-(*                    from rank-local state (INV-3).                        *)
+(*                    from rank-local state (INV-3);                        *)
+(*     "async_rank_off" (pipelined) rank 0 never issues the asynchronous    *)
+(*                    S123: its peers' MIN never completes (AsyncNeverStuck; *)
+(*                    their schedulers wait on the handle, so the model is  *)
+(*                    checked with deadlock checking off).                  *)
 (*                                                                          *)
 (* NOT YET MODELLED (issue 3): PP > 1 is accepted by                        *)
 (* Topology but stages here run in lockstep (no send/recv forwarding, B6);  *)
@@ -161,13 +165,16 @@ ASSUME PrefetchThreshold \in Nat
 ASSUME Bugs \subseteq {"B3", "B5", "P1", "B10", "B14", "B14sum", "B15", "WTO"}
 ASSUME Knobs \subseteq {"batch_full", "sidecar", "uneven_capacity", "local_clock", "shared_group",
                         "local_payload", "pf_thread_dies", "no_dp_attention",
-                        "local_pool_sizes", "abort", "release_whole", "local_order"}
+                        "local_pool_sizes", "abort", "release_whole", "local_order",
+                        "async_rank_off"}
 ASSUME WaitingCap \in Nat \ {0}
 \* The bugs that live in code the knobs add: without the feature they cannot happen.
 ASSUME "B10" \in Bugs => "batch_full" \in Knobs
 ASSUME "WTO" \in Bugs => "abort" \in Knobs
 \* Attention DP replicas exist only with DP attention.
 ASSUME "no_dp_attention" \in Knobs => DP = 1
+\* Only the pipelined version has an asynchronous S123 to take off.
+ASSUME "async_rank_off" \in Knobs => Version = "pipelined"
 ASSUME ({"B14", "B14sum", "B15"} \cap Bugs # {}) => "sidecar" \in Knobs
 
 NR   == Len(Requests)
@@ -630,6 +637,11 @@ At(x, i) == IF i <= Len(x) THEN x[i] ELSE 0
 \* Apply a fused S1-S3 result vector.
 ApplyS123(s, x) == Drain(PopLoads(PopWrites(s, x[1]), x[2]), x[3], x[4], x[5])
 
+\* async_rank_off: rank 0 takes the fused check's asynchronous path off (the proposal #39903
+\* switches it per process; a rank launched without the switch), so its S123 issues no all_reduce
+\* and consumes none; its peers' MIN then waits for it forever.
+AsyncOff(r) == "async_rank_off" \in Knobs /\ r = 0
+
 \* The singleton "group" on which the scheduler waits for its async handle (work.wait()).
 HandleGroup(r) == C!Group("handle", "sched", {r})
 
@@ -672,6 +684,7 @@ EnterAt(r, s, site) ==
                      v  == <<sv.wd, sv.ld, Len(sv.rvq), Len(sv.baq), Len(sv.rlq)>> \* read before consuming
                      gs == SyncGroups(r, "S123")
                  IN  IF gs = <<>> THEN Enter(r, [s1 EXCEPT !.ares = v], "ADMIT")
+                     ELSE IF AsyncOff(r) THEN Enter(r, s1, "ADMIT")            \* async_rank_off
                      ELSE Enter(r, [s1 EXCEPT !.acall = C!Call(gs[1], "S123", 1, "MIN", v)], "ADMIT")
       [] site = "ADMIT" -> Enter(r, [s EXCEPT !.cur = 1], "LOOP")          \* the admission loop
       [] site = "LOOP" ->                              \* over the waiting queue, oldest first
