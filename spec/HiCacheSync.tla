@@ -122,9 +122,11 @@
 (*     "local_order"  a rank's schedule policy orders the waiting queue     *)
 (*                    from rank-local state (INV-3);                        *)
 (*     "async_rank_off" (pipelined) rank 0 never issues the asynchronous    *)
-(*                    S123: its peers' MIN never completes (AsyncNeverStuck; *)
+(*                    S123, so its peers' MIN never ends (AsyncNeverStuck;  *)
 (*                    their schedulers wait on the handle, so the model is  *)
-(*                    checked with deadlock checking off).                  *)
+(*                    checked with deadlock checking off);                  *)
+(*     "local_extra_pools" (sidecar) rank 0's KV pool has no sidecar pool,  *)
+(*                    so its S5 payload is one entry shorter (INV-1).       *)
 (*                                                                          *)
 (* NOT YET MODELLED (issue 3): PP > 1 is accepted by                        *)
 (* Topology but stages here run in lockstep (no send/recv forwarding, B6);  *)
@@ -166,7 +168,7 @@ ASSUME Bugs \subseteq {"B3", "B5", "P1", "B10", "B14", "B14sum", "B15", "WTO"}
 ASSUME Knobs \subseteq {"batch_full", "sidecar", "uneven_capacity", "local_clock", "shared_group",
                         "local_payload", "pf_thread_dies", "no_dp_attention",
                         "local_pool_sizes", "abort", "release_whole", "local_order",
-                        "async_rank_off"}
+                        "async_rank_off", "local_extra_pools"}
 ASSUME WaitingCap \in Nat \ {0}
 \* The bugs that live in code the knobs add: without the feature they cannot happen.
 ASSUME "B10" \in Bugs => "batch_full" \in Knobs
@@ -176,6 +178,7 @@ ASSUME "no_dp_attention" \in Knobs => DP = 1
 \* Only the pipelined version has an asynchronous S123 to take off.
 ASSUME "async_rank_off" \in Knobs => Version = "pipelined"
 ASSUME ({"B14", "B14sum", "B15"} \cap Bugs # {}) => "sidecar" \in Knobs
+ASSUME "local_extra_pools" \in Knobs => "sidecar" \in Knobs
 
 NR   == Len(Requests)
 Keys == {Requests[i] : i \in 1 .. NR}
@@ -499,28 +502,36 @@ PopReleases(s, n) ==
 \* hiradix_cache.py::drain_storage_control_queues
 Drain(s, a, b, c) == PopReleases(PopBackupAcks(PopRevokes(s, a), b), c)
 
+\* Rank r has the sidecar pool (item 6): a rank's extra host pools are those of its own KV pool
+\* (hiradix_cache.py::_get_extra_pools @6ed5780c: the indexer pool of a DSATokenToKVPool, or of
+\* a MiniMaxSparseKVPool whose index_k_pool is not None), and every extra-pool decision of the
+\* rank derives from it: S5's payload length ([completed_tokens, *pool_hit_pages] over the
+\* operation's pool_transfers, _sync_and_clamp_prefetch_result), the sidecar reads, best_effort's
+\* S4. local_extra_pools: rank 0's KV pool has no indexer pool.
+HasSidecarPool(r) == "sidecar" \in Knobs /\ ~("local_extra_pools" \in Knobs /\ r = 0)
+
 \* A sidecar page read of this operation is still to come on this rank (the extra pool's
 \* transfer is pending). sidecar only.
-SidecarPending(op) == "sidecar" \in Knobs /\ op.st = "reading" /\ op.sn < op.tgt
+SidecarPending(r, op) == HasSidecarPool(r) /\ op.st = "reading" /\ op.sn < op.tgt
 
 \* Local value of S4: can this rank terminate the prefetch of the request the admission loop
 \* looks at? With a sidecar pool even best_effort waits for the sidecar transfer (#27550: the
 \* host slots it writes). hiradix_cache.py::can_terminate_prefetch
-CanTerminate(s) ==
+CanTerminate(r, s) ==
     LET op == s.pf[Cur(s)]
         \* completed: every hit page read (a revoked operation has no hit pages to read, so it is not
         \* completed: it waits for S3 to pop its revoke, or for its timeout); a failed read is not
         \* completed either, S4's second entry (MAX) stops the prefetch on every rank then.
-        finished == op.st = "reading" /\ op.c = op.tgt /\ ~SidecarPending(op)
-    IN  CASE Policy = "best_effort"   -> ~SidecarPending(op)
+        finished == op.st = "reading" /\ op.c = op.tgt /\ ~SidecarPending(r, op)
+    IN  CASE Policy = "best_effort"   -> ~SidecarPending(r, op)
           [] Policy = "wait_complete" -> finished
           [] Policy = "timeout"       -> finished \/ op.to
 
 \* Local value of S5: the pages this rank's storage read completed. With a sidecar pool the
 \* fix (#31443) reduces [KV pages, sidecar pages] counting only the leading run of sidecar
 \* successes; B14 reduces the KV count alone; B14sum counts sidecar successes by sum.
-S5Value(op) ==
-    IF "sidecar" \notin Knobs \/ "B14" \in Bugs THEN <<op.c>>
+S5Value(r, op) ==
+    IF ~HasSidecarPool(r) \/ "B14" \in Bugs THEN <<op.c>>
     ELSE IF "B14sum" \in Bugs THEN <<op.c, op.ss>>
     ELSE <<op.c, op.sc>>
 \* The S5 decision: the MIN over ranks and over the reduced counts.
@@ -530,11 +541,11 @@ S5Pages(x) == Min({x[j] : j \in DOMAIN x})
 \* agreed slots of the hit [m, tgt) for release (the slots past the hit went at S7; a revoked
 \* operation's all went at S7; one not yet past S7 keeps its slots until its S7 releases them).
 \* hiradix_cache.py::check_prefetch_progress
-InsertPrefetched(s, m) ==
+InsertPrefetched(r, s, m) ==
     LET w == Cur(s)
         k == Requests[w]
         op == s.pf[w]
-        sx == IF "sidecar" \in Knobs THEN m - Min({m, op.sc}) ELSE 0   \* stale sidecar pages
+        sx == IF HasSidecarPool(r) THEN m - Min({m, op.sc}) ELSE 0   \* stale sidecar pages
         rest == IF op.st = "reading" THEN op.tgt - m ELSE 0
     IN  [s EXCEPT !.pf[w]   = IF op.q THEN OpFin ELSE OpTerm,
                   !.tree[k] = IF m > 0 THEN [Absent EXCEPT !.hp = m, !.id = s.nid, !.sx = sx, !.at = w]
@@ -694,10 +705,10 @@ EnterAt(r, s, site) ==
               THEN Enter(r, s, "END")                                        \* before the checks
             ELSE IF s.pf[Cur(s)].st \notin Ongoing THEN Enter(r, s, "TRY")
             ELSE IF Policy # "best_effort" THEN Enter(r, s, "S4")       \* check_prefetch_progress
-            ELSE IF "sidecar" \notin Knobs THEN Enter(r, s, "S5")      \* best_effort: no S4
+            ELSE IF ~HasSidecarPool(r) THEN Enter(r, s, "S5")          \* best_effort: no S4
             ELSE IF "B15" \notin Bugs THEN Enter(r, s, "S4")     \* #27550 fixed: the sidecar wait
                                                                       \* is decided by S4's MAX
-            ELSE IF SidecarPending(s.pf[Cur(s)])                     \* B15 (#27550): returns early,
+            ELSE IF SidecarPending(r, s.pf[Cur(s)])                   \* B15 (#27550): returns early,
               THEN Enter(r, s, "NEXT")                               \* rank-local, before S5's MIN
             ELSE Enter(r, s, "S5")
       \* the prefetch is not done: `continue` with the next waiting request
@@ -706,9 +717,9 @@ EnterAt(r, s, site) ==
       \* so does an admission (the running batch holds one request): every exit is replicated
       [] site = "TRY"  -> Enter(r, IF s.bf # "no" THEN s ELSE Admit(s), "END")
       [] site = "END"  -> Enter(r, Keep([s EXCEPT !.cur = 0]), "RECV")
-      [] site = "S4"   -> Post(r, s, "S4", 1, <<IF CanTerminate(s) THEN 0 ELSE 1,
+      [] site = "S4"   -> Post(r, s, "S4", 1, <<IF CanTerminate(r, s) THEN 0 ELSE 1,
                                                 IF s.pf[Cur(s)].fail THEN 1 ELSE 0>>)
-      [] site = "S5"   -> Post(r, s, "S5", 1, S5Value(s.pf[Cur(s)]))
+      [] site = "S5"   -> Post(r, s, "S5", 1, S5Value(r, s.pf[Cur(s)]))
 
 Decide(r, s, site, x) ==
     CASE site = "RECV" -> Enter(r, Deliver(Finish(s), x[1]), "ABORT")
@@ -720,7 +731,7 @@ Decide(r, s, site, x) ==
             [s |-> [s EXCEPT !.ares = x, !.acall = C!NoCall], call |-> C!NoCall]
       [] site = "S4"   -> IF x[1] = 0 \/ x[2] = 1 THEN Enter(r, s, "S5")   \* terminate
                           ELSE Enter(r, s, "NEXT")                         \* keep waiting
-      [] site = "S5"   -> Enter(r, InsertPrefetched(s, S5Pages(x)), "TRY")
+      [] site = "S5"   -> Enter(r, InsertPrefetched(r, s, S5Pages(x)), "TRY")
       [] site = "S6"   -> Enter(r, ReleaseAborted(s), AfterAbort)         \* after the barrier
       [] site = "S7"   -> [s |-> HitSynced(s, x[1]), call |-> C!NoCall]
 
@@ -923,7 +934,7 @@ TimeoutFires(r, i) ==
 \* e.g. the DSA indexer), independently of its KV pages: it succeeds or fails, and the
 \* reader goes on to the next page either way. sidecar only. cache_controller.py (extra pools)
 StorageReadsSidecarPage(r, i) ==
-    /\ "sidecar" \in Knobs
+    /\ HasSidecarPool(r)
     /\ EnvWindow(r)
     /\ pf[r][i].st = "reading" /\ pf[r][i].sn < pf[r][i].tgt
     /\ LET op == pf[r][i]
