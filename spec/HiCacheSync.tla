@@ -102,6 +102,8 @@
 (*     "abort" (a waiting request is aborted: AbortReq or the waiting      *)
 (*     timeout; release_aborted_request with the S6 barrier when its      *)
 (*     prefetch holds host slots, whatever phase the prefetch is in);     *)
+(*     "abort_running" (the running request is aborted: it finishes as     *)
+(*     any finish does, its node's load-back lock kept until S2);          *)
 (*   broken assumptions (each model expected to fail):                     *)
 (*     "uneven_capacity" rank 0's host pool is one page larger (INV-6);    *)
 (*     "local_pool_sizes" every rank sizes its pools from its own          *)
@@ -126,13 +128,16 @@
 (*                    their schedulers wait on the handle, so the model is  *)
 (*                    checked with deadlock checking off);                  *)
 (*     "local_extra_pools" (sidecar) rank 0's KV pool has no sidecar pool,  *)
-(*                    so its S5 payload is one entry shorter (INV-1).       *)
+(*                    so its S5 payload is one entry shorter (INV-1);       *)
+(*     "abort_unlock_load" (with the feature "abort_running": the running   *)
+(*                    request is aborted) the abort drops the load-back     *)
+(*                    lock too, before S2 (HostSlotSafety: HP6).            *)
 (*                                                                          *)
 (* NOT YET MODELLED (issue 3): PP > 1 is accepted by                        *)
 (* Topology but stages here run in lockstep (no send/recv forwarding, B6);  *)
 (* per-batch storage acks and the prefetch sync thread (B7); batch_full     *)
-(* stands for a batch filled by other requests (B10); aborts of a running  *)
-(* request (its abort is a finish: the load-back lock stays until S2);     *)
+(* stands for a batch filled by other requests (B10); a chunked prefill's  *)
+(* abort (release_kv_cache with is_insert=False; the model has no chunks); *)
 (* write_back / write_through_selective.                                   *)
 (* Coverage note: the prefetch thread runs only while its domain waits at   *)
 (* RECV (EnvWindow), so a prefetch cannot progress within the step that     *)
@@ -168,7 +173,8 @@ ASSUME Bugs \subseteq {"B3", "B5", "P1", "B10", "B14", "B14sum", "B15", "WTO"}
 ASSUME Knobs \subseteq {"batch_full", "sidecar", "uneven_capacity", "local_clock", "shared_group",
                         "local_payload", "pf_thread_dies", "no_dp_attention",
                         "local_pool_sizes", "abort", "release_whole", "local_order",
-                        "async_rank_off", "local_extra_pools"}
+                        "async_rank_off", "local_extra_pools", "abort_running",
+                        "abort_unlock_load"}
 ASSUME WaitingCap \in Nat \ {0}
 \* The bugs that live in code the knobs add: without the feature they cannot happen.
 ASSUME "B10" \in Bugs => "batch_full" \in Knobs
@@ -179,6 +185,7 @@ ASSUME "no_dp_attention" \in Knobs => DP = 1
 ASSUME "async_rank_off" \in Knobs => Version = "pipelined"
 ASSUME ({"B14", "B14sum", "B15"} \cap Bugs # {}) => "sidecar" \in Knobs
 ASSUME "local_extra_pools" \in Knobs => "sidecar" \in Knobs
+ASSUME "abort_unlock_load" \in Knobs => "abort_running" \in Knobs
 
 NR   == Len(Requests)
 Keys == {Requests[i] : i \in 1 .. NR}
@@ -436,10 +443,16 @@ WriteThrough(s, k) ==
 
 \* The running request finishes: unlock its node, write it through.
 \* scheduler.py::process_batch_result -> hiradix_cache.py::cache_finished_req
+\* An aborted running request (abort_running: s.ab = s.run) finishes the same way
+\* (set_finish_with_abort, then cache_finished_req): it drops the request's lock only, and the
+\* load-back lock of its node stays until S2 pops the load ack. abort_unlock_load: the abort
+\* drops the load-back lock with it while the load is still in lq.
 Finish(s) ==
     IF s.run = 0 THEN s
     ELSE LET k == Requests[s.run]
-         IN  WriteThrough([s EXCEPT !.run = 0, !.tree[k].lock = @ - 1, !.tree[k].at = s.run], k)
+             u == IF "abort_unlock_load" \in Knobs /\ s.ab = s.run
+                     /\ \E j \in 1 .. Len(s.lq) : s.lq[j] = k THEN 2 ELSE 1
+         IN  WriteThrough([s EXCEPT !.run = 0, !.tree[k].lock = @ - u, !.tree[k].at = s.run], k)
 
 \* Request i arrives; if the tree misses its key and storage is on, issue a prefetch
 \* (host slots for the whole key). hiradix_cache.py::prefetch_from_storage
@@ -978,6 +991,17 @@ AbortArrives(D) ==
     /\ UNCHANGED <<coll, requestVars, treeVars, poolVars, ackVars, storageVars, prefetchVars,
                    historyVars, pipeVars>>
 
+\* The running request of domain D is aborted (an AbortReq for it, received with the next RECV's
+\* requests: the same on every rank): each rank finishes it as an abort at that RECV (Finish).
+\* scheduler.py::abort_request @6ed5780c (a running request: set_finish_with_abort).
+\* abort_running only.
+AbortRunningArrives(D) ==
+    /\ "abort_running" \in Knobs
+    /\ \A q \in D : EnvWindow(q) /\ lenv[q].ab = 0 /\ running[q] # 0
+    /\ lenv' = [q \in Ranks |-> IF q \in D THEN [lenv[q] EXCEPT !.ab = running[q]] ELSE lenv[q]]
+    /\ UNCHANGED <<coll, requestVars, treeVars, poolVars, ackVars, storageVars, prefetchVars,
+                   historyVars, pipeVars>>
+
 \* Rank r's schedule policy comes to order the waiting queue the other way from the other
 \* ranks' (local_order only; see Pos).
 OrderSkews(r) ==
@@ -1017,7 +1041,7 @@ Background ==
                         \/ \E i \in 1 .. NR : StorageReadsPage(r, i) \/ TimeoutFires(r, i)
                                              \/ StorageReadsSidecarPage(r, i)
                         \/ ClockSkews(r) \/ OrderSkews(r)
-    \/ \E D \in SyncDomains : BatchFills(D) \/ AbortArrives(D)
+    \/ \E D \in SyncDomains : BatchFills(D) \/ AbortArrives(D) \/ AbortRunningArrives(D)
     \/ \E r \in Ranks : coll[r]["pf"] # C!NoCall /\ CollectiveCompletes(coll[r]["pf"].grp)
 
 \* Some posted collective completes.
@@ -1156,6 +1180,8 @@ HostSlotSafety ==
       /\ HP1(r) :: \A k \in Keys : (tree[r][k].hw > 0) <=> (\E j \in 1 .. Len(wq[r]) : wq[r][j] = k)
       \* a load-back in flight reads host slots its node owns
       /\ HP2(r) :: \A j \in 1 .. Len(lq[r]) : tree[r][lq[r][j]].hp > 0
+      \* ... and writes device pages its node owns (not freed by an eviction meanwhile)
+      /\ HP6(r) :: \A j \in 1 .. Len(lq[r]) : tree[r][lq[r][j]].dev
       \* a storage backup in flight reads protected, fully written host slots
       /\ HP3(r) :: \A j \in 1 .. Len(sbq[r]) : tree[r][sbq[r][j]].prot /\ tree[r][sbq[r][j]].hp = P
       \* no ack is consumed before its transfer completed on this rank (nor from an empty queue)
