@@ -1322,3 +1322,12 @@ DebugPrefetchInserted == ~(\E r \in Ranks, k \in Keys : ~tree[r][k].dev /\ tree[
 \*   knob_pf_thread_dies          ci   (1,2,1) violates PrefetchThreadNeverStuck   744   24   80.0
 \*   abort_waiting                deep (1,2,1) holds                             65023   60  350.0 (before the
 \*                                     Enter change, load 28; same semantics)
+\* Issue 12 (wave 2): async_rank_off, local_extra_pools (HasSidecarPool), abort_running with HP6,
+\* measured 2026-11-30 21:33-21:40 with ./hicache-sync check (one TLC worker) at load 5-11; the
+\* sidecar, load-back and abort models re-run kept their verdicts and counts (b14_*, b15_*, b5_*,
+\* post20460_cp2, merged_cp2, pre20460_cp2, abort_cp2, debug_load_back, knob_release_whole,
+\* wait_timeout_local_clock, pipelined_cp2_async_live, knob_uneven_capacity):
+\*   knob_async_rank_off          ci   (1,2,1) violates AsyncNeverStuck              3    3    4.5
+\*   knob_local_extra_pools       ci   (1,2,1) violates CollectiveMatching         591   15   10.6
+\*   abort_running_load_back      ci   (1,2,1) holds                                82   30    4.3
+\*   knob_abort_unlock_load       ci   (1,2,1) violates HostSlotSafety              61   24    4.1
