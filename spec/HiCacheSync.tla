@@ -661,9 +661,9 @@ At(x, i) == IF i <= Len(x) THEN x[i] ELSE 0
 \* Apply a fused S1-S3 result vector.
 ApplyS123(s, x) == Drain(PopLoads(PopWrites(s, x[1]), x[2]), x[3], x[4], x[5])
 
-\* async_rank_off: rank 0 takes the fused check's asynchronous path off (the proposal #39903
-\* switches it per process; a rank launched without the switch), so its S123 issues no all_reduce
-\* and consumes none; its peers' MIN then waits for it forever.
+\* async_rank_off: the fused check's asynchronous path (proposal #39903) is off on rank 0 only
+\* (any rank-local reason: a switch or a probe that came out differently there), so its S123
+\* issues no all_reduce and consumes none; its peers' MIN then waits for it forever.
 AsyncOff(r) == "async_rank_off" \in Knobs /\ r = 0
 
 \* The singleton "group" on which the scheduler waits for its async handle (work.wait()).
