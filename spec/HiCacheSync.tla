@@ -102,6 +102,8 @@
 (*     "abort" (a waiting request is aborted: AbortReq or the waiting      *)
 (*     timeout; release_aborted_request with the S6 barrier when its      *)
 (*     prefetch holds host slots, whatever phase the prefetch is in);     *)
+(*     "abort_running" (the running request is aborted: it finishes as     *)
+(*     any finish does, its node's load-back lock kept until S2);          *)
 (*   broken assumptions (each model expected to fail):                     *)
 (*     "uneven_capacity" rank 0's host pool is one page larger (INV-6);    *)
 (*     "local_pool_sizes" every rank sizes its pools from its own          *)
@@ -120,13 +122,22 @@
 (*                    call, not one per page (#9797): the entry count then  *)
 (*                    depends on how far this rank's read got (INV-4);      *)
 (*     "local_order"  a rank's schedule policy orders the waiting queue     *)
-(*                    from rank-local state (INV-3).                        *)
+(*                    from rank-local state (INV-3);                        *)
+(*     "async_rank_off" (pipelined) rank 0 never issues the asynchronous    *)
+(*                    S123, so its peers' MIN never ends (AsyncNeverStuck;  *)
+(*                    their schedulers wait on the handle, so the model is  *)
+(*                    checked with deadlock checking off);                  *)
+(*     "local_extra_pools" (sidecar) rank 0's KV pool has no sidecar pool,  *)
+(*                    so its S5 payload is one entry shorter (INV-1);       *)
+(*     "abort_unlock_load" (with the feature "abort_running": the running   *)
+(*                    request is aborted) the abort drops the load-back     *)
+(*                    lock too, before S2 (HostSlotSafety: HP6).            *)
 (*                                                                          *)
 (* NOT YET MODELLED (issue 3): PP > 1 is accepted by                        *)
 (* Topology but stages here run in lockstep (no send/recv forwarding, B6);  *)
 (* per-batch storage acks and the prefetch sync thread (B7); batch_full     *)
-(* stands for a batch filled by other requests (B10); aborts of a running  *)
-(* request (its abort is a finish: the load-back lock stays until S2);     *)
+(* stands for a batch filled by other requests (B10); a chunked prefill's  *)
+(* abort (release_kv_cache with is_insert=False; the model has no chunks); *)
 (* write_back / write_through_selective.                                   *)
 (* Coverage note: the prefetch thread runs only while its domain waits at   *)
 (* RECV (EnvWindow), so a prefetch cannot progress within the step that     *)
@@ -161,14 +172,20 @@ ASSUME PrefetchThreshold \in Nat
 ASSUME Bugs \subseteq {"B3", "B5", "P1", "B10", "B14", "B14sum", "B15", "WTO"}
 ASSUME Knobs \subseteq {"batch_full", "sidecar", "uneven_capacity", "local_clock", "shared_group",
                         "local_payload", "pf_thread_dies", "no_dp_attention",
-                        "local_pool_sizes", "abort", "release_whole", "local_order"}
+                        "local_pool_sizes", "abort", "release_whole", "local_order",
+                        "async_rank_off", "local_extra_pools", "abort_running",
+                        "abort_unlock_load"}
 ASSUME WaitingCap \in Nat \ {0}
 \* The bugs that live in code the knobs add: without the feature they cannot happen.
 ASSUME "B10" \in Bugs => "batch_full" \in Knobs
 ASSUME "WTO" \in Bugs => "abort" \in Knobs
 \* Attention DP replicas exist only with DP attention.
 ASSUME "no_dp_attention" \in Knobs => DP = 1
+\* Only the pipelined version has an asynchronous S123 to take off.
+ASSUME "async_rank_off" \in Knobs => Version = "pipelined"
 ASSUME ({"B14", "B14sum", "B15"} \cap Bugs # {}) => "sidecar" \in Knobs
+ASSUME "local_extra_pools" \in Knobs => "sidecar" \in Knobs
+ASSUME "abort_unlock_load" \in Knobs => "abort_running" \in Knobs
 
 NR   == Len(Requests)
 Keys == {Requests[i] : i \in 1 .. NR}
@@ -429,10 +446,16 @@ WriteThrough(s, k) ==
 
 \* The running request finishes: unlock its node, write it through.
 \* scheduler.py::process_batch_result -> hiradix_cache.py::cache_finished_req
+\* An aborted running request (abort_running: s.ab = s.run) finishes the same way
+\* (set_finish_with_abort, then cache_finished_req): it drops the request's lock only, and the
+\* load-back lock of its node stays until S2 pops the load ack. abort_unlock_load: the abort
+\* drops the load-back lock with it while the load is still in lq.
 Finish(s) ==
     IF s.run = 0 THEN s
     ELSE LET k == Requests[s.run]
-         IN  WriteThrough([s EXCEPT !.run = 0, !.tree[k].lock = @ - 1, !.tree[k].at = s.run], k)
+             u == IF "abort_unlock_load" \in Knobs /\ s.ab = s.run
+                     /\ \E j \in 1 .. Len(s.lq) : s.lq[j] = k THEN 2 ELSE 1
+         IN  WriteThrough([s EXCEPT !.run = 0, !.tree[k].lock = @ - u, !.tree[k].at = s.run], k)
 
 \* Request i arrives; if the tree misses its key and storage is on, issue a prefetch
 \* (host slots for the whole key). hiradix_cache.py::prefetch_from_storage
@@ -495,28 +518,36 @@ PopReleases(s, n) ==
 \* hiradix_cache.py::drain_storage_control_queues
 Drain(s, a, b, c) == PopReleases(PopBackupAcks(PopRevokes(s, a), b), c)
 
+\* Rank r has the sidecar pool (item 6): a rank's extra host pools are those of its own KV pool
+\* (hiradix_cache.py::_get_extra_pools @6ed5780c: the indexer pool of a DSATokenToKVPool, or of
+\* a MiniMaxSparseKVPool whose index_k_pool is not None), and every extra-pool decision of the
+\* rank derives from it: S5's payload length ([completed_tokens, *pool_hit_pages] over the
+\* operation's pool_transfers, _sync_and_clamp_prefetch_result), the sidecar reads, best_effort's
+\* S4. local_extra_pools: rank 0's KV pool has no indexer pool.
+HasSidecarPool(r) == "sidecar" \in Knobs /\ ~("local_extra_pools" \in Knobs /\ r = 0)
+
 \* A sidecar page read of this operation is still to come on this rank (the extra pool's
 \* transfer is pending). sidecar only.
-SidecarPending(op) == "sidecar" \in Knobs /\ op.st = "reading" /\ op.sn < op.tgt
+SidecarPending(r, op) == HasSidecarPool(r) /\ op.st = "reading" /\ op.sn < op.tgt
 
 \* Local value of S4: can this rank terminate the prefetch of the request the admission loop
 \* looks at? With a sidecar pool even best_effort waits for the sidecar transfer (#27550: the
 \* host slots it writes). hiradix_cache.py::can_terminate_prefetch
-CanTerminate(s) ==
+CanTerminate(r, s) ==
     LET op == s.pf[Cur(s)]
         \* completed: every hit page read (a revoked operation has no hit pages to read, so it is not
         \* completed: it waits for S3 to pop its revoke, or for its timeout); a failed read is not
         \* completed either, S4's second entry (MAX) stops the prefetch on every rank then.
-        finished == op.st = "reading" /\ op.c = op.tgt /\ ~SidecarPending(op)
-    IN  CASE Policy = "best_effort"   -> ~SidecarPending(op)
+        finished == op.st = "reading" /\ op.c = op.tgt /\ ~SidecarPending(r, op)
+    IN  CASE Policy = "best_effort"   -> ~SidecarPending(r, op)
           [] Policy = "wait_complete" -> finished
           [] Policy = "timeout"       -> finished \/ op.to
 
 \* Local value of S5: the pages this rank's storage read completed. With a sidecar pool the
 \* fix (#31443) reduces [KV pages, sidecar pages] counting only the leading run of sidecar
 \* successes; B14 reduces the KV count alone; B14sum counts sidecar successes by sum.
-S5Value(op) ==
-    IF "sidecar" \notin Knobs \/ "B14" \in Bugs THEN <<op.c>>
+S5Value(r, op) ==
+    IF ~HasSidecarPool(r) \/ "B14" \in Bugs THEN <<op.c>>
     ELSE IF "B14sum" \in Bugs THEN <<op.c, op.ss>>
     ELSE <<op.c, op.sc>>
 \* The S5 decision: the MIN over ranks and over the reduced counts.
@@ -526,11 +557,11 @@ S5Pages(x) == Min({x[j] : j \in DOMAIN x})
 \* agreed slots of the hit [m, tgt) for release (the slots past the hit went at S7; a revoked
 \* operation's all went at S7; one not yet past S7 keeps its slots until its S7 releases them).
 \* hiradix_cache.py::check_prefetch_progress
-InsertPrefetched(s, m) ==
+InsertPrefetched(r, s, m) ==
     LET w == Cur(s)
         k == Requests[w]
         op == s.pf[w]
-        sx == IF "sidecar" \in Knobs THEN m - Min({m, op.sc}) ELSE 0   \* stale sidecar pages
+        sx == IF HasSidecarPool(r) THEN m - Min({m, op.sc}) ELSE 0   \* stale sidecar pages
         rest == IF op.st = "reading" THEN op.tgt - m ELSE 0
     IN  [s EXCEPT !.pf[w]   = IF op.q THEN OpFin ELSE OpTerm,
                   !.tree[k] = IF m > 0 THEN [Absent EXCEPT !.hp = m, !.id = s.nid, !.sx = sx, !.at = w]
@@ -633,6 +664,11 @@ At(x, i) == IF i <= Len(x) THEN x[i] ELSE 0
 \* Apply a fused S1-S3 result vector.
 ApplyS123(s, x) == Drain(PopLoads(PopWrites(s, x[1]), x[2]), x[3], x[4], x[5])
 
+\* async_rank_off: the fused check's asynchronous path (proposal #39903) is off on rank 0 only
+\* (any rank-local reason: a switch or a probe that came out differently there), so its S123
+\* issues no all_reduce and consumes none; its peers' MIN then waits for it forever.
+AsyncOff(r) == "async_rank_off" \in Knobs /\ r = 0
+
 \* The singleton "group" on which the scheduler waits for its async handle (work.wait()).
 HandleGroup(r) == C!Group("handle", "sched", {r})
 
@@ -669,6 +705,7 @@ EnterOn(r, s, site) ==
                      v  == <<sv.wd, sv.ld, Len(sv.rvq), Len(sv.baq), Len(sv.rlq)>> \* read before consuming
                      gs == SyncGroups(r, "S123")
                  IN  IF gs = <<>> THEN Enter(r, [s1 EXCEPT !.ares = v], "ADMIT")
+                     ELSE IF AsyncOff(r) THEN Enter(r, s1, "ADMIT")            \* async_rank_off
                      ELSE Enter(r, [s1 EXCEPT !.acall = C!Call(gs[1], "S123", 1, "MIN", v)], "ADMIT")
       [] site = "ADMIT" -> Enter(r, [s EXCEPT !.cur = 1], "LOOP")          \* the admission loop
       [] site = "LOOP" ->                              \* over the waiting queue, oldest first
@@ -678,10 +715,10 @@ EnterOn(r, s, site) ==
               THEN Enter(r, s, "END")                                        \* before the checks
             ELSE IF s.pf[Cur(s)].st \notin Ongoing THEN Enter(r, s, "TRY")
             ELSE IF Policy # "best_effort" THEN Enter(r, s, "S4")       \* check_prefetch_progress
-            ELSE IF "sidecar" \notin Knobs THEN Enter(r, s, "S5")      \* best_effort: no S4
+            ELSE IF ~HasSidecarPool(r) THEN Enter(r, s, "S5")          \* best_effort: no S4
             ELSE IF "B15" \notin Bugs THEN Enter(r, s, "S4")     \* #27550 fixed: the sidecar wait
                                                                       \* is decided by S4's MAX
-            ELSE IF SidecarPending(s.pf[Cur(s)])                     \* B15 (#27550): returns early,
+            ELSE IF SidecarPending(r, s.pf[Cur(s)])                   \* B15 (#27550): returns early,
               THEN Enter(r, s, "NEXT")                               \* rank-local, before S5's MIN
             ELSE Enter(r, s, "S5")
       \* the prefetch is not done: `continue` with the next waiting request
@@ -690,9 +727,9 @@ EnterOn(r, s, site) ==
       \* so does an admission (the running batch holds one request): every exit is replicated
       [] site = "TRY"  -> Enter(r, IF s.bf # "no" THEN s ELSE Admit(s), "END")
       [] site = "END"  -> Enter(r, Keep([s EXCEPT !.cur = 0]), "RECV")
-      [] site = "S4"   -> Post(r, s, "S4", 1, <<IF CanTerminate(s) THEN 0 ELSE 1,
+      [] site = "S4"   -> Post(r, s, "S4", 1, <<IF CanTerminate(r, s) THEN 0 ELSE 1,
                                                 IF s.pf[Cur(s)].fail THEN 1 ELSE 0>>)
-      [] site = "S5"   -> Post(r, s, "S5", 1, S5Value(s.pf[Cur(s)]))
+      [] site = "S5"   -> Post(r, s, "S5", 1, S5Value(r, s.pf[Cur(s)]))
 
 DecideOn(r, s, site, x) ==
     CASE site = "RECV" -> Enter(r, Deliver(Finish(s), x[1]), "ABORT")
@@ -704,7 +741,7 @@ DecideOn(r, s, site, x) ==
             [s |-> [s EXCEPT !.ares = x, !.acall = C!NoCall], call |-> C!NoCall]
       [] site = "S4"   -> IF x[1] = 0 \/ x[2] = 1 THEN Enter(r, s, "S5")   \* terminate
                           ELSE Enter(r, s, "NEXT")                         \* keep waiting
-      [] site = "S5"   -> Enter(r, InsertPrefetched(s, S5Pages(x)), "TRY")
+      [] site = "S5"   -> Enter(r, InsertPrefetched(r, s, S5Pages(x)), "TRY")
       [] site = "S6"   -> Enter(r, ReleaseAborted(s), AfterAbort)         \* after the barrier
       [] site = "S7"   -> [s |-> HitSynced(s, x[1]), call |-> C!NoCall]
 
@@ -921,7 +958,7 @@ TimeoutFires(r, i) ==
 \* e.g. the DSA indexer), independently of its KV pages: it succeeds or fails, and the
 \* reader goes on to the next page either way. sidecar only. cache_controller.py (extra pools)
 StorageReadsSidecarPage(r, i) ==
-    /\ "sidecar" \in Knobs
+    /\ HasSidecarPool(r)
     /\ EnvWindow(r)
     /\ pf[r][i].st = "reading" /\ pf[r][i].sn < pf[r][i].tgt
     /\ LET op == pf[r][i]
@@ -965,6 +1002,17 @@ AbortArrives(D) ==
     /\ UNCHANGED <<coll, requestVars, treeVars, poolVars, ackVars, storageVars, prefetchVars,
                    historyVars, pipeVars>>
 
+\* The running request of domain D is aborted (an AbortReq for it, received with the next RECV's
+\* requests: the same on every rank): each rank finishes it as an abort at that RECV (Finish).
+\* scheduler.py::abort_request @6ed5780c (a running request: set_finish_with_abort).
+\* abort_running only.
+AbortRunningArrives(D) ==
+    /\ "abort_running" \in Knobs
+    /\ \A q \in D : EnvWindow(q) /\ lenv[q].ab = 0 /\ running[q] # 0
+    /\ lenv' = [q \in Ranks |-> IF q \in D THEN [lenv[q] EXCEPT !.ab = running[q]] ELSE lenv[q]]
+    /\ UNCHANGED <<coll, requestVars, treeVars, poolVars, ackVars, storageVars, prefetchVars,
+                   historyVars, pipeVars>>
+
 \* Rank r's schedule policy comes to order the waiting queue the other way from the other
 \* ranks' (local_order only; see Pos).
 OrderSkews(r) ==
@@ -1004,7 +1052,7 @@ Background ==
                         \/ \E i \in 1 .. NR : StorageReadsPage(r, i) \/ TimeoutFires(r, i)
                                              \/ StorageReadsSidecarPage(r, i)
                         \/ ClockSkews(r) \/ OrderSkews(r)
-    \/ \E D \in SyncDomains : BatchFills(D) \/ AbortArrives(D)
+    \/ \E D \in SyncDomains : BatchFills(D) \/ AbortArrives(D) \/ AbortRunningArrives(D)
     \/ \E r \in Ranks : C!LeadsGroup(r, "pf") /\ CollectiveCompletes(coll[r]["pf"].grp)
 
 \* Some posted collective completes. Each group is tried once, from its lowest member (C!LeadsGroup):
@@ -1149,6 +1197,8 @@ HostSlotSafety ==
       /\ HP1(r) :: \A k \in Keys : (tree[r][k].hw > 0) <=> (\E j \in 1 .. Len(wq[r]) : wq[r][j] = k)
       \* a load-back in flight reads host slots its node owns
       /\ HP2(r) :: \A j \in 1 .. Len(lq[r]) : tree[r][lq[r][j]].hp > 0
+      \* ... and writes device pages its node owns (not freed by an eviction meanwhile)
+      /\ HP6(r) :: \A j \in 1 .. Len(lq[r]) : tree[r][lq[r][j]].dev
       \* a storage backup in flight reads protected, fully written host slots
       /\ HP3(r) :: \A j \in 1 .. Len(sbq[r]) : tree[r][sbq[r][j]].prot /\ tree[r][sbq[r][j]].hp = P
       \* no ack is consumed before its transfer completed on this rank (nor from an empty queue)
@@ -1289,3 +1339,11 @@ DebugPrefetchInserted == ~(\E r \in Ranks, k \in Keys : ~tree[r][k].dev /\ tree[
 \*   knob_pf_thread_dies          ci   (1,2,1) violates PrefetchThreadNeverStuck   744   24   80.0
 \*   abort_waiting                deep (1,2,1) holds                             65023   60  350.0 (before the
 \*                                     Enter change, load 28; same semantics)
+\* Issue 12 (wave 2): async_rank_off, local_extra_pools (HasSidecarPool), abort_running with HP6,
+\* measured 2026-11-30 21:33-21:40 with ./hicache-sync check (one TLC worker) at load 5-11. Every
+\* other model of this module (the 43 earlier ci ones and the five deep ones) re-run on this spec
+\* kept its verdict and its distinct-state count (21:35-21:53, load 3-11):
+\*   knob_async_rank_off          ci   (1,2,1) violates AsyncNeverStuck              3    3    4.5
+\*   knob_local_extra_pools       ci   (1,2,1) violates CollectiveMatching         591   15   10.6
+\*   abort_running_load_back      ci   (1,2,1) holds                                82   30    4.3
+\*   knob_abort_unlock_load       ci   (1,2,1) violates HostSlotSafety              61   24    4.1

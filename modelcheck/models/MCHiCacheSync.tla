@@ -17,6 +17,9 @@ MCRequests1 == <<1>>
 \* Three distinct keys on a device that holds two: the third admission chooses one of two
 \* device victims (the LRU order decides; knob local_clock).
 MCRequests3d == <<1, 2, 3>>
+\* Load-back of key 1 (as MCRequests3), then key 2 again: its admission needs key 1's device
+\* page (abort_running: a node whose locks an abort dropped can be evicted under its load-back).
+MCRequests4 == <<1, 2, 1, 2>>
 
 \* One page per key keeps S5/S7 values in {0, 1} (MIN still decides revoke/read/insert);
 \* two pages let S5 insert a strict prefix (partial prefetch).
