@@ -26,8 +26,8 @@ final class IssuePrefetch {
     }
     int ps = c.config.pageSize();
     int start = m.treeTokens();
-    int len = (tokens.length - start) / ps * ps;
-    if (len <= 0 || len < c.config.prefetchThresholdTokens()) {
+    int len = prefetchableTokens(c, start, tokens.length);
+    if (len == 0) {
       return false;
     }
     TreeNode anchor = m.lastNode();
@@ -46,6 +46,17 @@ final class IssuePrefetch {
     c.stats.prefetchesIssued++;
     c.mixPrefetchHash(1, rid.hashCode(), pages);
     return true;
+  }
+
+  /**
+   * How many tokens past the {@code start} the tree matched a prefetch would read: the whole pages of the
+   * rest of a {@code length}-token prompt, or 0 when that is below the prefetch threshold (SGLang's
+   * {@code prefetch_threshold}). Shared by every version's prefetch issue.
+   */
+  static int prefetchableTokens(CacheController c, int start, int length) {
+    int ps = c.config.pageSize();
+    int len = (length - start) / ps * ps;
+    return len <= 0 || len < c.config.prefetchThresholdTokens() ? 0 : len;
   }
 
   /**

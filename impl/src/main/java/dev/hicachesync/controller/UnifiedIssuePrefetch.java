@@ -27,8 +27,8 @@ final class UnifiedIssuePrefetch {
     }
     int ps = c.config.pageSize();
     int start = m.treeTokens();
-    int len = (tokens.length - start) / ps * ps;
-    if (len <= 0 || len < c.config.prefetchThresholdTokens()) {
+    int len = IssuePrefetch.prefetchableTokens(c, start, tokens.length);
+    if (len == 0) {
       return false;
     }
     TreeNode anchor = m.lastNode();
