@@ -104,6 +104,10 @@
 (*     prefetch holds host slots, whatever phase the prefetch is in);     *)
 (*     "abort_running" (the running request is aborted: it finishes as     *)
 (*     any finish does, its node's load-back lock kept until S2);          *)
+(*     "finish_in_step" (SGLang's normal event loop: a request finishes at *)
+(*     the end of the step that admitted it, before the next RECV, so its  *)
+(*     write-through may complete before the next event check; default:   *)
+(*     right after the next RECV; see FinishAtRecv);                       *)
 (*   broken assumptions (each model expected to fail):                     *)
 (*     "uneven_capacity" rank 0's host pool is one page larger (INV-6);    *)
 (*     "local_pool_sizes" every rank sizes its pools from its own          *)
@@ -174,7 +178,7 @@ ASSUME Knobs \subseteq {"batch_full", "sidecar", "uneven_capacity", "local_clock
                         "local_payload", "pf_thread_dies", "no_dp_attention",
                         "local_pool_sizes", "abort", "release_whole", "local_order",
                         "async_rank_off", "local_extra_pools", "abort_running",
-                        "abort_unlock_load"}
+                        "abort_unlock_load", "finish_in_step"}
 ASSUME WaitingCap \in Nat \ {0}
 \* The bugs that live in code the knobs add: without the feature they cannot happen.
 ASSUME "B10" \in Bugs => "batch_full" \in Knobs
@@ -186,6 +190,8 @@ ASSUME "async_rank_off" \in Knobs => Version = "pipelined"
 ASSUME ({"B14", "B14sum", "B15"} \cap Bugs # {}) => "sidecar" \in Knobs
 ASSUME "local_extra_pools" \in Knobs => "sidecar" \in Knobs
 ASSUME "abort_unlock_load" \in Knobs => "abort_running" \in Knobs
+\* finish_in_step leaves no request running at a RECV: nothing for abort_running to abort.
+ASSUME "finish_in_step" \in Knobs => "abort_running" \notin Knobs
 
 NR   == Len(Requests)
 Keys == {Requests[i] : i \in 1 .. NR}
@@ -457,6 +463,21 @@ Finish(s) ==
                      /\ \E j \in 1 .. Len(s.lq) : s.lq[j] = k THEN 2 ELSE 1
          IN  WriteThrough([s EXCEPT !.run = 0, !.tree[k].lock = @ - u, !.tree[k].at = s.run], k)
 
+\* Where a request that ran finishes (scheduler.py::process_batch_result -> cache_finished_req).
+\* By default right after the next RECV, before the event check: the write-through it starts can
+\* complete only at the step boundary after that, so the event check two steps after the admission
+\* is the first to see it, as under the overlap scheduler (event_loop_overlap processes the last
+\* batch's result after get_next_batch_to_run's check_hicache_events). finish_in_step: SGLang's
+\* normal loop (event_loop_normal, --disable-overlap-schedule): process_batch_result at the end of
+\* the step that ran the batch, before the next recv_requests, so the copy
+\* (cache_controller.py::write, an event recorded on the write stream) may complete while the
+\* domain waits at RECV and the next step's writing_check (hiradix_cache.py::writing_check, the
+\* event's query()) may already count it. A request's result is then processed in the step that
+\* admitted it: it holds no lock across a RECV, and write-through at insert
+\* (hiradix_cache.py::insert -> _inc_hit_count -> write_backup) and at finish coincide (nothing is
+\* observed between the admission and the end of the step). Not with abort_running.
+FinishAtRecv == "finish_in_step" \notin Knobs
+
 \* Request i arrives; if the tree misses its key and storage is on, issue a prefetch
 \* (host slots for the whole key). hiradix_cache.py::prefetch_from_storage
 Deliver(s, i) ==
@@ -726,13 +747,16 @@ EnterOn(r, s, site) ==
       \* add_one_req: a full batch (seen early or late) or no device memory breaks the loop, and
       \* so does an admission (the running batch holds one request): every exit is replicated
       [] site = "TRY"  -> Enter(r, IF s.bf # "no" THEN s ELSE Admit(s), "END")
-      [] site = "END"  -> Enter(r, Keep([s EXCEPT !.cur = 0]), "RECV")
+      \* finish_in_step: the batch's result is processed at the end of the step that ran it (see
+      \* FinishAtRecv), so the request admitted here finishes before the next RECV
+      [] site = "END"  -> Enter(r, LET s1 == Keep([s EXCEPT !.cur = 0])
+                                   IN  IF FinishAtRecv THEN s1 ELSE Finish(s1), "RECV")
       [] site = "S4"   -> Post(r, s, "S4", 1, <<IF CanTerminate(r, s) THEN 0 ELSE 1,
                                                 IF s.pf[Cur(s)].fail THEN 1 ELSE 0>>)
       [] site = "S5"   -> Post(r, s, "S5", 1, S5Value(r, s.pf[Cur(s)]))
 
 DecideOn(r, s, site, x) ==
-    CASE site = "RECV" -> Enter(r, Deliver(Finish(s), x[1]), "ABORT")
+    CASE site = "RECV" -> Enter(r, Deliver(IF FinishAtRecv THEN Finish(s) ELSE s, x[1]), "ABORT")
       [] site = "S1"   -> Enter(r, PopWrites(s, x[1]), "S2")
       [] site = "S2"   -> Enter(r, PopLoads(s, x[1]), "S3")
       [] site = "S3"   -> Enter(r, Drain(s, At(x, 1), At(x, 2), At(x, 3)), "ADMIT")

@@ -16,6 +16,13 @@ public enum TraceFeature {
   /** Keys of more than one page with storage on. */
   MULTI_PAGE_KEYS_WITH_STORAGE("a partial prefetch insert is one node in the spec, a host node and a computed"
       + " child in the simulator"),
+  /**
+   * A request finishes ({@code cache_finished_req}, its write-through) at the end of the step that admitted it,
+   * before the next RECV, as SGLang's normal event loop processes a batch's result; the spec follows it with
+   * the knob {@code finish_in_step} (its default finishes a request right after the next RECV). A run without
+   * it (older traces) is checked against the default.
+   */
+  FINISH_IN_STEP(null),
   /** RECV broadcasts the workload's arrivals (the simulator's own scheduler). */
   WORKLOAD_RECV("the spec's RECV is a MAX of the next request index, one request delivered at a time"),
   /** More than one request running at once. */
@@ -26,8 +33,13 @@ public enum TraceFeature {
   ABORTS("the spec has no aborts"),
   /** Prompts that share a prefix (node splits). */
   SHARED_PREFIXES("the spec's keys share no prefix: one radix node per key"),
-  /** Write-through starting at insert (SGLang's point) instead of when the request finishes. */
-  WRITE_AT_INSERT("the spec starts write-through when the request finishes"),
+  /**
+   * Write-through starting at insert (SGLang's point) instead of when the request finishes. Followable with
+   * {@link #FINISH_IN_STEP} (see {@link TraceHeader#unfollowable}): a request then finishes in the step that
+   * admitted it, and nothing is observed between its insert and its finish.
+   */
+  WRITE_AT_INSERT("the spec starts write-through when the request finishes (followed only with finish_in_step:"
+      + " the request then finishes in the step of its insert)"),
   /** The write_through_selective policy. */
   WRITE_THROUGH_SELECTIVE("the spec models write_through only"),
   /** The write_back policy. */
@@ -46,9 +58,18 @@ public enum TraceFeature {
     return name().toLowerCase(Locale.ROOT);
   }
 
-  /** Whether {@code TraceHiCacheSync.tla} can follow a run that uses this feature. */
+  /**
+   * Whether {@code TraceHiCacheSync.tla} can follow a run that uses this feature whatever else it uses (a
+   * feature that is followable only with another one says false here; {@link TraceHeader#unfollowable} decides
+   * on the whole set).
+   */
   public boolean specFollows() {
     return whyNot == null;
+  }
+
+  /** The spec knob ({@code Knobs} of {@code HiCacheSync.tla}) a trace that uses this feature is checked with, or null. */
+  public String specKnob() {
+    return this == FINISH_IN_STEP ? "finish_in_step" : null;
   }
 
   /** Why the spec cannot follow it (null when it can). */

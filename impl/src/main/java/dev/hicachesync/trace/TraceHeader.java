@@ -76,12 +76,28 @@ public record TraceHeader(
 
   /** The first feature of {@link #used} that the spec cannot follow, or null when it can follow them all. */
   public TraceFeature unfollowable() {
-    for (TraceFeature f : used()) {
-      if (!f.specFollows()) {
+    List<TraceFeature> used = used();
+    for (TraceFeature f : used) {
+      if (!f.specFollows() && !followableWith(f, used)) {
         return f;
       }
     }
     return null;
+  }
+
+  /**
+   * Whether {@code f}, which the spec cannot follow on its own, is followable together with the rest of {@code
+   * used}: write-through at insert with {@code finish_in_step} (the request finishes in the step of its insert,
+   * and nothing is observed in between, as long as one request runs at a time, which the other refused features
+   * guard).
+   */
+  private static boolean followableWith(TraceFeature f, List<TraceFeature> used) {
+    return f == TraceFeature.WRITE_AT_INSERT && used.contains(TraceFeature.FINISH_IN_STEP);
+  }
+
+  /** The spec knobs the trace is checked with: those of the features it uses ({@link TraceFeature#specKnob}). */
+  public List<String> specKnobs() {
+    return used().stream().map(TraceFeature::specKnob).filter(java.util.Objects::nonNull).toList();
   }
 
   private static List<TraceFeature> used(List<TraceFeature> declared, int pp, String writePolicy,
@@ -104,7 +120,7 @@ public record TraceHeader(
   }
 
   private static boolean followable(List<TraceFeature> fs) {
-    return fs.stream().allMatch(TraceFeature::specFollows);
+    return fs.stream().allMatch(f -> f.specFollows() || followableWith(f, fs));
   }
 
   /** Number of ranks of the run. */

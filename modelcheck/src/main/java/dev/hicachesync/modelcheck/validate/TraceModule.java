@@ -94,7 +94,8 @@ public final class TraceModule {
         Map.entry("PP", "" + h.pp()), Map.entry("Version", h.version()), Map.entry("Policy", h.policy()),
         Map.entry("WritePolicy", h.writePolicy()), Map.entry("StorageOn", h.storage() ? "TRUE" : "FALSE"),
         Map.entry("PagesPerKey", "" + h.pagesPerKey()), Map.entry("DeviceCap", "" + h.deviceCap()),
-        Map.entry("HostCap", "" + h.hostCap()), Map.entry("PrefetchThreshold", "" + h.prefetchThreshold()));
+        Map.entry("HostCap", "" + h.hostCap()), Map.entry("PrefetchThreshold", "" + h.prefetchThreshold()),
+        Map.entry("Knobs", h.specKnobs().stream().map(k -> "\"" + k + "\"").collect(Collectors.joining(", ", "{", "}"))));
     String out = template;
     for (Map.Entry<String, String> v : values.entrySet()) {
       out = out.replace("${" + v.getKey() + "}", v.getValue());
