@@ -85,7 +85,9 @@ final class EngineLoop {
       ArrayDeque<Integer> waiting = new ArrayDeque<>();
       CachedRequest running = null;
       int received = 0;
-      for (; ; step[0]++) {
+      // A bound, the same on every rank, so that a broken rank that never drains ends with a trace to check.
+      long maxSteps = 4L * keys.size() + 8;
+      for (; step[0] < maxSteps; step[0]++) {
         // Stop once every rank has nothing left (the spec's LocalDone): a harness MIN, not part of the trace.
         boolean done = received == keys.size() && waiting.isEmpty() && running == null
             && rank.quiescenceErrors().isEmpty();
