@@ -57,4 +57,15 @@ record LoopShape(List<Phase> phases, int maxRunning, boolean stopOnDivergence, b
     return new LoopShape(List.of(Phase.PREFETCH_THREAD, Phase.RECV, Phase.FINISH, Phase.ARRIVALS, Phase.EVENTS,
         Phase.ADMIT), 1, false, true, true);
   }
+
+  /**
+   * The spec's scheduler with the knob {@code finish_in_step} (SGLang's normal event loop, {@code
+   * event_loop_normal}): the prefetch thread at the step boundary, RECV, the received request, the event
+   * checks, admission, and the batch's result processed at the end of the step that ran it; write-through
+   * starts at insert ({@code HiRadixCache.insert}); one request runs at a time, for the step that admitted it.
+   */
+  static LoopShape specInStep() {
+    return new LoopShape(List.of(Phase.PREFETCH_THREAD, Phase.RECV, Phase.ARRIVALS, Phase.EVENTS, Phase.ADMIT,
+        Phase.FINISH), 1, false, true, false);
+  }
 }

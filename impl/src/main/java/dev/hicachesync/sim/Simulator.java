@@ -333,7 +333,8 @@ public final class Simulator {
       checker = new DomainChecker(ranks, members);
     }
     Workload.Factory wf = cfg.workload() != null ? cfg.workload() : SyntheticWorkload.factory(cfg.pageSize());
-    LoopShape shape = cfg.specShaped() != null ? LoopShape.spec() : LoopShape.simulator(cfg.maxRunning());
+    LoopShape shape = cfg.specShaped() == null ? LoopShape.simulator(cfg.maxRunning())
+        : cfg.specShaped().finishInStep() ? LoopShape.specInStep() : LoopShape.spec();
     RankEngine engine = new RankEngine(r, this, cfg, shape, Seam.wrap(controller, shape.writeThroughAtFinish(),
         traced), controller, env, rec, wf.create(cfg.seed(), c.dp()), recv, checker, log);
     engine.handles.addAll(List.of(sched, schedGroups.attnTp(), schedGroups.attnCp(), prefetchGroups.attnTp(),

@@ -66,8 +66,9 @@ final class SpecIntake implements Intake {
     }
     reqIdx = (int) got[0];
     int[] prompt = shape.prompt(shape.requests().get(reqIdx - 1), pageSize);
-    // Runs for one step: it finishes right after the next RECV (LoopShape.spec puts FINISH there).
-    return List.of(new Request(rid(reqIdx), prompt, new int[0], 1, 0, -1));
+    // Runs for one step: it finishes right after the next RECV (LoopShape.spec puts FINISH there), or at the
+    // end of the step that admits it (LoopShape.specInStep: FINISH last).
+    return List.of(new Request(rid(reqIdx), prompt, new int[0], shape.finishInStep() ? 0 : 1, 0, -1));
   }
 
   /** The spec's {@code LocalDone} on every rank of the domain (see the class javadoc). */

@@ -31,8 +31,23 @@ import java.util.SplittableRandom;
  *
  * @param requests the key of each request, keys from 1
  * @param pagesPerKey pages of one key
+ * @param finishInStep whether the run is in SGLang's normal event loop ({@link #inStep})
  */
-public record SpecShaped(List<Integer> requests, int pagesPerKey) {
+public record SpecShaped(List<Integer> requests, int pagesPerKey, boolean finishInStep) {
+
+  /** The spec's default order: a request finishes right after the next RECV, written through then. */
+  public SpecShaped(List<Integer> requests, int pagesPerKey) {
+    this(requests, pagesPerKey, false);
+  }
+
+  /**
+   * The same run in SGLang's normal event loop (trace feature {@code finish_in_step}, the spec's knob of that
+   * name): each request finishes at the end of the step that admitted it, and write-through starts at insert
+   * (SGLang's point: trace feature {@code write_at_insert}); {@code LoopShape.specInStep()}.
+   */
+  public SpecShaped inStep() {
+    return new SpecShaped(requests, pagesPerKey, true);
+  }
 
   /** Checks the fields; one-line {@link IllegalArgumentException} otherwise. */
   public SpecShaped {

@@ -31,6 +31,9 @@ final class SpecTraces {
     if (s != null && s.pagesPerKey() > 1) {
       features.add(storage ? TraceFeature.MULTI_PAGE_KEYS_WITH_STORAGE : TraceFeature.MULTI_PAGE_KEYS);
     }
+    if (s != null && s.finishInStep()) {
+      features.addAll(List.of(TraceFeature.FINISH_IN_STEP, TraceFeature.WRITE_AT_INSERT));
+    }
     if (s == null) { // the simulator's own loop: what its workload and shape let happen
       features.addAll(List.of(TraceFeature.WORKLOAD_RECV, TraceFeature.DECODE, TraceFeature.ABORTS,
           TraceFeature.SHARED_PREFIXES, TraceFeature.WRITE_AT_INSERT));

@@ -37,9 +37,11 @@ public final class TraceOptions {
       description = "with --trace: pages of one key (default ${DEFAULT-VALUE})")
   int pagesPerKey;
 
-  @Option(names = "--trace-loop", paramLabel = "spec|simulator", defaultValue = "spec",
+  @Option(names = "--trace-loop", paramLabel = "spec|spec-in-step|simulator", defaultValue = "spec",
       description = "with --trace: the scheduler loop's configuration: spec (default) is the spec-shaped one"
-          + " validate-trace checks; simulator is the simulator's own (its workload, several running requests,"
+          + " validate-trace checks; spec-in-step the same in SGLang's normal event loop (a request finishes at"
+          + " the end of the step that admitted it, write-through at insert; features finish_in_step,"
+          + " write_at_insert, which validate-trace also checks); simulator is the simulator's own (its workload, several running requests,"
           + " decode, aborts), traced the same way, whose header lists the features the spec cannot follow"
           + " (validate-trace refuses it, exit 2)")
   String loop;
@@ -54,15 +56,17 @@ public final class TraceOptions {
    * (device 2 keys, host 3 keys, 3 steps per request, storage off unless --storage is given).
    */
   void apply(SimConfig.Builder b, ParseResult given, long seed, String storage) {
-    if (!loop.equals("spec") && !loop.equals("simulator")) {
-      throw new IllegalArgumentException("--trace-loop must be spec or simulator, got '" + loop + "'");
+    if (!loop.equals("spec") && !loop.equals("spec-in-step") && !loop.equals("simulator")) {
+      throw new IllegalArgumentException("--trace-loop must be spec, spec-in-step or simulator, got '" + loop
+          + "'");
     }
     if (!specShaped()) {
       return; // the simulator's own configuration, as without --trace
     }
     // Storage stays off unless asked for: with it on, one page per key (SpecShaped.check says why).
     StorageMode mode = given.hasMatchedOption("--storage") ? StorageMode.parse(storage) : StorageMode.OFF;
-    SpecShaped s = SpecShaped.seeded(seed, requests, keys, pagesPerKey);
+    SpecShaped seeded = SpecShaped.seeded(seed, requests, keys, pagesPerKey);
+    SpecShaped s = loop.equals("spec-in-step") ? seeded.inStep() : seeded;
     b.specShaped(s).storage(mode);
     if (!given.hasMatchedOption("--device-pages")) {
       b.devicePages(2 * pagesPerKey);

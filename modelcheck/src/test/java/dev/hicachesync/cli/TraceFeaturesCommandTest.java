@@ -48,7 +48,7 @@ class TraceFeaturesCommandTest {
     CommandRun sim = CommandRun.of(new SimulateCommand(), "--trace", file("bogus-loop").toString(), "--trace-loop",
         "bogus");
     assertEquals(2, sim.code(), sim.out() + sim.err());
-    assertEquals("hicache-sync simulate: --trace-loop must be spec or simulator, got 'bogus'", sim.err().strip());
+    assertEquals("hicache-sync simulate: --trace-loop must be spec, spec-in-step or simulator, got 'bogus'", sim.err().strip());
   }
 
   @Test
