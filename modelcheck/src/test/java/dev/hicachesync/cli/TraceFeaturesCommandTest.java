@@ -79,6 +79,29 @@ class TraceFeaturesCommandTest {
     assertEquals(0, o.code(), o.out() + o.err());
   }
 
+  /**
+   * {@code --trace-loop spec-in-step}: SGLang's normal event loop, spec-shaped; its header declares
+   * finish_in_step and write_at_insert, and validate-trace accepts it (the spec's knob finish_in_step). The
+   * same header without finish_in_step is refused by name (exit 2): write-through at insert is followable
+   * only with it.
+   */
+  @Test
+  void theInStepLoopIsTracedAndAcceptedAndWriteAtInsertAloneIsRefused() throws Exception {
+    Path f = file("in-step-loop");
+    CommandRun sim = CommandRun.of(new SimulateCommand(), "--seed", "3", "--cp", "2", "--tp", "1", "--trace",
+        f.toString(), "--trace-loop", "spec-in-step");
+    assertEquals(0, sim.code(), sim.out() + sim.err());
+    List<String> lines = Files.readAllLines(f);
+    assertTrue(lines.get(0).contains("\"Features\":[\"finish_in_step\",\"write_at_insert\"]"), lines.get(0));
+    ValidateTraceCommandTest.Outcome o = ValidateTraceCommandTest.run(f.toString(), "--spec-dir",
+        TraceSpecDir.get().toString());
+    assertEquals(0, o.code(), o.out() + o.err());
+
+    lines.set(0, lines.get(0).replace("\"finish_in_step\",", ""));
+    ValidateTraceCommandTest.assertOneLine(ValidateTraceCommandTest.run(file("write-at-insert-alone", lines)
+        .toString()), 2, "the trace uses feature 'write_at_insert', which the spec cannot follow: ");
+  }
+
   private static Path file(String name, List<String> lines) throws Exception {
     Path f = file(name);
     Files.write(f, lines);
