@@ -64,7 +64,23 @@ class TraceFeatureTest {
       assertEquals(f, TraceFeature.byLabel(f.label()));
       assertEquals(f.specFollows(), f.whyNot() == null);
     }
-    assertEquals(List.of(TraceFeature.STORAGE, TraceFeature.MULTI_PAGE_KEYS),
+    assertEquals(List.of(TraceFeature.STORAGE, TraceFeature.MULTI_PAGE_KEYS, TraceFeature.FINISH_IN_STEP),
         java.util.Arrays.stream(TraceFeature.values()).filter(TraceFeature::specFollows).toList());
+  }
+
+  @Test
+  void writeAtInsertIsFollowedOnlyWithFinishInStepWhichTurnsTheSpecKnobOn() {
+    TraceHeader alone = header(1, "write_through", false, 1, List.of(1), List.of(TraceFeature.WRITE_AT_INSERT));
+    assertEquals(TraceFeature.WRITE_AT_INSERT, alone.unfollowable());
+    assertEquals(List.of(), alone.specKnobs());
+    TraceHeader inStep = header(1, "write_through", false, 1, List.of(1),
+        List.of(TraceFeature.WRITE_AT_INSERT, TraceFeature.FINISH_IN_STEP));
+    assertNull(inStep.unfollowable());
+    assertEquals(List.of("finish_in_step"), inStep.specKnobs());
+    assertEquals(TraceFeature.DECODE, header(1, "write_through", false, 1, List.of(1),
+        List.of(TraceFeature.FINISH_IN_STEP, TraceFeature.WRITE_AT_INSERT, TraceFeature.DECODE)).unfollowable(),
+        "finish_in_step makes write_at_insert followable, nothing else");
+    assertThrows(IllegalArgumentException.class, () -> header(1, "write_through", false, 1, List.of(),
+        List.of(TraceFeature.FINISH_IN_STEP, TraceFeature.WRITE_AT_INSERT)), "a followable run names its requests");
   }
 }
