@@ -407,8 +407,9 @@ Sites == {"RECV", "S1", "S2", "S3", "S4", "S5", "S6", "S7", "S123"}
 SyncGroupsTable == [r \in Ranks |-> [site \in Sites |-> SyncGroupsDef(r, site)]]
 SyncGroups(r, site) == SyncGroupsTable[r][site]
 
-\* S6 is a barrier (torch.distributed.barrier): a MAX over empty payloads, as the implementation's
-\* traces record a barrier (TracingProcessGroup.barrier).
+\* S6 is a barrier (torch.distributed.barrier): a MAX over the payload <<0>>, as the implementation
+\* issues it (SyncLayer.barrier reduces [0], so that the pipeline's stages forward it as any sync
+\* point) and its traces record it; every rank posts the same payload, so matching is unchanged.
 OpOf(site) == IF site \in {"RECV", "S4", "S6"} THEN "MAX" ELSE "MIN"
 
 -----------------------------------------------------------------------------
@@ -706,7 +707,7 @@ EnterOn(r, s, site) ==
       [] site = "ABORT" ->         \* process_input_requests -> abort_request: the abort RECV carried
             IF s.ab = 0 \/ ~InQueue(s, s.ab) THEN Enter(r, [s EXCEPT !.ab = 0], AfterAbort)
             ELSE IF s.pf[s.ab].st \in Ongoing                  \* in ongoing_prefetch, holding host
-              THEN Post(r, s, "S6", 1, <<>>)                   \* slots: the S6 barrier first
+              THEN Post(r, s, "S6", 1, <<0>>)                  \* slots: the S6 barrier first
             ELSE Enter(r, ReleaseAborted(s), AfterAbort)
       [] site = "S1"   -> IF "B3" \in Bugs /\ s.wd = 0                        \* B3 (#10127): early
                             THEN Decide(r, s, "S1", <<0>>)                    \* return, no collective

@@ -150,11 +150,14 @@ IsCollectiveCompletes ==
 \* Environment steps are not logged (partial observation): any of the spec's may happen
 \* between two events; the next logged local values prune the wrong choices.
 EnvironmentStep ==
-    /\ \E r \in Ranks : \/ PrefetchThreadQueries(r)
-                        \/ WriteEventCompletes(r)
-                        \/ LoadEventCompletes(r)
-                        \/ StorageBackupCompletes(r)
-                        \/ \E i \in 1 .. NR : StorageReadsPage(r, i) \/ TimeoutFires(r, i)
+    /\ \/ \E r \in Ranks : \/ PrefetchThreadQueries(r)
+                           \/ WriteEventCompletes(r)
+                           \/ LoadEventCompletes(r)
+                           \/ StorageBackupCompletes(r)
+                           \/ \E i \in 1 .. NR : StorageReadsPage(r, i) \/ TimeoutFires(r, i)
+       \* a waiting request is aborted (knob abort, trace feature aborts): the abort itself is not
+       \* logged; the S6 barrier it causes and the queue it leaves are
+       \/ \E D \in SyncDomains : AbortArrives(D)
     /\ UNCHANGED l
 
 TraceInit ==

@@ -54,8 +54,8 @@ record LoopShape(List<Phase> phases, int maxRunning, boolean stopOnDivergence, b
    * the event checks, admission; one request runs at a time.
    */
   static LoopShape spec() {
-    return new LoopShape(List.of(Phase.PREFETCH_THREAD, Phase.RECV, Phase.FINISH, Phase.ARRIVALS, Phase.EVENTS,
-        Phase.ADMIT), 1, false, true, true);
+    return new LoopShape(List.of(Phase.PREFETCH_THREAD, Phase.RECV, Phase.FINISH, Phase.ARRIVALS, Phase.ABORTS,
+        Phase.EVENTS, Phase.ADMIT), 1, false, true, true);
   }
 
   /**
@@ -65,7 +65,7 @@ record LoopShape(List<Phase> phases, int maxRunning, boolean stopOnDivergence, b
    * starts at insert ({@code HiRadixCache.insert}); one request runs at a time, for the step that admitted it.
    */
   static LoopShape specInStep() {
-    return new LoopShape(List.of(Phase.PREFETCH_THREAD, Phase.RECV, Phase.ARRIVALS, Phase.EVENTS, Phase.ADMIT,
-        Phase.FINISH), 1, false, true, false);
+    return new LoopShape(List.of(Phase.PREFETCH_THREAD, Phase.RECV, Phase.ARRIVALS, Phase.ABORTS, Phase.EVENTS,
+        Phase.ADMIT, Phase.FINISH), 1, false, true, false);
   }
 }

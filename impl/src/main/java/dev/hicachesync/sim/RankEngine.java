@@ -190,6 +190,9 @@ final class RankEngine {
       if (r.abortStep() == s || injections != null && injections.aborted(r.rid(), s)
           || waitingTimeout != null && waitingTimeout.expired(r.rid(), s, env.now())) {
         api.releaseAbortedRequest(r.rid());
+        if (shape.settleStorage()) { // the spec frees an aborted read's pages at once: wait for this rank's reader
+          env.awaitCondition(controller::storageQueuesSettled);
+        }
         it.remove();
         if (waitingTimeout != null) {
           waitingTimeout.left(r.rid());

@@ -68,7 +68,10 @@ final class SpecIntake implements Intake {
     int[] prompt = shape.prompt(shape.requests().get(reqIdx - 1), pageSize);
     // Runs for one step: it finishes right after the next RECV (LoopShape.spec puts FINISH there), or at the
     // end of the step that admits it (LoopShape.specInStep: FINISH last).
-    return List.of(new Request(rid(reqIdx), prompt, new int[0], shape.finishInStep() ? 0 : 1, 0, -1));
+    // An aborted one is aborted one step after it arrived if it still waits then (the spec's AbortArrives picks
+    // a request that waits at a step boundary; its abort is processed after the next RECV).
+    long abortStep = shape.aborted().contains(reqIdx) ? s + 1 : -1;
+    return List.of(new Request(rid(reqIdx), prompt, new int[0], shape.finishInStep() ? 0 : 1, 0, abortStep));
   }
 
   /** The spec's {@code LocalDone} on every rank of the domain (see the class javadoc). */

@@ -2,6 +2,7 @@ package dev.hicachesync.sim;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.SplittableRandom;
 
 /**
@@ -18,7 +19,8 @@ import java.util.SplittableRandom;
  *   <li>RECV is the spec's: every rank posts {@code [next request index, or 0 while one waits]}, MAX over the
  *       sync domain; the request runs for one step and finishes right after the next RECV, when its node is
  *       unlocked and written through ({@code cache_finished_req});
- *   <li>one request waits at a time and one runs; no decode, aborts or partial hits;
+ *   <li>one request waits at a time and one runs; no decode or partial hits; aborts of waiting requests only
+ *       when asked for ({@link #withAborts});
  *   <li>device and host eviction in the tree's LRU order on the replicated clock (the spec's too);
  *   <li>a GPU copy completes one tick after it starts at the earliest, so never inside the step that
  *       started it (the spec lets environment events happen only at step boundaries);
@@ -32,12 +34,32 @@ import java.util.SplittableRandom;
  * @param requests the key of each request, keys from 1
  * @param pagesPerKey pages of one key
  * @param finishInStep whether the run is in SGLang's normal event loop ({@link #inStep})
+ * @param aborted the requests (indexes from 1) aborted if they still wait one step after arriving ({@link
+ *     #withAborts})
  */
-public record SpecShaped(List<Integer> requests, int pagesPerKey, boolean finishInStep) {
+public record SpecShaped(List<Integer> requests, int pagesPerKey, boolean finishInStep, Set<Integer> aborted) {
 
-  /** The spec's default order: a request finishes right after the next RECV, written through then. */
+  /** The spec's default order: a request finishes right after the next RECV, written through then; no aborts. */
   public SpecShaped(List<Integer> requests, int pagesPerKey) {
-    this(requests, pagesPerKey, false);
+    this(requests, pagesPerKey, false, Set.of());
+  }
+
+  /**
+   * The same run where about a third of the requests, drawn by {@code seed}, are aborted if they still wait one
+   * step after they arrived (trace feature {@code aborts}, the spec's knob {@code abort}): the client's AbortReq
+   * is received with the next RECV, the request leaves the waiting queue, and its prefetch, if it holds host
+   * slots, is released after the S6 barrier ({@code release_aborted_request}). With storage off a request
+   * rarely waits, so aborts need storage on to happen.
+   */
+  public SpecShaped withAborts(long seed) {
+    SplittableRandom rnd = new SplittableRandom(seed ^ 0xAB0127L);
+    Set<Integer> a = new java.util.TreeSet<>();
+    for (int i = 1; i <= requests.size(); i++) {
+      if (rnd.nextInt(3) == 0) {
+        a.add(i);
+      }
+    }
+    return new SpecShaped(requests, pagesPerKey, finishInStep, a);
   }
 
   /**
@@ -46,12 +68,18 @@ public record SpecShaped(List<Integer> requests, int pagesPerKey, boolean finish
    * (SGLang's point: trace feature {@code write_at_insert}); {@code LoopShape.specInStep()}.
    */
   public SpecShaped inStep() {
-    return new SpecShaped(requests, pagesPerKey, true);
+    return new SpecShaped(requests, pagesPerKey, true, aborted);
   }
 
   /** Checks the fields; one-line {@link IllegalArgumentException} otherwise. */
   public SpecShaped {
     requests = List.copyOf(requests);
+    aborted = Set.copyOf(aborted);
+    for (int i : aborted) {
+      if (i < 1 || i > requests.size()) {
+        throw new IllegalArgumentException("an aborted request must be one of 1.." + requests.size() + ", got " + i);
+      }
+    }
     if (requests.isEmpty()) {
       throw new IllegalArgumentException("a spec-shaped run needs at least one request");
     }

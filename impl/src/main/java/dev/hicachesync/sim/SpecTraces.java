@@ -34,6 +34,9 @@ final class SpecTraces {
     if (s != null && s.finishInStep()) {
       features.addAll(List.of(TraceFeature.FINISH_IN_STEP, TraceFeature.WRITE_AT_INSERT));
     }
+    if (s != null && !s.aborted().isEmpty()) {
+      features.add(TraceFeature.ABORTS);
+    }
     if (s == null) { // the simulator's own loop: what its workload and shape let happen
       features.addAll(List.of(TraceFeature.WORKLOAD_RECV, TraceFeature.DECODE, TraceFeature.ABORTS,
           TraceFeature.SHARED_PREFIXES, TraceFeature.WRITE_AT_INSERT));

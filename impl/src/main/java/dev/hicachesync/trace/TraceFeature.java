@@ -29,8 +29,8 @@ public enum TraceFeature {
   SEVERAL_RUNNING("the spec runs one request at a time"),
   /** Decode steps: a request caches output tokens when it finishes. */
   DECODE("the spec's requests have no output tokens"),
-  /** Aborted waiting requests (S6). */
-  ABORTS("the spec has no aborts"),
+  /** Aborted waiting requests (S6); the spec follows them with its knob {@code abort} (AbortArrives). */
+  ABORTS(null),
   /** Prompts that share a prefix (node splits). */
   SHARED_PREFIXES("the spec's keys share no prefix: one radix node per key"),
   /**
@@ -69,7 +69,11 @@ public enum TraceFeature {
 
   /** The spec knob ({@code Knobs} of {@code HiCacheSync.tla}) a trace that uses this feature is checked with, or null. */
   public String specKnob() {
-    return this == FINISH_IN_STEP ? "finish_in_step" : null;
+    return switch (this) {
+      case FINISH_IN_STEP -> "finish_in_step";
+      case ABORTS -> "abort";
+      default -> null;
+    };
   }
 
   /** Why the spec cannot follow it (null when it can). */

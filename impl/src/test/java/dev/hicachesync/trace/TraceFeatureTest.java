@@ -64,12 +64,13 @@ class TraceFeatureTest {
       assertEquals(f, TraceFeature.byLabel(f.label()));
       assertEquals(f.specFollows(), f.whyNot() == null);
     }
-    assertEquals(List.of(TraceFeature.STORAGE, TraceFeature.MULTI_PAGE_KEYS, TraceFeature.FINISH_IN_STEP),
+    assertEquals(List.of(TraceFeature.STORAGE, TraceFeature.MULTI_PAGE_KEYS, TraceFeature.FINISH_IN_STEP,
+        TraceFeature.ABORTS),
         java.util.Arrays.stream(TraceFeature.values()).filter(TraceFeature::specFollows).toList());
   }
 
   @Test
-  void writeAtInsertIsFollowedOnlyWithFinishInStepWhichTurnsTheSpecKnobOn() {
+  void writeAtInsertIsFollowedOnlyWithFinishInStepAndFeaturesTurnTheirSpecKnobsOn() {
     TraceHeader alone = header(1, "write_through", false, 1, List.of(1), List.of(TraceFeature.WRITE_AT_INSERT));
     assertEquals(TraceFeature.WRITE_AT_INSERT, alone.unfollowable());
     assertEquals(List.of(), alone.specKnobs());
@@ -80,6 +81,8 @@ class TraceFeatureTest {
     assertEquals(TraceFeature.DECODE, header(1, "write_through", false, 1, List.of(1),
         List.of(TraceFeature.FINISH_IN_STEP, TraceFeature.WRITE_AT_INSERT, TraceFeature.DECODE)).unfollowable(),
         "finish_in_step makes write_at_insert followable, nothing else");
+    assertEquals(List.of("finish_in_step", "abort"), header(1, "write_through", true, 1, List.of(1),
+        List.of(TraceFeature.ABORTS, TraceFeature.STORAGE, TraceFeature.FINISH_IN_STEP)).specKnobs());
     assertThrows(IllegalArgumentException.class, () -> header(1, "write_through", false, 1, List.of(),
         List.of(TraceFeature.FINISH_IN_STEP, TraceFeature.WRITE_AT_INSERT)), "a followable run names its requests");
   }

@@ -46,6 +46,12 @@ public final class TraceOptions {
           + " (validate-trace refuses it, exit 2)")
   String loop;
 
+  @Option(names = "--trace-aborts",
+      description = "with a spec-shaped --trace: about a third of the requests, drawn by the seed, are aborted if"
+          + " they still wait one step after arriving (feature aborts; with --storage, where requests wait for"
+          + " their prefetch)")
+  boolean aborts;
+
   /** Whether a trace was asked for. */
   boolean on() {
     return trace != null;
@@ -61,12 +67,16 @@ public final class TraceOptions {
           + "'");
     }
     if (!specShaped()) {
+      if (aborts) {
+        throw new IllegalArgumentException("--trace-aborts needs a spec-shaped --trace-loop (spec or spec-in-step)");
+      }
       return; // the simulator's own configuration, as without --trace
     }
     // Storage stays off unless asked for: with it on, one page per key (SpecShaped.check says why).
     StorageMode mode = given.hasMatchedOption("--storage") ? StorageMode.parse(storage) : StorageMode.OFF;
     SpecShaped seeded = SpecShaped.seeded(seed, requests, keys, pagesPerKey);
-    SpecShaped s = loop.equals("spec-in-step") ? seeded.inStep() : seeded;
+    SpecShaped looped = loop.equals("spec-in-step") ? seeded.inStep() : seeded;
+    SpecShaped s = aborts ? looped.withAborts(seed) : looped;
     b.specShaped(s).storage(mode);
     if (!given.hasMatchedOption("--device-pages")) {
       b.devicePages(2 * pagesPerKey);
