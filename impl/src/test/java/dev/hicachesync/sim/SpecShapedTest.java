@@ -98,4 +98,19 @@ class SpecShapedTest {
     assertEquals(plain.finalDigests(), none.finalDigests());
     assertEquals(plain.stepsCompleted(), traced.stepsCompleted());
   }
+
+  @Test
+  void abortsAreDrawnBySeedAndKeptByTheInStepLoop() {
+    SpecShaped s = SpecShaped.seeded(3, 10, 4, 1);
+    SpecShaped a = s.withAborts(3);
+    assertEquals(a.aborted(), s.withAborts(3).aborted(), "the same seed draws the same aborts");
+    assertTrue(!a.aborted().isEmpty() && a.aborted().stream().allMatch(i -> i >= 1 && i <= 10), "" + a.aborted());
+    assertEquals(java.util.Set.of(), s.aborted());
+    SpecShaped inStep = a.inStep();
+    assertTrue(inStep.finishInStep() && !s.finishInStep());
+    assertEquals(a.aborted(), inStep.aborted());
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> new SpecShaped(List.of(1, 2), 1, false, java.util.Set.of(3)));
+    assertEquals("an aborted request must be one of 1..2, got 3", e.getMessage());
+  }
 }
