@@ -102,6 +102,29 @@ class TraceFeaturesCommandTest {
         .toString()), 2, "the trace uses feature 'write_at_insert', which the spec cannot follow: ");
   }
 
+  /** {@code --trace-aborts}: a spec-shaped run with aborts is accepted; with the simulator's own loop, exit 2. */
+  @Test
+  void traceAbortsIsAcceptedSpecShapedAndRefusedWithTheSimulatorsLoop() throws Exception {
+    Path f = file("aborts");
+    CommandRun sim = CommandRun.of(new SimulateCommand(), "--seed", "3", "--cp", "2", "--tp", "1", "--storage",
+        "memory", "--device-pages", "1", "--host-pages", "2", "--trace-requests", "10", "--trace", f.toString(),
+        "--trace-aborts");
+    assertEquals(0, sim.code(), sim.out() + sim.err());
+    assertTrue(sim.out().contains("aborted 3"), sim.out());
+    List<String> lines = Files.readAllLines(f);
+    assertTrue(lines.get(0).contains("\"Features\":[\"storage\",\"aborts\"]"), lines.get(0));
+    assertTrue(lines.stream().anyMatch(l -> l.contains("\"site\":\"S6\"")), "an abort meets S6");
+    ValidateTraceCommandTest.Outcome o = ValidateTraceCommandTest.run(f.toString(), "--spec-dir",
+        TraceSpecDir.get().toString());
+    assertEquals(0, o.code(), o.out() + o.err());
+
+    CommandRun refused = CommandRun.of(new SimulateCommand(), "--trace", file("aborts-sim").toString(),
+        "--trace-loop", "simulator", "--trace-aborts");
+    assertEquals(2, refused.code(), refused.out() + refused.err());
+    assertEquals("hicache-sync simulate: --trace-aborts needs a spec-shaped --trace-loop (spec or spec-in-step)",
+        refused.err().strip());
+  }
+
   private static Path file(String name, List<String> lines) throws Exception {
     Path f = file(name);
     Files.write(f, lines);
