@@ -45,6 +45,11 @@
 (*           member posts that RECV: lookahead, so that a state the run  *)
 (*           was never in is cut before the invariants are checked on it *)
 (*   line, r, step                       reporting only                     *)
+(*                                                                          *)
+(* Features (header field Features): a trace declaring finish_in_step or   *)
+(* aborts is checked with the knob of that name ("finish_in_step",         *)
+(* "abort"), filled into the cfg's Knobs by validate-trace; the abort      *)
+(* itself is an environment step (AbortArrives), its S6 is logged.         *)
 (***************************************************************************)
 EXTENDS HiCacheSync, TraceLog, TLC
 
@@ -259,6 +264,14 @@ Diary of trace divergences:
               the replicated clock, and spec-shaped simulations use the tree's own LRU order (no
               smallest-key override); the storage-on SimulatorTraceTest runs moved from seed 1 to
               seed 3, which still revokes and then reads a hit (seed 1 no longer hits).
+  2026-11-30  issue 10 (trsync): an engine-built rank (public API, built-in stepped environment) was
+              rejected: a write-through begun at a finish was done at the same step's event check,
+              which the default order (Finish right after RECV) cannot have. SGLang's normal event loop
+              processes a batch's result before the next RECV, so the copy may complete before the next
+              writing_check: knob finish_in_step (feature finish_in_step); the engine's traces are
+              accepted with it (EngineTraceTest), and so are the simulator's (--trace-loop spec-in-step).
+  2026-11-30  aborts traced (--trace-aborts): every S6 was rejected at once; the spec posted S6 with an
+              empty payload, the implementation's SyncLayer.barrier reduces [0]. The spec now posts <<0>>.
   2026-11-29  first simulator traces past their last RECV were not checkable: "k = 0 \/ ..." in the
               lookahead read Trace[0] (TLC explores every disjunct of an action); now an IF.
 
