@@ -53,8 +53,9 @@
 (*    thread, the ack queued on its own. Under #27010 both reduce over the *)
 (*    pp group too (prefetch_hits_sync_groups, prefetch_completion_sync_   *)
 (*    groups; cache_controller.py @later).                                  *)
-(*  - Knob "tickets" (#36700, merged 2026-09): the request's prefetch starts *)
-(*    on every stage when stage 0 receives it (eager, before the relay);   *)
+(*  - Knob "tickets" (#36700, merged; thread Aug-Sep 2026): prefetch starts *)
+(*    on every stage when stage 0 receives the request (eager, before the  *)
+(*    relay);                                                               *)
 (*    stage 0 alone queries storage and its S7 result travels to the other *)
 (*    stages in the ticket. Knob "own_hit": a downstream stage uses its own *)
 (*    storage hit count instead of the ticket's (the question "what if a   *)
@@ -449,3 +450,8 @@ HostSlotSafety ==
 DebugPrefetchInserted == ~(\A r \in Ranks : \E i \in 1 .. NReq : tree[r][i] = "host")
 
 =============================================================================
+Measured (plain TLC 2.18, -workers 1, 30 Nov 2026 22:42-22:48 UTC, load 9-21; MaxSteps 3, MaxLag 2, one
+request, PP 2): unipp_forwarded_blocking 1,579 distinct states, 6.3 s; unipp_stage_local_drain violates
+TreeAgreement, 391, 14 states; unipp_forwarded_nowait violates TreeAgreement, 578, 19 states; tickets
+models 714-3,549 distinct, 8-18 s; PP 2 x CP 2 (unipp_forwarded_blocking_cp2) 117,481 distinct, 107.6 s.
+Table: docs/unified-pp.md.
