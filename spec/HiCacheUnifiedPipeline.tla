@@ -69,8 +69,8 @@
 (* ABSTRACTED: one page per key, one batch per prefetch; write-through and *)
 (* load-back acks (the first two entries of S123) are popped blocking on   *)
 (* every stage (pop(0) + synchronize()) and their counts are constants 0;  *)
-(* backups are not modelled (their acks are drained like the hit queue and *)
-(* would only repeat the NOWAIT race); the digest is a constant pair; no   *)
+(* backups only under Knob "backup" (their host lock is not modelled: the  *)
+(* race shows in the popped counts); the digest is a constant pair; no     *)
 (* aborts, no S4 (policies best_effort and wait_complete: the timeout MAX  *)
 (* is PP0's decision forwarded like the counts); a request arrives only    *)
 (* when no rank has a prefetch or a waiting request (one request at a time *)
@@ -87,14 +87,14 @@ CONSTANTS
     MaxLag,     \* pipeline messages in flight per rank (stage s-1 ahead of stage s)
     MaxSteps,   \* scheduler steps per rank that are logged and compared
     Bugs,       \* subset of {"NOWAIT", "TKLOCAL"}
-    Knobs       \* subset of {"tickets", "own_hit"}
+    Knobs       \* subset of {"tickets", "own_hit", "backup", "threads_sync"}
 
 ASSUME Drain \in {"stage_local", "forwarded"}
 ASSUME Policy \in {"best_effort", "wait_complete"}
 ASSUME NReq \in Nat \ {0} /\ HostCap \in Nat
 ASSUME MaxLag \in Nat \ {0} /\ MaxSteps \in Nat \ {0}
 ASSUME Bugs \subseteq {"NOWAIT", "TKLOCAL"}
-ASSUME Knobs \subseteq {"tickets", "own_hit"}
+ASSUME Knobs \subseteq {"tickets", "own_hit", "backup", "threads_sync"}
 ASSUME DP = 1 /\ PP >= 2
 
 Threads == {"sched", "pf", "sync"}
@@ -136,8 +136,14 @@ vars == <<coll, pc, step, reqIdx, waiting, tree, hostFree, hostOwned, pf, q, ack
 
 PfNone == [on |-> FALSE, st |-> "none", hit |-> 0, host |-> FALSE, loc |-> 0, comp |-> 0,
            term |-> FALSE]
-Q0   == [hit |-> 0, ack |-> 0, rel |-> 0]
-Pop0 == [hit |-> 0, ack |-> 0, rel |-> 0]
+Q0   == [hit |-> 0, ack |-> 0, rel |-> 0, bk |-> 0, bka |-> 0]
+Pop0 == [hit |-> 0, ack |-> 0, rel |-> 0, bka |-> 0]
+\* Knob "backup": an admitted request's node is backed up to storage by each rank's backup thread
+\* on its own clock (each stage writes its own layers); its ack is drained at S123 like the others.
+\* Knob "threads_sync": the S7 and completion results are queued on every rank at the moment the
+\* collective completes (no thread lag), so that only the backup acks race (a question of its own).
+Backups == "backup" \in Knobs
+SyncPuts == "threads_sync" \in Knobs
 
 TypeOK ==
     /\ pc \in [Ranks -> {"recv", "posted", "events", "admit", "done"}]
@@ -152,9 +158,10 @@ Clear(g) == [q1 \in Ranks |-> IF q1 \in g.m THEN [coll[q1] EXCEPT ![g.ch] = C!No
 Posted(r, th, site) == coll[r][th] # C!NoCall /\ coll[r][th].site = site
 Min2(a, b) == IF a < b THEN a ELSE b
 
-\* The S123 vector rank r posts: [write, load, hit, ack-prefetch, release, digest, -digest].
+\* The S123 vector rank r posts: [write, load, hit, ack-prefetch, release, backup acks, digest,
+\* -digest] (the code's order puts backup acks before releases; the order is immaterial here).
 \* unified_radix_cache.py::_sync_hicache_ready_counts @later (storage always on here)
-S123Payload(r) == <<0, 0, q[r].hit, q[r].ack, q[r].rel, 0, 0>>
+S123Payload(r) == <<0, 0, q[r].hit, q[r].ack, q[r].rel, q[r].bka, 0, 0>>
 
 \* Snapshot logged at the end of a step (compared across ranks at equal step numbers).
 Snap(r, t, w, p, hf, pop) ==
@@ -230,6 +237,7 @@ EventsComplete(s) ==
            nh == res[3]
            na == res[4]
            nr == res[5]
+           nb == res[6]
            h(r) == DrainHit(nh, pf[r], hostFree[r])
            a(r) == DrainAck(r, na, h(r).p, tree[r], ackv[r])
            in_(r) == r \in StageRanks(s)
@@ -239,14 +247,15 @@ EventsComplete(s) ==
           /\ hostOwned' = [r \in Ranks |-> IF in_(r) THEN hostOwned[r] + a(r).own ELSE hostOwned[r]]
           /\ hostFree' = [r \in Ranks |-> IF in_(r) THEN h(r).hf + nr ELSE hostFree[r]]
           /\ q' = [r \in Ranks |-> IF in_(r)
-                     THEN [hit |-> q[r].hit - nh, ack |-> q[r].ack - na, rel |-> q[r].rel - nr + a(r).rel]
+                     THEN [q[r] EXCEPT !.hit = @ - nh, !.ack = @ - na, !.rel = @ - nr + a(r).rel,
+                                       !.bka = @ - nb]
                      ELSE q[r]]
           /\ popped' = [r \in Ranks |-> IF in_(r)
                           THEN [hit |-> popped[r].hit + nh, ack |-> popped[r].ack + na,
-                                rel |-> popped[r].rel + nr]
+                                rel |-> popped[r].rel + nr, bka |-> popped[r].bka + nb]
                           ELSE popped[r]]
           /\ chan' = [r \in Ranks |-> IF StageOf(r) = s + 1 /\ s + 1 < PP
-                         THEN Append(chan[r], [out[r - StageSize] EXCEPT !.n = <<nh, na, nr>>])
+                         THEN Append(chan[r], [out[r - StageSize] EXCEPT !.n = <<nh, na, nr, nb>>])
                          ELSE chan[r]]
           /\ pc' = [r \in Ranks |-> IF in_(r) THEN "admit" ELSE pc[r]]
     /\ UNCHANGED <<step, reqIdx, waiting, ackv, out, log>>
@@ -271,6 +280,7 @@ SchedRecvPipe(r) ==
            nh == IF nowait THEN Min2(m.n[1], q[r].hit) ELSE m.n[1]
            na == IF nowait THEN Min2(m.n[2], q[r].ack) ELSE m.n[2]
            nr == IF nowait THEN Min2(m.n[3], q[r].rel) ELSE m.n[3]
+           nb == IF nowait THEN Min2(m.n[4], q[r].bka) ELSE m.n[4]
            last == StageOf(r) + 1 = PP
            p0 == IF take /\ ~Tickets THEN Issue ELSE pf[r]
            h  == DrainHit(nh, p0, hostFree[r])
@@ -280,15 +290,15 @@ SchedRecvPipe(r) ==
           /\ reqIdx' = [reqIdx EXCEPT ![r] = IF take THEN @ + 1 ELSE @]
           /\ waiting' = [waiting EXCEPT ![r] = IF take THEN reqIdx[r] + 1 ELSE @]
           /\ IF fw
-               THEN /\ nowait \/ (q[r].hit >= nh /\ q[r].ack >= na /\ q[r].rel >= nr)
+               THEN /\ nowait \/ (q[r].hit >= nh /\ q[r].ack >= na /\ q[r].rel >= nr /\ q[r].bka >= nb)
                     /\ pf' = [pf EXCEPT ![r] = a.p]
                     /\ tree' = [tree EXCEPT ![r] = a.t]
                     /\ hostOwned' = [hostOwned EXCEPT ![r] = @ + a.own]
                     /\ hostFree' = [hostFree EXCEPT ![r] = h.hf + nr]
-                    /\ q' = [q EXCEPT ![r] = [hit |-> @.hit - nh, ack |-> @.ack - na,
-                                              rel |-> @.rel - nr + a.rel]]
+                    /\ q' = [q EXCEPT ![r] = [@ EXCEPT !.hit = @ - nh, !.ack = @ - na,
+                                              !.rel = @ - nr + a.rel, !.bka = @ - nb]]
                     /\ popped' = [popped EXCEPT ![r] = [hit |-> @.hit + nh, ack |-> @.ack + na,
-                                                        rel |-> @.rel + nr]]
+                                                        rel |-> @.rel + nr, bka |-> @.bka + nb]]
                     /\ chan' = IF last THEN [chan EXCEPT ![r] = Tail(@)]
                                ELSE [chan EXCEPT ![r] = Tail(@), ![Next_(r)] = Append(@, fwd)]
                     /\ pc' = [pc EXCEPT ![r] = "admit"]
@@ -323,10 +333,11 @@ SchedAdmit(r) ==
           /\ waiting' = [waiting EXCEPT ![r] = w2]
           /\ pf' = [pf EXCEPT ![r] = p2]
           /\ hostOwned' = [hostOwned EXCEPT ![r] = @ + (IF ins THEN 1 ELSE 0)]
+          /\ q' = [q EXCEPT ![r].bk = @ + (IF adm /\ Backups THEN 1 ELSE 0)]
           /\ log' = [log EXCEPT ![r] = Append(@, Snap(r, t2, w2, p2, hostFree[r], popped[r]))]
     /\ step' = [step EXCEPT ![r] = @ + 1]
     /\ pc' = [pc EXCEPT ![r] = IF step[r] + 1 = MaxSteps THEN "done" ELSE "recv"]
-    /\ UNCHANGED <<coll, reqIdx, hostFree, q, ackv, popped, chan, out>>
+    /\ UNCHANGED <<coll, reqIdx, hostFree, ackv, popped, chan, out>>
 
 -----------------------------------------------------------------------------
 (* Storage threads (HiCacheUnified's, with the pp group in their reductions). *)
@@ -351,10 +362,12 @@ S7Complete ==
     /\ C!AllPosted(PFG) /\ C!Matched(PFG)
     /\ LET m == C!Result(PFG)[1]
            gets(r) == r \in PFG.m \/ (Tickets /\ "own_hit" \notin Knobs /\ pf[r].st = "query")
-       IN pf' = [r \in Ranks |-> IF gets(r) THEN [pf[r] EXCEPT !.hit = m, !.st = "hitres"]
-                                ELSE pf[r]]
+       IN /\ pf' = [r \in Ranks |-> IF gets(r) THEN [pf[r] EXCEPT !.hit = m,
+                                                   !.st = IF SyncPuts THEN "hitq" ELSE "hitres"]
+                                   ELSE pf[r]]
+          /\ q' = [r \in Ranks |-> IF gets(r) /\ SyncPuts THEN [q[r] EXCEPT !.hit = @ + 1] ELSE q[r]]
     /\ coll' = Clear(PFG)
-    /\ UNCHANGED <<pc, step, reqIdx, waiting, tree, hostFree, hostOwned, q, ackv, popped, chan,
+    /\ UNCHANGED <<pc, step, reqIdx, waiting, tree, hostFree, hostOwned, ackv, popped, chan,
                    out, log>>
 
 \* Rank r's prefetch thread queues the hit (prefetch_hit_queue.put), on its own.
@@ -379,9 +392,12 @@ SyncComplete(g) ==
     /\ C!AllPosted(g) /\ C!Matched(g)
     /\ LET m == C!Result(g)[1]
        IN /\ ackv' = [r \in Ranks |-> IF r \in g.m THEN m ELSE ackv[r]]
-          /\ pf' = [r \in Ranks |-> IF r \in g.m THEN [pf[r] EXCEPT !.st = "ackres"] ELSE pf[r]]
+          /\ pf' = [r \in Ranks |-> IF r \in g.m
+                                    THEN [pf[r] EXCEPT !.st = IF SyncPuts THEN "acked" ELSE "ackres"]
+                                    ELSE pf[r]]
+          /\ q' = [r \in Ranks |-> IF r \in g.m /\ SyncPuts THEN [q[r] EXCEPT !.ack = @ + 1] ELSE q[r]]
     /\ coll' = Clear(g)
-    /\ UNCHANGED <<pc, step, reqIdx, waiting, tree, hostFree, hostOwned, q, popped, chan, out, log>>
+    /\ UNCHANGED <<pc, step, reqIdx, waiting, tree, hostFree, hostOwned, popped, chan, out, log>>
 
 \* Rank r's completion-sync thread queues the synced ack (ack_prefetch_queue.put), on its own.
 PutAck(r) ==
@@ -389,6 +405,14 @@ PutAck(r) ==
     /\ pf' = [pf EXCEPT ![r].st = "acked"]
     /\ q' = [q EXCEPT ![r].ack = @ + 1]
     /\ UNCHANGED <<coll, pc, step, reqIdx, waiting, tree, hostFree, hostOwned, ackv, popped, chan,
+                   out, log>>
+
+\* Rank r's backup thread writes one queued node to storage and acks it (ack_backup_queue.put),
+\* on its own clock. cache_controller.py::backup_thread_func @db570fe6
+BackupOk(r) ==
+    /\ q[r].bk > 0
+    /\ q' = [q EXCEPT ![r].bk = @ - 1, ![r].bka = @ + 1]
+    /\ UNCHANGED <<coll, pc, step, reqIdx, waiting, tree, hostFree, hostOwned, pf, ackv, popped, chan,
                    out, log>>
 
 -----------------------------------------------------------------------------
@@ -417,7 +441,7 @@ Next ==
     \/ RecvComplete \/ \E s \in Stages : EventsComplete(s)
     \/ \E r \in Ranks : \/ \E h \in 0 .. 1 : PfQuery(r, h)
                         \/ \E k \in 0 .. 1 : PfRead(r, k)
-                        \/ PfPutHit(r) \/ PutAck(r)
+                        \/ PfPutHit(r) \/ PutAck(r) \/ BackupOk(r)
     \/ S7Complete \/ \E g \in SyncGroups : SyncComplete(g)
     \/ Done
 
@@ -454,4 +478,6 @@ Measured (plain TLC 2.18, -workers 1, 30 Nov 2026 22:42-22:48 UTC, load 9-21; Ma
 request, PP 2): unipp_forwarded_blocking 1,579 distinct states, 6.3 s; unipp_stage_local_drain violates
 TreeAgreement, 391, 14 states; unipp_forwarded_nowait violates TreeAgreement, 578, 19 states; tickets
 models 714-3,549 distinct, 8-18 s; PP 2 x CP 2 (unipp_forwarded_blocking_cp2) 117,481 distinct, 107.6 s.
-Table: docs/unified-pp.md.
+Knob "backup" (with "threads_sync"): unipp_forwarded_nowait_backup violates AckAgreement, 944
+distinct, 26 states; unipp_forwarded_blocking_backup holds, 1,044 (load 25, 23:47 UTC). Table:
+docs/unified-pp.md.
