@@ -22,17 +22,34 @@ package dev.hicachesync.controller;
  * @param backupThreadDies {@code unified}, #38428: the storage backend raises in this rank's backup thread
  *     (rank 0's first backup) and the thread dies: that backup and every later one are never acked
  * @param backupRaiseAcked #38427, the fix: the same raise is caught and the backup acked (not stored)
+ * @param ppDrainNowait {@code unified} with PP (HiCacheUnifiedPipeline.tla, bug {@code NOWAIT}): a later
+ *     stage drains the storage queues by stage 0's forwarded S123 counts with {@code _drain_queue}'s {@code
+ *     get_nowait}, which stops at the first entry its own threads have not queued yet
+ * @param lateDeposits {@code unified} with PP, the scenario of both PP drain faults: this rank is a later
+ *     stage whose prefetch thread queues each S7 outcome {@link #LATE_DEPOSIT_QUERIES} query latencies
+ *     late (its scheduler is ahead of its storage threads, as a GIL-starved thread is)
  */
 public record ControllerFaults(
     boolean skipIdleWriteCheck, boolean unsyncedLoadingCheck, boolean releaseTailEarly,
     boolean untrackedSlots, boolean localTerminate, boolean loadReadinessBeforeMin,
-    boolean backupThreadDies, boolean backupRaiseAcked) {
+    boolean backupThreadDies, boolean backupRaiseAcked, boolean ppDrainNowait, boolean lateDeposits) {
+  /** How many storage-query latencies a late stage's S7 outcome takes to reach its hit queue. */
+  public static final int LATE_DEPOSIT_QUERIES = 4;
+
   /** No fault: the protocol as specified. */
   public static final ControllerFaults NONE = new ControllerFaults(false, false, false);
 
   /** The faults without {@code untrackedSlots} (the slot ledger checks every free). */
   public ControllerFaults(boolean skipIdleWriteCheck, boolean unsyncedLoadingCheck, boolean releaseTailEarly) {
     this(skipIdleWriteCheck, unsyncedLoadingCheck, releaseTailEarly, false);
+  }
+
+  /** The faults without the PP drain faults of {@code unified}. */
+  public ControllerFaults(boolean skipIdleWriteCheck, boolean unsyncedLoadingCheck, boolean releaseTailEarly,
+      boolean untrackedSlots, boolean localTerminate, boolean loadReadinessBeforeMin, boolean backupThreadDies,
+      boolean backupRaiseAcked) {
+    this(skipIdleWriteCheck, unsyncedLoadingCheck, releaseTailEarly, untrackedSlots, localTerminate,
+        loadReadinessBeforeMin, backupThreadDies, backupRaiseAcked, false, false);
   }
 
   /** The faults of the versions before {@code unified}. */

@@ -81,10 +81,16 @@ final class ReadyQueue<T> {
    * thread.
    */
   synchronized T poll() {
-    Entry<T> e = entries.poll();
+    Entry<T> e = entries.peek();
     if (e == null) {
       throw new IllegalStateException("S3 decided more pops than entries are queued");
     }
+    if (!e.ready) {
+      // A pop of work this rank has not finished (a later PP stage that did not wait for its own thread):
+      // in SGLang the entry would not be in the queue yet.
+      throw new IllegalStateException("S3 popped an entry this rank's thread has not queued yet");
+    }
+    entries.poll();
     return e.item;
   }
 

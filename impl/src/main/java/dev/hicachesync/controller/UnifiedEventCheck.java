@@ -58,6 +58,7 @@ final class UnifiedEventCheck {
     c.popWriteAcks((int) n[0]);
     c.popLoadAcks((int) n[1]);
     if (st) {
+      ownQueuesHold(n);
       drainHits((int) n[2]);
       drainAcks((int) n[3]);
       c.drainControlQueues(0, (int) n[4], (int) n[5]);
@@ -66,6 +67,28 @@ final class UnifiedEventCheck {
     if (c.faults.loadReadinessBeforeMin()) {
       pdDecodeLoadBack();
     }
+  }
+
+  /**
+   * Under PP a later stage drains stage 0's forwarded counts (the SyncLayer forwards S123,
+   * HiCacheUnifiedPipeline.tla {@code SchedRecvPipe}), which its own storage threads may not have queued
+   * yet. The protocol waits until they have (this stage's threads queue the same entries: S7 and the
+   * completion MIN span the pp group); with {@link ControllerFaults#ppDrainNowait()} the counts are cut to
+   * what is queued, as {@code _drain_queue}'s {@code get_nowait} does (bug NOWAIT, F2). On stage 0 both are
+   * no-ops: its counts are a MIN that includes its own.
+   */
+  private void ownQueuesHold(long[] n) {
+    UnifiedState u = c.unified;
+    if (c.faults.ppDrainNowait()) {
+      n[2] = Math.min(n[2], u.hitQueue.leadingReady());
+      n[3] = Math.min(n[3], u.ackQueue.leadingReady());
+      n[4] = Math.min(n[4], c.backupAckQueue.leadingReady());
+      n[5] = Math.min(n[5], c.hostReleaseQueue.leadingReady());
+      return;
+    }
+    int hits = (int) n[2];
+    int acks = (int) n[3];
+    c.env.awaitCondition(() -> u.hitQueue.leadingReady() >= hits && u.ackQueue.leadingReady() >= acks);
   }
 
   /**

@@ -35,6 +35,20 @@ final class UnifiedPrefetchThread {
     this.c = c;
   }
 
+  /**
+   * Queues the S7 outcome after {@code queries} storage-query latencies (one normally; more on a late PP
+   * stage, {@link ControllerFaults#lateDeposits()}: its thread reaches {@code prefetch_hit_queue.put} later).
+   */
+  private void deposit(int queries, Runnable done) {
+    c.env.background(TransferKind.STORAGE_READ, 0, ok -> {
+      if (queries <= 1) {
+        done.run();
+      } else {
+        deposit(queries - 1, done);
+      }
+    });
+  }
+
   void run() {
     PrefetchOperation op;
     while ((op = c.prefetchQueue.poll()) != null) {
@@ -48,7 +62,7 @@ final class UnifiedPrefetchThread {
       c.after(SyncPoint.S7);
       c.undeposited.incrementAndGet();
       PrefetchOperation o = op;
-      c.env.background(TransferKind.STORAGE_READ, 0, ok -> {
+      deposit(c.faults.lateDeposits() ? ControllerFaults.LATE_DEPOSIT_QUERIES : 1, () -> {
         c.undeposited.decrementAndGet();
         o.deposited = true;
         entry.markReady();

@@ -2,6 +2,7 @@ package dev.hicachesync.sim;
 
 import dev.hicachesync.controller.ControllerFaults;
 import dev.hicachesync.sync.ProtocolVersion;
+import java.util.EnumSet;
 import java.util.Set;
 
 /**
@@ -72,7 +73,20 @@ public enum Fault {
    * The fix of {@link #ATTACH_FAILS_LOCALLY} ({@code unified_attach_fixed}): the same failing attach, its
    * outcome MIN-reduced before {@code enable_storage} flips (every rank stays detached).
    */
-  ATTACH_AGREED;
+  ATTACH_AGREED,
+  // ---- version unified with PP > 1 (HiCacheUnifiedPipeline.tla, docs/unified-pp.md). Both put the later
+  // stages' storage threads behind their schedulers ({@link ControllerFaults#lateDeposits()}); they differ in
+  // how a later stage drains stage 0's forwarded S123 counts.
+  /**
+   * F2, docs/findings.md ({@code unipp_forwarded_nowait}): a later stage drains stage 0's counts with {@code
+   * _drain_queue}'s {@code get_nowait}, stopping at an entry its own prefetch thread has not queued yet.
+   */
+  PP_DRAIN_NOWAIT,
+  /**
+   * The fix of {@link #PP_DRAIN_NOWAIT} ({@code unipp_forwarded_blocking}): the same late threads, and the
+   * later stage waits until its own queues hold the forwarded counts (the protocol's own drain).
+   */
+  PP_DRAIN_BLOCKING;
 
   /** Ticks (the bug) or steps (the fix) a request may wait before the waiting-queue timeout aborts it. */
   public static final long WAITING_TIMEOUT = 6;
@@ -99,14 +113,34 @@ public enum Fault {
     return controllerFaults(faults, 0);
   }
 
-  /** Returns the controller's part of {@code faults} for rank {@code rank} (a backend raises on rank 0). */
+  /** Returns the controller's part of {@code faults} for rank {@code rank} of stage 0. */
   static ControllerFaults controllerFaults(Set<Fault> faults, int rank) {
+    return controllerFaults(faults, rank, 0);
+  }
+
+  /**
+   * Returns the controller's part of {@code faults} for rank {@code rank} on pipeline stage {@code stage} (a
+   * backend raises on rank 0; the PP drain faults make the later stages' storage threads late).
+   */
+  static ControllerFaults controllerFaults(Set<Fault> faults, int rank, int stage) {
+    boolean ppDrain = faults.contains(PP_DRAIN_NOWAIT) || faults.contains(PP_DRAIN_BLOCKING);
     return new ControllerFaults(faults.contains(SKIP_IDLE_WRITE_CHECK),
         faults.contains(UNSYNCED_LOADING_CHECK),
         faults.contains(EARLY_TAIL_RELEASE) || faults.contains(EARLY_SLOT_REUSE),
         faults.contains(EARLY_SLOT_REUSE), faults.contains(LOCAL_TERMINATE),
         faults.contains(PD_DECODE_LOAD_READINESS),
-        rank == 0 && faults.contains(BACKUP_THREAD_DIES), rank == 0 && faults.contains(BACKUP_RAISE_ACKED));
+        rank == 0 && faults.contains(BACKUP_THREAD_DIES), rank == 0 && faults.contains(BACKUP_RAISE_ACKED),
+        faults.contains(PP_DRAIN_NOWAIT), ppDrain && stage > 0);
+  }
+
+  /** Refuses a PP drain fault without pipeline stages (one line): its scenario needs a later stage. */
+  static void checkStages(Set<Fault> faults, int pp) {
+    for (Fault f : EnumSet.of(PP_DRAIN_NOWAIT, PP_DRAIN_BLOCKING)) {
+      if (faults.contains(f) && pp < 2) {
+        throw new IllegalArgumentException("fault " + f.name().toLowerCase(java.util.Locale.ROOT)
+            + " needs pipeline stages (--pp 2 or more); got pp " + pp);
+      }
+    }
   }
 
   /** Returns whether {@code faults} runs the runtime-attach scenario (storage starts detached). */

@@ -155,11 +155,8 @@ public record SimConfig(
         throw new IllegalArgumentException("an L3 capacity needs pp = 1: a later pipeline stage cannot "
             + "lose a page it must read, got pp " + topology.pp());
       }
-      if (version == ProtocolVersion.UNIFIED && topology.pp() > 1) {
-        throw new IllegalArgumentException("version unified needs pp = 1: its single merged PP collective"
-            + " (#33473, #37562) is not implemented; got pp " + topology.pp() + " (use --version merged)");
-      }
       Fault.checkVersion(faults, version);
+      Fault.checkStages(faults, topology.pp());
       SimConfig c = new SimConfig(topology, steps, seed, version, storage, storageDir, storagePages, prefetchPolicy,
           writePolicy, java.util.Collections.unmodifiableSet(EnumSet.copyOf(faults)), pageSize,
           devicePages, hostPages, maxRunning, readFailure, collectiveTimeout, workload, fullDigestEvery,

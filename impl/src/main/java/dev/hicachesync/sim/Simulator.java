@@ -304,7 +304,7 @@ public final class Simulator {
     // The rank's prefetch, I/O, backup threads, stepped: they do the work at the virtual times env decides
     // (same reports as inline; INLINE_RANK_THREADS runs that work on the rank's thread, for speed).
     ControllerThreads threads = INLINE_RANK_THREADS ? null : ControllerThreads.stepped("rank" + r);
-    CacheController controller = new CacheController(cfg.controllerConfig(), Fault.controllerFaults(cfg.faults(), r),
+    CacheController controller = new CacheController(cfg.controllerConfig(), Fault.controllerFaults(cfg.faults(), r, c.pp()),
         threads == null ? env : threads.around(env),
         new SyncLayer(cfg.version(), schedGroups, reductions),
         new SyncLayer(cfg.version(), prefetchGroups, reductions), traced != null ? traced.observer() : rec, storage,

@@ -14,7 +14,8 @@ import java.util.Arrays;
  *   <li>{@code merged}, {@code unified}: one collective over the CP×TP group.
  * </ul>
  *
- * <p>With PP (post20460, merged) stage 0 reduces and forwards {@code [point, result...]} down the pipeline;
+ * <p>With PP (post20460, merged, unified: HiCacheUnifiedPipeline.tla {@code EventsComplete} on stage 0,
+ * {@code SchedRecvPipe} on the later stages) stage 0 reduces and forwards {@code [point, result...]} down the pipeline;
  * later stages take exactly what arrives and forward it, so every stage applies the same decision without
  * a symmetric cross-stage collective on the scheduler thread (B6, B19). The prefetch thread's layer also
  * reduces over the pp group (B7's fix on the background thread).

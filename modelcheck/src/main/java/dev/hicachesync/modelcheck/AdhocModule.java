@@ -81,7 +81,8 @@ public enum AdhocModule {
     }
     if (topology.pp() > 1 || topology.dp() > 1) {
       throw new BadInputException("version 'unified' (the default) is modelled for --dp 1 --pp 1 only"
-          + " (HiCacheUnified.tla; its PP admission question is the catalogue's MCHiCacheUnifiedPP); give"
+          + " (HiCacheUnified.tla; its PP questions are the catalogue's MCHiCacheUnifiedPP and"
+          + " MCHiCacheUnifiedPipeline models, check --model unipp_...); give"
           + " --version merged or post20460 for --dp " + topology.dp() + " --pp " + topology.pp());
     }
     return UNIFIED;

@@ -52,14 +52,23 @@ class SimulateCommandTest {
     assertTrue(u.err().contains("HiCacheUnified.tla has no trace module"), u.err());
   }
 
-  /** PP > 1 is refused for unified in one line (the merged PP collective is not implemented). */
+  /**
+   * Unified with PP > 1 runs (HiCacheUnifiedPipeline.tla: stage 0's S123 forwarded); its PP drain bug is
+   * caught through the command line, and a PP drain fault without stages is refused in one line.
+   */
   @Test
-  void unifiedWithPipelineStagesIsExitTwo() {
-    CommandRun r = run("--pp", "2", "--steps", "10");
-    assertEquals(2, r.code(), r.out() + r.err());
-    assertEquals(1, r.err().strip().lines().count(), r.err());
-    assertTrue(r.err().contains("version unified needs pp = 1"), r.err());
-    assertEquals(0, run("--pp", "2", "--cp", "1", "--tp", "1", "--version", "merged", "--steps", "200").code());
+  void unifiedWithPipelineStagesRunsAndItsDrainBugIsCaught() {
+    CommandRun ok = run("--pp", "2", "--cp", "2", "--tp", "1", "--steps", "300", "--seed", "7");
+    assertEquals(0, ok.code(), ok.out() + ok.err());
+    assertTrue(ok.out().contains("divergence: none"), ok.out());
+    CommandRun bug = run("--pp", "2", "--cp", "2", "--tp", "1", "--steps", "300", "--seed", "7",
+        "--fault", "pp_drain_nowait");
+    assertEquals(1, bug.code(), bug.out() + bug.err());
+    assertTrue(bug.out().contains("TreeAgreement") && bug.out().contains("seed 7"), bug.out());
+    CommandRun noStages = run("--steps", "10", "--fault", "pp_drain_nowait");
+    assertEquals(2, noStages.code(), noStages.out() + noStages.err());
+    assertEquals(1, noStages.err().strip().lines().count(), noStages.err());
+    assertTrue(noStages.err().contains("needs pipeline stages"), noStages.err());
   }
 
   /** A unified bug fault is caught through the command line (exit 1, named invariant, seed). */
