@@ -57,6 +57,8 @@ final class MemberSlot extends CacheLinePadding {
 
   /** How long this member waits actively before it parks; owner thread only. */
   final WaitPolicy.Patience patience;
+  /** Whether this member unparked another in its last call; owner thread only. */
+  boolean wokeOthers;
 
   /** Payload capacity made at start (grown by the owner when a longer payload comes). */
   static final int INITIAL_CAPACITY = 16;
@@ -191,11 +193,16 @@ final class MemberSlot extends CacheLinePadding {
     PARKED.compareAndSet(this, me, null);
   }
 
-  /** Wakes the owner if it registered (if it has not parked yet, the permit makes its park return at once). */
-  void unpark() {
+  /**
+   * Wakes the owner if it registered (if it has not parked yet, the permit makes its park return at once);
+   * returns whether it had.
+   */
+  boolean unpark() {
     Thread t = parked;
     if (t != null) {
       LockSupport.unpark(t);
+      return true;
     }
+    return false;
   }
 }

@@ -115,7 +115,8 @@ final class Rendezvous {
         throw awaitBroken().rethrownFor("rank " + me.rank);
       }
       if (progress(k) == ALL_ARRIVED) {
-        wakeParked(me); // we are the last (or among the last): nobody else will wake those that parked
+        // We are the last (or among the last): nobody else will wake those that parked.
+        me.wokeOthers = wakeParked(me);
       } else {
         interrupted = await(k, me);
         if (progress(k) != ALL_ARRIVED) {
@@ -194,13 +195,15 @@ final class Rendezvous {
     return status;
   }
 
-  /** Unparks every other member that registered to park (the last arrival's duty). */
-  private void wakeParked(MemberSlot me) {
+  /** Unparks every other member that registered to park (the last arrival's duty); true if one had. */
+  private boolean wakeParked(MemberSlot me) {
+    boolean woke = false;
     for (MemberSlot s : slots) {
       if (s != me) {
-        s.unpark();
+        woke |= s.unpark();
       }
     }
+    return woke;
   }
 
   /**
@@ -211,7 +214,8 @@ final class Rendezvous {
     boolean interrupted = false;
     boolean overran = false;
     boolean yield = me.patience.mode == WaitPolicy.Mode.YIELD;
-    long patience = me.patience.next();
+    long patience = me.patience.next(me.wokeOthers);
+    me.wokeOthers = false;
     long start = System.nanoTime();
     while (progress(k) == WAITING) {
       long waited = System.nanoTime() - start;
@@ -238,7 +242,9 @@ final class Rendezvous {
         interrupted = true;
       }
     }
-    me.patience.learn(overran);
+    long took = System.nanoTime() - start;
+    // A wait that ended inside one long yield (the core went to another process) overran it too.
+    me.patience.learn(overran || took > patience, took);
     return interrupted;
   }
 
