@@ -40,6 +40,9 @@ final class Rendezvous {
   private final long timeoutNanos;
   private final WaitBoard board;
 
+  /** Yield or park when the members outnumber the cores; null when they spin (or always park). */
+  private final WaitModeChooser chooser;
+
   /** The failure that broke the group; set once. */
   private volatile CollectiveException broken;
 
@@ -49,6 +52,7 @@ final class Rendezvous {
     this.timeoutNanos = timeoutNanos;
     this.board = board;
     WaitPolicy policy = WaitPolicy.forMembers(members.size());
+    this.chooser = policy.mode == WaitPolicy.Mode.YIELD ? new WaitModeChooser() : null;
     this.slots = new MemberSlot[members.size()];
     for (int m = 0; m < slots.length; m++) {
       slots[m] = new MemberSlot(members.get(m), policy);
@@ -130,7 +134,11 @@ final class Rendezvous {
           throw broken.rethrownFor("rank " + me.rank);
         }
       }
-      return result(k, kind, op, root, length, out);
+      long[] result = result(k, kind, op, root, length, out);
+      if (index == 0 && chooser != null) {
+        chooser.tick(System.nanoTime());
+      }
+      return result;
     } finally {
       me.release(state);
       if (interrupted) {
@@ -214,7 +222,8 @@ final class Rendezvous {
     boolean interrupted = false;
     boolean overran = false;
     boolean yield = me.patience.mode == WaitPolicy.Mode.YIELD;
-    long patience = me.patience.next(me.wokeOthers);
+    boolean parkNow = chooser != null && chooser.parking();
+    long patience = parkNow ? 0 : me.patience.next(me.wokeOthers);
     me.wokeOthers = false;
     long start = System.nanoTime();
     while (progress(k) == WAITING) {
@@ -244,7 +253,9 @@ final class Rendezvous {
     }
     long took = System.nanoTime() - start;
     // A wait that ended inside one long yield (the core went to another process) overran it too.
-    me.patience.learn(overran || took > patience, took);
+    if (!parkNow) {
+      me.patience.learn(overran || took > patience, took);
+    }
     return interrupted;
   }
 

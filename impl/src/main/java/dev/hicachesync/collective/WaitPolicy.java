@@ -40,6 +40,12 @@ final class WaitPolicy {
 
   /** Longest active phase, in ns: above this a park costs less than the CPU the wait burns. */
   static final long MAX_PATIENCE_NANOS = Long.getLong("hicache.collective.patienceMicros", 50) * 1_000;
+  /**
+   * Longest active phase when yielding, in ns. Lower than when spinning: on an idle machine a whole round
+   * of 8 members on 2 cores took 8–15 µs, and on a loaded one a yield that returns within a long patience
+   * still left the round 3× slower than parking (docs/performance.md).
+   */
+  static final long MAX_YIELD_PATIENCE_NANOS = Long.getLong("hicache.collective.yieldPatienceMicros", 20) * 1_000;
   /** Shortest non-zero active phase, in ns; below it the member parks at once. */
   static final long MIN_PATIENCE_NANOS = 500;
   /**
@@ -144,6 +150,7 @@ final class WaitPolicy {
   /** One learned active phase, with its probes. */
   static final class Estimate {
     private final Mode mode;
+    private final long max;
     private long nanos;
     private int waits;
     private int probeEvery = PROBE_EVERY;
@@ -151,12 +158,13 @@ final class WaitPolicy {
 
     Estimate(Mode mode) {
       this.mode = mode;
-      this.nanos = MAX_PATIENCE_NANOS / 4;
+      this.max = mode == Mode.YIELD ? MAX_YIELD_PATIENCE_NANOS : MAX_PATIENCE_NANOS;
+      this.nanos = max / 4;
     }
 
     long next() {
       probing = (++waits & (probeEvery - 1)) == 0;
-      return probing ? MAX_PATIENCE_NANOS : nanos;
+      return probing ? max : nanos;
     }
 
     /**
@@ -172,7 +180,7 @@ final class WaitPolicy {
         nanos = less < MIN_PATIENCE_NANOS ? 0 : less;
       } else {
         long twice = Math.max(nanos, waitedNanos) * 2;
-        nanos = Math.min(MAX_PATIENCE_NANOS, Math.max(MIN_PATIENCE_NANOS, twice));
+        nanos = Math.min(max, Math.max(MIN_PATIENCE_NANOS, twice));
       }
     }
   }

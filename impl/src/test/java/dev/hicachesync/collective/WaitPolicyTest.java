@@ -50,13 +50,14 @@ class WaitPolicyTest {
   @Test
   void failedYieldProbesBackOff() {
     WaitPolicy.Patience p = new WaitPolicy.Patience(WaitPolicy.Mode.YIELD);
+    long max = WaitPolicy.MAX_YIELD_PATIENCE_NANOS;
     int full = 0;
     int waits = 3 * WaitPolicy.PROBE_EVERY + 4 * WaitPolicy.PROBE_EVERY; // probes at 64, 128 and 256
     for (int i = 0; i < waits; i++) {
-      if (p.next(false) == MAX) {
+      if (p.next(false) == max) {
         full++;
       }
-      p.learn(true, MAX);
+      p.learn(true, max);
     }
     assertEquals(3, full, "a failed yield probe doubles the interval to the next");
   }
