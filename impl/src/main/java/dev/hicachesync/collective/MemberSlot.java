@@ -78,9 +78,13 @@ final class MemberSlot extends CacheLinePadding {
     return (state & 1) == 0 && STATE.compareAndSet(this, state, state + 1);
   }
 
-  /** Ends the call claimed from {@code state}: a release store, no fence needed (owner only). */
-  void release(long state) {
-    STATE.lazySet(this, state + 2);
+  /**
+   * Ends the call claimed from {@code state}: a release store, no fence needed (owner only). The next call
+   * is generation k+1 only if this one's arrival was {@code counted}; a call that failed before it counted
+   * (or was fenced out) leaves the member in generation k, where its counter still is.
+   */
+  void release(long state, boolean counted) {
+    STATE.lazySet(this, counted ? state + 2 : state);
   }
 
   /**

@@ -113,9 +113,11 @@ final class Rendezvous {
     }
     long k = state >>> 1;
     boolean interrupted = false;
+    boolean counted = false;
     try {
       me.record(k, kind, op, root, site, length, payload);
-      if (!me.arrive(k)) { // a timed-out member fenced us out of generation k
+      counted = me.arrive(k);
+      if (!counted) { // a timed-out member fenced us out of generation k
         throw awaitBroken().rethrownFor("rank " + me.rank);
       }
       if (progress(k) == ALL_ARRIVED) {
@@ -140,7 +142,7 @@ final class Rendezvous {
       }
       return result;
     } finally {
-      me.release(state);
+      me.release(state, counted);
       if (interrupted) {
         Thread.currentThread().interrupt();
       }
