@@ -23,7 +23,8 @@ package dev.hicachesync.collective;
  * next one (up to {@link #MAX_PROBE_EVERY}). Spin probes keep their interval: measured, a member whose
  * patience fell to none during warm-up (JIT compilation) parks at once, so its partner's probes wait out
  * its wake-up; with backed-off probes the pair never found its way back to spinning (see also
- * {@link Patience}).
+ * {@link Patience}). A group that yields also measures, epoch by epoch, whether yielding beats parking at
+ * all ({@link WaitModeChooser}).
  *
  * <p>A plain class, not a record: Lincheck's instrumentation cannot take field offsets of records.
  */
