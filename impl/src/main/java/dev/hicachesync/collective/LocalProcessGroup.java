@@ -36,9 +36,17 @@ final class LocalProcessGroup implements ProcessGroup {
 
   @Override
   public long[] allReduce(String callSite, ReduceOp op, long[] values) {
-    // The rendezvous reads the payload only while every member is in the call and copies the result out,
-    // so a caller reusing its array cannot change what others reduce.
+    // The rendezvous copies the payload in before it counts the arrival, so a caller reusing its array
+    // cannot change what others reduce.
     return rendezvous.allReduce(index, site(callSite), op, values);
+  }
+
+  @Override
+  public long[] allReduce(String callSite, ReduceOp op, long[] values, long[] out) {
+    if (out.length < values.length) {
+      throw new IllegalArgumentException("result array of length " + out.length + " for " + values.length + " values");
+    }
+    return rendezvous.allReduceInto(index, site(callSite), op, values, out);
   }
 
   @Override

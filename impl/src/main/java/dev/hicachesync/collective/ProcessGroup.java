@@ -34,6 +34,20 @@ public interface ProcessGroup {
   long[] allReduce(String callSite, ReduceOp op, long[] values);
 
   /**
+   * Like {@link #allReduce(String, ReduceOp, long[])}, but writes the result into {@code out} (at least as
+   * long as {@code values}; may be {@code values} itself) and returns {@code out}, so that a caller that
+   * reduces every step allocates nothing per call on the in-JVM fabric. Caller: the owning thread.
+   */
+  default long[] allReduce(String callSite, ReduceOp op, long[] values, long[] out) {
+    if (out.length < values.length) {
+      throw new IllegalArgumentException("result array of length " + out.length + " for " + values.length + " values");
+    }
+    long[] result = allReduce(callSite, op, values);
+    System.arraycopy(result, 0, out, 0, result.length);
+    return out;
+  }
+
+  /**
    * Returns once every member has called it. Caller: the owning thread.
    *
    * @throws CollectiveMismatchException if a member's matching call differs

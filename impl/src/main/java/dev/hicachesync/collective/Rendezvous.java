@@ -3,54 +3,62 @@ package dev.hicachesync.collective;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
 import java.util.concurrent.locks.LockSupport;
 
 /**
  * The shared state of one group in a {@link LocalFabric}: a sequence of generations, the k-th call of
  * every member landing in generation k.
  *
- * <p>Why this shape (issue 13): a lock and condition per group cost a park/unpark per waiter, tens of
- * µs, on every S1..S7 of every step. Here each member writes its call into its own {@link MemberSlot}
- * and counts its arrival on one atomic counter; the last to arrive checks INV-1, reduces into a result
- * buffer owned by the group and publishes {@code done = k + 1}. Waiters spin for a learned while (only
- * when the group's members fit the cores), then park (see {@link WaitPolicy}). Nothing is allocated
- * per call on this path except the fresh array the interface returns.
+ * <p>Why this shape (issue 13): no member waits for another to compute its result. Each member copies
+ * its call into its own {@link MemberSlot} (buffer {@code k & 1}) and publishes its arrival with one
+ * CAS on its own counter; then it waits until every other member's counter shows an arrival in k, checks
+ * INV-1 against the others' calls and reduces their payloads itself, in member order, so every member
+ * computes the same result. On the success path no field is written by two threads (no shared arrival
+ * counter, no result buffer, no lock), so two members on two cores exchange a handful of cache lines per
+ * call and nothing else. Waiters wait actively for a learned while, then park (see {@link WaitPolicy});
+ * the member that sees every arrival right after its own unparks those that parked.
  *
- * <p>Why one result buffer is enough: the finisher of generation k+1 writes it only once every member
- * has arrived in k+1, and a member arrives in k+1 only after it copied generation k's result. The
- * timeout is a watchdog against hangs (wall time, but it never decides a protocol outcome: it only
- * turns a deadlock into an error). Failures (mismatch, timeout) are decided under {@link #failLock}, as
- * is a generation's success, so that a generation either completes for every member or fails for every
- * member and breaks the group.
+ * <p>Failures decide a generation for every member. A mismatch is seen alike by every member (each
+ * compares the same k-th calls); the first to publish it in {@link #broken} wins, and all throw that
+ * exception. A timeout fences the late members out ({@link MemberSlot#fence}): the CAS on the late
+ * member's counter decides once whether it arrived, so either every member sees all arrivals or every
+ * member sees a fence and fails. The timeout is a watchdog against hangs (wall time, it never decides a
+ * protocol outcome). After a failure the group is broken: every later call fails at once.
  */
 final class Rendezvous {
+  private static final AtomicReferenceFieldUpdater<Rendezvous, CollectiveException> BROKEN =
+      AtomicReferenceFieldUpdater.newUpdater(Rendezvous.class, CollectiveException.class, "broken");
+
+  private static final int WAITING = 0;
+  private static final int ALL_ARRIVED = 1;
+  private static final int FAILED = 2;
+
   private final String name;
   private final List<Integer> members;
   private final MemberSlot[] slots;
   private final long timeoutNanos;
   private final WaitBoard board;
-  private final WaitPolicy policy;
-  private final AtomicInteger arrived = new AtomicInteger();
-  private final Object failLock = new Object();
 
-  /** Completed generations, which is also the index of the one in progress. */
-  private volatile long done;
-  /** The failure that broke the group; once set, {@link #done} never moves again. */
+  /** Yield or park when the members outnumber the cores; null when they spin (or always park). */
+  private final WaitModeChooser chooser;
+
+  /** The failure that broke the group; set once. */
   private volatile CollectiveException broken;
-  /** The result of generation {@code done - 1}; written by its finisher only. */
-  private long[] result = new long[8];
 
   Rendezvous(String name, List<Integer> members, long timeoutNanos, WaitBoard board) {
     this.name = name;
     this.members = members;
     this.timeoutNanos = timeoutNanos;
     this.board = board;
-    this.policy = WaitPolicy.forMembers(members.size());
+    WaitPolicy policy = WaitPolicy.forMembers(members.size());
+    this.chooser = policy.mode == WaitPolicy.Mode.YIELD ? new WaitModeChooser() : null;
     this.slots = new MemberSlot[members.size()];
     for (int m = 0; m < slots.length; m++) {
-      slots[m] = new MemberSlot(members.get(m), name, policy);
-      board.register(slots[m]);
+      slots[m] = new MemberSlot(members.get(m), policy);
+    }
+    for (int m = 0; m < slots.length; m++) {
+      board.register(new MemberWait(m));
     }
   }
 
@@ -64,174 +72,223 @@ final class Rendezvous {
 
   /** All-reduce as member {@code index}: returns a fresh array with the reduction. Owner thread. */
   long[] allReduce(int index, String site, ReduceOp op, long[] values) {
-    return call(index, MemberSlot.ALL_REDUCE, op, -1, site, values.length, values, true);
+    return call(index, MemberSlot.ALL_REDUCE, op, -1, site, values.length, values, null);
+  }
+
+  /** All-reduce as member {@code index} into {@code out} (at least as long as {@code values}). Owner thread. */
+  long[] allReduceInto(int index, String site, ReduceOp op, long[] values, long[] out) {
+    return call(index, MemberSlot.ALL_REDUCE, op, -1, site, values.length, values, out);
   }
 
   /** Barrier as member {@code index}. Owner thread. */
   void barrier(int index, String site) {
-    call(index, MemberSlot.BARRIER, null, -1, site, 0, null, false);
+    call(index, MemberSlot.BARRIER, null, -1, site, 0, null, null);
   }
 
   /** Broadcast from {@code root} (a member) as member {@code index}: a fresh copy of root's values. */
   long[] broadcast(int index, String site, int root, long[] values) {
     boolean isRoot = members.get(index) == root;
-    return call(index, MemberSlot.BROADCAST, null, root, site, values.length, isRoot ? values : null, true);
+    return call(index, MemberSlot.BROADCAST, null, root, site, values.length, isRoot ? values : null, null);
   }
 
+  /**
+   * One call of member {@code index}: the result goes into {@code out} when given, else into a fresh
+   * array (null for a barrier).
+   */
   private long[] call(int index, int kind, ReduceOp op, int root, String site, int length, long[] payload,
-      boolean wantResult) {
-    MemberSlot slot = slots[index];
+      long[] out) {
+    MemberSlot me = slots[index];
     CollectiveException b = broken;
     if (b != null) {
-      throw b.rethrownFor("rank " + slot.rank + " (group broken earlier)");
+      throw b.rethrownFor("rank " + me.rank + " (group broken earlier)");
     }
-    long k = done;
-    long seen = slot.lastClaimed();
-    if (seen >= k || !slot.claim(seen, k)) {
+    long state = me.state();
+    if (!me.claim(state)) {
       // Two threads of one rank in one group: gloo would pair them with the wrong calls.
+      long k = state >>> 1;
       throw new IllegalStateException(
-          "rank " + slot.rank + " entered " + name + " twice in call #" + k + " (" + slot.toCall().describe()
-              + " and " + MemberSlot.describe(kind, op, root, site, length).describe()
+          "rank " + me.rank + " entered " + name + " twice in call #" + k + " (" + me.toCall(k).describe()
+              + " and " + MemberSlot.describe(MemberSlot.pack(kind, op, root, length), site).describe()
               + "): give each thread its own group");
     }
-    slot.record(kind, op, root, site, length, payload);
-    slot.waitingIn = k;
+    long k = state >>> 1;
     boolean interrupted = false;
+    boolean counted = false;
     try {
-      if (arrived.incrementAndGet() == slots.length) {
-        finish(k, slot);
+      me.record(k, kind, op, root, site, length, payload);
+      counted = me.arrive(k);
+      if (!counted) { // a timed-out member fenced us out of generation k
+        throw awaitBroken().rethrownFor("rank " + me.rank);
+      }
+      if (progress(k) == ALL_ARRIVED) {
+        // We are the last (or among the last): nobody else will wake those that parked.
+        me.wokeOthers = wakeParked(me);
       } else {
-        interrupted = await(k, slot);
+        interrupted = await(k, me);
+        if (progress(k) != ALL_ARRIVED) {
+          throw awaitBroken().rethrownFor("rank " + me.rank);
+        }
       }
-      if (done == k) { // not completed: failed
-        throw broken.rethrownFor("rank " + slot.rank);
+      MemberSlot first = slots[0];
+      for (MemberSlot s : slots) {
+        if (!s.matches(first, k)) {
+          BROKEN.compareAndSet(this, null, new CollectiveMismatchException(mismatchMessage(k)));
+          throw broken.rethrownFor("rank " + me.rank);
+        }
       }
-      if (!wantResult) {
-        return null;
+      long[] result = result(k, kind, op, root, length, out);
+      if (index == 0 && chooser != null) {
+        chooser.tick(System.nanoTime());
       }
-      long[] out = new long[length];
-      System.arraycopy(result, 0, out, 0, length);
-      return out;
+      return result;
     } finally {
-      slot.waitingIn = -1;
+      me.release(state, counted);
       if (interrupted) {
         Thread.currentThread().interrupt();
       }
     }
   }
 
-  /** Completes generation {@code k} with its result or a mismatch; the last member to arrive. */
-  private void finish(long k, MemberSlot last) {
-    MemberSlot first = slots[0];
-    for (MemberSlot s : slots) {
-      if (!s.matches(first)) {
-        fail(k, new CollectiveMismatchException(mismatchMessage(k)));
-        return;
+  /**
+   * Generation {@code k}'s result, computed from every member's copy in member order (same everywhere);
+   * {@code op} is this member's, equal to every other's once INV-1 held.
+   */
+  private long[] result(long k, int kind, ReduceOp op, int root, int length, long[] out) {
+    if (kind == MemberSlot.BARRIER) {
+      return null;
+    }
+    long[] acc = out != null ? out : new long[length];
+    if (kind == MemberSlot.BROADCAST) {
+      for (MemberSlot s : slots) {
+        if (s.rank == root) {
+          System.arraycopy(s.values(k), 0, acc, 0, length);
+        }
+      }
+      return acc;
+    }
+    System.arraycopy(slots[0].values(k), 0, acc, 0, length);
+    for (int m = 1; m < slots.length; m++) {
+      long[] v = slots[m].values(k);
+      switch (op) {
+        case MIN -> {
+          for (int i = 0; i < length; i++) {
+            acc[i] = Math.min(acc[i], v[i]);
+          }
+        }
+        case MAX -> {
+          for (int i = 0; i < length; i++) {
+            acc[i] = Math.max(acc[i], v[i]);
+          }
+        }
+        default -> {
+          for (int i = 0; i < length; i++) {
+            acc[i] = op.apply(acc[i], v[i]);
+          }
+        }
       }
     }
-    combine(first);
-    arrived.set(0); // before done moves: the next generation's first arrival counts from zero
-    synchronized (failLock) {
-      if (broken != null) { // a waiter timed out between our arrival and here: the group is broken
-        return;
-      }
-      done = k + 1;
-    }
+    return acc;
+  }
+
+  /** Whether every member arrived in generation {@code k}, some member was fenced out, or neither yet. */
+  private int progress(long k) {
+    int status = ALL_ARRIVED;
     for (MemberSlot s : slots) {
-      if (s != last) {
+      long q = s.seq;
+      if (q == MemberSlot.FENCED) {
+        return FAILED;
+      }
+      if (q <= k) {
+        status = WAITING;
+      }
+    }
+    return status;
+  }
+
+  /** Unparks every other member that registered to park (the last arrival's duty); true if one had. */
+  private boolean wakeParked(MemberSlot me) {
+    boolean woke = false;
+    for (MemberSlot s : slots) {
+      if (s != me) {
+        woke |= s.unpark();
+      }
+    }
+    return woke;
+  }
+
+  /**
+   * Waits until every member arrived in {@code k} or one was fenced out; returns whether the thread was
+   * interrupted (it keeps waiting: leaving would corrupt the pairing of later calls).
+   */
+  private boolean await(long k, MemberSlot me) {
+    boolean interrupted = false;
+    boolean overran = false;
+    boolean yield = me.patience.mode == WaitPolicy.Mode.YIELD;
+    boolean parkNow = chooser != null && chooser.parking();
+    long patience = parkNow ? 0 : me.patience.next(me.wokeOthers);
+    me.wokeOthers = false;
+    long start = System.nanoTime();
+    while (progress(k) == WAITING) {
+      long waited = System.nanoTime() - start;
+      if (waited < patience) {
+        if (yield) {
+          Thread.yield();
+        } else {
+          Thread.onSpinWait();
+        }
+        continue;
+      }
+      overran = true;
+      if (waited >= timeoutNanos) {
+        timeOut(k);
+        continue; // now every member arrived (the fence came too late) or one is fenced out
+      }
+      Thread t = Thread.currentThread();
+      me.registerPark(t);
+      if (progress(k) == WAITING) {
+        LockSupport.parkNanos(this, timeoutNanos - waited);
+      }
+      me.clearPark(t);
+      if (Thread.interrupted()) {
+        interrupted = true;
+      }
+    }
+    long took = System.nanoTime() - start;
+    // A wait that ended inside one long yield (the core went to another process) overran it too.
+    if (!parkNow) {
+      me.patience.learn(overran || took > patience, took);
+    }
+    return interrupted;
+  }
+
+  /** Fences the members missing from generation {@code k}; if one was fenced, the group fails. */
+  private void timeOut(long k) {
+    CollectiveTimeoutException failure = timeoutMessage(k); // before the fence: the board still shows the waits
+    boolean fenced = false;
+    for (MemberSlot s : slots) {
+      fenced |= s.fence(k);
+    }
+    if (fenced) {
+      BROKEN.compareAndSet(this, null, failure);
+      for (MemberSlot s : slots) {
         s.unpark();
       }
     }
   }
 
-  private void combine(MemberSlot first) {
-    int len = first.length;
-    if (result.length < len) {
-      result = new long[Math.max(len, 2 * result.length)];
+  /** The failure of a generation seen fenced: published right after the fence by the member that fenced. */
+  private CollectiveException awaitBroken() {
+    CollectiveException b;
+    while ((b = broken) == null) {
+      Thread.yield(); // the fencing member may need this core to publish it
     }
-    long[] acc = result;
-    if (first.kind == MemberSlot.ALL_REDUCE) {
-      System.arraycopy(first.values, 0, acc, 0, len);
-      ReduceOp op = first.op;
-      for (int m = 1; m < slots.length; m++) {
-        long[] v = slots[m].values;
-        switch (op) {
-          case MIN -> {
-            for (int i = 0; i < len; i++) {
-              acc[i] = Math.min(acc[i], v[i]);
-            }
-          }
-          case MAX -> {
-            for (int i = 0; i < len; i++) {
-              acc[i] = Math.max(acc[i], v[i]);
-            }
-          }
-          default -> {
-            for (int i = 0; i < len; i++) {
-              acc[i] = op.apply(acc[i], v[i]);
-            }
-          }
-        }
-      }
-    } else if (first.kind == MemberSlot.BROADCAST) {
-      // Copied out of the root's slot: the root may start its next call before the others read this one.
-      for (MemberSlot s : slots) {
-        if (s.rank == first.root) {
-          System.arraycopy(s.values, 0, acc, 0, len);
-        }
-      }
-    }
-  }
-
-  /** Waits until generation {@code k} completes or fails; returns whether the thread was interrupted. */
-  private boolean await(long k, MemberSlot slot) {
-    boolean interrupted = false;
-    boolean parked = false;
-    long patience = slot.patience.next();
-    long start = System.nanoTime();
-    long deadline = start + timeoutNanos;
-    while (done == k && broken == null) {
-      long now = System.nanoTime();
-      if (now - start < patience) {
-        Thread.onSpinWait();
-        continue;
-      }
-      long left = deadline - now;
-      if (left <= 0) {
-        fail(k, timeoutMessage(k));
-        break;
-      }
-      parked = true;
-      Thread me = Thread.currentThread();
-      slot.registerPark(me);
-      if (done == k && broken == null) {
-        LockSupport.parkNanos(this, left);
-      }
-      slot.clearPark(me);
-      if (Thread.interrupted()) {
-        interrupted = true; // keep waiting: leaving would corrupt the pairing of later calls
-      }
-    }
-    slot.patience.learn(parked);
-    return interrupted;
-  }
-
-  private void fail(long k, CollectiveException failure) {
-    synchronized (failLock) {
-      if (done != k || broken != null) {
-        return; // completed or failed meanwhile
-      }
-      broken = failure;
-    }
-    for (MemberSlot s : slots) {
-      s.unpark();
-    }
+    return b;
   }
 
   private String mismatchMessage(long k) {
     List<String> parts = new ArrayList<>();
     for (MemberSlot s : slots) {
-      parts.add("rank " + s.rank + " " + s.toCall().describe());
+      parts.add("rank " + s.rank + " " + s.toCall(k).describe());
     }
     return "INV-1 CollectiveMatching violated on " + name + " call #" + k + ": " + String.join("; ", parts);
   }
@@ -240,15 +297,40 @@ final class Rendezvous {
     List<String> missing = new ArrayList<>();
     List<String> arrivedCalls = new ArrayList<>();
     for (MemberSlot s : slots) {
-      if (s.waitingIn != k) {
+      if (s.seq <= k) { // not arrived, or fenced
         missing.add(String.valueOf(s.rank));
       } else {
-        arrivedCalls.add("rank " + s.rank + " " + s.toCall().describe());
+        arrivedCalls.add("rank " + s.rank + " " + s.toCall(k).describe());
       }
     }
     return new CollectiveTimeoutException(
         "collective timeout on " + name + " call #" + k + " after "
             + TimeUnit.NANOSECONDS.toMillis(timeoutNanos) + " ms: missing rank(s) " + String.join(",", missing)
             + "; arrived: " + String.join("; ", arrivedCalls) + " | where every rank waits: " + board.describe());
+  }
+
+  /** Member {@code index}'s entry on the wait board: where it waits, read on demand (diagnostics only). */
+  private final class MemberWait implements WaitBoard.Waiter {
+    private final int index;
+
+    MemberWait(int index) {
+      this.index = index;
+    }
+
+    @Override
+    public int rank() {
+      return slots[index].rank;
+    }
+
+    @Override
+    public String waitingAt() {
+      MemberSlot s = slots[index];
+      long state = s.state();
+      long k = state >>> 1;
+      if ((state & 1) == 0 || s.seq != k + 1 || progress(k) != WAITING) {
+        return null; // not in a call, not arrived yet, or its generation is complete
+      }
+      return name + " at " + s.site(k) + " (" + s.toCall(k).kind() + ")";
+    }
   }
 }

@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
  * The rendezvous check bites: a plausible rendezvous that reuses one accumulator array across generations
  * and hands it out as the result must be rejected by Lincheck.
  *
- * <p>The race (what {@link Rendezvous}'s fresh {@link Generation} per call and {@link LocalProcessGroup}'s
+ * <p>The race (what {@link Rendezvous}'s fresh result per member and {@link MemberSlot}'s two payload
  * copies prevent): rank 1 arrives last in generation k and returns; before rank 0 wakes up, rank 1 enters
  * generation k+1 and copies its payload into the shared array in place; rank 0 then returns generation
  * k+1's partial values as generation k's result — the two ranks apply different S1 counts (AckAgreement).
