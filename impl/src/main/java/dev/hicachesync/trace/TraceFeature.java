@@ -32,8 +32,11 @@ public enum TraceFeature {
   WRITE_THROUGH_SELECTIVE("the spec models write_through only"),
   /** The write_back policy. */
   WRITE_BACK("the spec models write_through only"),
-  /** More than one pipeline stage. */
-  PP("PP stages are HiCachePipeline.tla's, which has no trace module: TraceHiCacheSync.tla runs one stage");
+  /**
+   * More than one pipeline stage: followed by {@code spec/TraceHiCachePipeline.tla} (post20460 and merged,
+   * storage off; {@code validate-trace} refuses the rest of PP by name before TLC runs).
+   */
+  PP(null);
 
   private final String whyNot;
 
