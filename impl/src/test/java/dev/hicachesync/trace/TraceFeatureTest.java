@@ -66,7 +66,7 @@ class TraceFeatureTest {
       assertEquals(f, TraceFeature.byLabel(f.label()));
       assertEquals(f.specFollows(), f.whyNot() == null);
     }
-    assertEquals(List.of(TraceFeature.STORAGE, TraceFeature.MULTI_PAGE_KEYS),
+    assertEquals(List.of(TraceFeature.STORAGE, TraceFeature.MULTI_PAGE_KEYS, TraceFeature.PP), // PP: TraceHiCachePipeline
         java.util.Arrays.stream(TraceFeature.values()).filter(TraceFeature::specFollows).toList());
   }
 }
