@@ -4,7 +4,8 @@ import java.util.Locale;
 
 /**
  * What a recorded run used, listed in its header's {@code Features} field, and whether {@code
- * spec/TraceHiCacheSync.tla} (with PP > 1, {@code spec/TraceHiCachePipeline.tla}) can follow a run that uses it. {@code validate-trace} refuses (exit 2, one line
+ * spec/TraceHiCacheSync.tla} (with PP > 1, {@code spec/TraceHiCachePipeline.tla}) can follow a run that uses
+ * it. {@code validate-trace} refuses (exit 2, one line
  * naming the feature) a trace with a feature the spec cannot follow, instead of reporting its first event
  * as unmatched: the difference would be the mapping's, not the protocol's.
  */
