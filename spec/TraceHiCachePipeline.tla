@@ -144,6 +144,9 @@ FollowerCanMove(r) ==
     /\ \/ ls[r].pc = "begin" /\ chan[r] # <<>> /\ coll[r]["sched"] = C!NoCall /\ Room(r)
        \/ ls[r].pc = "wait_ev"
 FollowersBusy == \E r \in Ranks : FollowerCanMove(r)
+\* (PosterCanMove: below.) Followers first, then RECV posters, then anything else.
+Busy == FollowersBusy \/ \E r \in Ranks : /\ StageOf(r) = 0 /\ Cardinality(StageDomain(r)) > 1
+                                            /\ ls[r].pc = "begin" /\ coll[r]["sched"] = C!NoCall /\ Room(r)
 
 \* A later stage's moves, followers first. Its scheduler copies its upstream messages and touches no
 \* other rank's state but its own channels, so its moves commute with every other rank's: taking them
@@ -159,14 +162,48 @@ FollowerStep ==
            \/ EventsReady(r)
            \/ ls[r].pc = "wait_ev" /\ (WriteEventCompletes(r) \/ LoadEventCompletes(r))
 
-\* Steps that are not logged: the followers' (above), a stage-0 rank posting RECV on a grid of
-\* several ranks (the RECV collective is what is logged), stage 0's GPU events. The next logged values
-\* and snapshots prune the wrong choices.
+\* A stage-0 rank on a grid of several ranks posts RECV (the collective is what is logged) as soon as it
+\* can: posting reads neither its events nor another rank's state, so it commutes with every other move.
+PosterCanMove(r) ==
+    /\ StageOf(r) = 0 /\ Cardinality(StageDomain(r)) > 1
+    /\ ls[r].pc = "begin" /\ coll[r]["sched"] = C!NoCall /\ Room(r)
+
+\* Index of the next event, at or after l, in which rank q posts its own value at one of sites (the
+\* first group of the sync point: stage 1) and has not posted it yet; 0 if none.
+NextOwnPost(q, sites) ==
+    LET js == {k \in l .. Len(Trace) : /\ Trace[k].ev = "CollectiveCompletes"
+                                       /\ Trace[k].ch = "sched" /\ Trace[k].stage = 1
+                                       /\ Trace[k].site \in sites
+                                       /\ \E i \in DOMAIN Trace[k].m : Trace[k].m[i] = q}
+        posted == coll[q]["sched"] # C!NoCall /\ coll[q]["sched"].site \in sites
+        first == IF js = {} THEN 0 ELSE C!SetMin(js)
+        rest == js \ {first}
+    IN  IF ~posted THEN first ELSE IF rest = {} THEN 0 ELSE C!SetMin(rest)
+
+\* The value of component c that rank q logged at event k.
+OwnVal(q, k, c) == LET i == CHOOSE x \in DOMAIN Trace[k].m : Trace[k].m[x] = q IN Trace[k].val[i][c]
+
+\* A stage-0 GPU event completes only while its rank waits in a collective (or, on a one-rank grid,
+\* before its atomic step), and only up to the count the rank logs at its next own post of that count
+\* (S1 / S123 for writes, S2 / S123 for loads): a completion the next post does not count happens after
+\* that post, as it may, since the count is read only when posting. Restrictions again (see above).
+Stage0EventCompletes(r) ==
+    /\ StageOf(r) = 0
+    /\ \/ coll[r]["sched"] # C!NoCall
+       \/ Cardinality(StageDomain(r)) = 1 /\ ls[r].pc = "begin"
+    \* IF, not "k = 0 \/ ...": TLC explores every disjunct of an action, so Trace[0] would be read
+    /\ \/ /\ LET k == NextOwnPost(r, {"S1", "S123"}) IN IF k = 0 THEN TRUE ELSE ls[r].wd < OwnVal(r, k, 1)
+          /\ WriteEventCompletes(r)
+       \/ /\ LET k == NextOwnPost(r, {"S2", "S123"})
+             IN  IF k = 0 THEN TRUE ELSE ls[r].ld < OwnVal(r, k, IF Trace[k].site = "S2" THEN 1 ELSE 2)
+          /\ LoadEventCompletes(r)
+
+\* Steps that are not logged: the followers' and the RECV posters' (above, before anything else),
+\* stage 0's GPU events. The next logged values and snapshots prune the wrong choices.
 UnloggedStep ==
     /\ \/ FollowerStep
-       \/ /\ ~FollowersBusy
-          /\ \/ \E r \in Ranks : StageOf(r) = 0 /\ Cardinality(StageDomain(r)) > 1 /\ StepBegins(r)
-             \/ \E r \in Ranks : StageOf(r) = 0 /\ (WriteEventCompletes(r) \/ LoadEventCompletes(r))
+       \/ ~FollowersBusy /\ \E r \in Ranks : PosterCanMove(r) /\ StepBegins(r)
+       \/ ~Busy /\ \E r \in Ranks : Stage0EventCompletes(r)
     /\ UNCHANGED l
 
 TraceInit ==
@@ -176,7 +213,7 @@ TraceInit ==
     /\ TLCSet(2, 0)         \* states printed at that l
 
 TraceNext ==
-    \/ ~FollowersBusy /\ (IsRecv \/ IsCollectiveCompletes)
+    \/ ~Busy /\ (IsRecv \/ IsCollectiveCompletes)
     \/ UnloggedStep
 
 TraceSpec == TraceInit /\ [][TraceNext]_traceVars
