@@ -144,9 +144,15 @@ FollowerCanMove(r) ==
     /\ \/ ls[r].pc = "begin" /\ chan[r] # <<>> /\ coll[r]["sched"] = C!NoCall /\ Room(r)
        \/ ls[r].pc = "wait_ev"
 FollowersBusy == \E r \in Ranks : FollowerCanMove(r)
-\* (PosterCanMove: below.) Followers first, then RECV posters, then anything else.
-Busy == FollowersBusy \/ \E r \in Ranks : /\ StageOf(r) = 0 /\ Cardinality(StageDomain(r)) > 1
-                                            /\ ls[r].pc = "begin" /\ coll[r]["sched"] = C!NoCall /\ Room(r)
+
+\* A stage-0 rank on a grid of several ranks posts RECV (the collective is what is logged) as soon as it
+\* can: posting reads neither its events nor another rank's state, so it commutes with every other move.
+PosterCanMove(r) ==
+    /\ StageOf(r) = 0 /\ Cardinality(StageDomain(r)) > 1
+    /\ ls[r].pc = "begin" /\ coll[r]["sched"] = C!NoCall /\ Room(r)
+
+\* Followers first, then RECV posters, then anything else.
+Busy == FollowersBusy \/ \E r \in Ranks : PosterCanMove(r)
 
 \* A later stage's moves, followers first. Its scheduler copies its upstream messages and touches no
 \* other rank's state but its own channels, so its moves commute with every other rank's: taking them
@@ -162,12 +168,6 @@ FollowerStep ==
            \/ EventsReady(r)
            \/ ls[r].pc = "wait_ev" /\ (WriteEventCompletes(r) \/ LoadEventCompletes(r))
 
-\* A stage-0 rank on a grid of several ranks posts RECV (the collective is what is logged) as soon as it
-\* can: posting reads neither its events nor another rank's state, so it commutes with every other move.
-PosterCanMove(r) ==
-    /\ StageOf(r) = 0 /\ Cardinality(StageDomain(r)) > 1
-    /\ ls[r].pc = "begin" /\ coll[r]["sched"] = C!NoCall /\ Room(r)
-
 \* Index of the next event, at or after l, in which rank q posts its own value at one of sites (the
 \* first group of the sync point: stage 1) and has not posted it yet; 0 if none.
 NextOwnPost(q, sites) ==
@@ -175,7 +175,8 @@ NextOwnPost(q, sites) ==
                                        /\ Trace[k].ch = "sched" /\ Trace[k].stage = 1
                                        /\ Trace[k].site \in sites
                                        /\ \E i \in DOMAIN Trace[k].m : Trace[k].m[i] = q}
-        posted == coll[q]["sched"] # C!NoCall /\ coll[q]["sched"].site \in sites
+        posted == /\ coll[q]["sched"] # C!NoCall
+                  /\ coll[q]["sched"].site \in sites /\ coll[q]["sched"].stage = 1
         first == IF js = {} THEN 0 ELSE C!SetMin(js)
         rest == js \ {first}
     IN  IF ~posted THEN first ELSE IF rest = {} THEN 0 ELSE C!SetMin(rest)
@@ -241,4 +242,4 @@ TraceProgress ==
 Measured runs (validate-trace on spec-shaped `simulate --trace --pp P` runs, 30 Nov 2026, load 23-30 on
 2 shared cores): docs/traces.md, "PP > 1". merged (1,2,2,2) seed 5, 85 events: 29,813 distinct states
 (227.8 s) before the search restrictions above (followers first, RECV posters next, stage-0 GPU events
-bounded by the next own post), 2,823 (50.2 s) after.
+bounded by the next own post), 2,099 (47.2 s) after.
