@@ -358,6 +358,10 @@ Quiet(s) == /\ s.req = NR /\ s.wait = 0 /\ s.run = 0
             /\ s.wq = <<>> /\ s.lq = <<>> /\ s.rlq = <<>>
             /\ \A i \in 1 .. NR : s.pf[i].st \in {"none", "fin"}
 
+\* RECV's first value: the index of the next request to deliver, 0 while one waits or none is left.
+\* (Also what TraceHiCachePipeline checks a recorded RECV against, on every stage.)
+RecvNext(s) == IF s.wait = 0 /\ s.req < NR THEN s.req + 1 ELSE 0
+
 \* The log record of a step: what the properties compare at equal step numbers.
 \* Pool usage, not free pages: ranks may have different pools (local_pool_sizes).
 LogRec(r, s) == [tree |-> s.tree, nid |-> s.nid, wait |-> s.wait, run |-> s.run,
@@ -413,8 +417,7 @@ Stay(s) == [s |-> s, call |-> C!NoCall]
 
 EnterOn(r, s, site) ==
     CASE site = "RECV" ->                                   \* stage 0: request broadcast
-            Post(r, s, "RECV", 1, <<IF s.wait = 0 /\ s.req < NR THEN s.req + 1 ELSE 0,
-                                    IF Quiet(s) THEN 0 ELSE 1>>)
+            Post(r, s, "RECV", 1, <<RecvNext(s), IF Quiet(s) THEN 0 ELSE 1>>)
       [] site = "SYNC" ->                                   \* check_hicache_events
             IF Follower(r)
               THEN IF Ready(s, s.msg.acks) THEN Enter(r, ApplyAcks(s, s.msg.acks), "ADMIT")

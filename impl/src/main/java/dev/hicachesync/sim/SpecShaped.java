@@ -123,9 +123,19 @@ public record SpecShaped(List<Integer> requests, int pagesPerKey, boolean finish
       throw new IllegalArgumentException("a spec-shaped run (--trace) needs --version pre20460, post20460 or"
           + " merged: its scheduler is TraceHiCacheSync.tla's, and HiCacheUnified.tla has no trace module yet");
     }
-    if (cfg.topology().pp() != 1) {
-      throw new IllegalArgumentException("a spec-shaped run (--trace) needs --pp 1: the spec runs stages in"
-          + " lockstep, the simulator forwards decisions down the pipeline");
+    if (cfg.topology().pp() > 1) { // followed by TraceHiCachePipeline.tla (HiCachePipeline.tla's PPSync "forward")
+      if (cfg.version() == dev.hicachesync.sync.ProtocolVersion.PRE20460) {
+        throw new IllegalArgumentException("a spec-shaped run (--trace) with --pp > 1 needs --version post20460"
+            + " or merged: pre20460 has no cross-stage sync (B6), and HiCachePipeline.tla models the forwarded one");
+      }
+      if (cfg.storage() != StorageMode.OFF) {
+        throw new IllegalArgumentException("a spec-shaped run (--trace) with --pp > 1 needs storage off:"
+            + " HiCachePipeline.tla folds the revoke queue into the host release queue, the simulator keeps two");
+      }
+      if (finishInStep || !aborted.isEmpty()) {
+        throw new IllegalArgumentException("a spec-shaped run (--trace) with --pp > 1 takes neither --trace-loop"
+            + " spec-in-step nor --trace-aborts: those are knobs of HiCacheSync.tla, not of HiCachePipeline.tla");
+      }
     }
     if (cfg.writePolicy() != dev.hicachesync.controller.WritePolicy.WRITE_THROUGH) {
       throw new IllegalArgumentException("a spec-shaped run (--trace) needs --write-policy write_through"

@@ -4,7 +4,8 @@ import java.util.Locale;
 
 /**
  * What a recorded run used, listed in its header's {@code Features} field, and whether {@code
- * spec/TraceHiCacheSync.tla} can follow a run that uses it. {@code validate-trace} refuses (exit 2, one line
+ * spec/TraceHiCacheSync.tla} (with PP > 1, {@code spec/TraceHiCachePipeline.tla}) can follow a run that uses
+ * it. {@code validate-trace} refuses (exit 2, one line
  * naming the feature) a trace with a feature the spec cannot follow, instead of reporting its first event
  * as unmatched: the difference would be the mapping's, not the protocol's.
  */
@@ -44,8 +45,11 @@ public enum TraceFeature {
   WRITE_THROUGH_SELECTIVE("the spec models write_through only"),
   /** The write_back policy. */
   WRITE_BACK("the spec models write_through only"),
-  /** More than one pipeline stage. */
-  PP("PP stages are HiCachePipeline.tla's, which has no trace module: TraceHiCacheSync.tla runs one stage");
+  /**
+   * More than one pipeline stage: followed by {@code spec/TraceHiCachePipeline.tla} (post20460 and merged,
+   * storage off; {@code validate-trace} refuses the rest of PP by name before TLC runs).
+   */
+  PP(null);
 
   private final String whyNot;
 

@@ -35,7 +35,14 @@ class SpecShapedTest {
     String storage = assertThrows(IllegalArgumentException.class,
         () -> shaped(twoPages).storage(StorageMode.MEMORY).build()).getMessage();
     assertTrue(storage.contains("--pages-per-key 1") && !storage.contains("\n"), storage);
-    assertThrows(IllegalArgumentException.class, () -> shaped(s).topology(Topology.of(1, 2, 1, 2)).build());
+    // PP > 1: TraceHiCachePipeline.tla follows post20460 and merged with storage off, nothing else
+    shaped(s).topology(Topology.of(1, 2, 1, 2)).build();
+    String ppStorage = assertThrows(IllegalArgumentException.class,
+        () -> shaped(s).topology(Topology.of(1, 2, 1, 2)).storage(StorageMode.MEMORY).build()).getMessage();
+    assertTrue(ppStorage.contains("with --pp > 1 needs storage off") && !ppStorage.contains("\n"), ppStorage);
+    String ppLegacy = assertThrows(IllegalArgumentException.class, () -> shaped(s).topology(Topology.of(1, 2, 1, 2))
+        .version(ProtocolVersion.PRE20460).build()).getMessage();
+    assertTrue(ppLegacy.contains("with --pp > 1 needs --version post20460 or merged"), ppLegacy);
     assertThrows(IllegalArgumentException.class, () -> new SpecShaped(List.of(0), 1));
   }
 

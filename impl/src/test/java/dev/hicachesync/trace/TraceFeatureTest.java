@@ -36,7 +36,9 @@ class TraceFeatureTest {
 
   @Test
   void otherFieldsImplyFeaturesTheSpecCannotFollow() {
-    assertEquals(TraceFeature.PP, header(2, "write_through", false, 1, List.of(1), List.of()).unfollowable());
+    assertEquals(List.of(TraceFeature.PP), header(2, "write_through", false, 1, List.of(1), List.of()).used());
+    assertNull(header(2, "write_through", false, 1, List.of(1), List.of()).unfollowable(),
+        "PP > 1 is TraceHiCachePipeline.tla's");
     assertEquals(TraceFeature.WRITE_BACK, header(1, "write_back", false, 1, List.of(1), List.of()).unfollowable());
     assertEquals(TraceFeature.WRITE_THROUGH_SELECTIVE,
         header(1, "write_through_selective", false, 1, List.of(1), List.of()).unfollowable());
@@ -65,7 +67,7 @@ class TraceFeatureTest {
       assertEquals(f.specFollows(), f.whyNot() == null);
     }
     assertEquals(List.of(TraceFeature.STORAGE, TraceFeature.MULTI_PAGE_KEYS, TraceFeature.FINISH_IN_STEP,
-        TraceFeature.ABORTS),
+        TraceFeature.ABORTS, TraceFeature.PP), // PP: TraceHiCachePipeline
         java.util.Arrays.stream(TraceFeature.values()).filter(TraceFeature::specFollows).toList());
   }
 

@@ -21,7 +21,8 @@ import picocli.CommandLine.ParseResult;
 public final class TraceOptions {
 
   @Option(names = "--trace", paramLabel = "FILE",
-      description = "run spec-shaped (--pp 1, keys of --pages-per-key pages, one request per step; storage off unless --storage is given, then 1 page per key)"
+      description = "run spec-shaped (keys of --pages-per-key pages, one request per step; storage off unless"
+          + " --storage is given, then 1 page per key; --pp > 1: post20460 or merged, storage off)"
           + " and write its NDJSON trace for validate-trace")
   Path trace;
 

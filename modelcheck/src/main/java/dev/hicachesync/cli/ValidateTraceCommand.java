@@ -5,6 +5,7 @@ import dev.hicachesync.modelcheck.ProgressReporter;
 import dev.hicachesync.modelcheck.TlcJar;
 import dev.hicachesync.modelcheck.TlcRunner;
 import dev.hicachesync.modelcheck.Workspace;
+import dev.hicachesync.modelcheck.validate.PipelineTraces;
 import dev.hicachesync.modelcheck.validate.SpecEvent;
 import dev.hicachesync.modelcheck.validate.SpecEvents;
 import dev.hicachesync.modelcheck.validate.TraceValidator;
@@ -32,7 +33,8 @@ import picocli.CommandLine.Spec;
  * {@code validate-trace FILE}: is a recorded run a behaviour of the specification?
  *
  * <p>Reads the NDJSON trace strictly, writes it as the TLA+ module {@code TraceLog} with the cfg of {@code
- * spec/TraceHiCacheSync.tla} under {@code modelcheck/target/tlc/trace-<name>/}, and runs TLC there.
+ * spec/TraceHiCacheSync.tla} (with PP > 1 {@code spec/TraceHiCachePipeline.tla}) under {@code
+ * modelcheck/target/tlc/trace-<name>/}, and runs TLC there.
  * Exit 0: accepted; 1: rejected (the first event no behaviour matches: event number, line, rank, and what
  * the spec allowed there) or a behaviour that matches the trace breaks a model invariant; 2: the file is
  * not a trace (one line naming the line number); 3: TLC failed.
@@ -93,6 +95,11 @@ public final class ValidateTraceCommand implements Callable<Integer> {
       err.println("hicache-sync validate-trace: " + file + ": " + UNIFIED_REFUSAL);
       return Main.EXIT_BAD_INPUT;
     }
+    String pipelineRefusal = PipelineTraces.refusal(trace.header()); // PP > 1 beyond TraceHiCachePipeline.tla
+    if (pipelineRefusal != null) {
+      err.println("hicache-sync validate-trace: " + file + ": " + pipelineRefusal);
+      return Main.EXIT_BAD_INPUT;
+    }
     Workspace workspace = Workspace.fromRoot().with(null, specDir);
     ProgressReporter progress = new ProgressReporter(err, System.console() != null);
     TlcRunner runner;
@@ -119,14 +126,15 @@ public final class ValidateTraceCommand implements Callable<Integer> {
     String tlc = v.tlc().map(r -> String.format("TLC: %,d distinct states, %.1f s", r.distinct(), r.seconds()))
         .orElse("");
     String model = h.version() + " dp,cp,tp,pp=" + h.dp() + "," + h.cp() + "," + h.tp() + "," + h.pp();
+    String spec = PipelineTraces.applies(h) ? PipelineTraces.MODEL : "HiCacheSync";
     switch (v.outcome()) {
       case ACCEPTED:
-        out.println(source + ": accepted: all " + v.events() + " events are a behaviour of HiCacheSync ("
+        out.println(source + ": accepted: all " + v.events() + " events are a behaviour of " + spec + " ("
             + model + "); " + tlc);
         return 0;
       case REJECTED: {
         SpecEvent e = v.event().orElseThrow();
-        out.println(source + ": rejected: no behaviour of HiCacheSync (" + model + ") matches event "
+        out.println(source + ": rejected: no behaviour of " + spec + " (" + model + ") matches event "
             + e.number() + " of " + v.events() + " (" + where(e) + "): " + e.describe());
         if (v.allowed().isEmpty()) {
           out.println("  the spec allowed there: nothing (no state reached this event)");
@@ -139,7 +147,7 @@ public final class ValidateTraceCommand implements Callable<Integer> {
         return 1;
       }
       case INVARIANT_BROKEN:
-        out.println(source + ": a behaviour of HiCacheSync (" + model + ") that matches this trace breaks "
+        out.println(source + ": a behaviour of " + spec + " (" + model + ") that matches this trace breaks "
             + v.invariant() + v.event().map(e -> " after event " + e.number() + " of " + v.events() + " ("
                 + where(e) + "): " + e.describe()).orElse(" in its initial state") + "; " + tlc);
         v.disagreement().ifPresent(d -> out.println("  the recorded ranks first disagree at " + d));

@@ -14,8 +14,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The header's {@code Features}: a trace of the simulator's own scheduler ({@code simulate --trace
  * --trace-loop simulator}) lists what the spec cannot follow, and {@code validate-trace} refuses it with
- * exit 2 and one line naming the feature; so does a hand-written header naming one, or implying one (PP 2,
- * write_back). A spec-shaped trace lists only features the spec follows and is still accepted.
+ * exit 2 and one line naming the feature; so does a hand-written header naming one, or implying one
+ * (write_back; PP 2 is followed by TraceHiCachePipeline.tla, PipelineTraceCommandTest). A spec-shaped trace lists only features the spec follows and is still accepted.
  */
 class TraceFeaturesCommandTest {
 

@@ -25,13 +25,24 @@ public final class TraceModule {
 
   private TraceModule() {}
 
-  /** Writes {@code TraceLog.tla} and {@code TraceHiCacheSync.cfg} into {@code dir}; returns the cfg. */
+  /** The trace spec that follows {@code h}'s run: {@link #SPEC}, or with PP > 1 {@link PipelineTraces#SPEC}. */
+  public static String specFor(TraceHeader h) {
+    return PipelineTraces.applies(h) ? PipelineTraces.SPEC : SPEC;
+  }
+
+  /** The cfg template of {@link #specFor}, in the spec directory. */
+  public static String templateFor(TraceHeader h) {
+    return specFor(h) + ".cfg.template";
+  }
+
+  /** Writes {@code TraceLog.tla} and the trace spec's cfg ({@link #specFor}) into {@code dir}; returns the cfg. */
   public static Path write(Path dir, String source, TraceHeader header, List<SpecEvent> events, Path template)
       throws IOException {
     Files.createDirectories(dir);
     Files.writeString(dir.resolve(MODULE + ".tla"), module(source, header, events), StandardCharsets.UTF_8);
-    Path cfg = dir.resolve(SPEC + ".cfg");
-    Files.writeString(cfg, cfg(Files.readString(template, StandardCharsets.UTF_8), header), StandardCharsets.UTF_8);
+    Path cfg = dir.resolve(specFor(header) + ".cfg");
+    Files.writeString(cfg, cfg(Files.readString(template, StandardCharsets.UTF_8), header,
+        PipelineTraces.maxSteps(events)), StandardCharsets.UTF_8);
     return cfg;
   }
 
@@ -89,9 +100,15 @@ public final class TraceModule {
 
   /** The cfg: the template with the header's constants in place of {@code ${Name}}. */
   static String cfg(String template, TraceHeader h) {
-    Map<String, String> values = Map.ofEntries(
+    return cfg(template, h, 1);
+  }
+
+  /** The same, with {@code maxSteps} for a template that names {@code MaxSteps} (the pipeline's). */
+  static String cfg(String template, TraceHeader h, int maxSteps) {
+    Map<String, String> values = Map.ofEntries(Map.entry("MaxSteps", "" + maxSteps),
         Map.entry("DP", "" + h.dp()), Map.entry("CP", "" + h.cp()), Map.entry("TP", "" + h.tp()),
-        Map.entry("PP", "" + h.pp()), Map.entry("Version", h.version()), Map.entry("Policy", h.policy()),
+        Map.entry("PP", "" + h.pp()), Map.entry("Version", h.version()),
+        Map.entry("Policy", PipelineTraces.applies(h) ? PipelineTraces.policy(h) : h.policy()),
         Map.entry("WritePolicy", h.writePolicy()), Map.entry("StorageOn", h.storage() ? "TRUE" : "FALSE"),
         Map.entry("PagesPerKey", "" + h.pagesPerKey()), Map.entry("DeviceCap", "" + h.deviceCap()),
         Map.entry("HostCap", "" + h.hostCap()), Map.entry("PrefetchThreshold", "" + h.prefetchThreshold()),

@@ -22,7 +22,8 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Checks a trace against {@code spec/TraceHiCacheSync.tla} with TLC (one worker, deadlock checking off).
+ * Checks a trace against {@code spec/TraceHiCacheSync.tla} (with PP > 1 {@code spec/TraceHiCachePipeline.tla})
+ * with TLC (one worker, deadlock checking off).
  *
  * <p>Verdicts (TLC-NOTES, "Trace validation within this fork"): {@code TraceNotFullyMatched} violated (exit
  * 12) = accepted; another invariant violated = a behaviour that matches the trace breaks it; a completed
@@ -54,14 +55,15 @@ public final class TraceValidator {
   /** Validates {@code trace} (read from {@code source}) in run directory {@code trace-<name>}. */
   public Validation validate(Trace trace, String name, String source) throws IOException, InterruptedException {
     List<SpecEvent> events = SpecEvents.merge(trace);
-    Path template = workspace.spec().resolve(TraceModule.TEMPLATE);
-    if (!Files.isRegularFile(template) || !Files.isRegularFile(workspace.spec().resolve(TraceModule.SPEC + ".tla"))) {
-      return failed(events, "trace spec not found: " + template.getParent().resolve(TraceModule.SPEC + ".tla")
+    String spec = TraceModule.specFor(trace.header()); // PP > 1: TraceHiCachePipeline
+    Path template = workspace.spec().resolve(TraceModule.templateFor(trace.header()));
+    if (!Files.isRegularFile(template) || !Files.isRegularFile(workspace.spec().resolve(spec + ".tla"))) {
+      return failed(events, "trace spec not found: " + template.getParent().resolve(spec + ".tla")
           + " and its cfg template are needed");
     }
     Path dir = runRoot(name);
     Path cfg = TraceModule.write(dir, source, trace.header(), events, template);
-    TlcJob job = new TlcJob("trace-" + name + "/tlc", TraceModule.SPEC, cfg, List.of(workspace.spec(), dir),
+    TlcJob job = new TlcJob("trace-" + name + "/tlc", spec, cfg, List.of(workspace.spec(), dir),
         workspace.work(), 1, timeLimit, List.of());
     TlcResult r;
     try {

@@ -1,0 +1,109 @@
+package dev.hicachesync.modelcheck.validate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.hicachesync.sim.SimConfig;
+import dev.hicachesync.sim.SimResult;
+import dev.hicachesync.sim.Simulator;
+import dev.hicachesync.sim.SpecShaped;
+import dev.hicachesync.sim.StorageMode;
+import dev.hicachesync.sync.ProtocolVersion;
+import dev.hicachesync.topology.Topology;
+import dev.hicachesync.trace.NdjsonTraceRecorder;
+import java.io.StringWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Spec-shaped runs with PP > 1 ({@code simulate --trace --pp P}) checked by TLC against {@code
+ * spec/TraceHiCachePipeline.tla}: seeded runs of post20460 and merged are accepted; a later stage's RECV
+ * snapshot edited (the stage disagrees with stage 0) and an edited ack count of stage 0's sync point are
+ * rejected at that event. {@code -Dhicache.trace.long=true} adds CP 2 x TP 2 x PP 2 and PP 3.
+ */
+class PipelineTraceTest {
+
+  /** A spec-shaped PP run: {@code n} requests over {@code keys} one-page keys; device 2 keys, host 3. */
+  static List<String> simulate(String version, int cp, int tp, int pp, long seed, int n, int keys) {
+    SimConfig cfg = SimConfig.builder().topology(Topology.of(1, cp, tp, pp))
+        .version(ProtocolVersion.parse(version)).storage(StorageMode.OFF).seed(seed).steps(3L * n)
+        .devicePages(2).hostPages(3).specShaped(SpecShaped.seeded(seed, n, keys, 1)).build();
+    StringWriter out = new StringWriter();
+    SimResult r = new Simulator(cfg, new NdjsonTraceRecorder(out)).run();
+    assertNull(r.divergence(), "the simulator's own checker: " + r.divergence());
+    return new ArrayList<>(out.toString().lines().toList());
+  }
+
+  @ParameterizedTest(name = "{0} (1,{1},{2},{3}) seed {4}")
+  @CsvSource({
+      "merged,    1, 1, 2, 3",   // stage 0 one rank: every step one atomic spec step, RECVs only logged
+      "post20460, 2, 1, 2, 3"})  // S1 and S2 on stage 0's attn_cp group, forwarded to stage 1
+  void seededPipelineRunsAreAccepted(String version, int cp, int tp, int pp, long seed) throws Exception {
+    List<String> lines = simulate(version, cp, tp, pp, seed, 8, 4);
+    assertTrue(lines.get(0).contains("\"PP\":" + pp), lines.get(0));
+    Validation v = TraceValidationTest.validate("pp-" + version + "-" + cp + tp + pp + "-seed" + seed, lines);
+    assertEquals(Validation.Outcome.ACCEPTED, v.outcome(), TraceValidationTest.show(v));
+  }
+
+  @ParameterizedTest(name = "{0} (1,{1},{2},{3}) seed {4}")
+  @EnabledIfSystemProperty(named = "hicache.trace.long", matches = "true")
+  @CsvSource({
+      "merged,    2, 1, 2, 3",
+      "merged,    2, 2, 2, 5",   // S123 fused over the grid, split into attn_cp and attn_tp steps
+      "post20460, 1, 1, 3, 4"})  // three stages: stage 2 follows stage 1's forwarded messages
+  void longPipelineRunsAreAccepted(String version, int cp, int tp, int pp, long seed) throws Exception {
+    seededPipelineRunsAreAccepted(version, cp, tp, pp, seed);
+  }
+
+  /**
+   * Stage 1's RECV snapshot of one step says one more free host page than it had: stage 1 disagrees with
+   * stage 0, and no behaviour of HiCachePipeline reaches that RECV.
+   */
+  @Test
+  void aLaterStageWhoseStateDisagreesIsRejectedThere() throws Exception {
+    List<String> lines = simulate("merged", 1, 1, 2, 3, 8, 4);
+    int line = editLaterStageSnapshot(lines, "hfree");
+    Validation v = TraceValidationTest.validate("pp-edited-stage1-hfree", lines);
+    assertEquals(Validation.Outcome.REJECTED, v.outcome(), TraceValidationTest.show(v));
+    assertEquals(TraceValidationTest.eventOfLine(lines, line), v.event().orElseThrow().number(),
+        "line " + line + ": " + TraceValidationTest.show(v));
+  }
+
+  /** Stage 0's sync point pops one more ack on one rank than the spec pops. */
+  @Test
+  void anEditedPopOfStageZeroIsRejectedThere() throws Exception {
+    List<String> lines = simulate("post20460", 2, 1, 2, 3, 8, 4);
+    int line = TraceValidationTest.edit(lines, "pop");
+    Validation v = TraceValidationTest.validate("pp-edited-pop", lines);
+    assertEquals(Validation.Outcome.REJECTED, v.outcome(), TraceValidationTest.show(v));
+    assertEquals(TraceValidationTest.eventOfLine(lines, line), v.event().orElseThrow().number(),
+        "line " + line + ": " + TraceValidationTest.show(v));
+  }
+
+  /**
+   * Adds one to {@code field} of the snapshot of the first stage-1 RECV line (rank 1 of a (1,1,1,2) run)
+   * after the 6th line; returns its 1-based line number.
+   */
+  static int editLaterStageSnapshot(List<String> lines, String field) {
+    Pattern p = Pattern.compile("\"" + field + "\":(\\d+)");
+    for (int i = 6; i < lines.size(); i++) {
+      String l = lines.get(i);
+      if (!l.contains("\"r\":1,") || !l.contains("\"site\":\"RECV\"")) {
+        continue;
+      }
+      Matcher m = p.matcher(l);
+      if (m.find()) {
+        lines.set(i, l.substring(0, m.start(1)) + (Long.parseLong(m.group(1)) + 1) + l.substring(m.end(1)));
+        return i + 1;
+      }
+    }
+    throw new AssertionError("no stage-1 RECV line with a snapshot");
+  }
+}
