@@ -43,6 +43,11 @@ class SpecShapedTest {
     String ppLegacy = assertThrows(IllegalArgumentException.class, () -> shaped(s).topology(Topology.of(1, 2, 1, 2))
         .version(ProtocolVersion.PRE20460).build()).getMessage();
     assertTrue(ppLegacy.contains("with --pp > 1 needs --version post20460 or merged"), ppLegacy);
+    for (SpecShaped knobbed : List.of(s.inStep(), new SpecShaped(s.requests(), 1, false, java.util.Set.of(1)))) { // knobs of HiCacheSync.tla only
+      String ppKnob = assertThrows(IllegalArgumentException.class,
+          () -> shaped(knobbed).topology(Topology.of(1, 2, 1, 2)).build(), knobbed.toString()).getMessage();
+      assertTrue(ppKnob.contains("takes neither --trace-loop spec-in-step nor --trace-aborts"), ppKnob);
+    }
     assertThrows(IllegalArgumentException.class, () -> new SpecShaped(List.of(0), 1));
   }
 
