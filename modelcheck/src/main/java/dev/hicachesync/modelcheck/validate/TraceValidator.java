@@ -54,14 +54,15 @@ public final class TraceValidator {
   /** Validates {@code trace} (read from {@code source}) in run directory {@code trace-<name>}. */
   public Validation validate(Trace trace, String name, String source) throws IOException, InterruptedException {
     List<SpecEvent> events = SpecEvents.merge(trace);
-    Path template = workspace.spec().resolve(TraceModule.TEMPLATE);
-    if (!Files.isRegularFile(template) || !Files.isRegularFile(workspace.spec().resolve(TraceModule.SPEC + ".tla"))) {
-      return failed(events, "trace spec not found: " + template.getParent().resolve(TraceModule.SPEC + ".tla")
+    String spec = TraceModule.specOf(trace.header());
+    Path template = workspace.spec().resolve(TraceModule.templateOf(trace.header()));
+    if (!Files.isRegularFile(template) || !Files.isRegularFile(workspace.spec().resolve(spec + ".tla"))) {
+      return failed(events, "trace spec not found: " + template.getParent().resolve(spec + ".tla")
           + " and its cfg template are needed");
     }
     Path dir = runRoot(name);
     Path cfg = TraceModule.write(dir, source, trace.header(), events, template);
-    TlcJob job = new TlcJob("trace-" + name + "/tlc", TraceModule.SPEC, cfg, List.of(workspace.spec(), dir),
+    TlcJob job = new TlcJob("trace-" + name + "/tlc", spec, cfg, List.of(workspace.spec(), dir),
         workspace.work(), 1, timeLimit, List.of());
     TlcResult r;
     try {
