@@ -115,6 +115,30 @@ RecvAsLogged(e) ==
     \A i \in DOMAIN e.m :
         reqIdx'[e.m[i]] = IF e.res[i][1] = 0 THEN reqIdx[e.m[i]] ELSE e.res[i][1]
 
+\* Index of the first event at or after j in which rank rk takes part on channel ch, or 0.
+NextOn(rk, ch, j) ==
+    LET ks == {k \in j .. Len(Trace) : /\ Trace[k].ev = "CollectiveCompletes"
+                                       /\ SiteGroup(Trace[k].site).ch = ch
+                                       /\ \E i \in DOMAIN Trace[k].m : Trace[k].m[i] = rk}
+    IN  IF ks = {} THEN 0 ELSE C!SetMin(ks)
+
+\* A call rank rk posts on channel th in this step is the one it logged next there (lookahead: a
+\* posted call stays as it is until its collective completes, so a post the log contradicts is cut
+\* at once instead of at the event, which keeps the search small). Nothing logged there any more:
+\* the trace ended first, any post is allowed.
+PostAhead(rk, th) ==
+    (coll[rk][th] = C!NoCall /\ coll'[rk][th] # C!NoCall) =>
+        LET k == NextOn(rk, th, l)
+        IN  \* IF, not "k = 0 \/ ...": TLC explores every disjunct, and Trace[0] does not exist
+            IF k = 0 THEN TRUE
+            ELSE LET e == Trace[k]
+                     i == CHOOSE x \in DOMAIN e.m : e.m[x] = rk
+                     c == coll'[rk][th]
+                 IN  /\ c.site = e.site
+                     /\ e.site = "RECV" \/ /\ c.op = e.op
+                                           /\ Len(c.val) = Len(e.val[i])
+                                           /\ Observed(e.site, c.val) = Observed(e.site, e.val[i])
+
 \* The spec action that completes a collective at this site.
 CompletesAt(site) ==
     \/ site = "RECV" /\ RecvComplete
@@ -156,6 +180,7 @@ UnloggedStep ==
                            \/ \E k \in 0 .. 1 : PfRead(r, k)
                            \/ PfPutHit(r) \/ PutAck(r) \/ BackupOk(r) \/ BackupRaise(r)
        \/ EnvNext
+    /\ \A r \in Ranks, th \in Threads : PostAhead(r, th)
     /\ UNCHANGED l
 
 TraceInit ==
