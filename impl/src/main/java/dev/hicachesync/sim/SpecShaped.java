@@ -31,8 +31,26 @@ import java.util.SplittableRandom;
  *
  * @param requests the key of each request, keys from 1
  * @param pagesPerKey pages of one key
+ * @param attachFailsOn with a runtime-attach fault ({@code unified}): the ranks whose backend fails to
+ *     initialise at the attach, which a spec-shaped run handles at its first RECV as {@code HiCacheUnified.tla}
+ *     does ({@code check --replay} takes them from a counterexample); null: the fault's own choice (odd ranks)
  */
-public record SpecShaped(List<Integer> requests, int pagesPerKey) {
+public record SpecShaped(List<Integer> requests, int pagesPerKey, List<Integer> attachFailsOn) {
+
+  /** A stream of {@code requests} with keys of {@code pagesPerKey} pages (no attach schedule). */
+  public SpecShaped(List<Integer> requests, int pagesPerKey) {
+    this(requests, pagesPerKey, null);
+  }
+
+  /** This stream with the runtime attach failing on {@code ranks} (see {@link #attachFailsOn}). */
+  public SpecShaped attachFailingOn(List<Integer> ranks) {
+    return new SpecShaped(requests, pagesPerKey, List.copyOf(ranks));
+  }
+
+  /** Whether rank {@code rank}'s backend initialises at a runtime attach of this run. */
+  boolean attachSucceedsOn(int rank) {
+    return attachFailsOn == null ? rank % 2 == 0 : !attachFailsOn.contains(rank);
+  }
 
   /** Checks the fields; one-line {@link IllegalArgumentException} otherwise. */
   public SpecShaped {
