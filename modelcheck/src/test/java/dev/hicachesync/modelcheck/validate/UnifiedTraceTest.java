@@ -36,7 +36,13 @@ class UnifiedTraceTest {
 
   /** A spec-shaped unified run of {@code n} requests (keys 1..n, one page each), pools of n pages. */
   static Run simulate(int cp, int tp, String policy, boolean storage, long seed, int n) {
+    return simulate(cp, tp, policy, storage, seed, n, 0.01);
+  }
+
+  /** As above, a storage read batch failing with probability {@code readFailure} on each rank. */
+  static Run simulate(int cp, int tp, String policy, boolean storage, long seed, int n, double readFailure) {
     SimConfig cfg = SimConfig.builder().topology(Topology.of(1, cp, tp, 1)).version(ProtocolVersion.UNIFIED)
+        .readFailure(readFailure)
         .storage(storage ? StorageMode.MEMORY : StorageMode.OFF).prefetchPolicy(PrefetchPolicy.parse(policy))
         .writePolicy(WritePolicy.WRITE_BACK).data(DataOptions.OFF).seed(seed).steps(5L * n + 4)
         .devicePages(n).hostPages(n).specShaped(SpecShaped.distinct(n)).build();
@@ -50,23 +56,30 @@ class UnifiedTraceTest {
     return SimulatorTraceTest.s7Results(lines);
   }
 
-  @ParameterizedTest(name = "unified (1,{0},{1}) {2} storage {3} seed {4}, {5} requests")
+  @ParameterizedTest(name = "unified (1,{0},{1}) {2} storage {3} seed {4}, {5} requests, read failure {6}")
   @CsvSource({
       // seed 1: S7 results 0, 1, 0 (rank 1's store lacks keys 1 and 3): revokes, and a hit read, synced,
       // drained and inserted at its final ack
-      "2, 1, timeout,       true,  1, 3",
-      "1, 2, wait_complete, true,  6, 3",   // S7 results 1, 0, 1: wait_complete completes at the ack drain
-      "2, 1, timeout,       false, 1, 3"})  // storage off: S123 of length 4, no S4
-  void seededUnifiedRunsAreAccepted(int cp, int tp, String policy, boolean storage, long seed, int n)
-      throws Exception {
-    Run run = simulate(cp, tp, policy, storage, seed, n);
+      "2, 1, timeout,       true,  1, 3, 0.01",
+      // the same hit's read fails on rank 1 only: the completion sync's MIN is 0, nothing is inserted and the
+      // slot goes back through the release queue on both ranks
+      "2, 1, timeout,       true,  1, 3, 0.5",
+      "1, 2, wait_complete, true,  6, 3, 0.01",   // S7 results 1, 0, 1: wait_complete completes at the ack drain
+      "2, 1, timeout,       false, 1, 3, 0.01"})  // storage off: S123 of length 4, no S4
+  void seededUnifiedRunsAreAccepted(int cp, int tp, String policy, boolean storage, long seed, int n,
+      double readFailure) throws Exception {
+    Run run = simulate(cp, tp, policy, storage, seed, n, readFailure);
     assertNull(run.result().divergence(), "the simulator's own checks pass");
     List<String> s7 = s7Results(run.lines());
     if (storage) {
       assertTrue(s7.contains("0") && s7.contains("1"), "a revoke and a storage hit: " + s7);
     }
-    Validation v = TraceValidationTest.validate("unified-" + cp + tp + "-" + policy + "-" + storage + "-seed" + seed,
-        run.lines());
+    if (readFailure > 0.1) {
+      assertTrue(run.lines().stream().anyMatch(l -> l.contains("\"site\":\"S5\"") && l.contains("\"val\":[0]")),
+          "a read that failed on one rank");
+    }
+    Validation v = TraceValidationTest.validate("unified-" + cp + tp + "-" + policy + "-" + storage + "-seed" + seed
+        + "-rf" + readFailure, run.lines());
     assertEquals(Validation.Outcome.ACCEPTED, v.outcome(), TraceValidationTest.show(v));
     assertTrue(v.events() >= 2 * n, "RECV and S123 per request at least: " + v.events());
   }
