@@ -171,6 +171,20 @@ IsCollectiveCompletes ==
            /\ e.site = "RECV" => RecvAsLogged(e)
     /\ l' = l + 1
 
+\* Whether rank rk's next S4 at or after event j posts 1 (the spec's S4 value is env[rk].clk).
+NextS4Fires(rk, j) ==
+    LET ks == {k \in j .. Len(Trace) : /\ Trace[k].ev = "CollectiveCompletes" /\ Trace[k].site = "S4"
+                                       /\ \E i \in DOMAIN Trace[k].m : Trace[k].m[i] = rk}
+    IN  /\ ks # {}
+        /\ LET e == Trace[C!SetMin(ks)]
+           IN  \E i \in DOMAIN e.m : e.m[i] = rk /\ e.val[i] = <<1>>
+
+\* Rank rk's clock fires (EnvClock) only where the log needs it: with the knobs off, the clock is read
+\* only by S4 and never goes back, so a clock that fires before an S4 the rank logged with 0, or with no
+\* S4 left, leads to no behaviour that matches more of the log (lookahead, to keep the search small).
+ClockAhead ==
+    \A rk \in Ranks : (~env[rk].clk /\ env'[rk].clk) => NextS4Fires(rk, l)
+
 \* Unlogged steps (partial observation): any of the spec's other actions, taken by TLC between
 \* two events; the next logged values prune the wrong choices.
 UnloggedStep ==
@@ -181,6 +195,7 @@ UnloggedStep ==
                            \/ PfPutHit(r) \/ PutAck(r) \/ BackupOk(r) \/ BackupRaise(r)
        \/ EnvNext
     /\ \A r \in Ranks, th \in Threads : PostAhead(r, th)
+    /\ ClockAhead
     /\ UNCHANGED l
 
 TraceInit ==
