@@ -231,3 +231,24 @@ TraceProgress ==
         ELSE TRUE
 
 =============================================================================
+Measured (validate-trace, TLC one worker, 2 cores shared by eight sessions, 30 Nov 2026 23:40-23:55 UTC,
+load 26-30; traces of `simulate --version unified --storage memory --trace`, keys 1..N, pools of N
+pages, write_back, data off; wall time of TLC as validate-trace prints it):
+  run (dp,cp,tp, policy, seed, requests)        ranks  events  lines  distinct  TLC time  verdict
+  1,2,1 timeout seed 1, 3 req (CI)                 2      26      52       567    13.9 s   accepted
+  1,1,2 wait_complete seed 6, 3 req (CI)           2      35      70     1,085    22.3 s   accepted
+  1,2,1 timeout seed 1, 3 req, storage off (CI)    2       8      16        89     8.7 s   accepted
+  1,2,1 timeout seed 1, 8 req (long tier)          2      66     132     1,503    22.1 s   accepted
+  1,2,1 best_effort seed 2, 4 req (long tier)      2      20      40       809    12.3 s   accepted
+  1,2,2 timeout seed 2, 3 req (long tier)          4      38     152   18,604   107.7 s   accepted
+Without the lookaheads the first run took 3,853 distinct states (PostAhead alone: 1,853), and the
+four-rank run had 47,029 distinct states after 5 min 10 s when stopped (PostAhead alone, load ~28).
+
+Diary:
+  2026-11-30  first unified traces: TLC could not parse the S123 digest pair (64-bit, negative): the
+              converter now writes it as 0, 0 (the spec's digest is a constant pair; Java checks its own).
+  2026-11-30  Java mutants, each rejected: the final ack releasing every slot (at event 17, the next
+              RECV's snapshot: host pages; with the snapshot check off, at event 18, S123's release
+              count); S7 keeping the local hit (the run ends in RankFailed, rejected there). Equivalent
+              under this shape (accepted): the hit drain popping the local hit-queue size (the run settles
+              S7's outcomes, so local = MIN).
