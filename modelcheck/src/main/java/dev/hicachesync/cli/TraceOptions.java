@@ -22,7 +22,8 @@ public final class TraceOptions {
 
   @Option(names = "--trace", paramLabel = "FILE",
       description = "run spec-shaped (--pp 1, keys of --pages-per-key pages, one request per step; storage off unless --storage is given, then 1 page per key)"
-          + " and write its NDJSON trace for validate-trace")
+          + " and write its NDJSON trace for validate-trace; with --version unified shaped as HiCacheUnified.tla"
+          + " (keys 1..N, write_back, pools of N pages, --data off)")
   Path trace;
 
   @Option(names = "--trace-requests", defaultValue = "8",
