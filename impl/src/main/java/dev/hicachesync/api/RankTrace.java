@@ -37,10 +37,18 @@ final class RankTrace implements TraceRecorder, SyncObserver {
    * @param lastStage how many groups a scheduler sync point reduces over on this rank (singletons skipped)
    */
   RankTrace(TraceRecorder out, SyncObserver next, int lastStage, int pageSize) {
+    this(out, next, lastStage, pageSize, true);
+  }
+
+  /**
+   * @param s5InTokens whether S5 reduces tokens (converted to pages here); {@code unified}'s completion sync
+   *     reduces pages already
+   */
+  RankTrace(TraceRecorder out, SyncObserver next, int lastStage, int pageSize, boolean s5InTokens) {
     this.out = out;
     this.next = next;
     this.lastStage = lastStage;
-    this.pageSize = pageSize;
+    this.pageSize = s5InTokens ? pageSize : 1;
   }
 
   void attach(CacheController c) {

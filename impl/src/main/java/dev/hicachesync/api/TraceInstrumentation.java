@@ -50,7 +50,8 @@ public final class TraceInstrumentation {
     if (!out.enabled()) {
       return null;
     }
-    RankTrace t = new RankTrace(out, next, stages(v, sched.attnCp().size(), sched.attnTp().size()), pageSize);
+    RankTrace t = new RankTrace(out, next, stages(v, sched.attnCp().size(), sched.attnTp().size()), pageSize,
+        v != ProtocolVersion.UNIFIED); // unified's completion sync (S5) reduces pages, the others' S5 tokens
     return new TraceInstrumentation(t, wrap(v, sched, t, "sched", step), wrap(v, prefetch, t, "pf", step), step);
   }
 

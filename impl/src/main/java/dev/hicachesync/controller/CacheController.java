@@ -332,6 +332,19 @@ public final class CacheController {
         && hostReleaseQueue.leadingReady() == hostReleaseQueue.size();
   }
 
+  /**
+   * Whether no prefetch of this rank is in flight anywhere: none ongoing, none queued for S7 and, in {@code
+   * unified}, no hit or batch ack waiting for the scheduler's drain, no read whose acks are not all synced and
+   * none holding host slots until its final ack. {@code HiCacheUnified.tla}'s {@code pf[r].st \in {"none",
+   * "done"}}: a spec-shaped {@code unified} run delivers the next request only then (the spec's {@code
+   * RecvComplete}). Scheduler thread (the storage threads stepped).
+   */
+  public boolean prefetchesSettled() {
+    return ongoingPrefetch.isEmpty() && prefetchQueue.isEmpty() && (unified == null
+        || unified.hitQueue.size() == 0 && unified.ackQueue.size() == 0 && unified.reading.isEmpty()
+        && unified.holding.isEmpty());
+  }
+
   /** Runs one pass of the prefetch thread: S7 for every queued operation. Prefetch thread only. */
   public void prefetchThreadStep() {
     if (unifiedSteps != null) {

@@ -68,4 +68,15 @@ record LoopShape(List<Phase> phases, int maxRunning, boolean stopOnDivergence, b
     return new LoopShape(List.of(Phase.PREFETCH_THREAD, Phase.RECV, Phase.ARRIVALS, Phase.ABORTS, Phase.EVENTS,
         Phase.ADMIT, Phase.FINISH), 1, false, true, false);
   }
+
+  /**
+   * {@code HiCacheUnified.tla}'s scheduler: the same phases as {@link #spec()} (the storage threads at the step
+   * boundary, RECV, finish, deliver, S123, admission), one request at a time, storage settled; nothing is
+   * written through at finish, since that spec has no write-through (the run is write_back with a device pool
+   * that never fills). Its RECV is {@code SpecIntake}'s unified form (the spec's {@code RecvComplete}).
+   */
+  static LoopShape specUnified() {
+    return new LoopShape(List.of(Phase.PREFETCH_THREAD, Phase.RECV, Phase.FINISH, Phase.ARRIVALS, Phase.EVENTS,
+        Phase.ADMIT), 1, false, true, false);
+  }
 }

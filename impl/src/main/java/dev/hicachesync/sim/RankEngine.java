@@ -104,10 +104,14 @@ final class RankEngine {
           if (arrivals == null) {
             return false;
           }
-          if (s == Fault.ATTACH_STEP && Fault.runtimeAttach(cfg.faults())) {
+          // A spec-shaped run handles the attach at its first RECV, as HiCacheUnified.tla's RecvComplete does.
+          long attachStep = cfg.specShaped() != null ? 0 : Fault.ATTACH_STEP;
+          if (s == attachStep && Fault.runtimeAttach(cfg.faults())) {
             // The runtime attach request every rank handles at this step (unified, F1): the odd ranks' backends
-            // fail to initialise. Through the controller: the API has no attach call (a fault scenario's seam).
-            controller.attachStorage(rank % 2 == 0, cfg.faults().contains(Fault.ATTACH_AGREED));
+            // fail to initialise (a spec-shaped run: the ranks it names). Through the controller: the API has no
+            // attach call (a fault scenario's seam).
+            boolean ok = cfg.specShaped() != null ? cfg.specShaped().attachSucceedsOn(rank) : rank % 2 == 0;
+            controller.attachStorage(ok, cfg.faults().contains(Fault.ATTACH_AGREED));
           }
         }
         case EVENTS -> {

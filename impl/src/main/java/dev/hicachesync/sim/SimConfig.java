@@ -67,8 +67,12 @@ public record SimConfig(
 
   /** Returns the controller configuration every rank uses. */
   ControllerConfig controllerConfig() {
+    // A spec-shaped unified run's prefetch timeout never fires: HiCacheUnified's clock (env.clk) fires at most
+    // once per rank per run and is never reset, so a timeout that fired for one request and not for the next
+    // would be no behaviour of the spec; S4 still runs, MAX of 0s, and the prefetch completes at its final ack.
+    long timeoutBase = specShaped != null && version == ProtocolVersion.UNIFIED ? Long.MAX_VALUE / 4 : 12;
     return new ControllerConfig(pageSize, devicePages, hostPages, writePolicy, prefetchPolicy,
-        storage != StorageMode.OFF, specShaped != null ? pageSize : 4 * pageSize, pageSize, 8, 12, 4,
+        storage != StorageMode.OFF, specShaped != null ? pageSize : 4 * pageSize, pageSize, 8, timeoutBase, 4,
         64L * 1024); // spec-shaped: one-page keys need a one-page threshold to be prefetched at all
   }
 

@@ -12,6 +12,7 @@ import dev.hicachesync.storage.FileStorageBackend;
 import dev.hicachesync.storage.LruStorageBackend;
 import dev.hicachesync.storage.MemoryStorageBackend;
 import dev.hicachesync.storage.StorageBackend;
+import dev.hicachesync.sync.ProtocolVersion;
 import dev.hicachesync.sync.Invariant;
 import dev.hicachesync.sync.InvariantViolation;
 import dev.hicachesync.sync.SyncGroups;
@@ -333,8 +334,13 @@ public final class Simulator {
       checker = new DomainChecker(ranks, members);
     }
     Workload.Factory wf = cfg.workload() != null ? cfg.workload() : SyntheticWorkload.factory(cfg.pageSize());
+    boolean unifiedSpec = cfg.specShaped() != null && cfg.version() == ProtocolVersion.UNIFIED;
     LoopShape shape = cfg.specShaped() == null ? LoopShape.simulator(cfg.maxRunning())
+        : unifiedSpec ? LoopShape.specUnified()
         : cfg.specShaped().finishInStep() ? LoopShape.specInStep() : LoopShape.spec();
+    if (unifiedSpec && storage != null) { // HiCacheUnified writes nothing to storage: what S7 finds is seeded
+      cfg.specShaped().seedStorage(storage, "tp" + t.tpRank(r) + "pp" + c.pp(), r, cfg.seed(), cfg.pageSize());
+    }
     RankEngine engine = new RankEngine(r, this, cfg, shape, Seam.wrap(controller, shape.writeThroughAtFinish(),
         traced), controller, env, rec, wf.create(cfg.seed(), c.dp()), recv, checker, log);
     engine.handles.addAll(List.of(sched, schedGroups.attnTp(), schedGroups.attnCp(), prefetchGroups.attnTp(),

@@ -10,7 +10,9 @@ import java.util.List;
 /**
  * The spec's RECV ({@code HiCacheSync.tla}): every rank posts {@code [next request index, or 0 while one
  * waits]} and the domain takes the MAX; a non-zero result delivers that request of the fixed stream
- * ({@link SpecShaped}). RECV is logged on a one-rank domain too, since the spec always posts it. The run
+ * ({@link SpecShaped}). Under version {@code unified} ({@code HiCacheUnified.tla}'s {@code RecvComplete}) a
+ * rank posts the next index only while none waits and no prefetch of it is in flight, and the domain takes
+ * the MIN: the request comes once every rank is ready. RECV is logged on a one-rank domain too, since the spec always posts it. The run
  * stops when every rank is {@code LocalDone}, agreed by one MIN on the untraced domain group: a harness
  * collective (the spec then only stutters), no part of the protocol or the trace.
  */
@@ -22,6 +24,8 @@ final class SpecIntake implements Intake {
   /** The rank's trace recorder (the API's instrumentation), or null when nothing is recorded. */
   private final TraceRecorder trace;
   private final int pageSize;
+  /** Version {@code unified}: RECV is {@code HiCacheUnified.tla}'s (see {@link #receive}). */
+  private final boolean unified;
   /** The spec's reqIdx: the last request index delivered, from 1 (0: none yet). */
   private int reqIdx;
 
@@ -38,6 +42,7 @@ final class SpecIntake implements Intake {
     this.harness = harness;
     this.trace = trace;
     this.pageSize = pageSize;
+    this.unified = engine.controller.version() == dev.hicachesync.sync.ProtocolVersion.UNIFIED;
   }
 
   @Override
@@ -47,17 +52,21 @@ final class SpecIntake implements Intake {
       return null;
     }
     int waiting = index(engine.firstWaiting());
-    long[] mine = {waiting == 0 && reqIdx < shape.requests().size() ? reqIdx + 1 : 0};
+    // unified: the next request only once no prefetch is in flight on any rank (HiCacheUnified's RecvComplete),
+    // hence MIN: every rank must be ready
+    boolean ready = waiting == 0 && reqIdx < shape.requests().size() && (!unified || c.prefetchesSettled());
+    long[] mine = {ready ? reqIdx + 1 : 0};
+    ReduceOp op = unified ? ReduceOp.MIN : ReduceOp.MAX;
     engine.api.beforeRecv(waiting, index(engine.firstRunning())); // the RECV line's snapshot, when traced
     long[] got;
     if (recv.size() > 1) {
-      got = recv.allReduce(SyncPoint.RECV.name(), ReduceOp.MAX, mine);
+      got = recv.allReduce(SyncPoint.RECV.name(), op, mine);
       engine.stats.recvCollectives++;
     } else {
       got = mine.clone();
       if (trace != null) {
-        trace.collective(engine.rank, s, "domain", "sched", List.of(engine.rank), SyncPoint.RECV.name(), 1, "MAX",
-            mine, got, null, null);
+        trace.collective(engine.rank, s, "domain", "sched", List.of(engine.rank), SyncPoint.RECV.name(), 1,
+            op.name(), mine, got, null, null);
       }
     }
     engine.recorder.afterSync(SyncPoint.RECV);
@@ -77,7 +86,7 @@ final class SpecIntake implements Intake {
   /** The spec's {@code LocalDone} on every rank of the domain (see the class javadoc). */
   private boolean allDone(CacheController c) {
     boolean done = reqIdx == shape.requests().size() && engine.firstWaiting() == null
-        && engine.firstRunning() == null && c.ongoingPrefetches().isEmpty();
+        && engine.firstRunning() == null && c.ongoingPrefetches().isEmpty() && (!unified || c.prefetchesSettled());
     for (int n : c.queueSizes()) {
       done &= n == 0;
     }

@@ -36,12 +36,21 @@ import java.util.SplittableRandom;
  * @param finishInStep whether the run is in SGLang's normal event loop ({@link #inStep})
  * @param aborted the requests (indexes from 1) aborted if they still wait one step after arriving ({@link
  *     #withAborts})
+ * @param attachFailsOn with a runtime-attach fault ({@code unified}): the ranks whose backend fails to
+ *     initialise at the attach, which a spec-shaped run handles at its first RECV as {@code HiCacheUnified.tla}
+ *     does ({@code check --replay} takes them from a counterexample); null: the fault's own choice (odd ranks)
  */
-public record SpecShaped(List<Integer> requests, int pagesPerKey, boolean finishInStep, Set<Integer> aborted) {
+public record SpecShaped(List<Integer> requests, int pagesPerKey, boolean finishInStep, Set<Integer> aborted,
+    List<Integer> attachFailsOn) {
 
   /** The spec's default order: a request finishes right after the next RECV, written through then; no aborts. */
   public SpecShaped(List<Integer> requests, int pagesPerKey) {
-    this(requests, pagesPerKey, false, Set.of());
+    this(requests, pagesPerKey, false, Set.of(), null);
+  }
+
+  /** The stream with a loop order and aborts, no attach schedule. */
+  public SpecShaped(List<Integer> requests, int pagesPerKey, boolean finishInStep, Set<Integer> aborted) {
+    this(requests, pagesPerKey, finishInStep, aborted, null);
   }
 
   /**
@@ -59,7 +68,7 @@ public record SpecShaped(List<Integer> requests, int pagesPerKey, boolean finish
         a.add(i);
       }
     }
-    return new SpecShaped(requests, pagesPerKey, finishInStep, a);
+    return new SpecShaped(requests, pagesPerKey, finishInStep, a, attachFailsOn);
   }
 
   /**
@@ -68,7 +77,17 @@ public record SpecShaped(List<Integer> requests, int pagesPerKey, boolean finish
    * (SGLang's point: trace feature {@code write_at_insert}); {@code LoopShape.specInStep()}.
    */
   public SpecShaped inStep() {
-    return new SpecShaped(requests, pagesPerKey, true, aborted);
+    return new SpecShaped(requests, pagesPerKey, true, aborted, attachFailsOn);
+  }
+
+  /** This stream with the runtime attach failing on {@code ranks} (see {@link #attachFailsOn}). */
+  public SpecShaped attachFailingOn(List<Integer> ranks) {
+    return new SpecShaped(requests, pagesPerKey, finishInStep, aborted, List.copyOf(ranks));
+  }
+
+  /** Whether rank {@code rank}'s backend initialises at a runtime attach of this run. */
+  boolean attachSucceedsOn(int rank) {
+    return attachFailsOn == null ? rank % 2 == 0 : !attachFailsOn.contains(rank);
   }
 
   /** Checks the fields; one-line {@link IllegalArgumentException} otherwise. */
@@ -120,8 +139,7 @@ public record SpecShaped(List<Integer> requests, int pagesPerKey, boolean finish
           + " a partial prefetch is one node in the spec, a host node and a computed child in the simulator");
     }
     if (cfg.version() == dev.hicachesync.sync.ProtocolVersion.UNIFIED) {
-      throw new IllegalArgumentException("a spec-shaped run (--trace) needs --version pre20460, post20460 or"
-          + " merged: its scheduler is TraceHiCacheSync.tla's, and HiCacheUnified.tla has no trace module yet");
+      checkUnified(cfg);
     }
     if (cfg.topology().pp() > 1) { // followed by TraceHiCachePipeline.tla (HiCachePipeline.tla's PPSync "forward")
       if (cfg.version() == dev.hicachesync.sync.ProtocolVersion.PRE20460) {
@@ -137,12 +155,82 @@ public record SpecShaped(List<Integer> requests, int pagesPerKey, boolean finish
             + " spec-in-step nor --trace-aborts: those are knobs of HiCacheSync.tla, not of HiCachePipeline.tla");
       }
     }
-    if (cfg.writePolicy() != dev.hicachesync.controller.WritePolicy.WRITE_THROUGH) {
+    if (cfg.version() != dev.hicachesync.sync.ProtocolVersion.UNIFIED
+        && cfg.writePolicy() != dev.hicachesync.controller.WritePolicy.WRITE_THROUGH) {
       throw new IllegalArgumentException("a spec-shaped run (--trace) needs --write-policy write_through"
           + " (the only one the spec models)");
     }
     if (cfg.workload() != null) {
       throw new IllegalArgumentException("a spec-shaped run (--trace) has its own request stream; no --workload");
+    }
+  }
+
+  /** {@code n} requests of keys 1..{@code n}, one page each: {@code HiCacheUnified.tla}'s stream. */
+  public static SpecShaped distinct(int n) {
+    if (n < 1) {
+      throw new IllegalArgumentException("requests must be >= 1, got " + n);
+    }
+    return new SpecShaped(java.util.stream.IntStream.rangeClosed(1, n).boxed().toList(), 1);
+  }
+
+  /**
+   * What {@code HiCacheUnified.tla} abstracts a run of version {@code unified} to (its header): every request
+   * its own node of one page (so every request prefetches its key when storage is on), no device tier and
+   * no host eviction (pools that never fill), no write-through (write_back, so nothing is written while the
+   * device pool never fills: S123's write count stays 0, and no storage backup runs), page counts only (the
+   * store is seeded per rank by {@link #seedStorage}).
+   */
+  private void checkUnified(SimConfig cfg) {
+    if (finishInStep || !aborted.isEmpty()) {
+      throw new IllegalArgumentException("a spec-shaped unified run (--trace) takes neither --trace-loop"
+          + " spec-in-step nor --trace-aborts: those are knobs of HiCacheSync.tla, not of HiCacheUnified.tla");
+    }
+    if (cfg.topology().pp() > 1) {
+      throw new IllegalArgumentException("a spec-shaped unified run (--trace) needs --pp 1: TraceHiCacheUnified.tla"
+          + " follows HiCacheUnified.tla, whose stages run in lockstep (HiCacheUnifiedPipeline.tla has no trace module)");
+    }
+    if (pagesPerKey != 1) {
+      throw new IllegalArgumentException("a spec-shaped unified run (--trace) needs --pages-per-key 1: HiCacheUnified"
+          + " has one page per key");
+    }
+    if (new java.util.HashSet<>(requests).size() != requests.size()) {
+      throw new IllegalArgumentException("a spec-shaped unified run (--trace) needs distinct keys: each request of"
+          + " HiCacheUnified has its own node and prefetches it");
+    }
+    if (cfg.writePolicy() != dev.hicachesync.controller.WritePolicy.WRITE_BACK) {
+      throw new IllegalArgumentException("a spec-shaped unified run (--trace) needs --write-policy write_back:"
+          + " HiCacheUnified has no write-through (S123's write count is 0)");
+    }
+    if (cfg.devicePages() < requests.size() || cfg.hostPages() < requests.size()) {
+      throw new IllegalArgumentException("a spec-shaped unified run (--trace) needs --device-pages and --host-pages"
+          + " of at least one page per request (" + requests.size() + "): HiCacheUnified evicts nothing");
+    }
+    if (cfg.data().on()) {
+      throw new IllegalArgumentException("a spec-shaped unified run (--trace) needs --data off: its store is seeded"
+          + " with page counts, not KV bytes");
+    }
+  }
+
+  /**
+   * Whether rank {@code rank}'s L3 holds key {@code key} at the start of a spec-shaped {@code unified} run:
+   * drawn from the run's seed, rank by rank, so that S7's local hits differ between ranks (the spec's {@code
+   * PfQuery(r, h)} lets each rank find 0 or 1 page).
+   */
+  static boolean stored(long seed, int rank, int key) {
+    return new SplittableRandom(seed ^ 0x5EEDL * (rank + 1) ^ (long) key << 20).nextInt(4) != 0;
+  }
+
+  /**
+   * Seeds rank {@code rank}'s key space ({@code suffix}) of {@code store} with the keys {@link #stored} says
+   * it holds; a spec-shaped {@code unified} run writes nothing to storage itself (write_back, no eviction).
+   */
+  void seedStorage(dev.hicachesync.storage.StorageBackend store, String suffix, int rank, long seed, int pageSize) {
+    for (int k : requests) {
+      if (stored(seed, rank, k)) {
+        dev.hicachesync.storage.PageKey key =
+            dev.hicachesync.storage.PageKey.chain(null, prompt(k, pageSize), 0, pageSize).withSuffix(suffix);
+        store.put(key, java.nio.ByteBuffer.allocate(8)); // what a page-count store holds (NoKvData)
+      }
     }
   }
 }

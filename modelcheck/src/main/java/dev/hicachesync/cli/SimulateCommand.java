@@ -207,7 +207,8 @@ public class SimulateCommand implements Callable<Integer> {
           .data(dataOptions());
       replay = workload.apply(b, StorageMode.parse(storage), dp, devicePages, hostPages, steps, drain);
       if (trace.on()) {
-        trace.apply(b, spec.commandLine().getParseResult(), seed, storage);
+        trace.apply(b, spec.commandLine().getParseResult(), seed, storage,
+            versionOf(!spec.commandLine().getParseResult().hasMatchedOption("--version")) == ProtocolVersion.UNIFIED);
       }
       cfg = b.build();
       if (environmentFaults != null) {

@@ -23,7 +23,8 @@ public final class TraceOptions {
   @Option(names = "--trace", paramLabel = "FILE",
       description = "run spec-shaped (keys of --pages-per-key pages, one request per step; storage off unless"
           + " --storage is given, then 1 page per key; --pp > 1: post20460 or merged, storage off)"
-          + " and write its NDJSON trace for validate-trace")
+          + " and write its NDJSON trace for validate-trace; with --version unified shaped as HiCacheUnified.tla"
+          + " (keys 1..N, write_back, pools of N pages, --data off)")
   Path trace;
 
   @Option(names = "--trace-requests", defaultValue = "8",
@@ -63,6 +64,15 @@ public final class TraceOptions {
    * (device 2 keys, host 3 keys, 3 steps per request, storage off unless --storage is given).
    */
   void apply(SimConfig.Builder b, ParseResult given, long seed, String storage) {
+    apply(b, given, seed, storage, false);
+  }
+
+  /**
+   * As {@link #apply(SimConfig.Builder, ParseResult, long, String)}; for version {@code unified} ({@code
+   * unified} true) shaped as {@code HiCacheUnified.tla} instead: keys 1..N, one page each, device and host
+   * pools of one page per request, write_back, {@code --data off} (SpecShaped.check refuses the rest).
+   */
+  void apply(SimConfig.Builder b, ParseResult given, long seed, String storage, boolean unified) {
     if (!loop.equals("spec") && !loop.equals("spec-in-step") && !loop.equals("simulator")) {
       throw new IllegalArgumentException("--trace-loop must be spec, spec-in-step or simulator, got '" + loop
           + "'");
@@ -72,6 +82,14 @@ public final class TraceOptions {
         throw new IllegalArgumentException("--trace-aborts needs a spec-shaped --trace-loop (spec or spec-in-step)");
       }
       return; // the simulator's own configuration, as without --trace
+    }
+    if (unified) {
+      if (aborts || loop.equals("spec-in-step")) { // knobs of HiCacheSync.tla; TraceHiCacheUnified has neither
+        throw new IllegalArgumentException("--version unified --trace takes neither --trace-loop spec-in-step nor"
+            + " --trace-aborts: those are knobs of HiCacheSync.tla, not of HiCacheUnified.tla");
+      }
+      applyUnified(b, given, storage);
+      return;
     }
     // Storage stays off unless asked for: with it on, one page per key (SpecShaped.check says why).
     StorageMode mode = given.hasMatchedOption("--storage") ? StorageMode.parse(storage) : StorageMode.OFF;
@@ -87,6 +105,34 @@ public final class TraceOptions {
     }
     if (!given.hasMatchedOption("--steps")) {
       b.steps(3L * requests);
+    }
+  }
+
+  private void applyUnified(SimConfig.Builder b, ParseResult given, String storage) {
+    if (given.hasMatchedOption("--trace-keys")) {
+      throw new IllegalArgumentException("--trace-keys does not apply to a spec-shaped unified run: its requests are"
+          + " keys 1..N (--trace-requests), each its own node in HiCacheUnified");
+    }
+    StorageMode mode = given.hasMatchedOption("--storage") ? StorageMode.parse(storage) : StorageMode.OFF;
+    b.specShaped(SpecShaped.distinct(requests)).storage(mode);
+    if (pagesPerKey != 1) {
+      throw new IllegalArgumentException("a spec-shaped unified run (--trace) needs --pages-per-key 1:"
+          + " HiCacheUnified has one page per key");
+    }
+    if (!given.hasMatchedOption("--device-pages")) {
+      b.devicePages(requests);
+    }
+    if (!given.hasMatchedOption("--host-pages")) {
+      b.hostPages(requests);
+    }
+    if (!given.hasMatchedOption("--write-policy")) {
+      b.writePolicy(dev.hicachesync.controller.WritePolicy.WRITE_BACK);
+    }
+    if (!given.hasMatchedOption("--data")) {
+      b.data(dev.hicachesync.sim.DataOptions.OFF);
+    }
+    if (!given.hasMatchedOption("--steps")) {
+      b.steps(5L * requests + 4);
     }
   }
 

@@ -18,6 +18,7 @@ import dev.hicachesync.trace.TraceFeature;
 import dev.hicachesync.trace.TraceFormatException;
 import dev.hicachesync.trace.TraceHeader;
 import dev.hicachesync.trace.TraceReader;
+import dev.hicachesync.trace.UnifiedTraceFeatures;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -33,7 +34,8 @@ import picocli.CommandLine.Spec;
  * {@code validate-trace FILE}: is a recorded run a behaviour of the specification?
  *
  * <p>Reads the NDJSON trace strictly, writes it as the TLA+ module {@code TraceLog} with the cfg of {@code
- * spec/TraceHiCacheSync.tla} (with PP > 1 {@code spec/TraceHiCachePipeline.tla}) under {@code
+ * spec/TraceHiCacheSync.tla} (with PP > 1 {@code spec/TraceHiCachePipeline.tla}; version {@code unified}:
+ * {@code spec/TraceHiCacheUnified.tla}) under {@code
  * modelcheck/target/tlc/trace-<name>/}, and runs TLC there.
  * Exit 0: accepted; 1: rejected (the first event no behaviour matches: event number, line, rank, and what
  * the spec allowed there) or a behaviour that matches the trace breaks a model invariant; 2: the file is
@@ -62,12 +64,8 @@ public final class ValidateTraceCommand implements Callable<Integer> {
       + " (default: modelcheck/target/reports).")
   Path reportDir;
 
-  /** The version whose traces no spec module follows yet. */
+  /** The version whose traces {@code spec/TraceHiCacheUnified.tla} follows (HiCacheUnified.tla). */
   static final String UNIFIED = "unified";
-  /** Why a trace of {@code unified} is refused (exit 2). */
-  static final String UNIFIED_REFUSAL = "version unified is not validated: the trace module"
-      + " (TraceHiCacheSync.tla) follows HiCacheSync.tla (pre20460, post20460, merged), and HiCacheUnified.tla"
-      + " has no trace module yet";
 
   @Override
   public Integer call() throws IOException, InterruptedException {
@@ -81,9 +79,17 @@ public final class ValidateTraceCommand implements Callable<Integer> {
     try {
       trace = TraceReader.read(file);
       TraceFeature unfollowable = trace.header().unfollowable();
-      if (unfollowable != null) { // before the consistency checks: those assume the spec's scheduler
+      if (unfollowable != null && !UNIFIED.equals(trace.header().version())) {
+        // before the consistency checks: those assume the spec's scheduler
         err.println("hicache-sync validate-trace: the trace uses feature '" + unfollowable.label()
             + "', which the spec cannot follow: " + unfollowable.whyNot());
+        return Main.EXIT_BAD_INPUT;
+      }
+      UnifiedTraceFeatures.Refusal refused = UNIFIED.equals(trace.header().version())
+          ? UnifiedTraceFeatures.unfollowable(trace.header()) : null;
+      if (refused != null) { // the unified trace module's own list (TraceHiCacheUnified.tla)
+        err.println("hicache-sync validate-trace: the trace uses feature '" + refused.label()
+            + "', which the spec (HiCacheUnified) cannot follow: " + refused.whyNot());
         return Main.EXIT_BAD_INPUT;
       }
       TraceReader.checkRun(file, trace);
@@ -91,11 +97,8 @@ public final class ValidateTraceCommand implements Callable<Integer> {
       err.println("hicache-sync validate-trace: not a trace: " + e.getMessage());
       return Main.EXIT_BAD_INPUT;
     }
-    if (UNIFIED.equals(trace.header().version())) {
-      err.println("hicache-sync validate-trace: " + file + ": " + UNIFIED_REFUSAL);
-      return Main.EXIT_BAD_INPUT;
-    }
-    String pipelineRefusal = PipelineTraces.refusal(trace.header()); // PP > 1 beyond TraceHiCachePipeline.tla
+    String pipelineRefusal = UNIFIED.equals(trace.header().version()) ? null
+        : PipelineTraces.refusal(trace.header()); // PP > 1 beyond TraceHiCachePipeline.tla
     if (pipelineRefusal != null) {
       err.println("hicache-sync validate-trace: " + file + ": " + pipelineRefusal);
       return Main.EXIT_BAD_INPUT;
@@ -126,15 +129,16 @@ public final class ValidateTraceCommand implements Callable<Integer> {
     String tlc = v.tlc().map(r -> String.format("TLC: %,d distinct states, %.1f s", r.distinct(), r.seconds()))
         .orElse("");
     String model = h.version() + " dp,cp,tp,pp=" + h.dp() + "," + h.cp() + "," + h.tp() + "," + h.pp();
-    String spec = PipelineTraces.applies(h) ? PipelineTraces.MODEL : "HiCacheSync";
+    String module = UNIFIED.equals(h.version()) ? "HiCacheUnified"
+        : PipelineTraces.applies(h) ? PipelineTraces.MODEL : "HiCacheSync";
     switch (v.outcome()) {
       case ACCEPTED:
-        out.println(source + ": accepted: all " + v.events() + " events are a behaviour of " + spec + " ("
+        out.println(source + ": accepted: all " + v.events() + " events are a behaviour of " + module + " ("
             + model + "); " + tlc);
         return 0;
       case REJECTED: {
         SpecEvent e = v.event().orElseThrow();
-        out.println(source + ": rejected: no behaviour of " + spec + " (" + model + ") matches event "
+        out.println(source + ": rejected: no behaviour of " + module + " (" + model + ") matches event "
             + e.number() + " of " + v.events() + " (" + where(e) + "): " + e.describe());
         if (v.allowed().isEmpty()) {
           out.println("  the spec allowed there: nothing (no state reached this event)");
@@ -147,7 +151,7 @@ public final class ValidateTraceCommand implements Callable<Integer> {
         return 1;
       }
       case INVARIANT_BROKEN:
-        out.println(source + ": a behaviour of " + spec + " (" + model + ") that matches this trace breaks "
+        out.println(source + ": a behaviour of " + module + " (" + model + ") that matches this trace breaks "
             + v.invariant() + v.event().map(e -> " after event " + e.number() + " of " + v.events() + " ("
                 + where(e) + "): " + e.describe()).orElse(" in its initial state") + "; " + tlc);
         v.disagreement().ifPresent(d -> out.println("  the recorded ranks first disagree at " + d));

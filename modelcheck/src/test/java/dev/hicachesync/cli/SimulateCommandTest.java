@@ -39,17 +39,32 @@ class SimulateCommandTest {
     assertTrue(r.out().contains(", version unified, "), r.out());
   }
 
-  /** A spec-shaped run that names no version stays on merged (its trace spec, HiCacheSync.tla, has no unified). */
+  /**
+   * A spec-shaped run that names no version stays on merged (README's trace commands); {@code --version
+   * unified --trace} runs HiCacheUnified's shape (keys 1..N, write_back, pools of N pages, data off) and
+   * writes a unified header; what that shape cannot be is refused in one line.
+   */
   @Test
-  void traceWithoutVersionStaysMergedAndUnifiedTraceIsRefused() throws Exception {
+  void traceWithoutVersionStaysMergedAndUnifiedTraceIsShapedAsHiCacheUnified() throws Exception {
     java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("sim-trace-default");
     CommandRun r = run("--seed", "3", "--trace", dir.resolve("run.ndjson").toString());
     assertEquals(0, r.code(), r.out() + r.err());
     assertTrue(r.out().contains(", version merged, "), r.out());
-    CommandRun u = run("--version", "unified", "--seed", "3", "--trace", dir.resolve("u.ndjson").toString());
-    assertEquals(2, u.code(), u.out() + u.err());
-    assertEquals(1, u.err().strip().lines().count(), u.err());
-    assertTrue(u.err().contains("HiCacheUnified.tla has no trace module"), u.err());
+    java.nio.file.Path uf = dir.resolve("u.ndjson");
+    CommandRun u = run("--version", "unified", "--seed", "3", "--trace-requests", "3", "--trace", uf.toString());
+    assertEquals(0, u.code(), u.out() + u.err());
+    assertTrue(u.out().contains(", version unified, ") && u.out().contains("write write_back"), u.out());
+    String header = java.nio.file.Files.readAllLines(uf).get(0);
+    assertTrue(header.contains("\"Version\":\"unified\"") && header.contains("\"Requests\":[1,2,3]")
+        && header.contains("\"DeviceCap\":3,\"HostCap\":3"), header);
+    for (String[] bad : new String[][] {{"--trace-keys", "2"}, {"--write-policy", "write_through"},
+        {"--pages-per-key", "2"}, {"--data", "on"}, {"--host-pages", "2"}}) {
+      CommandRun b = run("--version", "unified", "--seed", "3", "--trace-requests", "3", "--trace",
+          dir.resolve("bad.ndjson").toString(), bad[0], bad[1]);
+      assertEquals(2, b.code(), String.join(" ", bad) + ": " + b.out() + b.err());
+      assertEquals(1, b.err().strip().lines().count(), b.err());
+      assertTrue(b.err().contains("unified"), b.err());
+    }
   }
 
   /**

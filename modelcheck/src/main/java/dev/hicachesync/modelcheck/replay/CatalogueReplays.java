@@ -44,6 +44,14 @@ public final class CatalogueReplays {
         .toList();
   }
 
+  /** The ci-tier models of {@link UnifiedReplay#MODULE} that are expected to fail (the unified bugs). */
+  public List<ModelEntry> unifiedBugModels() {
+    return catalogue.tier(Tier.CI).stream()
+        .filter(m -> m.module().equals(UnifiedReplay.MODULE) && m.expectedVerdict().kind() != Verdict.Kind.HOLDS)
+        .filter(m -> m.bug() != null)
+        .toList();
+  }
+
   /** The fixed twin of a bug model: same bug and module, expected to hold. */
   public Optional<ModelEntry> twinOf(ModelEntry bug) {
     return catalogue.models().stream()
@@ -63,6 +71,9 @@ public final class CatalogueReplays {
    */
   public ReplayReport replay(String name) throws BadInputException, IOException, InterruptedException {
     ModelEntry model = catalogue.named(List.of(name)).get(0);
+    if (model.module().equals(UnifiedReplay.MODULE)) {
+      return replayUnified(model);
+    }
     if (!model.module().equals(MODULE)) {
       return new ReplayReport(name, name, ReplayReport.Outcome.NOT_REPLAYABLE, model.expected(), "not run", List.of(),
           "replays cover " + MODULE + " (one lockstep sync domain); " + model.module() + " has no spec-shaped driver");
@@ -93,5 +104,41 @@ public final class CatalogueReplays {
           "not run", List.of(), "TLC printed no counterexample for " + schedule.name() + " (" + r.verdict() + ")");
     }
     return JavaReplay.run(name, constants, schedule.name(), r.trace().get(), r.verdict());
+  }
+
+  /**
+   * Replays a {@code HiCacheUnified} model on the Java {@code unified} controller ({@link UnifiedReplay}): its
+   * own counterexample, or for a fixed twin its bug model's.
+   */
+  private ReplayReport replayUnified(ModelEntry model) throws BadInputException, IOException, InterruptedException {
+    ModelEntry schedule = model;
+    if (model.expectedVerdict().kind() == Verdict.Kind.HOLDS) {
+      schedule = catalogue.models().stream()
+          .filter(m -> model.bug() != null && Objects.equals(m.bug(), model.bug()) && m.module().equals(model.module())
+              && m.expectedVerdict().kind() != Verdict.Kind.HOLDS)
+          .findFirst()
+          .orElseThrow(() -> new BadInputException(model.name() + " is expected to hold and has no bug twin whose"
+              + " counterexample could be replayed"));
+    }
+    ModelConstants constants = ModelConstants.readUnified(workspace.models().resolve(model.cfg()),
+        workspace.models().resolve(model.module() + ".tla"));
+    ModelConstants scheduleConstants = ModelConstants.readUnified(workspace.models().resolve(schedule.cfg()),
+        workspace.models().resolve(schedule.module() + ".tla"));
+    List<String> why = UnifiedReplay.unreplayable(scheduleConstants);
+    why.addAll(UnifiedReplay.unreplayable(constants).stream().filter(w -> !why.contains(w)).toList());
+    if (!why.isEmpty()) {
+      return new ReplayReport(model.name(), schedule.name(), ReplayReport.Outcome.NOT_REPLAYABLE, schedule.expected(),
+          "not run", List.of(), String.join("; ", why));
+    }
+    TlcResult r = checked.get(schedule.name());
+    if (r == null) {
+      r = checker.check(schedule);
+      checked.put(schedule.name(), r);
+    }
+    if (r.trace().isEmpty()) {
+      return new ReplayReport(model.name(), schedule.name(), ReplayReport.Outcome.PART_WAYS, String.valueOf(r.verdict()),
+          "not run", List.of(), "TLC printed no counterexample for " + schedule.name() + " (" + r.verdict() + ")");
+    }
+    return UnifiedReplay.run(model.name(), constants, schedule.name(), r.trace().get(), r.verdict());
   }
 }

@@ -29,6 +29,37 @@ public record ModelConstants(int dp, int cp, int tp, int pp, String version, Str
 
   /** Reads {@code cfg} and the module {@code module} it belongs to; a one-line error names what is missing. */
   public static ModelConstants read(Path cfg, Path module) throws BadInputException {
+    Resolver r = resolver(cfg, module);
+    return new ModelConstants(r.integer("DP"), r.integer("CP"), r.integer("TP"), r.integer("PP"), r.string("Version"),
+        r.string("Policy"), r.bool("StorageOn"), r.integers("Requests"), r.integer("PagesPerKey"), r.integer("DeviceCap"),
+        r.integer("HostCap"), r.strings("Bugs"), r.strings("Knobs"));
+  }
+
+  /**
+   * Reads a {@code HiCacheUnified} model ({@code MCHiCacheUnified_*.cfg}): version {@code unified}, requests
+   * 1..NReq of one page each (each its own node), device and host pools as the spec bounds them (no device
+   * tier: one page per request; host {@code HostCap}).
+   */
+  public static ModelConstants readUnified(Path cfg, Path module) throws BadInputException {
+    Resolver r = resolver(cfg, module);
+    int n = r.integer("NReq");
+    List<Integer> requests = new ArrayList<>();
+    for (int i = 1; i <= n; i++) {
+      requests.add(i);
+    }
+    return new ModelConstants(r.integer("DP"), r.integer("CP"), r.integer("TP"), r.integer("PP"), "unified",
+        r.string("Policy"), r.bool("StorageOn"), requests, 1, n, r.integer("HostCap"), r.strings("Bugs"),
+        r.strings("Knobs"));
+  }
+
+  /** These constants with {@code bugs}, {@code version} switched: a fixed twin differs in one of them. */
+  public ModelConstants with(String version, Set<String> bugs) {
+    return new ModelConstants(dp, cp, tp, pp, version, policy, storageOn, requests, pagesPerKey, deviceCap, hostCap,
+        bugs, knobs);
+  }
+
+  /** The cfg's assignments and the module's definitions. */
+  private static Resolver resolver(Path cfg, Path module) throws BadInputException {
     Map<String, String> assigned = new HashMap<>();
     Map<String, String> defs = new HashMap<>();
     try {
@@ -47,16 +78,7 @@ public record ModelConstants(int dp, int cp, int tp, int pp, String version, Str
     } catch (IOException e) {
       throw new BadInputException("cannot read the model: " + e.getMessage());
     }
-    Resolver r = new Resolver(cfg, assigned, defs);
-    return new ModelConstants(r.integer("DP"), r.integer("CP"), r.integer("TP"), r.integer("PP"), r.string("Version"),
-        r.string("Policy"), r.bool("StorageOn"), r.integers("Requests"), r.integer("PagesPerKey"), r.integer("DeviceCap"),
-        r.integer("HostCap"), r.strings("Bugs"), r.strings("Knobs"));
-  }
-
-  /** These constants with {@code bugs}, {@code version} switched: a fixed twin differs in one of them. */
-  public ModelConstants with(String version, Set<String> bugs) {
-    return new ModelConstants(dp, cp, tp, pp, version, policy, storageOn, requests, pagesPerKey, deviceCap, hostCap,
-        bugs, knobs);
+    return new Resolver(cfg, assigned, defs);
   }
 
   /** Resolves constant names to values through the cfg and the module. */

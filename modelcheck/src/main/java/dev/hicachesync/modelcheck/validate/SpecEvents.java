@@ -58,7 +58,9 @@ public final class SpecEvents {
     }
     List<SpecEvent> out = new ArrayList<>();
     for (Builder b : order) {
-      if (b.kind.equals("CollectiveCompletes") && isFusedOverGrid(b.first)) {
+      // unified's HiCache collectives are one reduction over the CP x TP grid in its spec too: never split
+      if (b.kind.equals("CollectiveCompletes") && isFusedOverGrid(b.first)
+          && !"unified".equals(trace.header().version())) {
         for (Map<Integer, CollectiveRecord> step : splitOverGrid(trace.header(), b.members)) {
           CollectiveRecord f = step.values().iterator().next();
           out.add(new SpecEvent(out.size() + 1, b.kind, b.line, f, step, ""));

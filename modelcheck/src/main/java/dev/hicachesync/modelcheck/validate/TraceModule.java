@@ -22,25 +22,40 @@ public final class TraceModule {
   public static final String SPEC = "TraceHiCacheSync";
   /** The cfg template, in the spec directory. */
   public static final String TEMPLATE = SPEC + ".cfg.template";
+  /** The trace spec of version {@code unified} ({@code HiCacheUnified.tla}'s trace module). */
+  public static final String UNIFIED_SPEC = "TraceHiCacheUnified";
+
+  /**
+   * The trace spec that follows a run of {@code h}'s version: {@link #UNIFIED_SPEC} for {@code unified}, with
+   * PP > 1 {@link PipelineTraces#SPEC}, else {@link #SPEC}.
+   */
+  public static String specOf(TraceHeader h) {
+    return "unified".equals(h.version()) ? UNIFIED_SPEC : PipelineTraces.applies(h) ? PipelineTraces.SPEC : SPEC;
+  }
+
+  /** Same as {@link #specOf} (the pipeline branch's name for it). */
+  public static String specFor(TraceHeader h) {
+    return specOf(h);
+  }
+
+  /** Same as {@link #templateOf}. */
+  public static String templateFor(TraceHeader h) {
+    return templateOf(h);
+  }
+
+  /** The cfg template of {@link #specOf}, in the spec directory. */
+  public static String templateOf(TraceHeader h) {
+    return specOf(h) + ".cfg.template";
+  }
 
   private TraceModule() {}
 
-  /** The trace spec that follows {@code h}'s run: {@link #SPEC}, or with PP > 1 {@link PipelineTraces#SPEC}. */
-  public static String specFor(TraceHeader h) {
-    return PipelineTraces.applies(h) ? PipelineTraces.SPEC : SPEC;
-  }
-
-  /** The cfg template of {@link #specFor}, in the spec directory. */
-  public static String templateFor(TraceHeader h) {
-    return specFor(h) + ".cfg.template";
-  }
-
-  /** Writes {@code TraceLog.tla} and the trace spec's cfg ({@link #specFor}) into {@code dir}; returns the cfg. */
+  /** Writes {@code TraceLog.tla} and the cfg {@code template} names (without its suffix) into {@code dir}; returns the cfg. */
   public static Path write(Path dir, String source, TraceHeader header, List<SpecEvent> events, Path template)
       throws IOException {
     Files.createDirectories(dir);
     Files.writeString(dir.resolve(MODULE + ".tla"), module(source, header, events), StandardCharsets.UTF_8);
-    Path cfg = dir.resolve(specFor(header) + ".cfg");
+    Path cfg = dir.resolve(template.getFileName().toString().replaceFirst("\\.template$", ""));
     Files.writeString(cfg, cfg(Files.readString(template, StandardCharsets.UTF_8), header,
         PipelineTraces.maxSteps(events)), StandardCharsets.UTF_8);
     return cfg;
@@ -60,7 +75,7 @@ public final class TraceModule {
         + " wait |-> 0, run |-> 0]\n\n");
     sb.append("Trace == <<\n");
     for (int i = 0; i < events.size(); i++) {
-      sb.append("  ").append(event(events.get(i))).append(i + 1 < events.size() ? ",\n" : "\n");
+      sb.append("  ").append(event(events.get(i), "unified".equals(h.version()))).append(i + 1 < events.size() ? ",\n" : "\n");
     }
     sb.append(">>\n\n=============================================================================\n");
     return sb.toString();
@@ -68,6 +83,11 @@ public final class TraceModule {
 
   /** The TLA+ record of one event. */
   static String event(SpecEvent e) {
+    return event(e, false);
+  }
+
+  /** The TLA+ record of one event of a trace of version {@code unified} ({@code unified} true) or another. */
+  static String event(SpecEvent e, boolean unified) {
     String common = "line |-> " + e.line() + ", r |-> " + e.first().rank() + ", step |-> " + e.first().step();
     if (!e.kind().equals("CollectiveCompletes")) {
       return "[ev |-> \"" + e.kind() + "\", " + common + "]";
@@ -77,12 +97,30 @@ public final class TraceModule {
     return "[ev |-> \"CollectiveCompletes\", " + common
         + ", grp |-> \"" + c.group() + "\", ch |-> \"" + c.channel() + "\", m |-> " + tuple(e.ranks())
         + ", site |-> \"" + c.site() + "\", stage |-> " + c.stage() + ", op |-> \"" + c.op() + "\""
-        + ", val |-> " + ms.stream().map(m -> tuple(m.value())).collect(Collectors.joining(", ", "<<", ">>"))
-        + ", res |-> " + ms.stream().map(m -> tuple(m.result())).collect(Collectors.joining(", ", "<<", ">>"))
+        + ", val |-> " + ms.stream().map(m -> tuple(unified ? digestless(m.site(), m.value()) : m.value()))
+            .collect(Collectors.joining(", ", "<<", ">>"))
+        + ", res |-> " + ms.stream().map(m -> tuple(unified ? digestless(m.site(), m.result()) : m.result()))
+            .collect(Collectors.joining(", ", "<<", ">>"))
         + ", pop |-> " + ms.stream().map(m -> m.popped() == null ? "<<>>" : tuple(m.popped()))
             .collect(Collectors.joining(", ", "<<", ">>"))
         + ", snap |-> " + ms.stream().map(m -> snap(m.snapshot())).collect(Collectors.joining(", ", "<<", ">>"))
         + "]";
+  }
+
+  /**
+   * {@code values} with unified's S123 digest pair (the last two entries, a 64-bit tree hash and its
+   * negation) written as 0, 0: TLC's integers are 32-bit and {@code HiCacheUnified.tla}'s digest conjunct is
+   * the constant pair {@code <<0, 0>>}; the implementation checks the digests itself (a rank whose digest
+   * differs fails S123 with TreeAgreement, a RankFailed line).
+   */
+  static List<? extends Number> digestless(String site, List<? extends Number> values) {
+    if (!site.equals("S123") || values.size() < 2) {
+      return values;
+    }
+    List<Number> out = new java.util.ArrayList<>(values);
+    out.set(out.size() - 2, 0);
+    out.set(out.size() - 1, 0);
+    return out;
   }
 
   private static String snap(Snapshot s) {

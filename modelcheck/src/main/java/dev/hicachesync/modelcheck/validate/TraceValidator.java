@@ -55,8 +55,8 @@ public final class TraceValidator {
   /** Validates {@code trace} (read from {@code source}) in run directory {@code trace-<name>}. */
   public Validation validate(Trace trace, String name, String source) throws IOException, InterruptedException {
     List<SpecEvent> events = SpecEvents.merge(trace);
-    String spec = TraceModule.specFor(trace.header()); // PP > 1: TraceHiCachePipeline
-    Path template = workspace.spec().resolve(TraceModule.templateFor(trace.header()));
+    String spec = TraceModule.specOf(trace.header()); // unified: TraceHiCacheUnified; PP > 1: TraceHiCachePipeline
+    Path template = workspace.spec().resolve(TraceModule.templateOf(trace.header()));
     if (!Files.isRegularFile(template) || !Files.isRegularFile(workspace.spec().resolve(spec + ".tla"))) {
       return failed(events, "trace spec not found: " + template.getParent().resolve(spec + ".tla")
           + " and its cfg template are needed");

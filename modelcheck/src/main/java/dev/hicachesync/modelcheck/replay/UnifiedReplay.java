@@ -1,0 +1,199 @@
+package dev.hicachesync.modelcheck.replay;
+
+import dev.hicachesync.controller.PrefetchPolicy;
+import dev.hicachesync.controller.WritePolicy;
+import dev.hicachesync.modelcheck.Verdict;
+import dev.hicachesync.modelcheck.trace.ErrorTrace;
+import dev.hicachesync.modelcheck.trace.TraceState;
+import dev.hicachesync.modelcheck.value.TlaValue;
+import dev.hicachesync.sim.DataOptions;
+import dev.hicachesync.sim.Divergence;
+import dev.hicachesync.sim.Fault;
+import dev.hicachesync.sim.SimConfig;
+import dev.hicachesync.sim.SimResult;
+import dev.hicachesync.sim.Simulator;
+import dev.hicachesync.sim.SpecShaped;
+import dev.hicachesync.sim.StorageMode;
+import dev.hicachesync.sync.ProtocolVersion;
+import dev.hicachesync.topology.Topology;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Replays a {@code HiCacheUnified.tla} counterexample on the Java {@code unified} controller and compares both
+ * sides, as {@link JavaReplay} does for {@code HiCacheSync.tla}.
+ *
+ * <p>The run is the spec-shaped {@code unified} one ({@code LoopShape.specUnified}: requests 1..NReq, one page
+ * each, write_back, pools that never fill, data off) with the model's policy, storage and bug switches; the
+ * counterexample's rank-local environment choices become the run's seams. Driven today: the runtime attach
+ * (Knob {@code attach}: {@code EnvAttachFails(r)} = rank r's backend fails to initialise at the attach the
+ * first RECV handles; Bug {@code ATT} = each rank keeps its own outcome, fault {@code attach_fails_locally};
+ * fixed = the outcome agreed, fault {@code attach_agreed}). Every other action of the spec's environment and
+ * storage threads (a rank's storage hit {@code PfQuery(r, h)}, read {@code PfRead(r, k)}, clock, batch-full,
+ * backup raise, load event) has no seam here yet; a counterexample that takes one is not replayable, by name.
+ * A deadlock of the spec is the implementation's {@code CollectiveMatching} (a rank that skips a collective
+ * fails it by mismatch or the fabric's timeout).
+ */
+public final class UnifiedReplay {
+
+  /** The MC module of the unified models. */
+  public static final String MODULE = "MCHiCacheUnified";
+
+  /** Actions of HiCacheUnified this replay drives: the scheduler's and the collectives', and the attach. */
+  static final Set<String> DRIVEN = Set.of(TraceState.INITIAL, "SchedRecv", "RecvComplete", "SchedAbortCheck",
+      "SchedEvents", "EventsComplete", "SchedPdLoad", "SchedAdmit", "S4Complete", "EnvAttachFails");
+
+  /** Why each bug switch or knob other than the attach has no seam here (the Java fault it would need). */
+  private static final Map<String, String> NO_SEAM = Map.of(
+      "B10", "B10 (the rank-local batch-full exit, EnvBatchFull) is the fault early_admission_exit, whose condition"
+          + " comes from the seeded Timing, not from the counterexample",
+      "PDLB", "PDLB (fault pd_decode_load_readiness) needs a load-back whose GPU event one rank sees done"
+          + " (EnvLoadDone); the spec-shaped unified run has no load-back schedule",
+      "WTO", "WTO (fault waiting_timeout_local_clock) needs each rank's clock to fire where the counterexample's"
+          + " EnvClock does; the waiting timeout reads the seeded clock",
+      "B38428", "B38428 (fault backup_thread_dies) needs a backup (Knob backup_raise), which the spec-shaped"
+          + " unified run (write_back, nothing written) never starts");
+
+  private static final Duration TIMEOUT = Duration.ofSeconds(2);
+
+  private UnifiedReplay() {}
+
+  /** The reasons the implementation cannot run a unified model with constants {@code k}, whatever the trace. */
+  public static List<String> unreplayable(ModelConstants k) {
+    List<String> why = new ArrayList<>();
+    if (k.dp() != 1 || k.pp() != 1) {
+      why.add("unified replays cover one sync domain of one stage (DP 1, PP 1), not DP " + k.dp() + ", PP " + k.pp());
+    }
+    for (String bug : k.bugs()) {
+      if (!bug.equals("ATT")) {
+        why.add(NO_SEAM.getOrDefault(bug, bug + " has no fault switch in the unified replay"));
+      }
+    }
+    for (String knob : k.knobs()) {
+      if (!knob.equals("attach")) {
+        why.add("knob " + knob + " has no seam in the unified replay (its environment action is rank-local and"
+            + " the spec-shaped unified run does not take it from the counterexample)");
+      }
+    }
+    return why;
+  }
+
+  /**
+   * Replays {@code trace} (the counterexample of {@code schedule}, verdict {@code verdict}) on the
+   * implementation configured as {@code model} ({@code constants}).
+   */
+  public static ReplayReport run(String model, ModelConstants constants, String schedule, ErrorTrace trace,
+      Verdict verdict) {
+    boolean twin = !model.equals(schedule);
+    int ranks = constants.cp() * constants.tp();
+    Schedule s = Schedule.of(trace, ranks);
+    String specSide = verdict + " at state " + trace.length() + ", step " + s.lastStep;
+    List<String> why = unreplayable(constants);
+    s.undriven.forEach(a -> why.add("action " + a + " has no seam in the unified replay"));
+    if (!why.isEmpty()) {
+      return new ReplayReport(model, schedule, ReplayReport.Outcome.NOT_REPLAYABLE, specSide, "not run", List.of(),
+          String.join("; ", why));
+    }
+    boolean attach = constants.knobs().contains("attach");
+    Set<Fault> faults = EnumSet.noneOf(Fault.class);
+    if (attach) {
+      faults.add(Fault.ATTACH_FAILS_LOCALLY);
+      if (!constants.bugs().contains("ATT")) {
+        faults.add(Fault.ATTACH_AGREED);
+      }
+    }
+    int n = constants.requests().size();
+    SimConfig cfg = SimConfig.builder()
+        .topology(Topology.of(1, constants.cp(), constants.tp(), 1))
+        .version(ProtocolVersion.UNIFIED)
+        // the attach needs a backend to attach; StorageOn FALSE without it is storage off
+        .storage(constants.storageOn() || attach ? StorageMode.MEMORY : StorageMode.OFF)
+        .prefetchPolicy(PrefetchPolicy.parse(constants.policy()))
+        .writePolicy(WritePolicy.WRITE_BACK)
+        .data(DataOptions.OFF)
+        .specShaped(SpecShaped.distinct(n).attachFailingOn(s.attachFails))
+        .devicePages(n)
+        .hostPages(Math.max(n, constants.hostCap()))
+        .faults(faults)
+        .collectiveTimeout(TIMEOUT)
+        .steps(s.lastStep + 5L * n + 4)
+        .seed(0)
+        .build();
+    List<String> lines = new ArrayList<>();
+    if (attach) {
+      lines.add("schedule: the runtime attach at step 0 fails on rank(s) " + s.attachFails
+          + (s.attachFails.isEmpty() ? " (none)" : "") + "; each rank keeps " + (faults.contains(Fault.ATTACH_AGREED)
+              ? "the agreed outcome (fixed)" : "its own outcome (ATT)"));
+    }
+    SimResult r = new Simulator(cfg).run();
+    Divergence d = r.divergence();
+    String implSide = d != null ? String.join(", ", d.invariants().stream().map(Enum::name).toList()) + " at step "
+        + d.step() + ", " + d.point() + (d.rankB() >= 0 ? ", ranks " + d.rankA() + " and " + d.rankB()
+        : ", rank " + d.rankA()) : "no violation (" + r.stepsCompleted() + " steps)";
+    if (twin) {
+      return d == null
+          ? new ReplayReport(model, schedule, ReplayReport.Outcome.CLEAN, specSide, implSide, lines, "")
+          : new ReplayReport(model, schedule, ReplayReport.Outcome.PART_WAYS, specSide, implSide, lines,
+              "the fixed version still breaks " + d.invariant() + " at step " + d.step());
+    }
+    String expected = verdict.kind() == Verdict.Kind.DEADLOCK ? "CollectiveMatching" : verdict.property();
+    if (d == null) {
+      return new ReplayReport(model, schedule, ReplayReport.Outcome.PART_WAYS, specSide, implSide, lines,
+          "the implementation does not break " + expected);
+    }
+    if (!d.invariants().stream().map(Enum::name).toList().contains(expected) || d.step() != s.lastStep) {
+      return new ReplayReport(model, schedule, ReplayReport.Outcome.PART_WAYS, specSide, implSide, lines,
+          "the spec breaks " + expected + " at step " + s.lastStep + ", the implementation " + d.invariants()
+              + " at step " + d.step());
+    }
+    return new ReplayReport(model, schedule, ReplayReport.Outcome.SAME_VIOLATION, specSide, implSide, lines, "");
+  }
+
+  /**
+   * What a HiCacheUnified counterexample schedules: the ranks whose attach fails, the step of its last state
+   * (RECVs completed before it, minus one) and the actions this replay does not drive.
+   */
+  record Schedule(List<Integer> attachFails, int lastStep, Set<String> undriven) {
+
+    static Schedule of(ErrorTrace trace, int ranks) {
+      List<Integer> fails = new ArrayList<>();
+      Set<String> undriven = new LinkedHashSet<>();
+      int recvs = 0;
+      TraceState before = null;
+      for (TraceState st : trace.states()) {
+        if (!DRIVEN.contains(st.action())) {
+          undriven.add(st.action());
+        }
+        if (st.action().equals("RecvComplete")) {
+          recvs++;
+          if (before != null && fails.isEmpty() && changed(before, st, "attachDone")) {
+            for (int r = 0; r < ranks; r++) {
+              if (afail(before, r)) {
+                fails.add(r);
+              }
+            }
+          }
+        }
+        before = st;
+      }
+      return new Schedule(fails, Math.max(0, recvs - 1), undriven);
+    }
+
+    private static boolean changed(TraceState a, TraceState b, String var) {
+      return !a.variables().get(var).equals(b.variables().get(var));
+    }
+
+    /** env[r].afail in state {@code st}. */
+    private static boolean afail(TraceState st, int r) {
+      TlaValue env = st.variables().get("env");
+      TlaValue e = env instanceof TlaValue.Fn f ? f.mapping().get(new TlaValue.Int(r))
+          : ((TlaValue.Tuple) env).elements().get(r);
+      return e instanceof TlaValue.Rec rec && rec.fields().get("afail") instanceof TlaValue.Bool b && b.value();
+    }
+  }
+}

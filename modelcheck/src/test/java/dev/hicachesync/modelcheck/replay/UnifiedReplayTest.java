@@ -1,0 +1,66 @@
+package dev.hicachesync.modelcheck.replay;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.hicachesync.modelcheck.Catalogue;
+import dev.hicachesync.modelcheck.ModelChecker;
+import dev.hicachesync.modelcheck.ProgressListener;
+import dev.hicachesync.modelcheck.TlcJar;
+import dev.hicachesync.modelcheck.TlcRunner;
+import dev.hicachesync.modelcheck.Workspace;
+import java.nio.file.Files;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code check --replay} of {@code HiCacheUnified} models on the Java {@code unified} controller ({@link
+ * UnifiedReplay}): the runtime attach of F1 ({@code unified_attach_local_outcome}, #35269) fails on the rank
+ * TLC's counterexample names and the implementation breaks CollectiveMatching at the same step (S123 of 8
+ * entries on one rank, 4 on the other); the same schedule against the fixed twin ({@code
+ * unified_attach_fixed}, the outcome agreed) runs clean. A unified bug whose environment action has no seam is
+ * not replayable, and the reason names its switch.
+ */
+class UnifiedReplayTest {
+
+  static CatalogueReplays replays;
+
+  @BeforeAll
+  static void load() throws Exception {
+    Workspace workspace = Workspace.fromRoot();
+    assumeTrue(Files.isRegularFile(workspace.catalogue()), "no model catalogue");
+    ModelChecker checker = new ModelChecker(workspace, new TlcRunner(TlcJar.locate(), ProgressListener.NONE), 1, null,
+        List.of());
+    replays = new CatalogueReplays(workspace, Catalogue.load(workspace.catalogue()), checker);
+  }
+
+  @Test
+  void theAttachBugReplaysToTheSameViolationAndItsFixedTwinRunsClean() throws Exception {
+    assertTrue(replays.unifiedBugModels().stream().anyMatch(m -> m.name().equals("unified_attach_local_outcome")),
+        "a ci-tier unified bug model");
+    ReplayReport bug = replays.replay("unified_attach_local_outcome");
+    System.out.print(bug.render());
+    assertEquals(ReplayReport.Outcome.SAME_VIOLATION, bug.outcome(), bug.render());
+    assertTrue(bug.spec().startsWith("violates CollectiveMatching") && bug.spec().endsWith("step 0"), bug.spec());
+    assertTrue(bug.impl().startsWith("CollectiveMatching at step 0"), bug.impl());
+    assertTrue(bug.steps().get(0).contains("fails on rank(s) ["), bug.steps().toString());
+
+    ReplayReport twin = replays.replay("unified_attach_fixed");
+    System.out.print(twin.render());
+    assertEquals(ReplayReport.Outcome.CLEAN, twin.outcome(), twin.render());
+    assertEquals("unified_attach_local_outcome", twin.schedule());
+    assertEquals(bug.steps().get(0).replace("its own outcome (ATT)", "the agreed outcome (fixed)"),
+        twin.steps().get(0), "the same schedule, with the fix");
+  }
+
+  @Test
+  void aUnifiedBugWithoutASeamIsNotReplayableNamingIt() throws Exception {
+    ReplayReport r = replays.replay("unified_b10_batch_full_exit");
+    assertEquals(ReplayReport.Outcome.NOT_REPLAYABLE, r.outcome(), r.render());
+    assertTrue(r.detail().contains("B10") && r.detail().contains("batch_full"), r.detail());
+    assertFalse(r.render().contains("impl: CollectiveMatching"), "not run");
+  }
+}
