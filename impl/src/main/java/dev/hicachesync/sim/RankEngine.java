@@ -106,8 +106,10 @@ final class RankEngine {
           }
           if (s == Fault.ATTACH_STEP && Fault.runtimeAttach(cfg.faults())) {
             // The runtime attach request every rank handles at this step (unified, F1): the odd ranks' backends
-            // fail to initialise. Through the controller: the API has no attach call (a fault scenario's seam).
-            controller.attachStorage(rank % 2 == 0, cfg.faults().contains(Fault.ATTACH_AGREED));
+            // fail to initialise, or (ATTACH_ALL_OK) none does. Through the controller: the API has no attach
+            // call (a fault scenario's seam).
+            boolean localOk = rank % 2 == 0 || cfg.faults().contains(Fault.ATTACH_ALL_OK);
+            controller.attachStorage(localOk, cfg.faults().contains(Fault.ATTACH_AGREED));
           }
         }
         case EVENTS -> {

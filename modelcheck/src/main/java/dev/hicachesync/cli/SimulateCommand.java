@@ -96,7 +96,8 @@ public class SimulateCommand implements Callable<Integer> {
       description = "inject protocol bugs (tests): skip_idle_write_check, unsynced_loading_check, early_admission_exit,"
           + " early_tail_release, early_slot_reuse; unified only: local_terminate, pd_decode_load_readiness,"
           + " waiting_timeout_local_clock, backup_thread_dies, attach_fails_locally, and the fixed twins"
-          + " waiting_timeout_broadcast, backup_raise_acked, attach_agreed (docs/unified.md)")
+          + " waiting_timeout_broadcast, backup_raise_acked, attach_agreed; the scenario attach_all_ok"
+          + " (docs/unified.md)")
   List<String> faults;
 
   @Option(names = "--faults", paramLabel = "SPEC",
