@@ -47,6 +47,9 @@ public final class SimStats {
   public long prefetchesTerminated;
   public long prefetchesCompleted;
   public long prefetchesAborted;
+  /** Buffer-only host memory (unified, #34798): hits parked, and parked hits granted later (every domain). */
+  public long prefetchesParked;
+  public long parkedHitsGranted;
   public long pageBytes;
   /** The device tier the data path used, or null when no bytes moved. */
   public String deviceTier;
@@ -77,6 +80,8 @@ public final class SimStats {
     prefetchesTerminated += c.prefetchesTerminated;
     prefetchesCompleted += c.prefetchesCompleted;
     prefetchesAborted += c.prefetchesAborted;
+    prefetchesParked += c.prefetchesParked;
+    parkedHitsGranted += c.parkedHitsGranted;
   }
 
   void addRank(EngineStats e, ControllerStats c, long controllerCollectives) {

@@ -312,6 +312,9 @@ public final class Simulator {
     if (Fault.runtimeAttach(cfg.faults())) {
       controller.detachStorageAtStart(); // attached at runtime, at Fault.ATTACH_STEP
     }
+    if (cfg.hostBufferOnly()) {
+      controller.parkStorageHits(); // --hicache-host-memory-mode buffer_only (#34798)
+    }
     if (threads != null) {
       controller.attachThreads(threads);
     }
