@@ -249,6 +249,7 @@ public final class Simulator {
     SimStats stats = stats(t, engines, Math.min(completed, cfg.steps()));
     stats.storagePagesAtStart = storagePagesAtStart;
     stats.storageDurable = cfg.storageDurable();
+    stats.hostBufferOnly = cfg.hostBufferOnly();
     for (FileStorageBackend f : fileStores) {
       stats.storageFilesForced += f.filesForced();
       stats.storageFoldersForced += f.foldersForced();

@@ -84,6 +84,11 @@ public class SimulateCommand implements Callable<Integer> {
           + " (off by default; the report counts the forces)")
   boolean storageDurable;
 
+  @Option(names = "--hicache-host-memory-mode", defaultValue = "cache", paramLabel = "MODE",
+      description = "host memory mode: cache (default) or buffer_only (#34798, version unified only: storage hits"
+          + " the host pool cannot serve are parked and retried, docs/unified.md)")
+  String hostMemoryMode;
+
   @Option(names = {"--policy", "--hicache-storage-prefetch-policy"}, defaultValue = "timeout",
       description = "prefetch policy: best_effort, wait_complete, timeout (default ${DEFAULT-VALUE})")
   String policy;
@@ -196,6 +201,7 @@ public class SimulateCommand implements Callable<Integer> {
           .storage(StorageMode.parse(storage))
           .storageDir(storageDir)
           .storageDurable(storageDurable)
+          .hostBufferOnly(bufferOnly())
           .prefetchPolicy(PrefetchPolicy.parse(policy))
           .writePolicy(WritePolicy.parse(writePolicy))
           .faults(fs)
@@ -355,5 +361,18 @@ public class SimulateCommand implements Callable<Integer> {
     HostLayout layout = HostLayout.parse(hostLayout);
     DeviceChoice choice = DeviceChoice.parse(device);
     return data.equals("off") ? DataOptions.OFF : DataOptions.on(layout, 2, pageBytes).withDevice(choice);
+  }
+
+  /** {@code --hicache-host-memory-mode}: cache or buffer_only (one-line error otherwise). */
+  private boolean bufferOnly() {
+    switch (hostMemoryMode) {
+      case "cache":
+        return false;
+      case "buffer_only":
+        return true;
+      default:
+        throw new IllegalArgumentException("--hicache-host-memory-mode must be cache or buffer_only, got '"
+            + hostMemoryMode + "'");
+    }
   }
 }
