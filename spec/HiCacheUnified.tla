@@ -440,7 +440,8 @@ Admit(r) ==
               /\ hostOwned' = [hostOwned EXCEPT ![r] = 0]
          ELSE UNCHANGED <<hostFree, hostOwned>>  \* a prefetched node keeps its host copy
     /\ waiting' = [waiting EXCEPT ![r] = 0]
-    /\ q' = [q EXCEPT ![r].bk = @ + (IF storage[r] /\ "backup_raise" \in Knobs THEN 1 ELSE 0),
+    /\ q' = [q EXCEPT ![r].bk = @ + (IF storage[r] /\ "backup_raise" \in Knobs /\ ~BufferOnly
+                                      THEN 1 ELSE 0),    \* buffer_only: through wq, BufFlush
                       ![r].ld = @ + (IF "pd_decode" \in Knobs THEN 1 ELSE 0),
                       ![r].wq = @ + (IF storage[r] /\ BufferOnly THEN 1 ELSE 0)]
 
@@ -702,6 +703,8 @@ DebugPrefetchInserted == ~(\E r \in Ranks : \E i \in 1 .. NReq : tree[r][i] = "h
 DebugAttached == ~(\A r \in Ranks : storage[r]) \/ ~attachDone
 \* buffer_only: a storage hit is parked on some rank (the pool held by write staging).
 DebugParked == ~(\E r \in Ranks : pf[r].st = "parked")
+\* buffer_only: a hit parked by the rate limit alone (the pool had room for it).
+DebugRateLimited == ~(\E r \in Ranks : pf[r].st = "parked" /\ hostFree[r] >= pf[r].hit)
 
 
 =============================================================================
