@@ -715,3 +715,9 @@ the other models 9-28,493 states, 5-71 s (table in docs/unified.md). (1,2,2) bef
 queuing of S7 / completion results: 544,258 distinct states at depth 39 after 500 s, not finished;
 simulation 757,959 states in 120 s; on the current module (-simulate num=1000000 -depth 80 -seed 11,
 stopAfter 120 s, load 28) 373,002 states, no violation.
+Buffer-only host memory (Knob buffer_only, #34798), plain TLC -workers 1, 30 Nov 2026 22:45-23:30 UTC,
+load 19-38 (other sessions' runs): unified_buffer_park 219,535 distinct, depth 134, 69 s;
+unified_buffer_park_wait_complete 17,254, 26 s; unified_buffer_rate_limit 488,955, depth 121, 5 min 4 s;
+unified_buffer_stage_local AllocAgreement at 34 states (10,259 distinct, 41 s); its stranded twin
+CompletionSyncJoinable at 60 states (89,128, 76 s); unified_buffer_b38428_stuck RequestsProgress, 73 states
+(22,836, 4 min 25 s); unified_attach_all_ok 14,267, 22 s (table in docs/unified.md).
