@@ -72,8 +72,9 @@ final class UnifiedEventCheck {
    * {@code _drain_and_alloc_storage_hit} / {@code _try_alloc_storage_hit} @db570fe6 (HiCacheUnified.tla
    * {@code DrainHit}): below the threshold, stopped, or the host pool short: revoke; else allocate the hit's
    * slots now and start reading. Buffer-only host memory (#34798): hits parked at earlier drains are retried
-   * first, in order, up to the first that still cannot get its slots; a new hit the pool cannot serve is
-   * parked behind them instead of revoked. The pool changes only on this thread at synced points, so every
+   * first, in order, up to the first that still cannot get its slots; then each new hit is tried as in
+   * cache mode (it may get slots a parked, larger hit could not: SGLang does not hold it back either), and
+   * one the pool cannot serve is parked behind them instead of revoked. The pool changes only on this thread at synced points, so every
    * rank parks and grants the same hits (HiCacheUnified.tla {@code BufRetry}, {@code BufShort};
    * {@code unified_buffer_park} holds, {@code unified_buffer_stage_local} shows the contract broken).
    */
@@ -86,10 +87,6 @@ final class UnifiedEventCheck {
         if (!op.terminatedByScheduler()) {
           settle.revoke(op);
         }
-        continue;
-      }
-      if (c.unified.bufferOnly && !c.unified.parked.isEmpty()) {
-        park(op); // FIFO: a hit does not overtake the parked ones
         continue;
       }
       if (!grant(op)) {
