@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.hicachesync.sim.SimConfig;
+import dev.hicachesync.sync.ProtocolVersion;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -36,6 +38,16 @@ class HostMemoryModeCommandTest {
     CommandRun r = run("--steps", "200", "--seed", "7");
     assertEquals(0, r.code(), r.out() + r.err());
     assertFalse(r.out().contains("host memory:"), r.out());
+  }
+
+  /** A {@code rank} process in buffer-only mode does not join a world of cache-mode ranks (handshake identity). */
+  @Test
+  void rankIdentityNamesBufferOnly() {
+    SimConfig.Builder b = SimConfig.builder().version(ProtocolVersion.UNIFIED);
+    String cache = RankCommand.identity(b.build());
+    String buffer = RankCommand.identity(b.hostBufferOnly(true).build());
+    assertFalse(cache.contains("host_memory"), cache);
+    assertTrue(buffer.endsWith(" host_memory=buffer_only"), buffer);
   }
 
   @Test
