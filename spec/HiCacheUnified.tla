@@ -60,6 +60,20 @@
 (*                 cache_controller.py::_page_transfer did @db570fe6):     *)
 (*                 with #36425's short-circuit a rank skips S4.            *)
 (*                                                                          *)
+(* BUFFER-ONLY HOST MEMORY (#34798, 977412ae, 18 Aug 2026; Knob          *)
+(* "buffer_only", section "Buffer-only host memory" below): the host pool  *)
+(* is transient staging, never a cache tier. A storage hit whose bounce    *)
+(* allocation fails or is rate limited is PARKED (pending_hit_allocs) and  *)
+(* retried first at every later hit drain, instead of revoked; a write     *)
+(* stages its pages until the storage ack is drained; a completed fetch is *)
+(* held as a bounce until its request is admitted. Every pool mutation is  *)
+(* on the scheduler at a synced point (buffer_mode/pipeline.py's "TP-      *)
+(* lockstep contract"), so the park decision is replicated; Bugs           *)
+(* "STAGE_LOCAL" frees the write staging on the backup thread instead      *)
+(* (the contract broken; fixed = finish_storage_write_ack at the drain).   *)
+(* Knob "attach_all_ok": the runtime attach with every rank's backend      *)
+(* initialising (no EnvAttachFails): today's attach without agreement.     *)
+(*                                                                          *)
 (* ABSTRACTED: one page per key, one storage batch per prefetch; a request *)
 (* is admitted and finishes in one step (its node goes to the device; a   *)
 (* storage backup is queued only under Knob backup_raise, the one question *)
@@ -78,16 +92,17 @@ CONSTANTS
     StorageOn,  \* storage enabled at start (else only by a runtime attach, Knob "attach")
     NReq,       \* requests in the stream; each one prefetches its key when storage is on
     HostCap,    \* host pages per rank
-    Bugs,       \* subset of {"B10", "PDLB", "WTO", "ATT", "B38428"} (see header); the S4
+    Bugs,       \* subset of {"B10", "PDLB", "WTO", "ATT", "B38428", "STAGE_LOCAL"} (header); the S4
                 \* short-circuit question needs no bug switch: Knob io_term supplies the
                 \* rank-local terminate flag
-    Knobs       \* {"batch_full", "pd_decode", "wait_timeout", "attach", "backup_raise", "io_term"}
+    Knobs       \* {"batch_full", "pd_decode", "wait_timeout", "attach", "backup_raise", "io_term",
+                \*  "buffer_only", "attach_all_ok"}
 
 ASSUME Policy \in {"best_effort", "wait_complete", "timeout"}
 ASSUME StorageOn \in BOOLEAN /\ NReq \in Nat \ {0} /\ HostCap \in Nat
-ASSUME Bugs \subseteq {"B10", "PDLB", "WTO", "ATT", "B38428"}
+ASSUME Bugs \subseteq {"B10", "PDLB", "WTO", "ATT", "B38428", "STAGE_LOCAL"}
 ASSUME Knobs \subseteq {"batch_full", "pd_decode", "wait_timeout", "attach", "backup_raise",
-                        "io_term"}
+                        "io_term", "buffer_only", "attach_all_ok"}
 ASSUME DP = 1 /\ PP = 1
 
 Threads == {"sched", "pf", "sync"}   \* scheduler, prefetch (S7) thread, completion-sync thread
@@ -118,12 +133,16 @@ VARIABLE tree
 \* hostFree[r]: free host pages.
 VARIABLE hostFree
 \* hostOwned[r]: host pages the tree owns (prefetched pages inserted; no host eviction here).
+\* Under Knob buffer_only: the pages of a completed fetch held as a bounce until its request
+\* is admitted (buffer_mode/pipeline.py::stage_completed_prefetch; tree[r][i] = "host" then
+\* marks the staged fetch, which buffer mode keeps outside the tree).
 VARIABLE hostOwned
 treeVars == <<tree, hostFree, hostOwned>>
 
 \* pf[r]: the waiting request's prefetch (ongoing_prefetch entry and operation):
 \*   on   : in ongoing_prefetch;         st : thread-side progress "none" | "query" (queued
 \*   for S7) | "hitres" (S7 returned on this rank's thread) | "hitq" (in the hit queue) |
+\*   "parked" (buffer_only: hit drained, bounce not granted, retried at each drain) |
 \*   "read" (host allocated, IO pending) | "sync" (read locally, completion sync pending) |
 \*   "ackres" (completion MIN returned) | "acked" (final ack queued) | "done";
 \*   hit  : S7's MIN; host : host slots allocated at the hit drain; loc : pages read locally;
@@ -135,7 +154,9 @@ prefetchVars == <<pf>>
 
 \* q[r]: queue lengths: hit (prefetch_hit_queue), ack (ack_prefetch_queue, the synced ack's
 \* value in ackv), bk (backup_queue), bka (ack_backup_queue), rel (host_mem_release_queue,
-\* pages), ld (load acks queued, PD decode), ldd (of which the GPU event is done).
+\* pages), ld (load acks queued, PD decode), ldd (of which the GPU event is done); under Knob
+\* buffer_only also wq (backup intents in pending_write_queue) and stg (write staging pages
+\* held from the D2H launch until the storage ack is drained: write_staged_tokens_).
 VARIABLE q
 VARIABLE ackv
 queueVars == <<q, ackv>>
@@ -154,7 +175,7 @@ envVars == <<storage, alive, env, popped, attachDone>>
 
 vars == <<coll, pc, requestVars, treeVars, prefetchVars, queueVars, envVars>>
 
-Q0 == [hit |-> 0, ack |-> 0, bk |-> 0, bka |-> 0, rel |-> 0, ld |-> 0, ldd |-> 0]
+Q0 == [hit |-> 0, ack |-> 0, bk |-> 0, bka |-> 0, rel |-> 0, ld |-> 0, ldd |-> 0, wq |-> 0, stg |-> 0]
 Env0 == [clk |-> FALSE, bf |-> FALSE, afail |-> FALSE]
 Pop0 == [hit |-> 0, ack |-> 0, bka |-> 0, rel |-> 0, ld |-> 0]
 
@@ -163,8 +184,8 @@ TypeOK ==
     /\ reqIdx \in [Ranks -> 0 .. NReq] /\ waiting \in [Ranks -> 0 .. NReq]
     /\ tree \in [Ranks -> [1 .. NReq -> {"none", "host", "dev"}]]
     /\ hostFree \in [Ranks -> 0 .. HostCap + 2]
-    /\ \A r \in Ranks : pf[r].st \in {"none", "query", "hitres", "hitq", "read", "sync", "ackres",
-                                       "acked", "done"}
+    /\ \A r \in Ranks : pf[r].st \in {"none", "query", "hitres", "hitq", "parked", "read", "sync",
+                                       "ackres", "acked", "done"}
     /\ hostOwned \in [Ranks -> 0 .. NReq]
     /\ storage \in [Ranks -> BOOLEAN] /\ alive \in [Ranks -> BOOLEAN]
 
@@ -265,6 +286,49 @@ AbortBarrierComplete ==
     /\ UNCHANGED <<reqIdx, treeVars, ackv, envVars>>
 
 -----------------------------------------------------------------------------
+(* Buffer-only host memory (#34798, Knob "buffer_only").                    *)
+(* unified_radix_cache.py::_drain_storage_control_queues_impl,              *)
+(* buffer_mode/pipeline.py, cache_controller.py::prefetch_rate_limited      *)
+(* @db570fe6. What can diverge was decided by reading: the park decision    *)
+(* reads the pool's usage, which changes only on the scheduler at synced    *)
+(* points (hit allocations in drain order, frees of MIN-counted release     *)
+(* pages and backup acks, a bounce consumed at admission), so it is the same *)
+(* on every rank unless a free happens elsewhere (Bugs STAGE_LOCAL).        *)
+(* Abstracted: the write's D2H copy (its ack is S123's MIN-counted write    *)
+(* entry) is folded into the launch; the bounce is freed at admission       *)
+(* rather than at its H2D ack (also a MIN-counted drain); one page per      *)
+(* intent; the write gate's live_cap (a function of replicated occupancy)   *)
+(* and the anchor lock (#35769) are not modelled.                           *)
+
+BufferOnly == "buffer_only" \in Knobs
+
+\* prefetch_capacity_limit of buffer mode: HICACHE_LOAD_POOL_USAGE_FRACTION (0.9) x pool size,
+\* which rounds to 0 for the model's one- and two-page pools (every hit would park for ever);
+\* the model lets loads fill the pool. MC modules may override it (cfg: BufLoadLimit <- ...).
+BufLoadLimit == HostCap
+
+\* prefetch_rate_limited() in buffer mode: the pool's usage minus write staging reaches the
+\* load limit. hf: the free pages at this point of the drain.
+RateLimited(r, hf) == (HostCap - hf) - q[r].stg >= BufLoadLimit
+
+\* The pool cannot give p its hit now: too few free pages (both modes), or rate limited
+\* (buffer mode: "Pool is load-saturated: hold the KNOWN hit").
+BufShort(r, p, hf) == hf < p.hit \/ (BufferOnly /\ RateLimited(r, hf))
+
+\* Parked hits first, at every drain (pending_hit_allocs, FIFO): a prefetch that left
+\* ongoing_prefetch meanwhile (revoked by S4, best_effort, an abort) is dropped; else it gets
+\* its bounce when the pool has room, or stays parked.
+BufRetry(r, p, hf) ==
+    IF ~(BufferOnly /\ p.st = "parked") THEN [p |-> p, hf |-> hf]
+    ELSE IF ~p.on \/ p.term THEN [p |-> [p EXCEPT !.st = "done"], hf |-> hf]
+    ELSE IF BufShort(r, p, hf) THEN [p |-> p, hf |-> hf]
+    ELSE [p |-> [p EXCEPT !.host = TRUE, !.st = "read"], hf |-> hf - p.hit]
+
+\* flush_pending_writes, after the drains: the head intent gets one staging page if one is
+\* free (head-of-line: else it waits for a later step); its storage write is then queued.
+BufFlush(r, hf) == IF BufferOnly /\ q[r].wq > 0 /\ hf > 0 THEN 1 ELSE 0
+
+-----------------------------------------------------------------------------
 (* Scheduler: check_hicache_events (S123).                                  *)
 
 \* Rank r posts its S123 vector. unified_radix_cache.py::check_hicache_events @db570fe6
@@ -274,13 +338,21 @@ SchedEvents(r) ==
     /\ pc' = [pc EXCEPT ![r] = "posted"]
     /\ UNCHANGED <<requestVars, treeVars, prefetchVars, queueVars, envVars>>
 
-\* Drain n hit-queue entries: revoke below threshold (hit = 0), else allocate host memory
-\* now or revoke when the pool is short. _drain_and_alloc_storage_hit / _try_alloc_storage_hit
-DrainHit(n, p, hf) ==
-    IF n = 0 THEN [p |-> p, hf |-> hf]
-    ELSE IF ~p.on \/ p.term \/ p.hit = 0 \/ hf < p.hit                 \* revoke_pending_prefetch
-      THEN [p |-> [p EXCEPT !.on = FALSE, !.st = "done"], hf |-> hf]
-    ELSE [p |-> [p EXCEPT !.host = TRUE, !.st = "read"], hf |-> hf - p.hit]
+\* Drain n hit-queue entries on rank r: revoke below threshold (hit = 0), else allocate host
+\* memory now or, when the pool is short, revoke (cache mode) or park (buffer_only). A hit
+\* parked at an earlier drain is retried first (BufRetry). _drain_and_alloc_storage_hit /
+\* _try_alloc_storage_hit @db570fe6
+DrainHit(r, n, p0, hf0) ==
+    LET rt == BufRetry(r, p0, hf0)
+        p  == rt.p
+        hf == rt.hf
+    IN IF n = 0 THEN rt
+       ELSE IF ~p.on \/ p.term \/ p.hit = 0                          \* revoke_pending_prefetch
+         THEN [p |-> [p EXCEPT !.on = FALSE, !.st = "done"], hf |-> hf]
+       ELSE IF BufShort(r, p, hf)
+         THEN IF BufferOnly THEN [p |-> [p EXCEPT !.st = "parked"], hf |-> hf]   \* #34798: park
+              ELSE [p |-> [p EXCEPT !.on = FALSE, !.st = "done"], hf |-> hf]    \* revoke
+       ELSE [p |-> [p EXCEPT !.host = TRUE, !.st = "read"], hf |-> hf - p.hit]
 
 \* Drain n ack-prefetch entries: apply the synced completed pages; on the final ack, a prefetch
 \* still ongoing is inserted into the tree (wait_complete completes here), and the unread tail
@@ -305,16 +377,23 @@ EventsComplete ==
            na  == IF st THEN res[4] ELSE 0
            nb  == IF st THEN res[5] ELSE 0
            nr  == IF st THEN res[6] ELSE 0
-           h(r) == DrainHit(nh, pf[r], hostFree[r])
+           h(r) == DrainHit(r, nh, pf[r], hostFree[r])
            a(r) == DrainAck(r, na, h(r).p, tree[r], ackv[r])
+           \* buffer_only: the drained backup acks free their write staging (STAGE_LOCAL: the
+           \* backup thread freed it already); then flush_pending_writes stages the next intent
+           fs(r) == IF BufferOnly /\ "STAGE_LOCAL" \notin Bugs THEN nb ELSE 0
+           hf(r) == h(r).hf + nr + fs(r)
+           fl(r) == BufFlush(r, hf(r))
        IN /\ coll' = Clear(HG)
           /\ pf' = [r \in Ranks |-> a(r).p]
           /\ tree' = [r \in Ranks |-> a(r).t]
           /\ hostOwned' = [r \in Ranks |-> hostOwned[r] + a(r).own]
-          /\ hostFree' = [r \in Ranks |-> h(r).hf + nr]
+          /\ hostFree' = [r \in Ranks |-> hf(r) - fl(r)]
           /\ q' = [r \in Ranks |-> [q[r] EXCEPT !.hit = @ - nh, !.ack = @ - na, !.bka = @ - nb,
                                                !.rel = @ - nr + a(r).rel,
-                                               !.ld = @ - nl, !.ldd = @ - nl]]
+                                               !.ld = @ - nl, !.ldd = @ - nl,
+                                               !.bk = @ + fl(r), !.wq = @ - fl(r),
+                                               !.stg = @ - fs(r) + fl(r)]]
           /\ popped' = [r \in Ranks |-> [popped[r] EXCEPT !.hit = @ + nh, !.ack = @ + na,
                                           !.bka = @ + nb, !.rel = @ + nr, !.ld = @ + nl]]
           /\ pc' = [r \in Ranks |-> "pdload"]
@@ -352,12 +431,19 @@ LoadCheckComplete ==
 \* Request i is admitted: it runs and finishes in this step; its node goes to the device
 \* and, with storage on, is queued for a storage backup (backup_queue). In PD decode a
 \* load-back is queued instead (its ack drained by S123's load count).
+\* buffer_only: the staged bounce is consumed (init_load_back; freed at its H2D ack, a synced
+\* drain: here at once) and the finished node's backup intent is queued (enqueue_backup_intent).
 Admit(r) ==
     /\ tree' = [tree EXCEPT ![r][waiting[r]] = "dev"]
-    /\ UNCHANGED hostOwned                      \* a prefetched node keeps its host copy
+    /\ IF BufferOnly                            \* the bounce goes back to the pool
+         THEN /\ hostFree' = [hostFree EXCEPT ![r] = @ + hostOwned[r]]
+              /\ hostOwned' = [hostOwned EXCEPT ![r] = 0]
+         ELSE UNCHANGED <<hostFree, hostOwned>>  \* a prefetched node keeps its host copy
     /\ waiting' = [waiting EXCEPT ![r] = 0]
-    /\ q' = [q EXCEPT ![r].bk = @ + (IF storage[r] /\ "backup_raise" \in Knobs THEN 1 ELSE 0),
-                      ![r].ld = @ + (IF "pd_decode" \in Knobs THEN 1 ELSE 0)]
+    /\ q' = [q EXCEPT ![r].bk = @ + (IF storage[r] /\ "backup_raise" \in Knobs /\ ~BufferOnly
+                                      THEN 1 ELSE 0),    \* buffer_only: through wq, BufFlush
+                      ![r].ld = @ + (IF "pd_decode" \in Knobs THEN 1 ELSE 0),
+                      ![r].wq = @ + (IF storage[r] /\ BufferOnly THEN 1 ELSE 0)]
 
 \* Terminate the prefetch after the (synced) decision: revoke when no host memory was
 \* allocated; else insert the synced completed pages. The IO thread releases the tail at its
@@ -383,23 +469,23 @@ SchedAdmit(r) ==
            sc    == pf[r].term
        IN CASE i = 0 \/ early ->
                  /\ pc' = [pc EXCEPT ![r] = "recv"]
-                 /\ UNCHANGED <<coll, requestVars, tree, hostOwned, pf, q>>
+                 /\ UNCHANGED <<coll, requestVars, tree, hostOwned, hostFree, pf, q>>
             [] ~pf[r].on ->                        \* not (or no longer) prefetching: admit
-                 /\ IF brk THEN UNCHANGED <<waiting, tree, hostOwned, q>> ELSE Admit(r)
+                 /\ IF brk THEN UNCHANGED <<waiting, tree, hostOwned, hostFree, q>> ELSE Admit(r)
                  /\ pc' = [pc EXCEPT ![r] = "recv"]
                  /\ UNCHANGED <<coll, reqIdx, pf>>
             [] sc \/ Policy = "best_effort" ->
                  /\ Terminate(r)
                  /\ pc' = [pc EXCEPT ![r] = "recv"]
-                 /\ UNCHANGED <<coll, requestVars, q>>
+                 /\ UNCHANGED <<coll, requestVars, hostFree, q>>
             [] Policy = "wait_complete" ->         \* completes through the ack drain
                  /\ pc' = [pc EXCEPT ![r] = "recv"]
-                 /\ UNCHANGED <<coll, requestVars, tree, hostOwned, pf, q>>
+                 /\ UNCHANGED <<coll, requestVars, tree, hostOwned, hostFree, pf, q>>
             [] OTHER ->                            \* timeout: S4, MAX of the local timeouts
                  /\ Post(r, HG, "S4", "MAX", <<IF env[r].clk THEN 1 ELSE 0>>)
                  /\ pc' = [pc EXCEPT ![r] = "posted"]
-                 /\ UNCHANGED <<requestVars, tree, hostOwned, pf, q>>
-    /\ UNCHANGED <<hostFree, ackv, envVars>>
+                 /\ UNCHANGED <<requestVars, tree, hostOwned, hostFree, pf, q>>
+    /\ UNCHANGED <<ackv, envVars>>
 
 \* S4 completes: terminate iff some rank timed out. _can_terminate_prefetch @later
 S4Complete ==
@@ -470,10 +556,16 @@ PutAck(r) ==
 \* Rank r's backup thread writes one queued operation and acks it; with backup_raise the
 \* backend may raise: bug B38428, the thread dies and never acks again; fixed (#38427), the
 \* failure is caught and acked. cache_controller.py::backup_thread_func @db570fe6
+\* Under buffer_only with Bugs STAGE_LOCAL the write's staging page is freed here, on the
+\* backup thread at this rank's own time, instead of at the drain of its ack (the contract
+\* of buffer_mode/pipeline.py::finish_storage_write_ack, "rank-synced drain", broken).
 BackupOk(r) ==
     /\ alive[r] /\ q[r].bk > 0
-    /\ q' = [q EXCEPT ![r].bk = @ - 1, ![r].bka = @ + 1]
-    /\ UNCHANGED <<coll, pc, requestVars, treeVars, prefetchVars, ackv, envVars>>
+    /\ LET loc == BufferOnly /\ "STAGE_LOCAL" \in Bugs /\ q[r].stg > 0
+       IN /\ q' = [q EXCEPT ![r].bk = @ - 1, ![r].bka = @ + 1,
+                            ![r].stg = @ - (IF loc THEN 1 ELSE 0)]
+          /\ hostFree' = [hostFree EXCEPT ![r] = @ + (IF loc THEN 1 ELSE 0)]
+    /\ UNCHANGED <<coll, pc, requestVars, tree, hostOwned, prefetchVars, ackv, envVars>>
 BackupRaise(r) ==
     /\ "backup_raise" \in Knobs /\ alive[r] /\ q[r].bk > 0
     /\ IF "B38428" \in Bugs
@@ -505,6 +597,7 @@ EnvBatchFull(r) ==
 \* Rank r's storage backend fails to initialise at the pending attach.
 EnvAttachFails(r) ==
     /\ EnvWindow(r) /\ "attach" \in Knobs /\ ~attachDone /\ ~env[r].afail
+    /\ "attach_all_ok" \notin Knobs        \* the scenario where every backend initialises
     /\ env' = [env EXCEPT ![r].afail = TRUE]
     /\ UNCHANGED <<coll, pc, requestVars, treeVars, prefetchVars, queueVars, storage, alive,
                    popped, attachDone>>
@@ -583,12 +676,20 @@ PrefetchAgreement == AgreeAt(LAMBDA r : <<pf[r].on, pf[r].host, pf[r].comp>>)
 \* INV-6: the same free host memory.
 AllocAgreement == AgreeAt(LAMBDA r : hostFree[r])
 \* INV-7: every host page is owned by exactly one of {free list, release queue, the prefetch
-\* (allocated at the hit drain until its final ack is drained), the tree}: none is lost or freed
-\* twice.
+\* (allocated at the hit drain until its final ack is drained), the tree (buffer_only: the
+\* staged bounce), write staging (buffer_only)}: none is lost or freed twice.
 HeldByPrefetch(r) == IF pf[r].host /\ pf[r].st # "done" THEN pf[r].hit ELSE 0
 HostSlotSafety ==
     \A r \in Ranks : /\ hostFree[r] \in 0 .. HostCap
-                    /\ hostFree[r] + q[r].rel + HeldByPrefetch(r) + hostOwned[r] = HostCap
+                    /\ hostFree[r] + q[r].rel + HeldByPrefetch(r) + hostOwned[r] + q[r].stg
+                         = HostCap
+
+\* INV-1's thread face: a completion sync one rank posted is one every peer can still join (a
+\* peer whose prefetch is already over, "done", never posts it: that rank's completion-sync
+\* thread would wait for ever, and in the code pair its next ack with the peer's next
+\* prefetch). Checked where a rank-local decision can skip a read (buffer_only rows).
+CompletionSyncJoinable ==
+    \A r \in Ranks : Posted(r, "sync", "S5") => \A r2 \in Ranks : pf[r2].st # "done"
 
 \* Liveness.
 AnyOngoing == \E r \in Ranks : pf[r].on
@@ -600,6 +701,11 @@ RequestsProgress == <>(\A r \in Ranks : reqIdx[r] = NReq /\ waiting[r] = 0)
 \* Reachability checks that must fail (the model is not a toy).
 DebugPrefetchInserted == ~(\E r \in Ranks : \E i \in 1 .. NReq : tree[r][i] = "host")
 DebugAttached == ~(\A r \in Ranks : storage[r]) \/ ~attachDone
+\* buffer_only: a storage hit is parked on some rank (the pool held by write staging).
+DebugParked == ~(\E r \in Ranks : pf[r].st = "parked")
+\* buffer_only: a hit parked by the rate limit alone (the pool had room for it).
+DebugRateLimited == ~(\E r \in Ranks : pf[r].st = "parked" /\ hostFree[r] >= pf[r].hit)
+
 
 =============================================================================
 Measured with ./hicache-sync check --workers 1 (TLC 2.18, 2 cores shared by eight sessions, load
@@ -609,3 +715,9 @@ the other models 9-28,493 states, 5-71 s (table in docs/unified.md). (1,2,2) bef
 queuing of S7 / completion results: 544,258 distinct states at depth 39 after 500 s, not finished;
 simulation 757,959 states in 120 s; on the current module (-simulate num=1000000 -depth 80 -seed 11,
 stopAfter 120 s, load 28) 373,002 states, no violation.
+Buffer-only host memory (Knob buffer_only, #34798), plain TLC -workers 1, 30 Nov 2026 22:45-23:30 UTC,
+load 19-38 (other sessions' runs): unified_buffer_park 219,535 distinct, depth 134, 69 s;
+unified_buffer_park_wait_complete 17,254, 26 s; unified_buffer_rate_limit 488,955, depth 121, 5 min 4 s;
+unified_buffer_stage_local AllocAgreement at 34 states (10,259 distinct, 41 s); its stranded twin
+CompletionSyncJoinable at 60 states (89,128, 76 s); unified_buffer_b38428_stuck RequestsProgress, 73 states
+(22,836, 4 min 25 s); unified_attach_all_ok 14,267, 22 s (table in docs/unified.md).

@@ -17,4 +17,11 @@ MCNReq2 == 2
 \* revoke, identically on every rank: HostCap is the same everywhere).
 MCHostCap == 1
 
+\* Buffer-only host memory (#34798): a two-page pool whose loads may use one page
+\* (prefetch_capacity_limit; the module's default lets loads fill the pool): the rate limit
+\* parks a hit while a page of an earlier prefetch waits in the release queue, which one page
+\* and one prefetch at a time cannot show otherwise.
+MCHostCap2 == 2
+MCBufLoadLimit1 == 1
+
 =============================================================================

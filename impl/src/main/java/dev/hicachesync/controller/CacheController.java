@@ -564,6 +564,19 @@ public final class CacheController {
     unified.storageEnabled = ok;
   }
 
+  /**
+   * {@code unified} with {@code --hicache-host-memory-mode buffer_only} (#34798, HiCacheUnified.tla Knob
+   * {@code buffer_only}): a storage hit whose host slots cannot be allocated at the hit drain is parked and
+   * retried first at every later hit drain, instead of revoked. Only the park-and-retry of the hit drain:
+   * this implementation's host tier stays a cache (docs/unified.md, "Buffer-only host memory"). Before the
+   * first step. Scheduler thread.
+   */
+  public void parkStorageHits() {
+    if (unified != null) {
+      unified.bufferOnly = true;
+    }
+  }
+
   /** Starts the L3 backup of a node that just reached the host: protect it until S3 sees the ack. */
   void storageBackup(TreeNode node) {
     storageBackup(node, seeds(node));

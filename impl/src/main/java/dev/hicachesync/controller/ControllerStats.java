@@ -27,6 +27,10 @@ public final class ControllerStats {
   public long prefetchesTerminated;
   public long prefetchesCompleted;
   public long prefetchesAborted;
+  /** {@code unified}, buffer-only host memory (#34798): storage hits parked at the hit drain (counted once). */
+  public long prefetchesParked;
+  /** Parked hits that a later hit drain gave their host slots. */
+  public long parkedHitsGranted;
   public long prefetchInsertedPages;
   public long writeAcksPopped;
   public long loadAcksPopped;

@@ -94,9 +94,15 @@ final class UnifiedEventCheck {
   /**
    * {@code _drain_and_alloc_storage_hit} / {@code _try_alloc_storage_hit} @db570fe6 (HiCacheUnified.tla
    * {@code DrainHit}): below the threshold, stopped, or the host pool short: revoke; else allocate the hit's
-   * slots now and start reading.
+   * slots now and start reading. Buffer-only host memory (#34798): hits parked at earlier drains are retried
+   * first, in order, up to the first that still cannot get its slots; then each new hit is tried as in
+   * cache mode (it may get slots a parked, larger hit could not: SGLang does not hold it back either), and
+   * one the pool cannot serve is parked behind them instead of revoked. The pool changes only on this thread at synced points, so every
+   * rank parks and grants the same hits (HiCacheUnified.tla {@code BufRetry}, {@code BufShort};
+   * {@code unified_buffer_park} holds, {@code unified_buffer_stage_local} shows the contract broken).
    */
   private void drainHits(int n) {
+    retryParked();
     for (int i = 0; i < n; i++) {
       PrefetchOperation op = c.unified.hitQueue.poll();
       if (op.terminatedByScheduler() || op.hitPages == 0
@@ -106,17 +112,52 @@ final class UnifiedEventCheck {
         }
         continue;
       }
-      int[] slots = c.allocateHost(op.hitPages);
-      if (slots == null) {
-        settle.revoke(op); // revoke_pending_prefetch: the pool is short (the same on every rank, INV-6)
+      if (!grant(op)) {
+        if (c.unified.bufferOnly) {
+          park(op);
+        } else {
+          settle.revoke(op); // revoke_pending_prefetch: the pool is short (the same on every rank, INV-6)
+        }
+      }
+    }
+  }
+
+  /** The parked hits first ({@code pending_hit_allocs}): drop the stopped ones, grant in order while slots last. */
+  private void retryParked() {
+    java.util.ArrayDeque<PrefetchOperation> parked = c.unified.parked;
+    while (!parked.isEmpty()) {
+      PrefetchOperation op = parked.peekFirst();
+      if (op.terminatedByScheduler() || !c.ongoingPrefetch.containsKey(op.rid)) {
+        parked.pollFirst(); // S4, best_effort or an abort ended it meanwhile: it holds nothing
         continue;
       }
-      op.hostPages = slots;
-      op.hostAllocated = true;
-      c.unified.reading.add(op);
-      c.unified.holding.add(op);
-      reads.start(op);
+      if (!grant(op)) {
+        return;
+      }
+      parked.pollFirst();
+      c.stats.parkedHitsGranted++;
+      c.mixPrefetchHash(20, op.rid.hashCode(), op.hitPages);
     }
+  }
+
+  private void park(PrefetchOperation op) {
+    c.unified.parked.addLast(op);
+    c.stats.prefetchesParked++;
+    c.mixPrefetchHash(21, op.rid.hashCode(), op.hitPages); // a park one rank alone took shows as PrefetchAgreement
+  }
+
+  /** Allocates {@code op}'s hit slots and starts its reads; false when the pool cannot give them now. */
+  private boolean grant(PrefetchOperation op) {
+    int[] slots = c.allocateHost(op.hitPages);
+    if (slots == null) {
+      return false;
+    }
+    op.hostPages = slots;
+    op.hostAllocated = true;
+    c.unified.reading.add(op);
+    c.unified.holding.add(op);
+    reads.start(op);
+    return true;
   }
 
   /**

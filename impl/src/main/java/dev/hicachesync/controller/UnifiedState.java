@@ -29,6 +29,16 @@ final class UnifiedState {
    * payload length depends on it; F1 in docs/findings.md).
    */
   boolean storageEnabled;
+  /**
+   * {@code --hicache-host-memory-mode buffer_only} (#34798): a storage hit whose host slots cannot be
+   * allocated at the hit drain is parked in {@link #parked} instead of revoked.
+   */
+  boolean bufferOnly;
+  /**
+   * {@code buffer_pipeline.pending_hit_allocs}: parked storage hits, FIFO, retried first at every hit drain
+   * (HiCacheUnified.tla {@code BufRetry}; a prefetch parks in {@code pf.st = "parked"}).
+   */
+  final java.util.ArrayDeque<PrefetchOperation> parked = new java.util.ArrayDeque<>();
 
   /** One synced storage batch ack: the pages every rank completed in that batch (MIN). */
   record BatchAck(PrefetchOperation op, int pages) {}

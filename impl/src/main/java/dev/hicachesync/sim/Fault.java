@@ -86,11 +86,18 @@ public enum Fault {
    * The fix of {@link #PP_DRAIN_NOWAIT} ({@code unipp_forwarded_blocking}): the same late threads, and the
    * later stage waits until its own queues hold the forwarded counts (the protocol's own drain).
    */
-  PP_DRAIN_BLOCKING;
+  PP_DRAIN_BLOCKING,
+  /**
+   * The runtime attach that succeeds everywhere ({@code unified_attach_all_ok}): storage starts detached and
+   * is attached at step {@link #ATTACH_STEP} as today's code does it (each rank keeps its own outcome, no
+   * agreement), with every rank's backend initialising: S123 grows from 4 to 8 entries on every rank at that
+   * step, and nothing diverges. A scenario, not a bug.
+   */
+  ATTACH_ALL_OK;
 
   /** Ticks (the bug) or steps (the fix) a request may wait before the waiting-queue timeout aborts it. */
   public static final long WAITING_TIMEOUT = 6;
-  /** The step at which the runtime attach of {@link #ATTACH_FAILS_LOCALLY} / {@link #ATTACH_AGREED} runs. */
+  /** The step at which the runtime attach of {@link #ATTACH_FAILS_LOCALLY}, {@link #ATTACH_AGREED}, {@link #ATTACH_ALL_OK} runs. */
   public static final long ATTACH_STEP = 20;
 
   /** Returns whether this kind exists only in version {@code unified}. */
@@ -145,6 +152,6 @@ public enum Fault {
 
   /** Returns whether {@code faults} runs the runtime-attach scenario (storage starts detached). */
   static boolean runtimeAttach(Set<Fault> faults) {
-    return faults.contains(ATTACH_FAILS_LOCALLY) || faults.contains(ATTACH_AGREED);
+    return faults.contains(ATTACH_FAILS_LOCALLY) || faults.contains(ATTACH_AGREED) || faults.contains(ATTACH_ALL_OK);
   }
 }

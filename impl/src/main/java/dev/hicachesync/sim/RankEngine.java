@@ -108,9 +108,10 @@ final class RankEngine {
           long attachStep = cfg.specShaped() != null ? 0 : Fault.ATTACH_STEP;
           if (s == attachStep && Fault.runtimeAttach(cfg.faults())) {
             // The runtime attach request every rank handles at this step (unified, F1): the odd ranks' backends
-            // fail to initialise (a spec-shaped run: the ranks it names). Through the controller: the API has no
-            // attach call (a fault scenario's seam).
-            boolean ok = cfg.specShaped() != null ? cfg.specShaped().attachSucceedsOn(rank) : rank % 2 == 0;
+            // fail to initialise (a spec-shaped run: the ranks it names), or (ATTACH_ALL_OK) none does. Through the
+            // controller: the API has no attach call (a fault scenario's seam).
+            boolean ok = cfg.faults().contains(Fault.ATTACH_ALL_OK)
+                || (cfg.specShaped() != null ? cfg.specShaped().attachSucceedsOn(rank) : rank % 2 == 0);
             controller.attachStorage(ok, cfg.faults().contains(Fault.ATTACH_AGREED));
           }
         }

@@ -43,6 +43,8 @@ import java.util.Set;
  *     simulator's own (the default)
  * @param storageDurable whether the file backend forces each page object, then its folder, to disk
  *     (fsync; off by default: the simulator's stores are scratch)
+ * @param hostBufferOnly {@code unified} only: {@code --hicache-host-memory-mode buffer_only} (#34798), storage
+ *     hits the host pool cannot serve at the hit drain are parked and retried instead of revoked (off: cache)
  */
 public record SimConfig(
     Topology topology, long steps, long seed, ProtocolVersion version, StorageMode storage,
@@ -50,7 +52,7 @@ public record SimConfig(
     int pageSize, int devicePages, int hostPages, int maxRunning, double readFailure,
     Duration collectiveTimeout, Workload.Factory workload, int fullDigestEvery, long drainSteps,
     Timing.Factory timing, Path logFile, DataOptions data, SpecShaped specShaped,
-    boolean storageDurable) {
+    boolean storageDurable, boolean hostBufferOnly) {
 
   /** {@link #storagePages} of an L3 that never evicts. */
   public static final long UNBOUNDED = 0;
@@ -109,6 +111,7 @@ public record SimConfig(
     private DataOptions data = DataOptions.OFF;
     private SpecShaped specShaped;
     private boolean storageDurable;
+    private boolean hostBufferOnly;
 
     public Builder topology(Topology t) { this.topology = t; return this; }
     public Builder steps(long s) { this.steps = s; return this; }
@@ -134,6 +137,7 @@ public record SimConfig(
     public Builder data(DataOptions d) { this.data = d; return this; }
     public Builder specShaped(SpecShaped s) { this.specShaped = s; return this; }
     public Builder storageDurable(boolean d) { this.storageDurable = d; return this; }
+    public Builder hostBufferOnly(boolean b) { this.hostBufferOnly = b; return this; }
 
     /** Returns the configuration; throws {@link IllegalArgumentException} (one line) for bad values. */
     public SimConfig build() {
@@ -161,10 +165,14 @@ public record SimConfig(
       }
       Fault.checkVersion(faults, version);
       Fault.checkStages(faults, topology.pp());
+      if (hostBufferOnly && version != ProtocolVersion.UNIFIED) {
+        throw new IllegalArgumentException("host memory mode buffer_only is a path of version unified only"
+            + " (#34798); got --version " + version);
+      }
       SimConfig c = new SimConfig(topology, steps, seed, version, storage, storageDir, storagePages, prefetchPolicy,
           writePolicy, java.util.Collections.unmodifiableSet(EnumSet.copyOf(faults)), pageSize,
           devicePages, hostPages, maxRunning, readFailure, collectiveTimeout, workload, fullDigestEvery,
-          drainSteps, timing, logFile, data, specShaped, storageDurable);
+          drainSteps, timing, logFile, data, specShaped, storageDurable, hostBufferOnly);
       if (specShaped != null) {
         specShaped.check(c);
       }

@@ -47,6 +47,11 @@ public final class SimStats {
   public long prefetchesTerminated;
   public long prefetchesCompleted;
   public long prefetchesAborted;
+  /** Buffer-only host memory (unified, #34798): hits parked, and parked hits granted later (every domain). */
+  public long prefetchesParked;
+  public long parkedHitsGranted;
+  /** Whether the run used buffer-only host memory (the report then says how many hits parked). */
+  public boolean hostBufferOnly;
   public long pageBytes;
   /** The device tier the data path used, or null when no bytes moved. */
   public String deviceTier;
@@ -77,6 +82,8 @@ public final class SimStats {
     prefetchesTerminated += c.prefetchesTerminated;
     prefetchesCompleted += c.prefetchesCompleted;
     prefetchesAborted += c.prefetchesAborted;
+    prefetchesParked += c.prefetchesParked;
+    parkedHitsGranted += c.parkedHitsGranted;
   }
 
   void addRank(EngineStats e, ControllerStats c, long controllerCollectives) {
@@ -130,6 +137,10 @@ public final class SimStats {
     String out = "";
     if (storageCorruptPages > 0) {
       out += String.format(Locale.ROOT, "corrupt pages: %d (failed reads: never inserted)%n", storageCorruptPages);
+    }
+    if (hostBufferOnly) {
+      out += String.format(Locale.ROOT, "host memory: buffer_only, %d storage hits parked, %d granted later%n",
+          prefetchesParked, parkedHitsGranted);
     }
     if (storageDurable) {
       out += String.format(Locale.ROOT, "storage durability: fsync, %d page files then %d folders forced%n",

@@ -250,6 +250,7 @@ public final class Simulator {
     SimStats stats = stats(t, engines, Math.min(completed, cfg.steps()));
     stats.storagePagesAtStart = storagePagesAtStart;
     stats.storageDurable = cfg.storageDurable();
+    stats.hostBufferOnly = cfg.hostBufferOnly();
     for (FileStorageBackend f : fileStores) {
       stats.storageFilesForced += f.filesForced();
       stats.storageFoldersForced += f.foldersForced();
@@ -312,6 +313,9 @@ public final class Simulator {
         "tp" + t.tpRank(r) + "pp" + c.pp());
     if (Fault.runtimeAttach(cfg.faults())) {
       controller.detachStorageAtStart(); // attached at runtime, at Fault.ATTACH_STEP
+    }
+    if (cfg.hostBufferOnly()) {
+      controller.parkStorageHits(); // --hicache-host-memory-mode buffer_only (#34798)
     }
     if (threads != null) {
       controller.attachThreads(threads);

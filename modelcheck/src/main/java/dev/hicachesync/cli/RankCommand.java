@@ -152,6 +152,9 @@ public final class RankCommand extends SimulateCommand {
     parts.add("storage=" + cfg.storage());
     parts.add("prefetch=" + cfg.prefetchPolicy());
     parts.add("write=" + cfg.writePolicy());
+    if (cfg.hostBufferOnly()) {
+      parts.add("host_memory=buffer_only"); // parks hits where a cache-mode rank revokes; absent in cache mode
+    }
     return String.join(" ", parts);
   }
 }

@@ -84,6 +84,11 @@ public class SimulateCommand implements Callable<Integer> {
           + " (off by default; the report counts the forces)")
   boolean storageDurable;
 
+  @Option(names = "--hicache-host-memory-mode", defaultValue = "cache", paramLabel = "MODE",
+      description = "host memory mode: cache (default) or buffer_only (#34798, version unified only: storage hits"
+          + " the host pool cannot serve are parked and retried, docs/unified.md)")
+  String hostMemoryMode;
+
   @Option(names = {"--policy", "--hicache-storage-prefetch-policy"}, defaultValue = "timeout",
       description = "prefetch policy: best_effort, wait_complete, timeout (default ${DEFAULT-VALUE})")
   String policy;
@@ -96,8 +101,9 @@ public class SimulateCommand implements Callable<Integer> {
       description = "inject protocol bugs (tests): skip_idle_write_check, unsynced_loading_check, early_admission_exit,"
           + " early_tail_release, early_slot_reuse; unified only: local_terminate, pd_decode_load_readiness,"
           + " waiting_timeout_local_clock, backup_thread_dies, attach_fails_locally, and the fixed twins"
-          + " waiting_timeout_broadcast, backup_raise_acked, attach_agreed (docs/unified.md); unified with --pp 2"
-          + " or more: pp_drain_nowait and its fixed twin pp_drain_blocking (docs/unified-pp.md)")
+          + " waiting_timeout_broadcast, backup_raise_acked, attach_agreed; the scenario attach_all_ok"
+          + " (docs/unified.md); unified with --pp 2 or more: pp_drain_nowait and its fixed twin"
+          + " pp_drain_blocking (docs/unified-pp.md)")
   List<String> faults;
 
   @Option(names = "--faults", paramLabel = "SPEC",
@@ -196,6 +202,7 @@ public class SimulateCommand implements Callable<Integer> {
           .storage(StorageMode.parse(storage))
           .storageDir(storageDir)
           .storageDurable(storageDurable)
+          .hostBufferOnly(bufferOnly())
           .prefetchPolicy(PrefetchPolicy.parse(policy))
           .writePolicy(WritePolicy.parse(writePolicy))
           .faults(fs)
@@ -356,5 +363,18 @@ public class SimulateCommand implements Callable<Integer> {
     HostLayout layout = HostLayout.parse(hostLayout);
     DeviceChoice choice = DeviceChoice.parse(device);
     return data.equals("off") ? DataOptions.OFF : DataOptions.on(layout, 2, pageBytes).withDevice(choice);
+  }
+
+  /** {@code --hicache-host-memory-mode}: cache or buffer_only (one-line error otherwise). */
+  private boolean bufferOnly() {
+    switch (hostMemoryMode) {
+      case "cache":
+        return false;
+      case "buffer_only":
+        return true;
+      default:
+        throw new IllegalArgumentException("--hicache-host-memory-mode must be cache or buffer_only, got '"
+            + hostMemoryMode + "'");
+    }
   }
 }

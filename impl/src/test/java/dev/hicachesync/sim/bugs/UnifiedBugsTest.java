@@ -10,9 +10,17 @@ import dev.hicachesync.sim.Fault;
 import dev.hicachesync.sim.SimResult;
 import dev.hicachesync.sync.Invariant;
 import dev.hicachesync.sync.ProtocolVersion;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The bugs TLC found in version {@code unified} (docs/unified.md, {@code spec/HiCacheUnified.tla}), each
@@ -119,6 +127,39 @@ class UnifiedBugsTest {
   @Test
   void agreedAttachIsClean() {
     clean(run(7, 300, Fault.ATTACH_AGREED));
+  }
+
+  /**
+   * The runtime attach that succeeds everywhere ({@code unified_attach_all_ok} holds in TLC): today's attach,
+   * each rank keeping its own outcome, with every backend initialising. Read from the run's event log: every
+   * rank's S123 has 4 entries before {@link Fault#ATTACH_STEP} and 8 from that step on, so the payload grows
+   * on all ranks together; nothing diverges, the run drains quiet, and storage hits follow the attach.
+   */
+  @Test
+  void attachSucceedingEverywhereGrowsS123OnAllRanksTogether(@TempDir Path dir) throws IOException {
+    Path log = dir.resolve("attach.log");
+    SimResult r = BugRuns.run(BugRuns.base(7).version(ProtocolVersion.UNIFIED).prefetchPolicy(PrefetchPolicy.TIMEOUT)
+        .drainSteps(300).faults(EnumSet.of(Fault.ATTACH_ALL_OK)).logFile(log));
+    clean(r);
+    assertTrue(r.stats().storageHitTokens > 0, r.stats()::describe);
+    Pattern line = Pattern.compile("^step=(\\d+) .* rank=(\\d+) S123 local=\\[([^\\]]*)\\]");
+    Map<Integer, int[]> seen = new TreeMap<>(); // rank -> {S123 calls before the attach, from it on}
+    for (String l : Files.readAllLines(log)) {
+      Matcher m = line.matcher(l);
+      if (!m.find()) {
+        continue;
+      }
+      long step = Long.parseLong(m.group(1));
+      int rank = Integer.parseInt(m.group(2));
+      int len = m.group(3).split(",").length;
+      boolean after = step >= Fault.ATTACH_STEP;
+      assertEquals(after ? 8 : 4, len, "rank " + rank + " step " + step + ": " + l);
+      seen.computeIfAbsent(rank, k -> new int[2])[after ? 1 : 0]++;
+    }
+    assertEquals(4, seen.size(), "every rank of CP 2 x TP 2 logs its S123: " + seen.keySet());
+    for (Map.Entry<Integer, int[]> e : seen.entrySet()) {
+      assertTrue(e.getValue()[0] > 0 && e.getValue()[1] > 0, "rank " + e.getKey() + " has S123 on both sides");
+    }
   }
 
   /** A unified-only fault in another version is refused with one line. */
