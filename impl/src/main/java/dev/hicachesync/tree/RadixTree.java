@@ -445,7 +445,7 @@ public final class RadixTree {
     parent.children.put(new ChildKey(key, 0, pageSize), n);
     byId.put(n.id, n);
     mutations = Mix64.mix(Mix64.mix(Mix64.mix(mutations, 13), n.id), parent.id);
-    mutations = Mix64.mix(mutations, key);
+    mutations = n.mixKeyInto(mutations); // = Mix64.mix(mutations, key), and the node's key fingerprint
     return n;
   }
 
