@@ -18,13 +18,16 @@ import org.junit.jupiter.api.Test;
 /**
  * {@link MemoryStorageBackend}'s own structure (an open-addressing table per stripe, tombstones, rehashes,
  * bytes in shared chunks with free lists by length) against a plain map: random sequences of puts of
- * several lengths (empty, small, one page, larger than a chunk's share), overwrites with another length,
+ * several lengths (empty, small, one page, larger than a first chunk, larger than a quarter of the largest), overwrites with another length,
  * removes, gets and exists over enough keys and suffixes that every stripe grows and rehashes.
  */
 class MemoryStorageBackendPropertyTest {
   private static final int KEYS = 2000;
   private static final String[] SUFFIXES = {"", "tp0", "tp1"};
-  private static final int[] LENGTHS = {0, 8, 64, 128, 128, 128, 70_000};
+  private static final int[] LENGTHS = {0, 8, 64, 128, 128, 128};
+  /** Larger than a first chunk (chunks grow to fit it), and larger than a quarter of the last (its own chunk). */
+  private static final int LARGE = 70_000;
+  private static final int HUGE = 2_100_000;
   private static final PageKey[] KEY = new PageKey[KEYS];
 
   static {
@@ -59,7 +62,8 @@ class MemoryStorageBackendPropertyTest {
       String at = "operation " + step + " on " + key;
       switch (op & 3) {
         case 0, 1 -> { // put (twice as often, so the store fills up)
-          int len = (op >>> 20) % 16 == 0 ? LENGTHS[6] : LENGTHS[(op >>> 2 & 3) + (op >>> 25 & 1) * 2];
+          int len = (op >>> 20) % 256 == 0 ? HUGE : (op >>> 20) % 16 == 0 ? LARGE
+              : LENGTHS[(op >>> 2 & 3) + (op >>> 25 & 1) * 2];
           byte[] bytes = content(step, len);
           ByteBuffer src = ByteBuffer.wrap(bytes);
           store.put(key, src);
@@ -69,7 +73,7 @@ class MemoryStorageBackendPropertyTest {
         case 2 -> assertEquals(model.remove(key) != null, store.remove(key), at + ": remove");
         default -> {
           assertEquals(model.containsKey(key), store.exists(key), at + ": exists");
-          ByteBuffer dst = ByteBuffer.allocate(LENGTHS[6] + 16);
+          ByteBuffer dst = ByteBuffer.allocate(model.containsKey(key) ? model.get(key).length + 16 : 16);
           boolean found = store.get(key, dst);
           assertEquals(model.containsKey(key), found, at + ": get");
           if (found) {
