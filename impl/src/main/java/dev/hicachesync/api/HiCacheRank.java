@@ -268,7 +268,7 @@ public final class HiCacheRank implements AutoCloseable {
    */
   public void cacheUnfinishedReq(CachedRequest req) {
     int ps = controller.tree().pageSize();
-    InsertResult ins = insert(Arrays.copyOf(req.tokens, req.pages.length * ps), req.pages);
+    InsertResult ins = insert(wholePages(req.tokens, req.pages.length * ps), req.pages);
     TreeNode last = ins.lastNode() == null ? controller.tree().root() : ins.lastNode();
     controller.lock(last);
     controller.unlock(req.locked);
@@ -314,7 +314,7 @@ public final class HiCacheRank implements AutoCloseable {
     TreeNode last = req.locked;
     if (req.decodePending) {
       int ps = controller.tree().pageSize();
-      InsertResult ins = insert(Arrays.copyOf(req.tokens, req.tokens.length / ps * ps), req.pages);
+      InsertResult ins = insert(wholePages(req.tokens, req.tokens.length / ps * ps), req.pages);
       req.decodePending = false;
       if (ins.lastNode() != null) {
         last = ins.lastNode();
@@ -334,6 +334,17 @@ public final class HiCacheRank implements AutoCloseable {
   }
 
   /** Inserts with the write policy applied now, or (write-through at finish) without it. */
+  /**
+   * Returns {@code tokens} cut (or padded) to {@code length}: the array itself when only a partial last page
+   * lies beyond it, which the tree ignores anyway. Why not always a copy: a replay's prompts are thousands
+   * of tokens, copied once per rank per admission (issue 13), and the data path finds a prompt's page seeds
+   * by the prompt array's identity.
+   */
+  private int[] wholePages(int[] tokens, int length) {
+    int ps = controller.tree().pageSize();
+    return length == tokens.length - tokens.length % ps ? tokens : Arrays.copyOf(tokens, length);
+  }
+
   private InsertResult insert(int[] tokens, int[] pages) {
     return writeThroughAtFinish ? controller.insertWithoutBackup(tokens, pages) : controller.insert(tokens, pages);
   }

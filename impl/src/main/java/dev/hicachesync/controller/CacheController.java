@@ -414,6 +414,14 @@ public final class CacheController {
    */
   public InsertResult insertWithoutBackup(int[] tokens, int[] devicePages) {
     InsertResult r = tree.insert(tokens, devicePages);
+    TreeNode created = r.newNode();
+    if (created != null && data.moves()) {
+      // The new node holds the last whole pages of tokens: its seeds come from the data path, which knows
+      // them when it just wrote the same prompt's prefill (issue 13), instead of a pass over the node's key.
+      int ps = config.pageSize();
+      int pages = created.tokens() / ps;
+      created.cachedPageSeeds(n -> data.pageSeeds(tokens, tokens.length / ps - pages, pages, ps));
+    }
     if (r.duplicatePages().length > 0) {
       sink.freeDevice(r.duplicatePages());
     }

@@ -63,13 +63,19 @@ public final class ControllerThreads implements AutoCloseable {
 
   /**
    * Runs one prefetch pass (S7 for every operation queued so far) on the prefetch thread; none is handed
-   * over while nothing is queued and the version is not unified (free-running, a pass already handed over takes what is queued when it
-   * runs). Scheduler thread (the only producer of the queue, so "empty" cannot change under it).
+   * over while nothing is queued and, in version unified, stepped and no read is in flight (free-running, a
+   * pass already handed over takes what is queued when it runs). Scheduler thread (the only producer of the
+   * queue, so "empty" cannot change under it).
    */
   public void prefetchPass(CacheController c) {
     // A pass over an empty queue does nothing: spare the hand-off. Not so in version unified, whose pass
-    // also reads the batches of operations already past S7 and MIN-reduces their completion acks (#27010).
-    if (c.unified != null || !c.prefetchQueue.isEmpty()) {
+    // also reads the batches of operations already past S7 and MIN-reduces their completion acks (#27010):
+    // that part has nothing to do either while no read is in flight, which the scheduler can see when
+    // stepped (no pass is running then; only a pass removes from the list, only the scheduler adds to it).
+    // Each hand-off spared is two context switches per rank per step (issue 13); the pass it replaces
+    // would have made no collective and changed nothing, so reports and digests are the same.
+    boolean idle = c.prefetchQueue.isEmpty() && (c.unified == null || stepped && c.unified.reading.isEmpty());
+    if (!idle) {
       handOff(prefetch, c::prefetchThreadStep);
     }
   }

@@ -3,6 +3,7 @@ package dev.hicachesync.controller;
 import dev.hicachesync.env.TransferEvent;
 import dev.hicachesync.storage.PageKey;
 import dev.hicachesync.storage.StorageBackend;
+import dev.hicachesync.tier.PageContent;
 
 /**
  * Where the controller's copies move KV bytes: device↔host copies with the page indices it allocated,
@@ -22,6 +23,19 @@ public interface KvData {
 
   /** Returns whether this data path moves bytes (when not, callers may skip computing seeds). */
   boolean moves();
+
+  /**
+   * Returns the content seeds of pages {@code firstPage .. firstPage + pages} of {@code tokens}, a fresh
+   * array ({@code tier.PageContent#seed} of each page). A data path may answer from seeds it computed for
+   * the same array already (the prompt prefill just wrote); the values are the same either way.
+   */
+  default long[] pageSeeds(int[] tokens, int firstPage, int pages, int pageSize) {
+    long[] s = new long[pages];
+    for (int p = 0; p < pages; p++) {
+      s[p] = PageContent.seed(tokens, (firstPage + p) * pageSize, pageSize);
+    }
+    return s;
+  }
 
   /**
    * Starts copying {@code devicePages[i]} to {@code hostPages[i]}; the returned event is done when

@@ -14,6 +14,7 @@ import dev.hicachesync.tier.HostPool;
 import dev.hicachesync.tier.PageContent;
 import dev.hicachesync.tier.SimulatedDeviceTier;
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 
 /**
  * One rank's KV bytes: a {@link DeviceTier} (JCuda or simulated), a {@link HostPool} in the chosen layout,
@@ -35,8 +36,16 @@ final class DataPath implements KvData, AutoCloseable {
   private final ByteBuffer scratch;
   long movedBytes;
   long checkedPages;
+  /** Prompt seeds shared with the other ranks' data paths of the run. */
+  private final PromptSeeds promptSeeds;
 
   DataPath(DataOptions o, int devicePages, int hostPages, Ticker clock, int rank) {
+    this(o, devicePages, hostPages, clock, rank, new PromptSeeds());
+  }
+
+  /** @param promptSeeds the run's prompt seeds, shared by every rank's data path */
+  DataPath(DataOptions o, int devicePages, int hostPages, Ticker clock, int rank, PromptSeeds promptSeeds) {
+    this.promptSeeds = promptSeeds;
     this.device = DeviceTiers.open(o.device(), devicePages, o.layers(), o.layerBytes(), clock,
         LatencyModel.zero(), rank);
     this.host = new HostPool(Math.max(1, hostPages), o.layers(), o.layerBytes(), o.hostLayout());
@@ -56,10 +65,35 @@ final class DataPath implements KvData, AutoCloseable {
   /** Writes what prefill computes for pages {@code firstPage..} of {@code tokens} into {@code devicePages}. */
   void compute(int[] devicePages, int[] tokens, int firstPage, int pageSize) {
     for (int j = 0; j < devicePages.length; j++) {
-      scratch.clear();
-      PageContent.fill(PageContent.seed(tokens, (firstPage + j) * pageSize, pageSize), scratch, pageBytes);
-      device.write(devicePages[j], scratch);
+      write(devicePages[j], PageContent.seed(tokens, (firstPage + j) * pageSize, pageSize));
     }
+  }
+
+  /**
+   * {@link #compute} for a prompt, whose array every rank of the run shares: its page seeds are computed
+   * once for all ranks ({@link PromptSeeds}) and found again when the controller asks for the seeds of the
+   * node the prompt's pages go into ({@link #pageSeeds}).
+   */
+  void computePrompt(int[] devicePages, int[] prompt, int firstPage, int pageSize) {
+    long[] seeds = promptSeeds.of(prompt, pageSize);
+    for (int j = 0; j < devicePages.length; j++) {
+      write(devicePages[j], seeds[firstPage + j]);
+    }
+  }
+
+  private void write(int devicePage, long seed) {
+    scratch.clear();
+    PageContent.fill(seed, scratch, pageBytes);
+    device.write(devicePage, scratch);
+  }
+
+  @Override
+  public long[] pageSeeds(int[] tokens, int firstPage, int pages, int pageSize) {
+    long[] known = promptSeeds.peek(tokens, pageSize);
+    if (known != null && firstPage + pages <= known.length) {
+      return Arrays.copyOfRange(known, firstPage, firstPage + pages);
+    }
+    return KvData.super.pageSeeds(tokens, firstPage, pages, pageSize);
   }
 
   @Override

@@ -247,7 +247,7 @@ final class RankEngine {
       return false;
     }
     if (data != null) {
-      data.compute(req.freshPages(), prompt, prefixTokens / ps, ps); // prefill writes the KV of what it computed
+      data.computePrompt(req.freshPages(), prompt, prefixTokens / ps, ps); // prefill writes the KV it computed
     }
     api.cacheUnfinishedReq(req);
     int fromStorage = Math.min(loaded, req.prefetchedTokens());

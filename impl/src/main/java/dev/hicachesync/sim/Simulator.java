@@ -71,6 +71,9 @@ public final class Simulator {
   /** The abort threads {@link #poison} started, for {@link SimulationRun#close} to join. */
   final List<Thread> helpers = java.util.Collections.synchronizedList(new ArrayList<>());
 
+  /** Page seeds of prompts, computed once for every rank's data path (the ranks share request objects). */
+  private final PromptSeeds promptSeeds = new PromptSeeds();
+
   /** Environment faults of a soak ({@code simulate --faults}), or null: the store as it is. */
   private EnvironmentFaults faults;
   /** Where the ranks' groups come from: null for a {@link LocalFabric} of every rank in this JVM. */
@@ -322,7 +325,7 @@ public final class Simulator {
     }
     rec.attach(controller);
     DataPath data = cfg.data().on()
-        ? new DataPath(cfg.data(), cfg.devicePages(), cfg.hostPages(), env.clock(), r) : null;
+        ? new DataPath(cfg.data(), cfg.devicePages(), cfg.hostPages(), env.clock(), r, promptSeeds) : null;
     if (data != null) {
       controller.attachData(data);
     }

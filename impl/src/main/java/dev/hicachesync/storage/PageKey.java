@@ -6,6 +6,7 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.Objects;
 
@@ -20,19 +21,22 @@ public final class PageKey {
   /** Longest suffix accepted; keeps every file name well under 255 bytes. */
   static final int MAX_SUFFIX = 64;
 
-  private final String hash;
+  /**
+   * The hash's 64 lower-case hex digits as ASCII bytes: what the next link hashes, what keys compare by.
+   * Never modified. Why bytes and not a string: a replay makes a key per page per rank, and the string
+   * (a copy of these bytes) was built for every one of them and read by none on the hot path (issue 13).
+   */
+  private final byte[] hashAscii;
   private final String suffix;
-  /** {@link #hash} as ASCII bytes, or null until first needed; never modified once set. */
-  private byte[] hashAscii;
+  /** {@link #hashAscii} as a string, or null until {@link #hash()} is first asked (benign race). */
+  private String hash;
+  /** {@code hash().hashCode()}, or 0 until first computed (benign race, as {@code String}'s own). */
+  private int hashHash;
 
-  private PageKey(String hash, String suffix) {
-    this(hash, suffix, null);
-  }
-
-  private PageKey(String hash, String suffix, byte[] hashAscii) {
-    this.hash = hash;
-    this.suffix = suffix;
+  private PageKey(byte[] hashAscii, String suffix, String hash) {
     this.hashAscii = hashAscii;
+    this.suffix = suffix;
+    this.hash = hash;
   }
 
   /** Returns the key of the first page of a sequence with {@code tokens}. */
@@ -57,7 +61,7 @@ public final class PageKey {
     Hasher h = HASHER.get();
     MessageDigest sha = h.sha;
     if (prev != null) {
-      sha.update(prev.ascii()); // the suffix is not part of the chain
+      sha.update(prev.hashAscii); // the suffix is not part of the chain
     }
     byte[] buf = h.buffer(4 * len);
     for (int i = 0; i < len; i++) {
@@ -77,7 +81,7 @@ public final class PageKey {
       ascii[2 * i] = HEX_DIGITS[b >>> 4];
       ascii[2 * i + 1] = HEX_DIGITS[b & 0xf];
     }
-    return new PageKey(new String(ascii, StandardCharsets.ISO_8859_1), "", ascii);
+    return new PageKey(ascii, "", null);
   }
 
   private static final int DIGEST_BYTES = 32;
@@ -101,14 +105,9 @@ public final class PageKey {
   private static final ThreadLocal<Hasher> HASHER = ThreadLocal.withInitial(Hasher::new);
   private static final VarHandle INT_BE = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
 
-  /** The hash's hex digits as ASCII bytes (the next link's input); computed once. */
-  private byte[] ascii() {
-    byte[] a = hashAscii;
-    if (a == null) {
-      a = hash.getBytes(StandardCharsets.US_ASCII);
-      hashAscii = a; // benign race: every thread computes the same bytes
-    }
-    return a;
+  /** The hash's hex digits as ASCII bytes, shared: callers in this package must not modify them. */
+  byte[] asciiHash() {
+    return hashAscii;
   }
 
   /**
@@ -121,7 +120,7 @@ public final class PageKey {
     if (hex.length() != 64 || !hex.chars().allMatch(c -> (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) {
       throw new IllegalArgumentException("not a SHA-256 hex hash: '" + hex + "'");
     }
-    return new PageKey(hex, "");
+    return new PageKey(hex.getBytes(StandardCharsets.US_ASCII), "", hex);
   }
 
   /** Returns this key in the key space {@code suffix} (any text up to 64 chars; "" for none). */
@@ -130,12 +129,19 @@ public final class PageKey {
     if (suffix.length() > MAX_SUFFIX) {
       throw new IllegalArgumentException("key suffix longer than " + MAX_SUFFIX + " chars: " + suffix.length());
     }
-    return new PageKey(hash, suffix, hashAscii);
+    PageKey k = new PageKey(hashAscii, suffix, hash);
+    k.hashHash = hashHash;
+    return k;
   }
 
   /** Returns the 64-digit hex hash. */
   public String hash() {
-    return hash;
+    String h = hash;
+    if (h == null) {
+      h = new String(hashAscii, StandardCharsets.ISO_8859_1);
+      hash = h; // benign race: every thread builds an equal string
+    }
+    return h;
   }
 
   /** Returns the suffix, "" when none. */
@@ -153,17 +159,23 @@ public final class PageKey {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof PageKey k && k.hash.equals(hash) && k.suffix.equals(suffix);
+    return o instanceof PageKey k && Arrays.equals(k.hashAscii, hashAscii) && k.suffix.equals(suffix);
   }
 
+  /** Returns {@code hash().hashCode() * 31 + suffix().hashCode()}, as it always was (tree digests mix it). */
   @Override
   public int hashCode() {
-    return hash.hashCode() * 31 + suffix.hashCode();
+    int h = hashHash;
+    if (h == 0) {
+      h = hash().hashCode();
+      hashHash = h;
+    }
+    return h * 31 + suffix.hashCode();
   }
 
   /** Returns {@code hash} or {@code hash@suffix}. */
   @Override
   public String toString() {
-    return suffix.isEmpty() ? hash : hash + "@" + suffix;
+    return suffix.isEmpty() ? hash() : hash() + "@" + suffix;
   }
 }

@@ -4,7 +4,7 @@ import dev.hicachesync.storage.PageKey;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
-import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
@@ -29,7 +29,11 @@ public final class RadixTree {
   private final int pageSize;
   private final boolean withHashes;
   private final TreeNode root;
-  private final Map<Long, TreeNode> byId = new HashMap<>();
+  /**
+   * Live nodes by id, iterated in id order: ids come from a counter and each node is put here as soon as it
+   * gets its id, so insertion order is id order ({@link #nodesById} needs no sort; the digest walks it).
+   */
+  private final Map<Long, TreeNode> byId = new LinkedHashMap<>();
   private TreeSet<TreeNode> lru = new TreeSet<>(LRU);
   private long nextId = 1;
   private long clock;
@@ -390,7 +394,7 @@ public final class RadixTree {
     long h = 17;
     int dev = 0;
     int host = 0;
-    for (TreeNode n : nodesById()) {
+    for (TreeNode n : byId.values()) { // id order
       h = Mix64.mix(h, n.id);
       h = Mix64.mix(h, n.parent == null ? -1 : n.parent.id);
       h = Mix64.mix(h, n.keyMix()); // the key's fingerprint, cached per node: equal keys, equal mixes
@@ -425,9 +429,7 @@ public final class RadixTree {
 
   /** Returns every node in id order. */
   public List<TreeNode> nodesById() {
-    List<TreeNode> all = new ArrayList<>(byId.values());
-    all.sort(Comparator.comparingLong(n -> n.id));
-    return all;
+    return new ArrayList<>(byId.values()); // insertion order is id order (see byId)
   }
 
   /** Returns the nodes in LRU eviction order (oldest first), the root excluded. */
@@ -445,7 +447,7 @@ public final class RadixTree {
     parent.children.put(new ChildKey(key, 0, pageSize), n);
     byId.put(n.id, n);
     mutations = Mix64.mix(Mix64.mix(Mix64.mix(mutations, 13), n.id), parent.id);
-    mutations = Mix64.mix(mutations, key);
+    mutations = n.mixKeyInto(mutations); // = Mix64.mix(mutations, key), and the node's key fingerprint
     return n;
   }
 

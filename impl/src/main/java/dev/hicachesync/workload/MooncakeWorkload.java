@@ -4,7 +4,6 @@ import dev.hicachesync.sim.ForwardingWorkload;
 import dev.hicachesync.sim.Request;
 import dev.hicachesync.sim.Workload;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -28,10 +27,13 @@ public final class MooncakeWorkload implements Workload {
   private final String name;
   private final Map<String, MooncakeRequest> waiting = new HashMap<>();
   private final TierHits hits = new TierHits();
+  /** The expansions this instance shares with the other ranks of its run (one per factory). */
+  private final SharedArrivals shared;
   private int next;
 
   private MooncakeWorkload(List<MooncakeRequest> mine, long[] arrivalStep, ReplayTiming timing,
-      String name) {
+      String name, SharedArrivals shared) {
+    this.shared = shared;
     this.mine = mine;
     this.arrivalStep = arrivalStep;
     this.timing = timing;
@@ -45,6 +47,7 @@ public final class MooncakeWorkload implements Workload {
       throw new IllegalArgumentException("dp must be >= 1, got " + dp);
     }
     long[] steps = arrivalSteps(trace, timing);
+    SharedArrivals shared = new SharedArrivals(); // the ranks of one factory share each expansion
     return (seed, dpRank) -> {
       List<MooncakeRequest> mine = new ArrayList<>();
       List<Long> at = new ArrayList<>();
@@ -52,7 +55,8 @@ public final class MooncakeWorkload implements Workload {
         mine.add(trace.get(i));
         at.add(steps[i]);
       }
-      return new MooncakeWorkload(mine, at.stream().mapToLong(Long::longValue).toArray(), timing, name);
+      return new MooncakeWorkload(mine, at.stream().mapToLong(Long::longValue).toArray(), timing, name,
+          shared);
     };
   }
 
@@ -91,13 +95,21 @@ public final class MooncakeWorkload implements Workload {
     List<Request> due = new ArrayList<>(1); // one per step, as arrivalSteps strictly increases
     while (next < mine.size() && arrivalStep[next] <= step) {
       MooncakeRequest r = mine.get(next++);
-      int[] seq = BlockTokens.sequence(r);
-      int[] prompt = Arrays.copyOf(seq, r.inputLength());
-      int[] output = Arrays.copyOfRange(seq, r.inputLength(), seq.length);
-      due.add(new Request(rid(r), prompt, output, timing.decodeSteps(r.outputLength()), step, -1));
+      long at = step;
+      due.add(shared.get(r.index(), () -> expand(r, at)));
       waiting.put(rid(r), r);
     }
     return due;
+  }
+
+  /** Request {@code r} arriving at {@code step}, its tokens expanded from its block ids. */
+  private Request expand(MooncakeRequest r, long step) {
+    int[] prompt = BlockTokens.input(r);
+    int[] output = new int[r.outputLength()];
+    for (int i = 0; i < output.length; i++) {
+      output[i] = BlockTokens.outputToken(r.outputBase() + i);
+    }
+    return new Request(rid(r), prompt, output, timing.decodeSteps(r.outputLength()), step, -1);
   }
 
   /**

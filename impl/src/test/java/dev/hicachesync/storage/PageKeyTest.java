@@ -85,4 +85,26 @@ class PageKeyTest {
       throw new AssertionError(e);
     }
   }
+
+  /**
+   * A key keeps its hash as bytes and builds the string only when asked (issue 13): equality, the hash code
+   * (which tree digests mix) and the text are those of the hash string, whichever is asked first.
+   */
+  @Test
+  void equalityHashCodeAndTextAreThoseOfTheHashString() {
+    PageKey chained = PageKey.chain(PageKey.first(new int[] {1, 2}), new int[] {3, 4});
+    int codeFirst = chained.withSuffix("tp1").hashCode(); // before any string exists
+    String hex = chained.hash();
+    PageKey parsed = PageKey.ofHash(hex);
+    assertEquals(parsed, chained);
+    assertEquals(hex.hashCode() * 31, chained.hashCode());
+    assertEquals(parsed.hashCode(), chained.hashCode());
+    assertEquals(hex.hashCode() * 31 + "tp1".hashCode(), codeFirst);
+    assertEquals(codeFirst, parsed.withSuffix("tp1").hashCode());
+    assertEquals(parsed.withSuffix("tp1"), chained.withSuffix("tp1"));
+    assertNotEquals(chained.withSuffix("tp0"), chained.withSuffix("tp1"));
+    assertNotEquals(PageKey.first(new int[] {1, 2}), chained);
+    assertEquals(hex + "@tp1", chained.withSuffix("tp1").toString());
+    assertEquals(PageKey.chain(parsed, new int[] {5}), PageKey.chain(chained, new int[] {5}), "the chain goes on alike");
+  }
 }

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -318,5 +319,48 @@ class RadixTreeTest {
     RadixTree used = new RadixTree(PS, false);
     used.insert(seq(0, 1), pages(0, 1));
     assertThrows(IllegalStateException.class, () -> used.orderVictimsBy(java.util.Comparator.comparingLong(TreeNode::id)));
+  }
+
+  /**
+   * The node map iterates in id order without a sort (issue 13): after splits and evictions have freed
+   * many ids and the counter has run far past the live nodes, {@code nodesById} is still sorted by id.
+   */
+  @Test
+  void nodesByIdStayInIdOrderAfterSplitsAndEvictions() {
+    RadixTree t = new RadixTree(PS, false);
+    Freed freed = new Freed();
+    int page = 0;
+    for (int round = 0; round < 6; round++) {
+      for (int i = 0; i < 200; i++) {
+        int[] prompt = concat(seq(100_000 * round + 10 * (i % 20), 1), seq(1_000_000 + 1000 * i + round, 2));
+        InsertResult r = t.insert(prompt, pages(page, 3)); // shares its first page with every 20th: splits
+        page += 3;
+        if (r.newNode() == null) {
+          fail("prompt " + i + " of round " + round + " was not new");
+        }
+      }
+      t.evictDevice(400, freed); // frees ids of 2 rounds in 3: later rounds' ids run past the live ones
+    }
+    List<TreeNode> nodes = t.nodesById();
+    long maxId = nodes.stream().mapToLong(TreeNode::id).max().orElse(0);
+    assertTrue(nodes.size() > 50 && maxId > 4 * nodes.size(),
+        "a tree of " + nodes.size() + " nodes, ids up to " + maxId + ", proves little");
+    for (int i = 1; i < nodes.size(); i++) {
+      assertTrue(nodes.get(i - 1).id() < nodes.get(i).id(),
+          "node " + nodes.get(i - 1).id() + " listed before node " + nodes.get(i).id());
+    }
+  }
+
+  /** A new node's mutation-hash pass also gives its key fingerprint: both equal the values computed apart. */
+  @Test
+  void mixKeyIntoEqualsTheTwoHashesComputedApart() {
+    TreeNode n = new TreeNode(7);
+    n.key = seq(12_345, 5);
+    long h = 0x1234_5678_9abc_def0L;
+    assertEquals(Mix64.mix(h, n.key), n.mixKeyInto(h));
+    assertEquals(Mix64.mix(0L, n.key), n.keyMix());
+    TreeNode fresh = new TreeNode(8);
+    fresh.key = n.key.clone();
+    assertEquals(Mix64.mix(0L, fresh.key), fresh.keyMix(), "computed lazily when never mixed in");
   }
 }
