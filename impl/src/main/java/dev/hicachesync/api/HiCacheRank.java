@@ -8,6 +8,7 @@ import dev.hicachesync.sync.SyncGroups;
 import dev.hicachesync.tier.DeviceTier;
 import dev.hicachesync.tier.HostLayout;
 import dev.hicachesync.tier.HostPool;
+import dev.hicachesync.sync.ProtocolVersion;
 import dev.hicachesync.sync.SyncLayer;
 import dev.hicachesync.sync.SyncObserver;
 import dev.hicachesync.topology.RankCoord;
@@ -515,6 +516,14 @@ public final class HiCacheRank implements AutoCloseable {
       checkMembers("prefetch attn_tp", groups.prefetchAttnTp().members(), t.attnTpGroup(r));
       checkMembers("prefetch attn_cp", groups.prefetchAttnCp().members(), t.attnCpGroup(r));
       checkMembers("prefetch cp_tp", groups.prefetchCpTp().members(), t.cpTpGroup(r));
+      if (groups.hasCompletionGroups()) {
+        checkMembers("completion attn_tp", groups.completionAttnTp().members(), t.attnTpGroup(r));
+        checkMembers("completion attn_cp", groups.completionAttnCp().members(), t.attnCpGroup(r));
+        checkMembers("completion cp_tp", groups.completionCpTp().members(), t.cpTpGroup(r));
+      } else if (config.version() == ProtocolVersion.UNIFIED && threadMode == ThreadMode.FREE_RUNNING) {
+        throw new IllegalArgumentException("rank " + r + ": version unified free-running needs the completion-sync "
+            + "groups (RankGroups' completion*, #27010): on the prefetch groups S7 and the completion sync race");
+      }
       RankCoord c = t.coords(r);
       if ((groups.fromPrev() == null) != (c.pp() == 0) || (groups.toNext() == null) != (c.pp() == t.pp() - 1)) {
         throw new IllegalArgumentException("rank " + r + " is stage " + c.pp() + " of " + t.pp()
@@ -543,6 +552,12 @@ public final class HiCacheRank implements AutoCloseable {
       CacheController controller = new CacheController(config.controllerConfig(storage.on()), env,
           new SyncLayer(config.version(), sched), new SyncLayer(config.version(), pf),
           traced != null ? traced.observer() : SyncObserver.NONE, storage.backend, "tp" + t.tpRank(r) + "pp" + c.pp());
+      if (groups.hasCompletionGroups()) {
+        SyncGroups pfc = new SyncGroups(groups.completionAttnTp(), groups.completionAttnCp(), groups.completionCpTp(),
+            t.pp() > 1 ? groups.completionPp() : null, null, null);
+        controller.useCompletionSync(new SyncLayer(config.version(),
+            traced != null ? traced.completion(config.version(), pfc) : pfc));
+      }
       controller.attachThreads(threads);
       if (deviceTier != null) {
         controller.attachData(new TierData(deviceTier, new HostPool(Math.max(1, config.hostPages()),

@@ -33,6 +33,24 @@ class FreeRunningServingLoopTest {
     check(2, 1, 2, "post20460"); // a later stage waits for its own reads on the threads (awaitCondition)
   }
 
+  /**
+   * Version {@code unified}: S7 on the prefetch thread and the per-batch completion sync (#27010) on the
+   * completion-sync thread race each other on every rank; each has its own groups (SGLang's {@code
+   * prefetch_hits_sync_groups} and {@code prefetch_completion_sync_groups}). On one shared set, 3 of 3 runs
+   * ended in CollectiveMatching on {@code pf_cp_tp} (S5 on one rank met S7 on another).
+   */
+  @RepeatedTest(5)
+  void unifiedOnCp2Tp2() throws InterruptedException {
+    ServingLoopExample.Report r = check(2, 2, 1, "unified");
+    assertTrue(r.storageHitTokens().get(0) > 0, "no storage hit: no read, so no completion sync ran");
+  }
+
+  @RepeatedTest(5)
+  void unifiedOnTp2() throws InterruptedException {
+    ServingLoopExample.Report r = check(1, 2, 1, "unified");
+    assertTrue(r.storageHitTokens().get(0) > 0, "no storage hit: no read, so no completion sync ran");
+  }
+
   private static ServingLoopExample.Report check(int cp, int tp, int pp, String version)
       throws InterruptedException {
     HiCacheConfig cfg = HiCacheConfig.builder().pageSize(16).devicePages(48).hicacheRatio(1.5)
