@@ -30,9 +30,10 @@ import java.util.function.LongSupplier;
  * scheduler calls on its {@code HiRadixCache}, per step and per request.
  *
  * <h2>Threads</h2>
- * Every method is for the rank's <b>scheduler thread</b> only. The rank owns four threads of its own, as
+ * Every method is for the rank's <b>scheduler thread</b> only. The rank owns five threads of its own, as
  * SGLang's {@code HiCacheController} does, started by {@link Builder#build()} and stopped by {@link #close()}:
- * the <b>prefetch</b> thread (S7 on the prefetch groups of {@link RankGroups}), the <b>prefetch I/O</b>
+ * the <b>prefetch</b> thread (S7 on the prefetch groups of {@link RankGroups}), the <b>completion-sync</b>
+ * thread (version {@code unified}: the per-batch MIN of #27010 on the completion groups), the <b>prefetch I/O</b>
  * thread (storage reads), the <b>backup</b> thread (storage writes) and the <b>copy-completion</b> thread.
  * {@link #runPrefetchThread} hands the prefetch thread its pass; the I/O the protocol starts is handed to
  * the others. With {@link ThreadMode#STEPPED} (the default) each hand-off waits for its hand-back, so the
