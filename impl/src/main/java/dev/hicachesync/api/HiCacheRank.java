@@ -8,6 +8,7 @@ import dev.hicachesync.sync.SyncGroups;
 import dev.hicachesync.tier.DeviceTier;
 import dev.hicachesync.tier.HostLayout;
 import dev.hicachesync.tier.HostPool;
+import dev.hicachesync.sync.ProtocolVersion;
 import dev.hicachesync.sync.SyncLayer;
 import dev.hicachesync.sync.SyncObserver;
 import dev.hicachesync.topology.RankCoord;
@@ -29,9 +30,10 @@ import java.util.function.LongSupplier;
  * scheduler calls on its {@code HiRadixCache}, per step and per request.
  *
  * <h2>Threads</h2>
- * Every method is for the rank's <b>scheduler thread</b> only. The rank owns four threads of its own, as
+ * Every method is for the rank's <b>scheduler thread</b> only. The rank owns five threads of its own, as
  * SGLang's {@code HiCacheController} does, started by {@link Builder#build()} and stopped by {@link #close()}:
- * the <b>prefetch</b> thread (S7 on the prefetch groups of {@link RankGroups}), the <b>prefetch I/O</b>
+ * the <b>prefetch</b> thread (S7 on the prefetch groups of {@link RankGroups}), the <b>completion-sync</b>
+ * thread (version {@code unified}: the per-batch MIN of #27010 on the completion groups), the <b>prefetch I/O</b>
  * thread (storage reads), the <b>backup</b> thread (storage writes) and the <b>copy-completion</b> thread.
  * {@link #runPrefetchThread} hands the prefetch thread its pass; the I/O the protocol starts is handed to
  * the others. With {@link ThreadMode#STEPPED} (the default) each hand-off waits for its hand-back, so the
@@ -526,6 +528,14 @@ public final class HiCacheRank implements AutoCloseable {
       checkMembers("prefetch attn_tp", groups.prefetchAttnTp().members(), t.attnTpGroup(r));
       checkMembers("prefetch attn_cp", groups.prefetchAttnCp().members(), t.attnCpGroup(r));
       checkMembers("prefetch cp_tp", groups.prefetchCpTp().members(), t.cpTpGroup(r));
+      if (groups.hasCompletionGroups()) {
+        checkMembers("completion attn_tp", groups.completionAttnTp().members(), t.attnTpGroup(r));
+        checkMembers("completion attn_cp", groups.completionAttnCp().members(), t.attnCpGroup(r));
+        checkMembers("completion cp_tp", groups.completionCpTp().members(), t.cpTpGroup(r));
+      } else if (config.version() == ProtocolVersion.UNIFIED && threadMode == ThreadMode.FREE_RUNNING) {
+        throw new IllegalArgumentException("rank " + r + ": version unified free-running needs the completion-sync "
+            + "groups (RankGroups' completion*, #27010): on the prefetch groups S7 and the completion sync race");
+      }
       RankCoord c = t.coords(r);
       if ((groups.fromPrev() == null) != (c.pp() == 0) || (groups.toNext() == null) != (c.pp() == t.pp() - 1)) {
         throw new IllegalArgumentException("rank " + r + " is stage " + c.pp() + " of " + t.pp()
@@ -554,6 +564,12 @@ public final class HiCacheRank implements AutoCloseable {
       CacheController controller = new CacheController(config.controllerConfig(storage.on()), env,
           new SyncLayer(config.version(), sched), new SyncLayer(config.version(), pf),
           traced != null ? traced.observer() : SyncObserver.NONE, storage.backend, "tp" + t.tpRank(r) + "pp" + c.pp());
+      if (groups.hasCompletionGroups()) {
+        SyncGroups pfc = new SyncGroups(groups.completionAttnTp(), groups.completionAttnCp(), groups.completionCpTp(),
+            t.pp() > 1 ? groups.completionPp() : null, null, null);
+        controller.useCompletionSync(new SyncLayer(config.version(),
+            traced != null ? traced.completion(config.version(), pfc) : pfc));
+      }
       controller.attachThreads(threads);
       if (deviceTier != null) {
         controller.attachData(new TierData(deviceTier, new HostPool(Math.max(1, config.hostPages()),

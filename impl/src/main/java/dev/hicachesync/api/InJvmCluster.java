@@ -2,9 +2,11 @@ package dev.hicachesync.api;
 
 import dev.hicachesync.collective.LocalFabric;
 import dev.hicachesync.collective.PipeChannel;
+import dev.hicachesync.sync.GroupRegistry;
 import dev.hicachesync.topology.RankCoord;
 import dev.hicachesync.topology.Topology;
 import java.time.Duration;
+import java.util.List;
 
 /**
  * The process groups of every rank of one grid, for ranks that run as threads of one JVM (tests, the worked
@@ -49,10 +51,17 @@ public final class InJvmCluster {
         : fabric.channel("pp", t.rankOf(new RankCoord(c.dp(), c.cp(), c.tp(), c.pp() - 1)), r);
     PipeChannel toNext = c.pp() == t.pp() - 1 ? null
         : fabric.channel("pp", r, t.rankOf(new RankCoord(c.dp(), c.cp(), c.tp(), c.pp() + 1)));
-    return new RankGroups(fabric.group("attn_tp", t.attnTpGroup(r), r), fabric.group("attn_cp", t.attnCpGroup(r), r),
-        fabric.group("sched", t.cpTpGroup(r), r), fabric.group("pf_attn_tp", t.attnTpGroup(r), r),
-        fabric.group("pf_attn_cp", t.attnCpGroup(r), r), fabric.group("pf_cp_tp", t.cpTpGroup(r), r),
-        t.pp() > 1 ? fabric.group("pf_pp", t.ppGroup(r), r) : null, fromPrev, toNext);
+    // Every rank creates its groups in GroupRegistry's order: scheduler, prefetch (S7), completion sync.
+    List<Integer> tp = t.attnTpGroup(r);
+    List<Integer> cp = t.attnCpGroup(r);
+    List<Integer> cpTp = t.cpTpGroup(r);
+    boolean pp = t.pp() > 1;
+    return new RankGroups(fabric.group(GroupRegistry.ATTN_TP, tp, r), fabric.group(GroupRegistry.ATTN_CP, cp, r),
+        fabric.group(GroupRegistry.SCHED, cpTp, r), fabric.group(GroupRegistry.PF_ATTN_TP, tp, r),
+        fabric.group(GroupRegistry.PF_ATTN_CP, cp, r), fabric.group(GroupRegistry.PF_CP_TP, cpTp, r),
+        pp ? fabric.group(GroupRegistry.PF_PP, t.ppGroup(r), r) : null, fromPrev, toNext,
+        fabric.group(GroupRegistry.PFC_ATTN_TP, tp, r), fabric.group(GroupRegistry.PFC_ATTN_CP, cp, r),
+        fabric.group(GroupRegistry.PFC_CP_TP, cpTp, r), pp ? fabric.group(GroupRegistry.PFC_PP, t.ppGroup(r), r) : null);
   }
 
   /** Returns where every rank waits in a collective right now (for a hang report). */

@@ -65,6 +65,14 @@ public final class TraceInstrumentation {
     return prefetch;
   }
 
+  /**
+   * {@code completion} (the completion-sync thread's groups, version {@code unified}) recording on channel
+   * {@code pf}, as the spec has one background channel.
+   */
+  public SyncGroups completion(ProtocolVersion v, SyncGroups completion) {
+    return wrap(v, completion, trace, "pf", step);
+  }
+
   /** The observer to build the rank's controller with. */
   public SyncObserver observer() {
     return trace;

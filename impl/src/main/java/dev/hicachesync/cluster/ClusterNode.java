@@ -3,6 +3,7 @@ package dev.hicachesync.cluster;
 import dev.hicachesync.api.RankGroups;
 import dev.hicachesync.collective.PipeChannel;
 import dev.hicachesync.collective.ProcessGroup;
+import dev.hicachesync.sync.GroupRegistry;
 import dev.hicachesync.topology.RankCoord;
 import dev.hicachesync.topology.Topology;
 import java.net.InetAddress;
@@ -165,7 +166,8 @@ public final class ClusterNode implements AutoCloseable {
 
   /**
    * Returns this rank's groups for HiCache on the grid {@code topology}, named as the in-JVM cluster names them
-   * ({@code attn_tp}, {@code attn_cp}, {@code sched} and the prefetch thread's {@code pf_*}), with the pipeline
+   * ({@code attn_tp}, {@code attn_cp}, {@code sched}, the prefetch thread's {@code pf_*} and the completion-sync
+   * thread's {@code pfc_*}, in {@link GroupRegistry}'s order), with the pipeline
    * channels to the neighbouring stages. Call once; every rank of the world calls it with the same grid.
    *
    * @throws IllegalArgumentException if the grid's world size is not this world's
@@ -184,7 +186,10 @@ public final class ClusterNode implements AutoCloseable {
     return new RankGroups(group("attn_tp", topology.attnTpGroup(r)), group("attn_cp", topology.attnCpGroup(r)),
         group("sched", topology.cpTpGroup(r)), group("pf_attn_tp", topology.attnTpGroup(r)),
         group("pf_attn_cp", topology.attnCpGroup(r)), group("pf_cp_tp", topology.cpTpGroup(r)),
-        topology.pp() > 1 ? group("pf_pp", topology.ppGroup(r)) : null, fromPrev, toNext);
+        topology.pp() > 1 ? group("pf_pp", topology.ppGroup(r)) : null, fromPrev, toNext,
+        group(GroupRegistry.PFC_ATTN_TP, topology.attnTpGroup(r)),
+        group(GroupRegistry.PFC_ATTN_CP, topology.attnCpGroup(r)), group(GroupRegistry.PFC_CP_TP, topology.cpTpGroup(r)),
+        topology.pp() > 1 ? group(GroupRegistry.PFC_PP, topology.ppGroup(r)) : null);
   }
 
   /** Leaves the world; peers see this rank leave (their waits fail with a named error). Idempotent. */

@@ -51,6 +51,12 @@ public final class CacheController {
   final ControllerEnv env;
   final SyncLayer sync;
   final SyncLayer prefetchSync;
+  /**
+   * The completion-sync thread's layer ({@code prefetch_sync_thread_func}, version {@code unified}): its own
+   * groups ({@link #useCompletionSync}); {@link #prefetchSync} until then, which only a stepped or inline
+   * run may share (the two threads then take turns in an order every rank shares).
+   */
+  private SyncLayer completionSync;
   final SyncObserver observer;
   final StorageBackend storage;
   final String storageSuffix;
@@ -137,6 +143,7 @@ public final class CacheController {
     this.env = env;
     this.sync = sync;
     this.prefetchSync = prefetchSync;
+    this.completionSync = prefetchSync;
     this.observer = observer == null ? SyncObserver.NONE : observer;
     this.storage = config.storage() ? storage : null;
     this.storageSuffix = storageSuffix;
@@ -160,7 +167,30 @@ public final class CacheController {
    * work runs on them too). {@link #closeThreads()} stops them. Scheduler thread.
    */
   public void attachThreads(ControllerThreads threads) {
+    if (unified != null && !threads.isStepped() && completionSync == prefetchSync) {
+      // Free-running, S7 and the completion sync race each other: on one set of groups each rank
+      // interleaves them its own way (CollectiveMatching on pf_cp_tp). SGLang gives each its own groups.
+      throw new IllegalStateException("version unified free-running needs the completion sync's own groups "
+          + "(useCompletionSync before attachThreads)");
+    }
     this.threads = threads;
+  }
+
+  /**
+   * Gives version {@code unified}'s completion sync (#27010: {@code prefetch_sync_thread_func}'s MIN over
+   * {@code prefetch_completion_sync_groups}) its own layer, on groups no other thread uses (before the
+   * first step and before {@link #attachThreads}). Scheduler thread.
+   */
+  public void useCompletionSync(SyncLayer layer) {
+    if (layer == sync || layer == prefetchSync) {
+      throw new IllegalArgumentException("the completion sync needs a layer of its own");
+    }
+    this.completionSync = layer;
+  }
+
+  /** The completion-sync thread's layer ({@link #prefetchSync} unless {@link #useCompletionSync} was called). */
+  SyncLayer completionSync() {
+    return completionSync;
   }
 
   /** Returns the attached threads, or null. */
@@ -211,9 +241,10 @@ public final class CacheController {
     return sync.version();
   }
 
-  /** Returns the collectives both sync layers issued so far. */
+  /** Returns the collectives the sync layers (scheduler, prefetch, completion sync) issued so far. */
   public long collectives() {
-    return sync.collectives() + prefetchSync.collectives();
+    return sync.collectives() + prefetchSync.collectives()
+        + (completionSync == prefetchSync ? 0 : completionSync.collectives());
   }
 
   /** Returns this rank's digest, one running hash per invariant. */
@@ -345,13 +376,32 @@ public final class CacheController {
         && unified.holding.isEmpty());
   }
 
-  /** Runs one pass of the prefetch thread: S7 for every queued operation. Prefetch thread only. */
+  /**
+   * Runs one pass of the prefetch thread: S7 for every queued operation; in {@code unified}, then the
+   * completion sync of this pass's batches, on the same thread (a controller without threads). Prefetch
+   * thread only.
+   */
   public void prefetchThreadStep() {
     if (unifiedSteps != null) {
       unifiedSteps.threads.run();
     } else {
       prefetchThreadStep.run();
     }
+  }
+
+  /** The prefetch thread's S7 for every queued operation (version {@code unified}). Prefetch thread only. */
+  void unifiedHitsStep() {
+    unifiedSteps.threads.runS7();
+  }
+
+  /**
+   * Picks this pass's completion-sync work (version {@code unified}): one batch of every read in flight, in
+   * hit-drain order; null when there is none. Scheduler thread; the returned task runs on the completion-sync
+   * thread.
+   */
+  Runnable unifiedCompletionStep() {
+    List<UnifiedPrefetchThread.Pick> batch = unifiedSteps.threads.takeCompletionBatches();
+    return batch.isEmpty() ? null : () -> unifiedSteps.threads.runCompletionSync(batch);
   }
 
   /** Matches {@code tokens} in the tree (device and host hits). Scheduler thread. */

@@ -15,6 +15,8 @@ import java.util.function.Consumer;
  *   <li><b>prefetch</b> ({@code prefetch_thread_func}): S7 on the prefetch groups, one pass per hand-off;
  *   <li><b>prefetch I/O</b> ({@code prefetch_io_aux_func}): the S7 outcome's deposit and the storage read
  *       batches;
+ *   <li><b>completion sync</b> ({@code prefetch_sync_thread_func}, version {@code unified}, #27010): the MIN of
+ *       each storage read batch's completion ack, on groups of its own (never the prefetch thread's);
  *   <li><b>backup</b> ({@code backup_thread_func}): the L2 → L3 storage writes;
  *   <li><b>copy completion</b> (the CUDA events' host callbacks): marks device ↔ host copies done, in
  *       free-running mode (stepped copies complete on the rank's clock, see below).
@@ -32,6 +34,7 @@ public final class ControllerThreads implements AutoCloseable {
   private final boolean stepped;
   private final HandOffWorker prefetch;
   private final HandOffWorker prefetchIo;
+  private final HandOffWorker completionSync;
   private final HandOffWorker backup;
   private final HandOffWorker copies;
   /** Signalled after every task of every worker (see {@link #awaitCondition}). */
@@ -42,16 +45,17 @@ public final class ControllerThreads implements AutoCloseable {
     Runnable tell = this::signal;
     this.prefetch = new HandOffWorker("hicache-prefetch-" + name, tell);
     this.prefetchIo = new HandOffWorker("hicache-prefetch-io-" + name, tell);
+    this.completionSync = new HandOffWorker("hicache-prefetch-sync-" + name, tell);
     this.backup = new HandOffWorker("hicache-backup-" + name, tell);
     this.copies = new HandOffWorker("hicache-copy-completion-" + name, tell);
   }
 
-  /** Starts the four threads of rank {@code name} in stepped mode (deterministic under a seeded environment). */
+  /** Starts the five threads of rank {@code name} in stepped mode (deterministic under a seeded environment). */
   public static ControllerThreads stepped(String name) {
     return new ControllerThreads(true, name);
   }
 
-  /** Starts the four threads of rank {@code name} in free-running mode (an engine's). */
+  /** Starts the five threads of rank {@code name} in free-running mode (an engine's). */
   public static ControllerThreads freeRunning(String name) {
     return new ControllerThreads(false, name);
   }
@@ -63,20 +67,25 @@ public final class ControllerThreads implements AutoCloseable {
 
   /**
    * Runs one prefetch pass (S7 for every operation queued so far) on the prefetch thread; none is handed
-   * over while nothing is queued and, in version unified, stepped and no read is in flight (free-running, a
-   * pass already handed over takes what is queued when it runs). Scheduler thread (the only producer of the
-   * queue, so "empty" cannot change under it).
+   * over while nothing is queued (free-running, a pass already handed over takes what is queued when it
+   * runs). Version {@code unified}: then this pass's completion sync (one batch ack of every read in flight,
+   * picked here) on the completion-sync thread. Stepped, S7 ends before the completion sync begins, the order
+   * the simulator's seeds replay; free-running, the two threads race, each on its own groups. Scheduler
+   * thread (the only producer of the queue and of the reads in flight, so neither changes under it).
    */
   public void prefetchPass(CacheController c) {
-    // A pass over an empty queue does nothing: spare the hand-off. Not so in version unified, whose pass
-    // also reads the batches of operations already past S7 and MIN-reduces their completion acks (#27010):
-    // that part has nothing to do either while no read is in flight, which the scheduler can see when
-    // stepped (no pass is running then; only a pass removes from the list, only the scheduler adds to it).
-    // Each hand-off spared is two context switches per rank per step (issue 13); the pass it replaces
-    // would have made no collective and changed nothing, so reports and digests are the same.
-    boolean idle = c.prefetchQueue.isEmpty() && (c.unified == null || stepped && c.unified.reading.isEmpty());
-    if (!idle) {
-      handOff(prefetch, c::prefetchThreadStep);
+    if (c.unified == null) {
+      if (!c.prefetchQueue.isEmpty()) {
+        handOff(prefetch, c::prefetchThreadStep);
+      }
+      return;
+    }
+    if (!c.prefetchQueue.isEmpty()) {
+      handOff(prefetch, c::unifiedHitsStep);
+    }
+    Runnable acks = c.unifiedCompletionStep();
+    if (acks != null) {
+      handOff(completionSync, acks);
     }
   }
 
@@ -190,7 +199,7 @@ public final class ControllerThreads implements AutoCloseable {
     return n;
   }
 
-  /** Returns how many of the four threads are alive (0 after {@link #close()}). */
+  /** Returns how many of the five threads are alive (0 after {@link #close()}). */
   public int liveThreads() {
     int n = 0;
     for (HandOffWorker w : workers()) {
@@ -200,10 +209,13 @@ public final class ControllerThreads implements AutoCloseable {
   }
 
   private List<HandOffWorker> workers() {
-    return List.of(prefetch, prefetchIo, backup, copies);
+    return List.of(prefetch, completionSync, prefetchIo, backup, copies);
   }
 
-  /** Stops the threads after the work already handed over (prefetch first: it hands work to the others). */
+  /**
+   * Stops the threads after the work already handed over (prefetch first: it hands work to the others; the
+   * completion sync before the I/O thread, whose batches it may still be waiting for).
+   */
   @Override
   public void close() {
     for (HandOffWorker w : workers()) {

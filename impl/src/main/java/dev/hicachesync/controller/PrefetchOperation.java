@@ -51,11 +51,11 @@ public final class PrefetchOperation {
   /** S7's queue entries: the revoke, and the slots past the hit (all of them when revoked). */
   volatile ReadyQueue.Entry<String> revokeEntry;
   volatile ReadyQueue.Entry<int[]> s7Release;
-  // ---- version unified only (controller.Unified*): scheduler thread, or the completion-sync pass.
+  // ---- version unified only (controller.Unified*): scheduler thread.
   /** The hit drain allocated {@link #hostPages} (HiCacheUnified.tla {@code pf.host}). */
   boolean hostAllocated;
-  /** Batch acks the completion-sync thread MIN-reduced so far. */
-  int syncedBatches;
+  /** Batch acks handed to the completion-sync thread so far (one per pass while reading). */
+  int pickedBatches;
   /** Batch acks the scheduler drained at S123 so far. */
   int drainedBatches;
   /** Synced completed pages the scheduler applied ({@code pf.comp}); frozen once terminated. */

@@ -5,6 +5,7 @@ import dev.hicachesync.env.TransferKind;
 import dev.hicachesync.sync.SyncPoint;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * The storage threads of {@code unified}, one pass: the prefetch thread's S7 for every queued operation,
@@ -24,9 +25,14 @@ import java.util.Arrays;
  *       reduces the same number of acks: one per read in flight per pass, in hit-drain order.
  * </ul>
  *
- * <p>Both run on the prefetch thread's sync layer, S7 first: the simulator runs the two threads one after
- * the other, in an order every rank shares (SGLang gives the completion sync its own gloo groups). Prefetch
- * thread only.
+ * <p>Two threads, two sets of groups, as in SGLang ({@code prefetch_hits_sync_groups} and {@code
+ * prefetch_completion_sync_groups}, each made by {@code _create_sync_groups()}, hits first, on every rank):
+ * S7 reduces on {@link CacheController#prefetchSync}, the completion sync on {@link
+ * CacheController#completionSync()}. Free-running, the two race each other on every rank; on one set of
+ * groups each rank would interleave them its own way (CollectiveMatching, {@code FreeRunningServingLoopTest}).
+ * What the completion sync reduces in a pass is picked by the scheduler ({@link #takeCompletionBatches}), so
+ * every rank reduces the same batches in the same order however its threads run. Stepped (the simulator),
+ * the pass runs S7 and then the completion sync, as before.
  */
 final class UnifiedPrefetchThread {
   private final CacheController c;
@@ -49,7 +55,20 @@ final class UnifiedPrefetchThread {
     });
   }
 
+  /** S7 and then the completion sync of this pass's batches, on the caller's thread (no threads attached). */
   void run() {
+    runS7();
+    List<Pick> picks = takeCompletionBatches();
+    if (!picks.isEmpty()) {
+      runCompletionSync(picks);
+    }
+  }
+
+  /** One batch ack of one read, for the completion-sync thread to reduce. */
+  record Pick(PrefetchOperation op, int batch) {}
+
+  /** S7 for every queued operation. Prefetch thread. */
+  void runS7() {
     PrefetchOperation op;
     while ((op = c.prefetchQueue.poll()) != null) {
       int local = op.terminatedByScheduler() ? 0
@@ -68,18 +87,36 @@ final class UnifiedPrefetchThread {
         entry.markReady();
       });
     }
+  }
+
+  /**
+   * This pass's completion-sync work: the next batch of every read in flight, in hit-drain order; a read
+   * whose last batch is picked leaves the list. Scheduler thread (the only one that touches {@code reading}),
+   * so every rank picks the same batches at the same step.
+   */
+  List<Pick> takeCompletionBatches() {
     int batch = c.config.ioBatchPages();
+    List<Pick> picks = new ArrayList<>();
     for (PrefetchOperation r : new ArrayList<>(c.unified.reading)) {
-      int from = r.syncedBatches * batch;
+      picks.add(new Pick(r, r.pickedBatches++));
+      if (r.pickedBatches == r.batches(batch)) {
+        c.unified.reading.remove(r);
+      }
+    }
+    return picks;
+  }
+
+  /** MIN-reduces the picked batch acks, in order, and queues each result. Completion-sync thread. */
+  void runCompletionSync(List<Pick> picks) {
+    int batch = c.config.ioBatchPages();
+    for (Pick p : picks) {
+      PrefetchOperation r = p.op();
+      int from = p.batch() * batch;
       int to = Math.min(from + batch, r.hitPages);
       c.env.awaitCondition(() -> r.completedPages >= to || !r.reading); // this rank's batch landed or stopped
       long local = r.completedPages >= to ? to - from : 0; // 0 once this rank's reader failed or stopped
-      int pages = (int) c.prefetchSync.reduce(SyncPoint.S5, ReduceOp.MIN, new long[] {local})[0];
-      r.syncedBatches++;
+      int pages = (int) c.completionSync().reduce(SyncPoint.S5, ReduceOp.MIN, new long[] {local})[0];
       c.unified.ackQueue.add(new UnifiedState.BatchAck(r, pages)).markReady(); // ack_prefetch_queue.put
-      if (r.syncedBatches == r.batches(batch)) {
-        c.unified.reading.remove(r);
-      }
       c.after(SyncPoint.S5);
     }
   }

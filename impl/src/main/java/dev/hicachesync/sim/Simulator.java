@@ -12,9 +12,10 @@ import dev.hicachesync.storage.FileStorageBackend;
 import dev.hicachesync.storage.LruStorageBackend;
 import dev.hicachesync.storage.MemoryStorageBackend;
 import dev.hicachesync.storage.StorageBackend;
-import dev.hicachesync.sync.ProtocolVersion;
+import dev.hicachesync.sync.GroupRegistry;
 import dev.hicachesync.sync.Invariant;
 import dev.hicachesync.sync.InvariantViolation;
+import dev.hicachesync.sync.ProtocolVersion;
 import dev.hicachesync.sync.SyncGroups;
 import dev.hicachesync.sync.SyncLayer;
 import dev.hicachesync.sync.SyncObserver;
@@ -287,12 +288,22 @@ public final class Simulator {
     SyncGroups prefetchGroups = new SyncGroups(fabric.group("pf_attn_tp", t.attnTpGroup(r), r),
         fabric.group("pf_attn_cp", t.attnCpGroup(r), r), fabric.group("pf_cp_tp", t.cpTpGroup(r), r),
         t.pp() > 1 ? fabric.group("pf_pp", t.ppGroup(r), r) : null, null, null);
+    // Version unified's completion sync (#27010) on groups of its own, made after the prefetch ones
+    // (GroupRegistry); the earlier versions have no such thread and make none.
+    SyncGroups completionGroups = cfg.version() != ProtocolVersion.UNIFIED ? null
+        : new SyncGroups(fabric.group(GroupRegistry.PFC_ATTN_TP, t.attnTpGroup(r), r),
+            fabric.group(GroupRegistry.PFC_ATTN_CP, t.attnCpGroup(r), r),
+            fabric.group(GroupRegistry.PFC_CP_TP, t.cpTpGroup(r), r),
+            t.pp() > 1 ? fabric.group(GroupRegistry.PFC_PP, t.ppGroup(r), r) : null, null, null);
     // The API's own trace instrumentation (null when nothing is recorded: no handle is wrapped).
     TraceInstrumentation traced = Seam.instrument(cfg.version(), schedGroups, prefetchGroups, trace, recorders[r],
         cfg.pageSize(), () -> self[0].stats.stepsRun);
     if (traced != null) {
       schedGroups = traced.sched();
       prefetchGroups = traced.prefetch();
+      if (completionGroups != null) {
+        completionGroups = traced.completion(cfg.version(), completionGroups);
+      }
     }
     // RECV shares the scheduler's group (as SGLang's request broadcast shares the TP CPU group), so a rank
     // that skips a sync point meets the others' next collective there: a mismatch, not a silent hang.
@@ -319,6 +330,9 @@ public final class Simulator {
     }
     if (cfg.hostBufferOnly()) {
       controller.parkStorageHits(); // --hicache-host-memory-mode buffer_only (#34798)
+    }
+    if (completionGroups != null) {
+      controller.useCompletionSync(new SyncLayer(cfg.version(), completionGroups, reductions));
     }
     if (threads != null) {
       controller.attachThreads(threads);
@@ -354,6 +368,12 @@ public final class Simulator {
         prefetchGroups.attnCp(), prefetchGroups.cpTp()));
     if (prefetchGroups.pp() != null) {
       engine.handles.add(prefetchGroups.pp());
+    }
+    if (completionGroups != null) {
+      engine.handles.addAll(List.of(completionGroups.attnTp(), completionGroups.attnCp(), completionGroups.cpTp()));
+      if (completionGroups.pp() != null) {
+        engine.handles.add(completionGroups.pp());
+      }
     }
     if (recv != sched) {
       engine.handles.add(recv);

@@ -20,7 +20,8 @@ import java.util.Arrays;
  * a symmetric cross-stage collective on the scheduler thread (B6, B19). The prefetch thread's layer also
  * reduces over the pp group (B7's fix on the background thread).
  *
- * <p>One thread only: the owner of the group handles (scheduler or prefetch thread).
+ * <p>One thread only: the owner of the group handles (scheduler, prefetch or completion-sync thread; names in
+ * {@link GroupRegistry}).
  */
 public final class SyncLayer {
   private final ProtocolVersion version;

@@ -7,6 +7,7 @@ import dev.hicachesync.api.HiCacheConfig;
 import dev.hicachesync.api.ThreadMode;
 import java.util.List;
 import org.junit.jupiter.api.RepeatedTest;
+import org.junit.jupiter.api.Test;
 
 /**
  * The worked example with the ranks' own threads free-running ({@link ThreadMode#FREE_RUNNING}), as an
@@ -31,6 +32,35 @@ class FreeRunningServingLoopTest {
   @RepeatedTest(2)
   void post20460OnCp2Pp2() throws InterruptedException {
     check(2, 1, 2, "post20460"); // a later stage waits for its own reads on the threads (awaitCondition)
+  }
+
+  /**
+   * Version {@code unified}: S7 on the prefetch thread and the per-batch completion sync (#27010) on the
+   * completion-sync thread race each other on every rank; each has its own groups (SGLang's {@code
+   * prefetch_hits_sync_groups} and {@code prefetch_completion_sync_groups}). On one shared set, 3 of 3 runs
+   * ended in CollectiveMatching on {@code pf_cp_tp} (S5 on one rank met S7 on another).
+   */
+  @Test
+  void unifiedOnCp2Tp2() throws InterruptedException {
+    unifiedRuns(2, 2);
+  }
+
+  @Test
+  void unifiedOnTp2() throws InterruptedException {
+    unifiedRuns(1, 2);
+  }
+
+  /**
+   * Five runs, each a different interleaving, each checked in full; at least three of them must have read
+   * from storage (a storage hit needs a backup to land before a later prefetch asks, which is timing: about
+   * 1 run in 30 had none), so that the completion sync raced S7 in most of them.
+   */
+  private static void unifiedRuns(int cp, int tp) throws InterruptedException {
+    int withReads = 0;
+    for (int run = 0; run < 5; run++) {
+      withReads += check(cp, tp, 1, "unified").storageHitTokens().get(0) > 0 ? 1 : 0;
+    }
+    assertTrue(withReads >= 3, "only " + withReads + " of 5 runs read from storage: the race was not exercised");
   }
 
   private static ServingLoopExample.Report check(int cp, int tp, int pp, String version)
