@@ -33,6 +33,8 @@ class JitChoiceTest {
     assertEquals(List.of(JitChoice.C1_ONLY),
         JitChoice.optionsFor(model("edge", true, "holds", new Recorded(limit, 25.0, 36))));
     assertEquals(List.of(), JitChoice.optionsFor(model("live4", true, "holds", new Recorded(9_382, 92.0, 107))));
+    assertEquals(List.of(), JitChoice.optionsFor(model("pipe", true, "holds", new Recorded(2_003, 28.7, 29))),
+        "pipelined_cp2_live measured slower under C1");
   }
 
   @Test
