@@ -193,7 +193,7 @@ Compute(s, k) == [s EXCEPT !.wq = Append(@, k), !.ins = @ + 1]
 RECURSIVE Post(_, _, _, _, _, _), Decide(_, _, _, _, _)
 
 \* Post stage j of `site` with payload v, or decide locally once every stage is done.
-Post(r, s, site, j, v, miss) ==
+PostOn(r, s, site, j, v, miss) ==
     IF j <= NStages(r, site)
       THEN Out(s, C!Call(SiteGroup(r, site, j), site, j, OpOf(site), v), miss)
       ELSE Decide(r, s, site, v, miss)
@@ -206,7 +206,7 @@ NextStep(r, s, miss) ==
       ELSE Out(s, C!NoCall, miss)
 
 \* Every stage of `site` has completed with result v.
-Decide(r, s, site, v, miss) ==
+DecideOn(r, s, site, v, miss) ==
     CASE site = "RECV" ->
             IF s.req < NReq(r)
               THEN LET k  == KeyOf(r, s.req + 1)
@@ -233,6 +233,14 @@ Decide(r, s, site, v, miss) ==
                                 !.bk = IF StorageOn THEN @ \cup ks ELSE @,
                                 !.sbq = IF StorageOn /\ IsWriter(r) THEN @ \cup ks ELSE @]
             IN  NextStep(r, s1, miss)
+
+\* The chain's entries bind the local state they are given to a value first, as in HiCacheSync
+\* (TLC passes an operator argument unevaluated and re-evaluates it at every use where it may not
+\* cache it, in ENABLED and in liveness checking's action predicates; a set's element is
+\* evaluated once).
+The(S) == CHOOSE y \in S : TRUE
+Post(r, s, site, j, v, miss) == The({PostOn(r, w, site, j, v, miss) : w \in {s}})
+Decide(r, s, site, v, miss) == The({DecideOn(r, w, site, v, miss) : w \in {s}})
 
 \* After the j-th new_group call: the next one, or the scheduler's first step.
 AfterCreate(r, s) ==

@@ -47,4 +47,29 @@ MCEqualPools == [r \in Ranks |-> [dev |-> DeviceCap, host |-> HostCap]]
 MCUnequalStagePools ==
     [r \in Ranks |-> [dev |-> IF StageOf(r) = 0 THEN MCDeviceCap1 ELSE 2 * MCDeviceCap1, host |-> HostCap]]
 
+
+\* Rank symmetry (issue 13), for SAFETY models only, as RankSymmetryView of MCHiCacheSync.tla
+\* (the cfg says `VIEW RankSymmetryView`; the runner refuses a VIEW with temporal properties).
+\* Interchangeable: one permutation of the CP indices and one of the TP indices, applied alike
+\* on every stage. It maps every group (attn_cp, attn_tp, tp, world, the pp group of a (cp, tp)
+\* position) onto a group of the same kind, and commutes with NextRank/PrevRank (the same
+\* position on the next stage), so chan[r] stays the channel from r's predecessor. Stages stay
+\* where they are (a stage is not interchangeable: stage 0 decides, the others follow). A rank's
+\* local state ls[r] names no rank (its log records what the rank saw, not who it is). Sound
+\* only where nothing singles out a rank within a stage: equal pools, no local_pool_sizes.
+Bijections(S) == {f \in [S -> S] : \A x, y \in S : x # y => f[x] # f[y]}
+RankPerms == {[r \in Ranks |-> RankAt(StageOf(r), DpOf(r), pc[CpOf(r)], pt[TpOf(r)])] :
+                pc \in Bijections(0 .. CP - 1), pt \in Bijections(0 .. TP - 1)}
+\* A call without its member set: a rank posts only on its own groups (rank, kind and channel
+\* determine the members), so the view of a rank names no other rank.
+CallView(c) == IF c = C!NoCall THEN c ELSE [c EXCEPT !.grp = [kind |-> c.grp.kind, ch |-> c.grp.ch]]
+\* RankView lists EVERY variable of HiCachePipeline.tla (ls, chan, coll; all rank-indexed): a
+\* variable left out would merge states that differ in it, which is unsound, not a reduction
+\* (SymmetryViewCoversVariablesTest compares it with the module's VARIABLE declarations).
+RankView(r) == <<ls[r], chan[r], [th \in Threads |-> CallView(coll[r][th])]>>
+\* The orbit of the state as a set of rank-indexed views (one per permutation).
+RankSymmetryView ==
+    LET v == [r \in Ranks |-> RankView(r)]
+    IN  {[r \in Ranks |-> v[p[r]]] : p \in RankPerms}
+
 =============================================================================

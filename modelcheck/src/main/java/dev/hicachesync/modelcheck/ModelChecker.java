@@ -44,16 +44,24 @@ public final class ModelChecker {
 
   /** Runs one catalogue model. */
   public TlcResult check(ModelEntry model) throws BadInputException, IOException, InterruptedException {
-    Path cfg = workspace.models().resolve(model.cfg());
-    TlcJob job = job(model.name(), model.module(), cfg, limitFor(model));
-    if (model.hasLiveness() || model.expectedVerdict().isViolation()) {
-      // Liveness: several workers are unsound (the runner also forces one for a cfg with PROPERTY).
-      // Expected counterexamples: one worker keeps TLC's search strictly breadth-first, so the
-      // trace it prints is a shortest one (the catalogue reports its length).
-      job = new TlcJob(job.name(), job.module(), job.cfg(), job.sourceDirs(), job.workRoot(), 1,
-          job.timeLimit(), job.jvmOptions());
-    }
+    TlcJob job = jobFor(model);
     return nameTheViolatedProperty(job, runner.run(job));
+  }
+
+  /**
+   * The TLC job of a catalogue model: its JIT choice ({@link JitChoice}) ahead of the caller's
+   * JVM options, and one worker where the model checks liveness or expects a counterexample.
+   */
+  TlcJob jobFor(ModelEntry model) {
+    Path cfg = workspace.models().resolve(model.cfg());
+    List<String> options = new ArrayList<>(JitChoice.optionsFor(model));
+    options.addAll(jvmOptions);
+    // Liveness: several workers are unsound (the runner also forces one for a cfg with PROPERTY).
+    // Expected counterexamples: one worker keeps TLC's search strictly breadth-first, so the
+    // trace it prints is a shortest one (the catalogue reports its length).
+    int jobWorkers = model.hasLiveness() || model.expectedVerdict().isViolation() ? 1 : workers;
+    return new TlcJob(model.name(), model.module(), cfg, List.of(workspace.spec(), workspace.models()),
+        workspace.work(), jobWorkers, limitFor(model), options);
   }
 
   /**
