@@ -75,8 +75,9 @@ public final class ControllerThreads implements AutoCloseable {
    */
   public void prefetchPass(CacheController c) {
     if (c.unified == null) {
-      if (!c.prefetchQueue.isEmpty()) {
-        handOff(prefetch, c::prefetchThreadStep);
+      int bound = c.handQueuedToS7(); // exactly what is queued now, on every rank alike
+      if (bound >= 0) {
+        handOff(prefetch, () -> c.prefetchThreadStep(bound));
       }
       return;
     }
