@@ -84,6 +84,20 @@ public final class CacheController {
    * consumer (the prefetch thread); a concurrent queue, since free-running the two race.
    */
   final Queue<PrefetchOperation> prefetchQueue = new ConcurrentLinkedQueue<>();
+  /**
+   * Operations queued for S7 so far ({@link IssuePrefetch}) and how many of them the passes handed to the
+   * prefetch thread cover: a pass takes exactly the operations queued when the scheduler hands it over, never
+   * one queued while it runs, so every rank's passes hold the same operations (as stepped ones do).
+   * Scheduler thread. Not used by version {@code unified}.
+   */
+  int s7Queued;
+  int s7Handed;
+  /**
+   * Operations whose S7 the prefetch thread has finished, release-queue entries included: the prefetch
+   * thread increments, the scheduler waits on it before a stop that may queue a tail ({@link
+   * #awaitHandedS7()}).
+   */
+  final AtomicInteger s7Done = new AtomicInteger();
   /** Tokens each request's prefetch inserted at S5, until its admission asks (hit statistics). */
   final Map<String, Integer> prefetchedTokens = new java.util.HashMap<>();
   /** Version {@code unified}'s queues (hit, ack-prefetch) and {@code enable_storage}; null in the others. */
@@ -385,8 +399,25 @@ public final class CacheController {
     if (unifiedSteps != null) {
       unifiedSteps.threads.run();
     } else {
-      prefetchThreadStep.run();
+      prefetchThreadStep.run(Integer.MAX_VALUE);
     }
+  }
+
+  /**
+   * Hands the operations queued so far to the next pass (version other than {@code unified}); returns the
+   * pass's bound on {@link #s7Done}, or -1 when nothing new is queued. Scheduler thread.
+   */
+  int handQueuedToS7() {
+    if (s7Handed == s7Queued) {
+      return -1;
+    }
+    s7Handed = s7Queued;
+    return s7Handed;
+  }
+
+  /** One prefetch pass bounded by {@link #handQueuedToS7()}: S7 for the operations handed to it. Prefetch thread. */
+  void prefetchThreadStep(int doneBound) {
+    prefetchThreadStep.run(doneBound);
   }
 
   /** The prefetch thread's S7 for every queued operation (version {@code unified}). Prefetch thread only. */
@@ -716,6 +747,26 @@ public final class CacheController {
   void freeHost(int[] slots, String why) {
     allocHash = Mix64.mix(Mix64.mix(allocHash, 3), slots.length);
     host.free(slots, why);
+  }
+
+  /**
+   * Free-running: waits until the prefetch thread has finished S7 for every operation handed to it so far,
+   * before the scheduler stops a prefetch (S5/S6). Why: {@code hostReleaseQueue} has two producers, the
+   * prefetch thread (S7's slots past the hit, in S7 order) and the scheduler (the tail of a stopped
+   * prefetch); S3 pops the MIN count of whole entries, so their order must be the same on every rank.
+   * Without this wait a rank whose S7 had run queued the tail after the S7 entries of the pass, a rank whose
+   * S7 had not run got it queued by the prefetch thread right after the operation's own entry, and S3 freed
+   * different slots (and page counts) per rank: TreeAgreement, about 1 run in 80 of
+   * {@code FreeRunningServingLoopTest.mergedOnCp2Tp2}. SGLang avoids the count divergence differently
+   * ({@code append_host_mem_release} queues one entry per page; the slots each rank frees may still differ,
+   * which SGLang does not compare); see docs/concurrency.md. Stepped and inline the passes are already done
+   * when the scheduler gets here: no wait. Scheduler thread.
+   */
+  void awaitHandedS7() {
+    if (threads != null && !threads.isStepped()) {
+      int handed = s7Handed;
+      threads.awaitCondition(() -> s7Done.get() >= handed);
+    }
   }
 
   /**

@@ -36,6 +36,7 @@ final class CheckPrefetchProgress {
     if (pages > 0 && op.completedPages < pages) {
       c.env.awaitCondition(() -> op.completedPages >= pages); // later PP stage: block on its own reads
     }
+    c.awaitHandedS7(); // the tail below is queued after the same S7 entries on every rank
     op.state = PrefetchState.TERMINATED;
     c.stats.prefetchesTerminated++;
     if (pages > 0) {

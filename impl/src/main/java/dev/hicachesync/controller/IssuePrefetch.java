@@ -43,6 +43,7 @@ final class IssuePrefetch {
     PrefetchOperation op = new PrefetchOperation(rid, anchor, key, keys, slots, c.env.clock().ticks());
     c.ongoingPrefetch.put(rid, op);
     c.prefetchQueue.add(op);
+    c.s7Queued++;
     c.stats.prefetchesIssued++;
     c.mixPrefetchHash(1, rid.hashCode(), pages);
     return true;

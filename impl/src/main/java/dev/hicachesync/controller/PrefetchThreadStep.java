@@ -23,9 +23,10 @@ final class PrefetchThreadStep {
     this.c = c;
   }
 
-  void run() {
+  /** S7 for queued operations while {@link CacheController#s7Done} is below {@code doneBound}. */
+  void run(int doneBound) {
     PrefetchOperation op;
-    while ((op = c.prefetchQueue.poll()) != null) {
+    while (c.s7Done.get() < doneBound && (op = c.prefetchQueue.poll()) != null) {
       int local = Math.min(op.keys.length, c.storage.leadingHits(Arrays.asList(op.keys)));
       int hit = (int) c.prefetchSync.reduce(SyncPoint.S7, ReduceOp.MIN, new long[] {local})[0];
       op.hitPages = hit;
@@ -46,6 +47,7 @@ final class PrefetchThreadStep {
         c.releaseTail(op); // stopped (S5/S6) before its S7: the hit's slots go back too, in S7 order
       }
       c.after(SyncPoint.S7);
+      c.s7Done.incrementAndGet(); // after this operation's release entries: see awaitHandedS7
       PrefetchOperation o = op;
       c.undeposited.incrementAndGet();
       c.env.background(TransferKind.STORAGE_READ, 0, ok -> deposit(o));

@@ -1,6 +1,8 @@
 package dev.hicachesync.controller;
 
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * A FIFO control queue (revoke, backup-ack, host-release) whose entries are appended in a deterministic
@@ -98,6 +100,15 @@ final class ReadyQueue<T> {
   synchronized boolean headReady() {
     Entry<T> e = entries.peek();
     return e != null && e.ready;
+  }
+
+  /** Returns the queued items, head first (diagnostics and tests: the order S3 pops them in). Any thread. */
+  synchronized List<T> items() {
+    List<T> r = new ArrayList<>();
+    for (Entry<T> e : entries) {
+      r.add(e.item);
+    }
+    return r;
   }
 
   /** Returns the entries queued. Any thread. */

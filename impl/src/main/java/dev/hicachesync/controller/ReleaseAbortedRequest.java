@@ -22,6 +22,7 @@ final class ReleaseAbortedRequest {
       return;
     }
     c.sync.barrier(SyncPoint.S6);
+    c.awaitHandedS7(); // the tail below is queued after the same S7 entries on every rank
     op.state = PrefetchState.ABORTED;
     op.stopAt(0);
     c.releaseTail(op);
