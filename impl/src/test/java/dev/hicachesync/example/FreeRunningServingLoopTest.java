@@ -51,16 +51,17 @@ class FreeRunningServingLoopTest {
   }
 
   /**
-   * Five runs, each a different interleaving, each checked in full; at least three of them must have read
-   * from storage (a storage hit needs a backup to land before a later prefetch asks, which is timing: about
-   * 1 run in 30 had none), so that the completion sync raced S7 in most of them.
+   * Five runs, each a different interleaving, each checked in full; at least one of them must have read from
+   * storage, so that the completion sync raced S7 (a storage hit needs a backup to land before a later prefetch
+   * asks, which is timing: about 1 run in 30 had none on a quiet machine, and one batch of five had only 2 under
+   * load 25, so "three of five" was a timing assertion that could fail a correct build).
    */
   private static void unifiedRuns(int cp, int tp) throws InterruptedException {
     int withReads = 0;
     for (int run = 0; run < 5; run++) {
       withReads += check(cp, tp, 1, "unified").storageHitTokens().get(0) > 0 ? 1 : 0;
     }
-    assertTrue(withReads >= 3, "only " + withReads + " of 5 runs read from storage: the race was not exercised");
+    assertTrue(withReads >= 1, "only " + withReads + " of 5 runs read from storage: the race was not exercised");
   }
 
   private static ServingLoopExample.Report check(int cp, int tp, int pp, String version)
