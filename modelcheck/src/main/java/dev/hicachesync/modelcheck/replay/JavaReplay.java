@@ -118,8 +118,7 @@ public final class JavaReplay {
       }
     }
     Divergence d = v.divergence();
-    String implSide = d != null ? String.join(", ", d.invariants().stream().map(Enum::name).toList()) + " at step " + d.step() + ", " + d.point()
-        + (d.rankB() >= 0 ? ", ranks " + d.rankA() + " and " + d.rankB() : ", rank " + d.rankA())
+    String implSide = d != null ? describe(d)
         : v.crash() != null ? "crashed: " + v.crash() : "no violation (" + v.points() + " lockstep points)";
     if (!partWays.isEmpty()) {
       return new ReplayReport(model, schedule, ReplayReport.Outcome.PART_WAYS, specSide, implSide, lines, partWays);
@@ -128,6 +127,22 @@ public final class JavaReplay {
       return new ReplayReport(model, schedule, ReplayReport.Outcome.PART_WAYS, specSide, implSide, lines,
           "the implementation crashed: " + v.crash());
     }
+    return judge(model, schedule, specSide, implSide, lines, twin, verdict, d, s.lastStep());
+  }
+
+  /** One line for the implementation's side: the invariants it broke, where and between which ranks. */
+  static String describe(Divergence d) {
+    return String.join(", ", d.invariants().stream().map(Enum::name).toList()) + " at step " + d.step() + ", "
+        + d.point() + (d.rankB() >= 0 ? ", ranks " + d.rankA() + " and " + d.rankB() : ", rank " + d.rankA());
+  }
+
+  /**
+   * The replay's outcome: a fixed twin ({@code twin}) must run clean; a bug model's replay must break the
+   * property the spec's counterexample breaks ({@code verdict}; a deadlock is CollectiveMatching) at the
+   * counterexample's last step ({@code lastStep}).
+   */
+  static ReplayReport judge(String model, String schedule, String specSide, String implSide, List<String> lines,
+      boolean twin, Verdict verdict, Divergence d, int lastStep) {
     if (twin) {
       return d == null
           ? new ReplayReport(model, schedule, ReplayReport.Outcome.CLEAN, specSide, implSide, lines, "")
@@ -139,9 +154,9 @@ public final class JavaReplay {
       return new ReplayReport(model, schedule, ReplayReport.Outcome.PART_WAYS, specSide, implSide, lines,
           "the implementation does not break " + expected);
     }
-    if (!d.invariants().stream().map(Enum::name).toList().contains(expected) || d.step() != s.lastStep()) {
+    if (!d.invariants().stream().map(Enum::name).toList().contains(expected) || d.step() != lastStep) {
       return new ReplayReport(model, schedule, ReplayReport.Outcome.PART_WAYS, specSide, implSide, lines,
-          "the spec breaks " + expected + " at step " + s.lastStep() + ", the implementation " + d.invariants()
+          "the spec breaks " + expected + " at step " + lastStep + ", the implementation " + d.invariants()
               + " at step " + d.step());
     }
     return new ReplayReport(model, schedule, ReplayReport.Outcome.SAME_VIOLATION, specSide, implSide, lines, "");

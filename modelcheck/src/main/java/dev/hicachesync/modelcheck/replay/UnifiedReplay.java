@@ -132,26 +132,8 @@ public final class UnifiedReplay {
     }
     SimResult r = new Simulator(cfg).run();
     Divergence d = r.divergence();
-    String implSide = d != null ? String.join(", ", d.invariants().stream().map(Enum::name).toList()) + " at step "
-        + d.step() + ", " + d.point() + (d.rankB() >= 0 ? ", ranks " + d.rankA() + " and " + d.rankB()
-        : ", rank " + d.rankA()) : "no violation (" + r.stepsCompleted() + " steps)";
-    if (twin) {
-      return d == null
-          ? new ReplayReport(model, schedule, ReplayReport.Outcome.CLEAN, specSide, implSide, lines, "")
-          : new ReplayReport(model, schedule, ReplayReport.Outcome.PART_WAYS, specSide, implSide, lines,
-              "the fixed version still breaks " + d.invariant() + " at step " + d.step());
-    }
-    String expected = verdict.kind() == Verdict.Kind.DEADLOCK ? "CollectiveMatching" : verdict.property();
-    if (d == null) {
-      return new ReplayReport(model, schedule, ReplayReport.Outcome.PART_WAYS, specSide, implSide, lines,
-          "the implementation does not break " + expected);
-    }
-    if (!d.invariants().stream().map(Enum::name).toList().contains(expected) || d.step() != s.lastStep) {
-      return new ReplayReport(model, schedule, ReplayReport.Outcome.PART_WAYS, specSide, implSide, lines,
-          "the spec breaks " + expected + " at step " + s.lastStep + ", the implementation " + d.invariants()
-              + " at step " + d.step());
-    }
-    return new ReplayReport(model, schedule, ReplayReport.Outcome.SAME_VIOLATION, specSide, implSide, lines, "");
+    String implSide = d != null ? JavaReplay.describe(d) : "no violation (" + r.stepsCompleted() + " steps)";
+    return JavaReplay.judge(model, schedule, specSide, implSide, lines, twin, verdict, d, s.lastStep);
   }
 
   /**
