@@ -3,6 +3,7 @@ package dev.hicachesync.api;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.hicachesync.storage.ForwardingStorageBackend;
 import dev.hicachesync.storage.MemoryStorageBackend;
 import dev.hicachesync.storage.PageKey;
 import dev.hicachesync.storage.StorageBackend;
@@ -63,12 +64,11 @@ class RankThreadsTest {
   }
 
   /** An L3 that remembers which threads called each of its methods. */
-  private static final class ThreadRecordingBackend implements StorageBackend {
-    private final StorageBackend inner;
+  private static final class ThreadRecordingBackend extends ForwardingStorageBackend {
     private final Map<String, Set<String>> calls = new ConcurrentHashMap<>();
 
     ThreadRecordingBackend(StorageBackend inner) {
-      this.inner = inner;
+      super(inner);
     }
 
     Set<String> threads(String method) {
@@ -97,14 +97,5 @@ class RankThreadsTest {
       inner.put(key, src);
     }
 
-    @Override
-    public boolean remove(PageKey key) {
-      return inner.remove(key);
-    }
-
-    @Override
-    public String describe() {
-      return "recording " + inner.describe();
-    }
   }
 }

@@ -10,10 +10,10 @@ import dev.hicachesync.api.HiCacheStorage;
 import dev.hicachesync.api.InJvmCluster;
 import dev.hicachesync.api.Seam;
 import dev.hicachesync.api.ThreadMode;
+import dev.hicachesync.storage.ForwardingStorageBackend;
 import dev.hicachesync.storage.MemoryStorageBackend;
 import dev.hicachesync.storage.PageKey;
 import dev.hicachesync.storage.StorageBackend;
-import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -135,13 +135,12 @@ class FreeRunningReleaseOrderTest {
   }
 
   /** An L3 whose storage query, once armed, stops the caller until {@link #open()}. */
-  private static final class GatedBackend implements StorageBackend {
-    private final StorageBackend inner;
+  private static final class GatedBackend extends ForwardingStorageBackend {
     private volatile CountDownLatch gate;
     private final CountDownLatch blocked = new CountDownLatch(1);
 
     GatedBackend(StorageBackend inner) {
-      this.inner = inner;
+      super(inner);
     }
 
     void arm() {
@@ -168,26 +167,6 @@ class FreeRunningReleaseOrderTest {
         }
       }
       return inner.exists(key);
-    }
-
-    @Override
-    public boolean get(PageKey key, ByteBuffer dst) {
-      return inner.get(key, dst);
-    }
-
-    @Override
-    public void put(PageKey key, ByteBuffer src) {
-      inner.put(key, src);
-    }
-
-    @Override
-    public boolean remove(PageKey key) {
-      return inner.remove(key);
-    }
-
-    @Override
-    public String describe() {
-      return "gated " + inner.describe();
     }
   }
 }
