@@ -33,16 +33,6 @@ public final class TraceModule {
     return "unified".equals(h.version()) ? UNIFIED_SPEC : PipelineTraces.applies(h) ? PipelineTraces.SPEC : SPEC;
   }
 
-  /** Same as {@link #specOf} (the pipeline branch's name for it). */
-  public static String specFor(TraceHeader h) {
-    return specOf(h);
-  }
-
-  /** Same as {@link #templateOf}. */
-  public static String templateFor(TraceHeader h) {
-    return templateOf(h);
-  }
-
   /** The cfg template of {@link #specOf}, in the spec directory. */
   public static String templateOf(TraceHeader h) {
     return specOf(h) + ".cfg.template";
