@@ -9,6 +9,7 @@ import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
@@ -211,20 +212,28 @@ public final class FileStorageBackend implements StorageBackend {
   @Override
   public boolean get(PageKey key, ByteBuffer dst) {
     Path p = paths.pathOf(key);
-    if (Files.isSymbolicLink(p)) {
-      throw new CorruptPageException("page " + key + ": " + p + " is a symlink, not a page object");
-    }
-    byte[] object;
-    try {
-      object = Files.readAllBytes(p);
+    ByteBuffer object;
+    // Opened without following a final symlink: one open instead of a symlink check and then an open, and
+    // no window between the two (issue 13). A symlink fails the open (ELOOP) and is named below.
+    try (FileChannel ch = FileChannel.open(p, READ_OWN_FILE)) {
+      object = WholeObjectReader.readWhole(ch);
     } catch (NoSuchFileException e) {
       return false;
+    } catch (FileSystemException e) {
+      if (Files.isSymbolicLink(p)) {
+        throw new CorruptPageException("page " + key + ": " + p + " is a symlink, not a page object");
+      }
+      throw new UncheckedIOException("reading page " + key, e);
     } catch (IOException e) {
       throw new UncheckedIOException("reading page " + key, e);
     }
     PageObjectFormat.decode(key, object, dst);
     return true;
   }
+
+  /** Read-only, and a symlink in place of the object is not followed. */
+  private static final Set<OpenOption> READ_OWN_FILE =
+      Set.of(StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS);
 
   @Override
   public void put(PageKey key, ByteBuffer src) {

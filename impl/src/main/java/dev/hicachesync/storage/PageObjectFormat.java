@@ -47,6 +47,20 @@ final class PageObjectFormat {
   }
 
   /**
+   * Returns the size of the whole object whose first bytes are {@code read}'s bytes before its position,
+   * as its header says (header, key and payload), or -1 while they do not yet hold a header with this
+   * format's magic and non-negative lengths.
+   */
+  static long declaredSize(ByteBuffer read) {
+    if (read.position() < HEADER_BYTES || read.getInt(0) != MAGIC) {
+      return -1;
+    }
+    int length = read.getInt(4);
+    int nameLength = read.getInt(12);
+    return length < 0 || nameLength < 0 ? -1 : (long) HEADER_BYTES + nameLength + length;
+  }
+
+  /**
    * Checks {@code object} (it must be {@code key}'s, whole and unchanged) and copies its payload into
    * {@code dst}; nothing is copied unless every check passed.
    *
@@ -87,16 +101,66 @@ final class PageObjectFormat {
       throw new CorruptPageException("page " + key + ": CRC32C mismatch (stored 0x" + Integer.toHexString(expected)
           + ", computed 0x" + Integer.toHexString((int) crc.getValue()) + ")");
     }
-    byte[] name = new byte[nameLength];
-    nameAndPayload.duplicate().get(name);
-    String stored = new String(name, StandardCharsets.UTF_8);
-    if (!stored.equals(key.toString())) {
-      throw new CorruptPageException("page " + key + ": the object is page " + stored + " (moved or swapped)");
+    if (!namesKey(nameAndPayload, nameLength, key)) {
+      throw new CorruptPageException("page " + key + ": the object is page " + storedName(nameAndPayload, nameLength)
+          + " (moved or swapped)");
     }
     if (dst.remaining() < length) {
       throw new CorruptPageException(
           "page " + key + " holds " + length + " bytes, destination has room for " + dst.remaining());
     }
     dst.put(nameAndPayload.slice(nameLength, length));
+  }
+
+  /** The key an object names, as text ({@code name}'s first {@code length} bytes in UTF-8). */
+  private static String storedName(ByteBuffer name, int length) {
+    byte[] bytes = new byte[length];
+    name.get(0, bytes);
+    return new String(bytes, StandardCharsets.UTF_8);
+  }
+
+  /**
+   * Whether the first {@code length} bytes of {@code name} spell {@code key.toString()} in UTF-8: the same
+   * answer as decoding them and comparing strings, without building either string when the name is ASCII
+   * (every hash, and every suffix this project makes; issue 13).
+   */
+  static boolean namesKey(ByteBuffer name, int length, PageKey key) {
+    byte[] hash = key.asciiHash();
+    String suffix = key.suffix();
+    int expected = hash.length + (suffix.isEmpty() ? 0 : 1 + suffix.length());
+    if (length != expected) {
+      // An ASCII name of another length cannot match; a non-ASCII one is compared as text.
+      return !isAscii(name, length) && storedName(name, length).equals(key.toString());
+    }
+    for (int i = 0; i < hash.length; i++) {
+      if (name.get(i) != hash[i]) {
+        return false;
+      }
+    }
+    if (suffix.isEmpty()) {
+      return true;
+    }
+    if (name.get(hash.length) != '@') {
+      return false;
+    }
+    for (int i = 0; i < suffix.length(); i++) {
+      byte b = name.get(hash.length + 1 + i);
+      if (b < 0) {
+        return storedName(name, length).equals(key.toString()); // multi-byte UTF-8: compare as text
+      }
+      if (b != suffix.charAt(i)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static boolean isAscii(ByteBuffer bytes, int length) {
+    for (int i = 0; i < length; i++) {
+      if (bytes.get(i) < 0) {
+        return false;
+      }
+    }
+    return true;
   }
 }
