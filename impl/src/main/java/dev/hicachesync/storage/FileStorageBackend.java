@@ -219,12 +219,10 @@ public final class FileStorageBackend implements StorageBackend {
       object = WholeObjectReader.readWhole(ch);
     } catch (NoSuchFileException e) {
       return false;
-    } catch (FileSystemException e) {
-      if (Files.isSymbolicLink(p)) {
+    } catch (IOException e) {
+      if (Files.isSymbolicLink(p)) { // the open's ELOOP: asked only on the failure path
         throw new CorruptPageException("page " + key + ": " + p + " is a symlink, not a page object");
       }
-      throw new UncheckedIOException("reading page " + key, e);
-    } catch (IOException e) {
       throw new UncheckedIOException("reading page " + key, e);
     }
     PageObjectFormat.decode(key, object, dst);
