@@ -56,6 +56,42 @@ public class HostPoolCopyBenchmark {
     return scratch;
   }
 
+  /** The write direction of {@link #baselineBulkCopy}: one bulk copy of a page from the scratch buffer. */
+  @Benchmark
+  public ByteBuffer baselineBulkCopyIn() {
+    int p = page++ & (PAGES - 1);
+    int bytes = LAYERS * LAYER_BYTES;
+    scratch.clear();
+    raw.put(p * bytes, scratch, 0, bytes);
+    return raw;
+  }
+
+  /**
+   * The same bytes a {@code layer_first} page holds, where that layout keeps them (one range per layer, a
+   * whole layer of every page apart), copied with one bulk copy per range: the least any copy of such a
+   * page does, as {@code MemorySegment.copy} would have to (one call per contiguous range).
+   */
+  @Benchmark
+  public ByteBuffer baselineLayerRanges() {
+    int p = page++ & (PAGES - 1);
+    scratch.clear();
+    for (int l = 0; l < LAYERS; l++) {
+      scratch.put(l * LAYER_BYTES, raw, (l * PAGES + p) * LAYER_BYTES, LAYER_BYTES);
+    }
+    return scratch;
+  }
+
+  /** The write direction of {@link #baselineLayerRanges}. */
+  @Benchmark
+  public ByteBuffer baselineLayerRangesIn() {
+    int p = page++ & (PAGES - 1);
+    scratch.clear();
+    for (int l = 0; l < LAYERS; l++) {
+      raw.put((l * PAGES + p) * LAYER_BYTES, scratch, l * LAYER_BYTES, LAYER_BYTES);
+    }
+    return raw;
+  }
+
   @Benchmark
   public ByteBuffer baselineBulkCopy() {
     int p = page++ & (PAGES - 1);

@@ -88,7 +88,7 @@ public final class BenchSuite {
       }
     }
     if (wants("copies")) {
-      CopyBench.run(clock).forEach(r -> add(rows, r));
+      CopyBench.run(clock, sizes.trials()).forEach(r -> add(rows, r));
     }
     if (wants("storage")) {
       StorageBench.run(clock, Files.createDirectories(work).resolve("storage-bench"), sizes.storagePages(),

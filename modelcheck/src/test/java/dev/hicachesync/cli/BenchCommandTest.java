@@ -27,6 +27,9 @@ class BenchCommandTest {
       List.of("fabric barrier, 8 ranks", "CyclicBarrier.await"),
       List.of("host pool page_first readPage", "ByteBuffer bulk put (page)"),
       List.of("host pool layer_first writePage", "ByteBuffer bulk put (page)"),
+      // A layer_first page against the same eight ranges copied in bulk, and against one contiguous copy.
+      List.of("host pool layer_first readPage", "ByteBuffer bulk put (page), 8 ranges"),
+      List.of("host pool layer_first readPage (contiguous baseline)", "ByteBuffer bulk put (page)"),
       List.of("file storage put", "FileChannel write + rename"),
       List.of("file storage get", "FileChannel read"),
       List.of("simulator, 4 ranks (cp2 tp2)", "the same run on 1 rank"),
