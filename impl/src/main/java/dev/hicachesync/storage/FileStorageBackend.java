@@ -41,6 +41,9 @@ public final class FileStorageBackend implements StorageBackend {
   /** Prefix of a write's temporary file; anything so named at open is a crashed writer's leftover. */
   static final String TEMP_PREFIX = ".put-";
   static final String TEMP_SUFFIX = ".tmp";
+  /** How {@link #get} opens an object: read-only, and a symlink in its place is not followed. */
+  private static final Set<OpenOption> READ_OWN_FILE =
+      Set.of(StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS);
 
   private final Path root;
   private final KeyPaths paths;
@@ -228,10 +231,6 @@ public final class FileStorageBackend implements StorageBackend {
     PageObjectFormat.decode(key, object, dst);
     return true;
   }
-
-  /** Read-only, and a symlink in place of the object is not followed. */
-  private static final Set<OpenOption> READ_OWN_FILE =
-      Set.of(StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS);
 
   @Override
   public void put(PageKey key, ByteBuffer src) {
