@@ -55,17 +55,11 @@ final class MemberSlot extends CacheLinePadding {
   private long[] values0 = new long[INITIAL_CAPACITY];
   private long[] values1 = new long[INITIAL_CAPACITY];
 
-  /** How long this member waits actively before it parks; owner thread only. */
-  final WaitPolicy.Patience patience;
-  /** Whether this member unparked another in its last call; owner thread only. */
-  boolean wokeOthers;
-
   /** Payload capacity made at start (grown by the owner when a longer payload comes). */
   static final int INITIAL_CAPACITY = 16;
 
-  MemberSlot(int rank, WaitPolicy policy) {
+  MemberSlot(int rank) {
     this.rank = rank;
-    this.patience = policy.newPatience();
   }
 
   /** Returns the owner's claim state (see {@link #state}). */
