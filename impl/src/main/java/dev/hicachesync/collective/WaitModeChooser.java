@@ -20,10 +20,21 @@ package dev.hicachesync.collective;
  * {@link #parking} (volatile, written once per epoch at most).
  */
 final class WaitModeChooser {
-  /** Calls per measured epoch. */
+  /** Calls per epoch (measured active, and between measurements). */
   static final int EPOCH = 128;
-  /** Epochs the faster way runs before both are measured again, at first and after the choice changed. */
-  static final int EXPLOIT_EPOCHS = 32;
+  /**
+   * Calls of a measured parking epoch, compared per call with an active epoch. Fewer than {@link #EPOCH}:
+   * where active waiting wins, a parked call costs about ten active ones (2 ranks, idle machine), and the
+   * parking measurements were the only parks left.
+   */
+  static final int PARK_EPOCH = 32;
+  /**
+   * Epochs the faster way runs before both are measured again, at first and after the choice changed.
+   * Short, because the first measurement is often wrong: its active epoch runs while the JIT compiles
+   * the wait (measured under {@code chrt -f 1}: a 2-rank group chose parking at first in 4 of 6 fresh
+   * groups, and with a first span of 32 epochs it parked through the bench's whole 4,000 calls).
+   */
+  static final int EXPLOIT_EPOCHS = 4;
   /**
    * Most epochs between two measurements: each measurement that confirms the choice doubles the span up
    * to this. Why: at 2 ranks on an idle machine a parking epoch costs about ten active ones (12 µs against
@@ -56,7 +67,7 @@ final class WaitModeChooser {
       epochStart = now;
       return;
     }
-    if (++calls < EPOCH) {
+    if (++calls < (phase == 1 ? PARK_EPOCH : EPOCH)) {
       return;
     }
     long took = now - epochStart;
@@ -66,8 +77,9 @@ final class WaitModeChooser {
       activeNanos = took;
       parking = true;
       phase = 1;
-    } else if (phase == 1) { // a parking epoch measured: keep the faster
-      boolean park = took < activeNanos - activeNanos / 4;
+    } else if (phase == 1) { // a (shorter) parking epoch measured: keep the faster per call
+      long parkedPerEpoch = took * (EPOCH / PARK_EPOCH);
+      boolean park = parkedPerEpoch < activeNanos - activeNanos / 4;
       exploitEpochs = decided && park == lastChoice ? Math.min(MAX_EXPLOIT_EPOCHS, 2 * exploitEpochs) : EXPLOIT_EPOCHS;
       decided = true;
       lastChoice = park;
