@@ -30,8 +30,6 @@ final class MemberSlot extends CacheLinePadding {
   // collective must not allocate even before the JIT has compiled it.
   private static final AtomicLongFieldUpdater<MemberSlot> SEQ =
       AtomicLongFieldUpdater.newUpdater(MemberSlot.class, "seq");
-  private static final AtomicLongFieldUpdater<MemberSlot> STATE =
-      AtomicLongFieldUpdater.newUpdater(MemberSlot.class, "state");
   private static final AtomicReferenceFieldUpdater<MemberSlot, Thread> PARKED =
       AtomicReferenceFieldUpdater.newUpdater(MemberSlot.class, Thread.class, "parked");
 
@@ -45,7 +43,7 @@ final class MemberSlot extends CacheLinePadding {
    * The owner's claim: {@code 2k} between calls (k calls made), {@code 2k+1} inside call k. CAS-claimed so
    * that two threads of one rank in one group collide instead of corrupting the buffers.
    */
-  private volatile long state;
+  private final MemberClaim state = new MemberClaim();
 
   // Generation k's call in buffer k & 1: kind, op or root and length packed into one long, and the site.
   private long shape0;
@@ -64,12 +62,12 @@ final class MemberSlot extends CacheLinePadding {
 
   /** Returns the owner's claim state (see {@link #state}). */
   long state() {
-    return state;
+    return state.get();
   }
 
   /** Claims call {@code state / 2}; false when another thread of this rank got there first. */
   boolean claim(long state) {
-    return (state & 1) == 0 && STATE.compareAndSet(this, state, state + 1);
+    return (state & 1) == 0 && this.state.compareAndSet(state, state + 1);
   }
 
   /**
@@ -78,7 +76,7 @@ final class MemberSlot extends CacheLinePadding {
    * (or was fenced out) leaves the member in generation k, where its counter still is.
    */
   void release(long state, boolean counted) {
-    STATE.lazySet(this, counted ? state + 2 : state);
+    this.state.lazySet(counted ? state + 2 : state);
   }
 
   /**
