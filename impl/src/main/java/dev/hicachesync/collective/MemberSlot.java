@@ -190,12 +190,13 @@ final class MemberSlot extends CacheLinePadding {
   }
 
   /**
-   * Wakes the owner if it registered (if it has not parked yet, the permit makes its park return at once);
-   * returns whether it had.
+   * Wakes the owner if it registered (if it has not parked yet, the permit makes its park return at once),
+   * taking its registration so that of several members waking the group only one unparks it (each unpark
+   * of a parked thread is a futex call); returns whether this call woke it.
    */
   boolean unpark() {
     Thread t = parked;
-    if (t != null) {
+    if (t != null && PARKED.compareAndSet(this, t, null)) {
       LockSupport.unpark(t);
       return true;
     }

@@ -130,12 +130,13 @@ final class Rendezvous {
       }
       if (progress(k) == ALL_ARRIVED) {
         // We are the last (or among the last): nobody else will wake those that parked.
-        wakeParked(me);
+        wakeParked(index);
       } else {
         interrupted = await(k, me);
         if (progress(k) != ALL_ARRIVED) {
           throw awaitBroken().rethrownFor("rank " + me.rank);
         }
+        wakeParked(index); // help the last arriver: the wake-ups spread over the cores
       }
       MemberSlot first = slots[0];
       for (MemberSlot s : slots) {
@@ -213,12 +214,18 @@ final class Rendezvous {
     return status;
   }
 
-  /** Unparks every other member that registered to park (the last arrival's duty). */
-  private void wakeParked(MemberSlot me) {
-    for (MemberSlot s : slots) {
-      if (s != me) {
-        s.unpark();
-      }
+  /**
+   * Unparks every other member still registered to park: the last arrival's duty, and every woken
+   * member's help. Why help: one waker makes n-1 futex calls in a row while the other cores sit idle
+   * (their members are all parked); a woken member that joins in takes registrations the waker has not
+   * reached yet ({@link MemberSlot#unpark} hands each to one waker). Each starts after its own index, so
+   * that the wakers spread over the group instead of racing for the same slots.
+   */
+  private void wakeParked(int index) {
+    int n = slots.length;
+    for (int i = 1; i < n; i++) {
+      int m = index + i;
+      slots[m < n ? m : m - n].unpark();
     }
   }
 
