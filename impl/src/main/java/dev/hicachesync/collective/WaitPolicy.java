@@ -15,8 +15,9 @@ package dev.hicachesync.collective;
  * <p>Why a fixed bound rather than one learned per member (the design before 1 Dec 2026): measured on 2
  * cores, a member's own waits are a bad guide. Once one member parked, its partner's next wait includes
  * that member's wake-up (10–50 µs on this VM), overran a learned spin, and the partner parked in turn; the
- * pair's patience decayed to none and stayed there (on a quiet machine 0.2–0.6 parks per call, 2.2–6.8 µs
- * per 2-rank all-reduce, against 1 µs when spinning). With a bound above a wake-up, the member that spins
+ * pair's patience decayed towards none and stayed low (under {@code chrt -f 1}, 2 ranks: 0.2–0.6 parks
+ * per call in some groups and 2.1–4.0 µs per all-reduce, against 1.1–1.3 µs in groups that kept spinning;
+ * on a quiet machine 2.2–6.8 µs). With a bound above a wake-up, the member that spins
  * through its partner's wake-up brings the pair back to spinning within a call. Whether spinning pays at
  * all (on a loaded machine it does not: the late member is off the cores) is the group's choice, made by
  * timing epochs of calls each way ({@link WaitModeChooser}); an active wait that is not caught within the
