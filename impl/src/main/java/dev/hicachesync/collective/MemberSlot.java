@@ -30,8 +30,6 @@ final class MemberSlot extends CacheLinePadding {
   // collective must not allocate even before the JIT has compiled it.
   private static final AtomicLongFieldUpdater<MemberSlot> SEQ =
       AtomicLongFieldUpdater.newUpdater(MemberSlot.class, "seq");
-  private static final AtomicLongFieldUpdater<MemberSlot> STATE =
-      AtomicLongFieldUpdater.newUpdater(MemberSlot.class, "state");
   private static final AtomicReferenceFieldUpdater<MemberSlot, Thread> PARKED =
       AtomicReferenceFieldUpdater.newUpdater(MemberSlot.class, Thread.class, "parked");
 
@@ -45,7 +43,7 @@ final class MemberSlot extends CacheLinePadding {
    * The owner's claim: {@code 2k} between calls (k calls made), {@code 2k+1} inside call k. CAS-claimed so
    * that two threads of one rank in one group collide instead of corrupting the buffers.
    */
-  private volatile long state;
+  private final MemberClaim state = new MemberClaim();
 
   // Generation k's call in buffer k & 1: kind, op or root and length packed into one long, and the site.
   private long shape0;
@@ -55,27 +53,21 @@ final class MemberSlot extends CacheLinePadding {
   private long[] values0 = new long[INITIAL_CAPACITY];
   private long[] values1 = new long[INITIAL_CAPACITY];
 
-  /** How long this member waits actively before it parks; owner thread only. */
-  final WaitPolicy.Patience patience;
-  /** Whether this member unparked another in its last call; owner thread only. */
-  boolean wokeOthers;
-
   /** Payload capacity made at start (grown by the owner when a longer payload comes). */
   static final int INITIAL_CAPACITY = 16;
 
-  MemberSlot(int rank, WaitPolicy policy) {
+  MemberSlot(int rank) {
     this.rank = rank;
-    this.patience = policy.newPatience();
   }
 
   /** Returns the owner's claim state (see {@link #state}). */
   long state() {
-    return state;
+    return state.get();
   }
 
   /** Claims call {@code state / 2}; false when another thread of this rank got there first. */
   boolean claim(long state) {
-    return (state & 1) == 0 && STATE.compareAndSet(this, state, state + 1);
+    return (state & 1) == 0 && this.state.compareAndSet(state, state + 1);
   }
 
   /**
@@ -84,7 +76,7 @@ final class MemberSlot extends CacheLinePadding {
    * (or was fenced out) leaves the member in generation k, where its counter still is.
    */
   void release(long state, boolean counted) {
-    STATE.lazySet(this, counted ? state + 2 : state);
+    this.state.lazySet(counted ? state + 2 : state);
   }
 
   /**
@@ -198,12 +190,13 @@ final class MemberSlot extends CacheLinePadding {
   }
 
   /**
-   * Wakes the owner if it registered (if it has not parked yet, the permit makes its park return at once);
-   * returns whether it had.
+   * Wakes the owner if it registered (if it has not parked yet, the permit makes its park return at once),
+   * taking its registration so that of several members waking the group only one unparks it (each unpark
+   * of a parked thread is a futex call); returns whether this call woke it.
    */
   boolean unpark() {
     Thread t = parked;
-    if (t != null) {
+    if (t != null && PARKED.compareAndSet(this, t, null)) {
       LockSupport.unpark(t);
       return true;
     }
