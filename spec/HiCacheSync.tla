@@ -1098,7 +1098,11 @@ Fairness ==
     \* gloo: a collective whose members have all called completes. Weak fairness on "some
     \* collective completes" suffices for the scheduler groups: no scheduler group can starve
     \* while others progress, since every step ends in RECV over the whole domain.
-    /\ WF_vars(SomeCollectiveCompletes)
+    \* This is WF_vars(SomeCollectiveCompletes) spelled out by its definition ([]<>(~EN \/ A) is
+    \* []<>~EN \/ []<>A): TLC evaluates WF's ENABLED on every transition of the behaviour graph,
+    \* but a []<> of a state predicate once per state (docs/tlc-speed.md, "Liveness in one pass").
+    /\ \/ []<>~ENABLED <<SomeCollectiveCompletes>>_vars
+       \/ []<><<SomeCollectiveCompletes>>_vars
     \* CUDA copies complete, the storage backend answers reads and writes, wall time
     \* advances and the prefetch thread is scheduled again. Background steps are enabled
     \* only at step boundaries (EnvWindow), which a live scheduler reaches once per step:
