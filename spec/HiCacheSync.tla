@@ -1248,10 +1248,11 @@ SidecarCoverage == \A r \in Ranks, k \in Keys : tree[r][k].sx = 0
 \* pass"): TLC builds one behaviour graph per distinct tableau and evaluates every fairness
 \* condition's ENABLED and action predicates again in each, so "P ~> Q" cost a whole pass per
 \* property. The forms below have no tableau and share one pass:
-\*   Busy ~> ~Busy  ==  []<>~Busy  (a law of temporal logic: both say "Busy does not hold forever
-\*                           some point on"; no fact about the spec is used)
-\*   <>X      ==  []<>X    when X is stable ([](X => []X)): RequestsProgress checks that fact
-\*                           as an action property in the same run (RequestsServedStable).
+\*   Busy ~> ~Busy  ==  []<>~Busy   a law of temporal logic (both say: Busy does not hold for
+\*                                   ever from some point on); no fact about the spec is used.
+\*   <>X            ==  []<>X       when X is stable ([](X => []X)): RequestsProgress checks
+\*                                   that fact as an action property in the same run
+\*                                   (RequestsServedStable).
 \* The forms they had are kept, for comparison, in modelcheck's LivenessForms*.tla (test
 \* resources); LivenessFormsTest checks both against each other on models where they fail.
 AnyOngoing == \E r \in Ranks, i \in 1 .. NR : pf[r][i].st \in Ongoing
