@@ -700,16 +700,23 @@ EndClean == Done => \A r \in Ranks : /\ ~(ls[r].wq # <<>> \/ ls[r].lq # <<>> \/ 
                                     /\ \A i \in 1 .. NR : ls[r].pf[i].st \in {"none", "fin"}
                                     /\ chan[r] = <<>>
 
-\* Liveness.
+\* Liveness. Written in a form TLC checks without a tableau, so that all the properties share one
+\* pass over the behaviour graph (see HiCacheSync's properties and docs/tlc-speed.md):
+\* Busy ~> ~Busy  ==  []<>~Busy, a law of temporal logic. The forms they had are kept in
+\* modelcheck's LivenessForms*.tla (test resources); LivenessFormsTest checks both against each other.
 AnyOngoing == \E r \in Ranks, i \in 1 .. NR : ls[r].pf[i].st \in Ongoing
-PrefetchTerminates == AnyOngoing ~> ~AnyOngoing
+\* (Was AnyOngoing ~> ~AnyOngoing.)
+PrefetchTerminates == []<>~AnyOngoing
 AckPending(r) == ls[r].wq # <<>> \/ ls[r].lq # <<>> \/ ls[r].rlq # <<>>
-AcksConsumed == (\E r \in Ranks : AckPending(r)) ~> (\A r \in Ranks : ~AckPending(r))
+AnyAckPending == \E r \in Ranks : AckPending(r)
+\* (Was (\E r \in Ranks : AckPending(r)) ~> (\A r \in Ranks : ~AckPending(r)).)
+AcksConsumed == []<>~AnyAckPending
 \* No thread waits forever in a collective (one property per thread; HiCacheSync has the same
 \* names): every call a thread posts completes and the thread gets back to no call. A partial
 \* wait (the thread's peers or the other threads go on) is not a deadlock: only these find it.
-ThreadNeverStuck(th) ==
-    (\E r \in Ranks : coll[r][th] # C!NoCall) ~> (\A r \in Ranks : coll[r][th] = C!NoCall)
+\* (Was (\E r \in Ranks : coll[r][th] # C!NoCall) ~> (\A r \in Ranks : coll[r][th] = C!NoCall).)
+AnyPosted(th) == \E r \in Ranks : coll[r][th] # C!NoCall
+ThreadNeverStuck(th) == []<>~AnyPosted(th)
 SchedulerNeverStuck == ThreadNeverStuck("sched")
 PrefetchThreadNeverStuck == ThreadNeverStuck("pf")
 \* The prefetch sync thread (S5B, #27010).

@@ -1098,7 +1098,13 @@ Fairness ==
     \* gloo: a collective whose members have all called completes. Weak fairness on "some
     \* collective completes" suffices for the scheduler groups: no scheduler group can starve
     \* while others progress, since every step ends in RECV over the whole domain.
-    /\ WF_vars(SomeCollectiveCompletes)
+    \* This is WF_vars(SomeCollectiveCompletes) by its definition, []<>(~EN \/ A), with the
+    \* disjuncts in the other order ([]<>(X \/ Y) is []<>X \/ []<>Y): TLC evaluates the disjunction
+    \* on every transition of the behaviour graph, left to right, and stops at the first true one;
+    \* a collective's completion is most transitions, so A first skips the ENABLED (a whole
+    \* successor computation) there (docs/tlc-speed.md, "Liveness in one pass").
+    /\ \/ []<><<SomeCollectiveCompletes>>_vars
+       \/ []<>~ENABLED <<SomeCollectiveCompletes>>_vars
     \* CUDA copies complete, the storage backend answers reads and writes, wall time
     \* advances and the prefetch thread is scheduled again. Background steps are enabled
     \* only at step boundaries (EnvWindow), which a live scheduler reaches once per step:
@@ -1237,18 +1243,34 @@ HostSlotSafety ==
 SidecarCoverage == \A r \in Ranks, k \in Keys : tree[r][k].sx = 0
 
 \* Liveness. Each is one temporal formula over all ranks (not one per rank and request): the
-\* streams are finite, so "every X is eventually Y" is the same as "eventually no X remains",
-\* and one formula keeps TLC's liveness tableau to one branch per property.
+\* streams are finite, so "every X is eventually Y" is the same as "eventually no X remains".
+\* Each is written in a form TLC checks without a tableau (docs/tlc-speed.md, "Liveness in one
+\* pass"): TLC builds one behaviour graph per distinct tableau and evaluates every fairness
+\* condition's ENABLED and action predicates again in each, so "P ~> Q" cost a whole pass per
+\* property. The forms below have no tableau and share one pass:
+\*   Busy ~> ~Busy  ==  []<>~Busy   a law of temporal logic (both say: Busy does not hold for
+\*                                   ever from some point on); no fact about the spec is used.
+\*   <>X            ==  []<>X       when X is stable ([](X => []X)): RequestsProgress checks
+\*                                   that fact as an action property in the same run
+\*                                   (RequestsServedStable).
+\* The forms they had are kept, for comparison, in modelcheck's LivenessForms*.tla (test
+\* resources); LivenessFormsTest checks both against each other on models where they fail.
 AnyOngoing == \E r \in Ranks, i \in 1 .. NR : pf[r][i].st \in Ongoing
 \* Every prefetch eventually leaves ongoing_prefetch (none stays there forever).
-PrefetchTerminates == AnyOngoing ~> ~AnyOngoing
+\* (Was AnyOngoing ~> ~AnyOngoing.)
+PrefetchTerminates == []<>~AnyOngoing
 \* Every queued ack (write, load, storage backup, revoke, host release) is eventually consumed.
 AckPending(r) == wq[r] # <<>> \/ lq[r] # <<>> \/ sbq[r] # <<>> \/ baq[r] # <<>>
                  \/ rvq[r] # <<>> \/ rlq[r] # <<>>
-AcksConsumed == (\E r \in Ranks : AckPending(r)) ~> (\A r \in Ranks : ~AckPending(r))
+AnyAckPending == \E r \in Ranks : AckPending(r)
+\* (Was (\E r \in Ranks : AckPending(r)) ~> (\A r \in Ranks : ~AckPending(r)).)
+AcksConsumed == []<>~AnyAckPending
 \* Every request is eventually received, admitted and run on every rank.
-RequestsProgress ==
-    <>(\A r \in Ranks : reqIdx[r] = NR /\ waiting[r] = 0 /\ running[r] = 0)
+\* (Was <>RequestsServed; RequestsServed is stable: no request arrives after the last, and a
+\* rank with none waiting or running starts none.)
+RequestsServed == \A r \in Ranks : reqIdx[r] = NR /\ waiting[r] = 0 /\ running[r] = 0
+RequestsServedStable == [][RequestsServed => RequestsServed']_vars
+RequestsProgress == []<>RequestsServed /\ RequestsServedStable
 
 \* No thread waits forever in a collective (PROTOCOL.md section 5, liveness), one property per
 \* thread. Deadlock detection finds only a wait that stops every thread; these find the
@@ -1256,14 +1278,14 @@ RequestsProgress ==
 \* left alone in S7 while the schedulers keep stepping idle at RECV.
 \* Scheduler: every sync point it enters completes (it gets back to RECV). Waiting at RECV for
 \* good is the legitimate end; short of it, RECV waits only for a peer that is in a sync point.
-SchedulerNeverStuck ==
-    (\E r \in Ranks : coll[r]["sched"].site # "RECV") ~> (\A r \in Ranks : coll[r]["sched"].site = "RECV")
+\* (Each was (\E r \in Ranks : busy(r)) ~> (\A r \in Ranks : ~busy(r)).)
+AnySchedulerInSyncPoint == \E r \in Ranks : coll[r]["sched"].site # "RECV"
+SchedulerNeverStuck == []<>~AnySchedulerInSyncPoint
 \* Prefetch thread: every S7 it posts completes (the thread goes idle again).
-PrefetchThreadNeverStuck ==
-    (\E r \in Ranks : coll[r]["pf"] # C!NoCall) ~> (\A r \in Ranks : coll[r]["pf"] = C!NoCall)
+AnyPosted(th) == \E r \in Ranks : coll[r][th] # C!NoCall
+PrefetchThreadNeverStuck == []<>~AnyPosted("pf")
 \* The asynchronous S123 handle (pipelined): every issued all_reduce completes.
-AsyncNeverStuck ==
-    (\E r \in Ranks : coll[r]["async"] # C!NoCall) ~> (\A r \in Ranks : coll[r]["async"] = C!NoCall)
+AsyncNeverStuck == []<>~AnyPosted("async")
 
 -----------------------------------------------------------------------------
 (* Reachability checks that must fail (the model is not a toy).             *)

@@ -16,13 +16,20 @@ import java.util.List;
  * {@code pipelined_cp2_live} (2,003) from 18.2 to 20.2 ({@code merged_cp2tp2_live}, 4,570: 24.5
  * to 22.7, too close to call). So C1 below a size, C2 (the JVM's default) above it or when the
  * size is not known. The choice changes only speed: the same TLC explores the same states.
+ *
+ * <p>Since the liveness properties share one pass (1 Dec 2026, docs/tlc-speed.md, "Liveness in
+ * one pass"), a liveness state costs far less, and C1 won on every liveness model of the
+ * catalogue measured: {@code post20460_cp2tp2_live} (9,382) 17.5 → 16.5 CPU seconds,
+ * {@code merged_cp2tp2_live} (4,570) 12.7 → 10.7, {@code pipelined_cp2_live} (2,003) 8.7 → 6.0.
+ * The liveness limit is therefore 10,000; the unified liveness models (12,593–19,137 states,
+ * their properties not restated) keep C2.
  */
 public final class JitChoice {
 
   /** Safety models recorded with at most this many distinct states run with C1 only. */
   static final long SAFETY_C1_MAX_DISTINCT = 30_000;
-  /** Liveness models (far more work per state) recorded with at most this many run with C1 only. */
-  static final long LIVENESS_C1_MAX_DISTINCT = 1_000;
+  /** Liveness models (more work per state) recorded with at most this many run with C1 only. */
+  static final long LIVENESS_C1_MAX_DISTINCT = 10_000;
   /** The option that stops tiered compilation at C1. */
   static final String C1_ONLY = "-XX:TieredStopAtLevel=1";
 
