@@ -113,27 +113,9 @@ public final class MemoryStorageBackend implements StorageBackend {
     return stripes[(int) (k[0] >>> 58)]; // the hash's leading bits: uniform, and apart from the probe's
   }
 
-  /** The key's 64 hex digits as four longs (every {@link PageKey} hash is SHA-256 hex, see its factories). */
+  /** The key's hash as four longs (every {@link PageKey} hash is SHA-256, see its factories); shared, read only. */
   private static long[] words(PageKey key) {
-    byte[] hex = key.asciiHash();
-    if (hex.length != 64) {
-      throw new IllegalStateException("not a SHA-256 hex hash: " + key);
-    }
-    long[] w = new long[4];
-    for (int i = 0; i < 4; i++) {
-      w[i] = word(hex, 16 * i);
-    }
-    return w;
-  }
-
-  /** The 16 hex digits at {@code from} as a long (lower-case digits, as PageKey makes and checks them). */
-  private static long word(byte[] hex, int from) {
-    long v = 0;
-    for (int j = from; j < from + 16; j++) {
-      int c = hex[j];
-      v = v << 4 | (c <= '9' ? c - '0' : c - 'a' + 10);
-    }
-    return v;
+    return key.hashWords();
   }
 
   /**
