@@ -237,14 +237,8 @@ public final class MemoryStorageBackend implements StorageBackend {
       return true;
     }
 
-    /**
-     * The first slot of a key's probe sequence. The suffix number is multiplied in, not xored: the same hash
-     * stored under two suffixes (the TP shards of one page) then starts two unrelated probe sequences; xored
-     * into the low bits, it put them next to each other, and the clusters that made in a linear-probing
-     * table were the L3's largest cost in the Mooncake replay (issue 13).
-     */
     private static int slot(long[] k, int sfx, int mask) {
-      long h = k[1] ^ (k[2] * 0x9E3779B97F4A7C15L) ^ (sfx * 0xC2B2AE3D27D4EB4FL);
+      long h = k[1] ^ (k[2] * 0x9E3779B97F4A7C15L) ^ sfx;
       return (int) (h ^ (h >>> 29)) & mask;
     }
 
