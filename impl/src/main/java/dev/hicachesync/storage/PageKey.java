@@ -68,13 +68,13 @@ public final class PageKey {
     if (known != null) { // another rank hashed this page after the same key (SharedPageKeys)
       return known;
     }
-    PageKey key = hash(prev, tokens, from, len);
+    PageKey key = computeChain(prev, tokens, from, len);
     SharedPageKeys.remember(prev, tokens, from, len, key);
     return key;
   }
 
   /** {@link #chain(PageKey, int[], int, int)} computed: SHA-256 of the previous hash's digits and the tokens. */
-  static PageKey hash(PageKey prev, int[] tokens, int from, int len) {
+  static PageKey computeChain(PageKey prev, int[] tokens, int from, int len) {
     Hasher h = HASHER.get();
     MessageDigest sha = h.sha;
     if (prev != null) {
