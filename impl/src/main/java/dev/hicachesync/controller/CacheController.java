@@ -10,7 +10,6 @@ import dev.hicachesync.sync.SyncLayer;
 import dev.hicachesync.sync.SyncObserver;
 import dev.hicachesync.sync.SyncPoint;
 import dev.hicachesync.tier.PageAllocator;
-import dev.hicachesync.tier.PageContent;
 import dev.hicachesync.tree.DeviceEvictionSink;
 import dev.hicachesync.tree.InsertResult;
 import dev.hicachesync.tree.MatchResult;
@@ -794,7 +793,7 @@ public final class CacheController {
     boolean moves = data.moves();
     int ps = config.pageSize();
     for (int i = from; i < to; i++) {
-      long seed = moves ? PageContent.seed(op.tokens, i * ps, ps) : 0;
+      long seed = moves ? SharedPageSeeds.seed(op.tokens, i * ps, ps) : 0; // the replicas read the same pages
       try {
         if (!data.load(storage, op.keys[i], op.hostPages[i], seed)) {
           return false;

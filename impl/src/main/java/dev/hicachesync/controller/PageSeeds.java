@@ -26,16 +26,19 @@ final class PageSeeds {
       for (int i = 0; i < pageSize; i++) {
         page[i] = node.token(p * pageSize + i);
       }
-      s[p] = PageContent.seed(page, 0, pageSize);
+      s[p] = SharedPageSeeds.seed(page, 0, pageSize); // the replicas' nodes hold the same pages
     }
     return s;
   }
 
-  /** Returns one seed per page of the first {@code pages} pages of {@code tokens}. */
+  /**
+   * Returns one seed per page of the first {@code pages} pages of {@code tokens} (a prefetch's key: the
+   * replicas seed the same pages, {@link SharedPageSeeds}).
+   */
   static long[] of(int[] tokens, int pages, int pageSize) {
     long[] s = new long[pages];
     for (int p = 0; p < pages; p++) {
-      s[p] = PageContent.seed(tokens, p * pageSize, pageSize);
+      s[p] = SharedPageSeeds.seed(tokens, p * pageSize, pageSize);
     }
     return s;
   }

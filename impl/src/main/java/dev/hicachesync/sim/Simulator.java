@@ -43,12 +43,34 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 public final class Simulator {
   /**
-   * {@code -Dhicache.sim.inlineRankThreads=true}: run each rank's prefetch, I/O and backup work on the rank's
-   * own thread, as before issue 10 item 2, instead of on its stepped threads. Same reports and digests either
-   * way (the work happens at the same virtual instants); the hand-offs cost context switches, which on a
-   * loaded 2-core machine made storage-on runs up to 2x slower (docs/concurrency.md).
+   * {@code -Dhicache.sim.inlineRankThreads=true|false|auto}: whether each rank's prefetch, I/O and backup work
+   * runs on the rank's own thread ({@code true}) or on its stepped controller threads ({@code false}). Same
+   * reports and digests either way (the work happens at the same virtual instants, and a stepped hand-off
+   * waits for its hand-back). {@code auto} (the default, and any other value) runs it inline when the
+   * run's rank threads alone fill the processors ({@link #inlineRankThreads}).
    */
-  static final boolean INLINE_RANK_THREADS = Boolean.getBoolean("hicache.sim.inlineRankThreads");
+  static final String INLINE_RANK_THREADS = System.getProperty("hicache.sim.inlineRankThreads", "auto");
+
+  /**
+   * Returns whether a run of {@code ranks} rank threads on {@code processors} processors runs the stepped
+   * controller work on the rank threads, under the setting {@code setting} ({@link #INLINE_RANK_THREADS}).
+   *
+   * <p>Why inline when the ranks fill the processors: a stepped hand-off never overlaps anything (the rank
+   * waits for it), so it buys only the controller threads' exercise, and its cost is two context switches
+   * or more; when every processor already has a rank to run, the worker must take a processor from a rank
+   * and give it back each time: the Mooncake replay's first 3,000 requests at CP 2 x TP 2 on 2 cores made
+   * 790,000 involuntary context switches with the hand-offs and 179,000 without, 5.3 s of system time
+   * against 3.3 s (docs/performance.md, issue 13). With a spare processor per rank the threads cost little and keep
+   * running, so the simulator still exercises them where it can. Timing never decides anything: the
+   * choice is a function of the topology and the machine, and either choice gives the same report.
+   */
+  static boolean inlineRankThreads(String setting, int ranks, int processors) {
+    return switch (setting) {
+      case "true" -> true;
+      case "false" -> false;
+      default -> ranks >= processors;
+    };
+  }
 
   private final SimConfig cfg;
   private final AtomicReference<Divergence> first = new AtomicReference<>();
@@ -83,6 +105,18 @@ public final class Simulator {
   private int hosted = -1;
   /** A folder for each rank's digest log ({@code rank-R.digests}), or null: no logs. */
   private Path digestLogs;
+  /** Whether the stepped controller work runs on the rank threads; null: {@link #INLINE_RANK_THREADS} decides. */
+  private Boolean inlineRankThreads;
+
+  /**
+   * Runs each rank's stepped controller work on the rank's own thread ({@code true}) or on its controller
+   * threads ({@code false}), whatever {@code -Dhicache.sim.inlineRankThreads} says; returns this simulator.
+   * For tests that compare the two.
+   */
+  Simulator inlineRankThreads(boolean inline) {
+    this.inlineRankThreads = inline;
+    return this;
+  }
 
   /**
    * Writes each rank's digest at every lockstep point to {@code dir/rank-R.digests} ({@link DigestLog});
@@ -271,6 +305,9 @@ public final class Simulator {
 
   private RankEngine build(int r, Topology t, GroupSource fabric, StorageBackend storage,
       RankRecorder[] recorders) {
+    // Every rank thread of the topology counts, also in a rank process (its peers run on the same machine).
+    boolean inline = inlineRankThreads != null ? inlineRankThreads
+        : inlineRankThreads(INLINE_RANK_THREADS, t.worldSize(), Runtime.getRuntime().availableProcessors());
     RankCoord c = t.coords(r);
     PipeChannel fromPrev = null;
     PipeChannel toNext = null;
@@ -318,8 +355,8 @@ public final class Simulator {
     EventLog log = cfg.logFile() == null ? null : new EventLog(r, env);
     SyncObserver reductions = log == null ? SyncObserver.NONE : log;
     // The rank's prefetch, I/O, backup threads, stepped: they do the work at the virtual times env decides
-    // (same reports as inline; INLINE_RANK_THREADS runs that work on the rank's thread, for speed).
-    ControllerThreads threads = INLINE_RANK_THREADS ? null : ControllerThreads.stepped("rank" + r);
+    // (same reports as inline; inlineRankThreads runs that work on the rank's thread, for speed).
+    ControllerThreads threads = inline ? null : ControllerThreads.stepped("rank" + r);
     CacheController controller = new CacheController(cfg.controllerConfig(), Fault.controllerFaults(cfg.faults(), r, c.pp()),
         threads == null ? env : threads.around(env),
         new SyncLayer(cfg.version(), schedGroups, reductions),

@@ -60,12 +60,12 @@ public final class MemoryStorageBackend implements StorageBackend {
       if (e < 0) {
         return false;
       }
-      int len = s.length[e];
+      int len = s.length(e);
       if (dst.remaining() < len) {
         throw new CorruptPageException(
             "page " + key + " holds " + len + " bytes, destination has room for " + dst.remaining());
       }
-      dst.put(s.chunks[s.chunk[e]], s.offset[e], len);
+      dst.put(s.chunks[s.chunk(e)], s.offset(e), len);
       return true;
     }
   }
@@ -113,27 +113,9 @@ public final class MemoryStorageBackend implements StorageBackend {
     return stripes[(int) (k[0] >>> 58)]; // the hash's leading bits: uniform, and apart from the probe's
   }
 
-  /** The key's 64 hex digits as four longs (every {@link PageKey} hash is SHA-256 hex, see its factories). */
+  /** The key's hash as four longs (every {@link PageKey} hash is SHA-256, see its factories); shared, read only. */
   private static long[] words(PageKey key) {
-    byte[] hex = key.asciiHash();
-    if (hex.length != 64) {
-      throw new IllegalStateException("not a SHA-256 hex hash: " + key);
-    }
-    long[] w = new long[4];
-    for (int i = 0; i < 4; i++) {
-      w[i] = word(hex, 16 * i);
-    }
-    return w;
-  }
-
-  /** The 16 hex digits at {@code from} as a long (lower-case digits, as PageKey makes and checks them). */
-  private static long word(byte[] hex, int from) {
-    long v = 0;
-    for (int j = from; j < from + 16; j++) {
-      int c = hex[j];
-      v = v << 4 | (c <= '9' ? c - '0' : c - 'a' + 10);
-    }
-    return v;
+    return key.hashWords();
   }
 
   /**
@@ -152,13 +134,16 @@ public final class MemoryStorageBackend implements StorageBackend {
     private static final int LAST_CHUNK = 1 << 23;
     private static final int EMPTY = 0;
     private static final int DELETED = -1;
+    /**
+     * Longs per table slot: {@code [len << 32 | suffix number (or EMPTY / DELETED), the hash's four words,
+     * chunk << 32 | offset]}. Why one array: a probe reads a slot's suffix and key together (one or two
+     * cache lines), and a put writes where the bytes go in the same lines; with one array per field a put
+     * of a new key missed the cache five times, the largest cost of the Mooncake replay's L3 (issue 13).
+     */
+    private static final int SLOT = 6;
 
-    /** Per table slot: the key's four words, its suffix number (or EMPTY / DELETED), where its bytes are. */
-    long[] keys = new long[4 * 16];
-    int[] suffix = new int[16];
-    int[] length = new int[16];
-    int[] chunk = new int[16];
-    int[] offset = new int[16];
+    /** The slots, {@link #SLOT} longs each; the slot count is a power of two. */
+    long[] table = new long[SLOT * 16];
     int count;
     private int used; // live + deleted slots
 
@@ -176,14 +161,44 @@ public final class MemoryStorageBackend implements StorageBackend {
     private long[][] freeRanges = new long[0][];
     private int[] freeCount = new int[0];
 
+    private int slots() {
+      return table.length / SLOT;
+    }
+
+    private int suffix(int e) {
+      return (int) table[SLOT * e];
+    }
+
+    int length(int e) {
+      return (int) (table[SLOT * e] >>> 32);
+    }
+
+    int chunk(int e) {
+      return (int) (table[SLOT * e + 5] >>> 32);
+    }
+
+    int offset(int e) {
+      return (int) table[SLOT * e + 5];
+    }
+
+    private void setMeta(int e, int len, int sfx) {
+      table[SLOT * e] = (long) len << 32 | (sfx & 0xffffffffL);
+    }
+
+    private void setPlace(int e, int chunk, int offset) {
+      table[SLOT * e + 5] = (long) chunk << 32 | (offset & 0xffffffffL);
+    }
+
     int find(long[] k, int sfx) {
-      int mask = suffix.length - 1;
+      int mask = slots() - 1;
+      long[] t = table;
       for (int i = slot(k, sfx, mask); ; i = (i + 1) & mask) {
-        int s = suffix[i];
+        int b = SLOT * i;
+        int s = (int) t[b];
         if (s == EMPTY) {
           return -1;
         }
-        if (s == sfx && matches(i, k)) {
+        if (s == sfx && t[b + 1] == k[0] && t[b + 2] == k[1] && t[b + 3] == k[2] && t[b + 4] == k[3]) {
           return i;
         }
       }
@@ -192,22 +207,23 @@ public final class MemoryStorageBackend implements StorageBackend {
     void put(long[] k, int sfx, ByteBuffer src) {
       int len = src.remaining();
       int e = find(k, sfx);
-      if (e >= 0 && length[e] != len) { // replaced by an object of another length: re-inserted below
+      if (e >= 0 && length(e) != len) { // replaced by an object of another length: re-inserted below
         release(e);
-        suffix[e] = DELETED;
+        setMeta(e, 0, DELETED);
         count--;
         e = -1;
       }
       if (e < 0) {
-        if (used + 1 > suffix.length * 5 / 8) {
-          rehash(count + 1 > suffix.length / 4 ? suffix.length * 2 : suffix.length);
+        int n = slots();
+        if (used + 1 > n * 5 / 8) {
+          rehash(count + 1 > n / 4 ? n * 2 : n);
         }
         e = insertSlot(k, sfx);
-        length[e] = len;
+        setMeta(e, len, sfx);
         allocate(e, len);
         count++;
       }
-      src.get(chunks[chunk[e]], offset[e], len);
+      src.get(chunks[chunk(e)], offset(e), len);
     }
 
     boolean remove(long[] k, int sfx) {
@@ -216,14 +232,9 @@ public final class MemoryStorageBackend implements StorageBackend {
         return false;
       }
       release(e);
-      suffix[e] = DELETED;
+      setMeta(e, 0, DELETED);
       count--;
       return true;
-    }
-
-    private boolean matches(int i, long[] k) {
-      int b = 4 * i;
-      return keys[b] == k[0] && keys[b + 1] == k[1] && keys[b + 2] == k[2] && keys[b + 3] == k[3];
     }
 
     private static int slot(long[] k, int sfx, int mask) {
@@ -231,41 +242,36 @@ public final class MemoryStorageBackend implements StorageBackend {
       return (int) (h ^ (h >>> 29)) & mask;
     }
 
-    /** Takes the first empty or deleted slot of the probe sequence (the key is known to be absent). */
+    /**
+     * Takes the first empty or deleted slot of the probe sequence (the key is known to be absent) and
+     * writes the key there; the caller sets its length and place.
+     */
     private int insertSlot(long[] k, int sfx) {
-      int mask = suffix.length - 1;
+      int mask = slots() - 1;
       int i = slot(k, sfx, mask);
-      while (suffix[i] != EMPTY && suffix[i] != DELETED) {
+      while (suffix(i) != EMPTY && suffix(i) != DELETED) {
         i = (i + 1) & mask;
       }
-      if (suffix[i] == EMPTY) {
+      if (suffix(i) == EMPTY) {
         used++;
       }
-      suffix[i] = sfx;
-      System.arraycopy(k, 0, keys, 4 * i, 4);
+      setMeta(i, 0, sfx);
+      System.arraycopy(k, 0, table, SLOT * i + 1, 4);
       return i;
     }
 
     private void rehash(int capacity) {
-      long[] oldKeys = keys;
-      int[] oldSuffix = suffix;
-      int[] oldLength = length;
-      int[] oldChunk = chunk;
-      int[] oldOffset = offset;
-      keys = new long[4 * capacity];
-      suffix = new int[capacity];
-      length = new int[capacity];
-      chunk = new int[capacity];
-      offset = new int[capacity];
+      long[] old = table;
+      table = new long[SLOT * capacity];
       used = 0;
       long[] k = new long[4];
-      for (int j = 0; j < oldSuffix.length; j++) {
-        if (oldSuffix[j] > 0) {
-          System.arraycopy(oldKeys, 4 * j, k, 0, 4);
-          int i = insertSlot(k, oldSuffix[j]);
-          length[i] = oldLength[j];
-          chunk[i] = oldChunk[j];
-          offset[i] = oldOffset[j];
+      for (int b = 0; b < old.length; b += SLOT) {
+        int sfx = (int) old[b];
+        if (sfx > 0) {
+          System.arraycopy(old, b + 1, k, 0, 4);
+          int i = insertSlot(k, sfx);
+          table[SLOT * i] = old[b];
+          table[SLOT * i + 5] = old[b + 5];
         }
       }
     }
@@ -275,13 +281,11 @@ public final class MemoryStorageBackend implements StorageBackend {
       int f = freeList(len);
       if (f >= 0 && freeCount[f] > 0) {
         long at = freeRanges[f][--freeCount[f]];
-        chunk[e] = (int) (at >>> 32);
-        offset[e] = (int) at;
+        table[SLOT * e + 5] = at; // packed as the slot's place
         return;
       }
       if (len > LAST_CHUNK / 4) { // a large object gets a chunk of its own
-        chunk[e] = addChunk(new byte[len]);
-        offset[e] = 0;
+        setPlace(e, addChunk(new byte[len]), 0);
         return;
       }
       if (current < 0 || tail + len > currentSize) {
@@ -292,8 +296,7 @@ public final class MemoryStorageBackend implements StorageBackend {
         current = addChunk(new byte[currentSize]);
         tail = 0;
       }
-      chunk[e] = current;
-      offset[e] = tail;
+      setPlace(e, current, tail);
       tail += len;
     }
 
@@ -306,7 +309,7 @@ public final class MemoryStorageBackend implements StorageBackend {
     }
 
     private void release(int e) {
-      int len = length[e];
+      int len = length(e);
       int f = freeList(len);
       if (f < 0) {
         f = freeLength.length;
@@ -319,7 +322,7 @@ public final class MemoryStorageBackend implements StorageBackend {
       if (freeCount[f] == freeRanges[f].length) {
         freeRanges[f] = Arrays.copyOf(freeRanges[f], 2 * freeCount[f]);
       }
-      freeRanges[f][freeCount[f]++] = ((long) chunk[e] << 32) | (offset[e] & 0xffffffffL);
+      freeRanges[f][freeCount[f]++] = table[SLOT * e + 5]; // chunk << 32 | offset
     }
 
     /** Returns the index of the free list of {@code len}-byte ranges, or -1 when there is none. */

@@ -1,8 +1,5 @@
 package dev.hicachesync.storage;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -27,14 +24,21 @@ public final class PageKey {
    * (a copy of these bytes) was built for every one of them and read by none on the hot path (issue 13).
    */
   private final byte[] hashAscii;
+  /**
+   * The hash as four big-endian longs (the value of each 16 hex digits of {@link #hashAscii}). Never
+   * modified. Why: the in-memory L3 keys its tables by them, and parsing them from the hex digits at every
+   * put, get and exists was a twentieth of a replay's profile (issue 13).
+   */
+  private final long[] words;
   private final String suffix;
   /** {@link #hashAscii} as a string, or null until {@link #hash()} is first asked (benign race). */
   private String hash;
   /** {@code hash().hashCode()}, or 0 until first computed (benign race, as {@code String}'s own). */
   private int hashHash;
 
-  private PageKey(byte[] hashAscii, String suffix, String hash) {
+  private PageKey(byte[] hashAscii, long[] words, String suffix, String hash) {
     this.hashAscii = hashAscii;
+    this.words = words;
     this.suffix = suffix;
     this.hash = hash;
   }
@@ -55,17 +59,34 @@ public final class PageKey {
    *
    * <p>Why this shape (issue 13): a replay hashes every page of every prompt; looking SHA-256 up per call,
    * re-encoding the previous hash and allocating buffers cost more than the hash itself. So each thread
-   * keeps its digest and byte buffer, and a key keeps its hex digits as ASCII bytes for the next link.
+   * keeps its digest and byte buffer, and a key keeps its hex digits as ASCII bytes for the next link. A key
+   * another thread chained from the same previous key and tokens moments ago is taken from {@link
+   * SharedPageKeys} (the replicas of a simulation all hash the same pages).
    */
   public static PageKey chain(PageKey prev, int[] tokens, int from, int len) {
+    PageKey known = SharedPageKeys.find(prev, tokens, from, len);
+    if (known != null) { // another rank hashed this page after the same key (SharedPageKeys)
+      return known;
+    }
+    PageKey key = computeChain(prev, tokens, from, len);
+    SharedPageKeys.remember(prev, tokens, from, len, key);
+    return key;
+  }
+
+  /** {@link #chain(PageKey, int[], int, int)} computed: SHA-256 of the previous hash's digits and the tokens. */
+  static PageKey computeChain(PageKey prev, int[] tokens, int from, int len) {
     Hasher h = HASHER.get();
     MessageDigest sha = h.sha;
     if (prev != null) {
       sha.update(prev.hashAscii); // the suffix is not part of the chain
     }
     byte[] buf = h.buffer(4 * len);
-    for (int i = 0; i < len; i++) {
-      INT_BE.set(buf, 4 * i, tokens[from + i]); // big-endian int32 per token
+    for (int i = 0, b = 0; i < len; i++, b += 4) { // big-endian int32 per token
+      int v = tokens[from + i];
+      buf[b] = (byte) (v >>> 24);
+      buf[b + 1] = (byte) (v >>> 16);
+      buf[b + 2] = (byte) (v >>> 8);
+      buf[b + 3] = (byte) v;
     }
     sha.update(buf, 0, 4 * len);
     // Digest into the thread's buffer and write the hex digits straight into the key's own byte array:
@@ -75,13 +96,16 @@ public final class PageKey {
     } catch (java.security.DigestException e) {
       throw new AssertionError("SHA-256 digests are 32 bytes", e);
     }
+    byte[] d = h.digest;
     byte[] ascii = new byte[2 * DIGEST_BYTES];
+    long[] words = new long[4];
     for (int i = 0; i < DIGEST_BYTES; i++) {
-      int b = h.digest[i] & 0xff;
+      int b = d[i] & 0xff;
       ascii[2 * i] = HEX_DIGITS[b >>> 4];
       ascii[2 * i + 1] = HEX_DIGITS[b & 0xf];
+      words[i >>> 3] = words[i >>> 3] << 8 | b;
     }
-    return new PageKey(ascii, "", null);
+    return new PageKey(ascii, words, "", null);
   }
 
   private static final int DIGEST_BYTES = 32;
@@ -103,11 +127,25 @@ public final class PageKey {
   }
 
   private static final ThreadLocal<Hasher> HASHER = ThreadLocal.withInitial(Hasher::new);
-  private static final VarHandle INT_BE = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
 
   /** The hash's hex digits as ASCII bytes, shared: callers in this package must not modify them. */
   byte[] asciiHash() {
     return hashAscii;
+  }
+
+  /** The hash as four big-endian longs, shared: callers in this package must not modify them. */
+  long[] hashWords() {
+    return words;
+  }
+
+  /** The 16 hex digits at {@code from} as a long (lower-case digits, as the factories make and check them). */
+  private static long word(byte[] hex, int from) {
+    long v = 0;
+    for (int j = from; j < from + 16; j++) {
+      int c = hex[j];
+      v = v << 4 | (c <= '9' ? c - '0' : c - 'a' + 10);
+    }
+    return v;
   }
 
   /**
@@ -120,7 +158,12 @@ public final class PageKey {
     if (hex.length() != 64 || !hex.chars().allMatch(c -> (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) {
       throw new IllegalArgumentException("not a SHA-256 hex hash: '" + hex + "'");
     }
-    return new PageKey(hex.getBytes(StandardCharsets.US_ASCII), "", hex);
+    byte[] ascii = hex.getBytes(StandardCharsets.US_ASCII);
+    long[] words = new long[4];
+    for (int i = 0; i < 4; i++) {
+      words[i] = word(ascii, 16 * i);
+    }
+    return new PageKey(ascii, words, "", hex);
   }
 
   /** Returns this key in the key space {@code suffix} (any text up to 64 chars; "" for none). */
@@ -129,7 +172,7 @@ public final class PageKey {
     if (suffix.length() > MAX_SUFFIX) {
       throw new IllegalArgumentException("key suffix longer than " + MAX_SUFFIX + " chars: " + suffix.length());
     }
-    PageKey k = new PageKey(hashAscii, suffix, hash);
+    PageKey k = new PageKey(hashAscii, words, suffix, hash);
     k.hashHash = hashHash;
     return k;
   }

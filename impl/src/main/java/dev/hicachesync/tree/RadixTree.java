@@ -35,6 +35,14 @@ public final class RadixTree {
    */
   private final Map<Long, TreeNode> byId = new LinkedHashMap<>();
   private TreeSet<TreeNode> lru = new TreeSet<>(LRU);
+  /**
+   * The nodes of {@link #lru} that hold device pages, in the same order: what device eviction walks. Why a
+   * second set: eviction skips every node without device pages, and in a long replay most of the tree is
+   * host-only, so each eviction walked past thousands of them (issue 13). Same victims in the same order:
+   * eviction never gives a node device pages, so the walk over this set meets exactly the nodes the walk
+   * over {@link #lru} did not skip. Kept by {@link #setDeviceOf}, {@link #touch} and {@link #delete}.
+   */
+  private TreeSet<TreeNode> deviceLru = new TreeSet<>(LRU);
   private long nextId = 1;
   private long clock;
   private long mutations;
@@ -74,6 +82,7 @@ public final class RadixTree {
       throw new IllegalStateException("the victim order is chosen before the first insertion");
     }
     lru = new TreeSet<>(order);
+    deviceLru = new TreeSet<>(order);
   }
 
   /** Returns tokens per page. */
@@ -180,7 +189,7 @@ public final class RadixTree {
     if (pos < len) {
       int from = pos / pageSize;
       created = create(node, Arrays.copyOfRange(tokens, pos, len));
-      created.device = Arrays.copyOfRange(devicePages, from, pages);
+      setDeviceOf(created, Arrays.copyOfRange(devicePages, from, pages));
       mutations = Mix64.mix(mutations, created.device);
       touch(created, stamp);
       path.add(created);
@@ -232,7 +241,7 @@ public final class RadixTree {
   /** Gives a host-only {@code node} device pages again (a load-back). */
   public void setDevice(TreeNode node, int[] devicePages) {
     checkPages(node, devicePages);
-    node.device = devicePages.clone();
+    setDeviceOf(node, devicePages.clone());
     mutations = Mix64.mix(Mix64.mix(Mix64.mix(mutations, 5), node.id), node.device);
   }
 
@@ -332,19 +341,20 @@ public final class RadixTree {
     while (freed < pages && progress) {
       progress = false;
       // Cursor walk: higher() stays valid when the current node is deleted.
-      for (TreeNode n = lru.isEmpty() ? null : lru.first(), next; n != null && freed < pages; n = next) {
-        next = lru.higher(n);
+      for (TreeNode n = deviceLru.isEmpty() ? null : deviceLru.first(), next; n != null && freed < pages;
+          n = next) {
+        next = deviceLru.higher(n);
         if (n.device == null || n.lockRef > 0 || hasDeviceChild(n)) {
           continue;
         }
         int[] dev = n.device;
         if (n.host != null || sink.backupBeforeEviction(n)) {
-          n.device = null;
+          setDeviceOf(n, null);
         } else if (n.hostRef == 0 && n.children.isEmpty()) {
           delete(n);
         } else if (n.hostRef == 0 && dropHostOnlySubtree(n, sink)) {
           delete(n);
-          next = lru.higher(n); // the old cursor may have been a dropped descendant
+          next = deviceLru.higher(n); // as over lru (a dropped descendant is host-only, never this cursor)
         } else {
           continue;
         }
@@ -437,6 +447,11 @@ public final class RadixTree {
     return new ArrayList<>(lru);
   }
 
+  /** Returns the nodes device eviction walks, in its order ({@link #deviceLru}); for tests. */
+  List<TreeNode> deviceLruOrder() {
+    return new ArrayList<>(deviceLru);
+  }
+
   // ---------------------------------------------------------------- internals
 
   private TreeNode create(TreeNode parent, int[] key) {
@@ -461,8 +476,8 @@ public final class RadixTree {
     upper.lastAccess = child.lastAccess;
     upper.hitCount = child.hitCount;
     if (child.device != null) {
-      upper.device = Arrays.copyOfRange(child.device, 0, pages);
-      child.device = Arrays.copyOfRange(child.device, pages, child.device.length);
+      upper.device = Arrays.copyOfRange(child.device, 0, pages); // joins deviceLru with lru below
+      child.device = Arrays.copyOfRange(child.device, pages, child.device.length); // stays in deviceLru
     }
     if (child.host != null) {
       hostNodes++;
@@ -481,6 +496,9 @@ public final class RadixTree {
     upper.children.put(new ChildKey(child.key, 0, pageSize), child);
     byId.put(upper.id, upper);
     lru.add(upper);
+    if (upper.device != null) {
+      deviceLru.add(upper);
+    }
     mutations = Mix64.mix(Mix64.mix(Mix64.mix(mutations, 14), child.id), pages);
     return upper;
   }
@@ -492,12 +510,30 @@ public final class RadixTree {
     n.parent.children.remove(new ChildKey(n.key, 0, pageSize));
     byId.remove(n.id);
     lru.remove(n);
+    deviceLru.remove(n);
   }
 
   private void touch(TreeNode n, long stamp) {
-    lru.remove(n);
+    lru.remove(n); // before the stamp changes: the sets find a node by its order
+    deviceLru.remove(n);
     n.lastAccess = stamp;
     lru.add(n);
+    if (n.device != null) {
+      deviceLru.add(n);
+    }
+  }
+
+  /**
+   * Sets {@code n}'s device pages (null: none) and keeps {@link #deviceLru} to the nodes of {@link #lru} that
+   * have some. A node not in {@link #lru} yet (a new node before its first touch) joins at that touch.
+   */
+  private void setDeviceOf(TreeNode n, int[] pages) {
+    n.device = pages;
+    if (pages == null) {
+      deviceLru.remove(n);
+    } else if (lru.contains(n)) {
+      deviceLru.add(n);
+    }
   }
 
   private static boolean hasDeviceChild(TreeNode n) {

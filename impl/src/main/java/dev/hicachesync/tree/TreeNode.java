@@ -59,16 +59,25 @@ public final class TreeNode {
    * Returns {@link Mix64#mix(long, int[]) Mix64.mix(h, key)} and sets {@link #keyMix()} in the same pass
    * over the key. Why: a new node's key is mixed into the tree's mutation hash at once and into the digest
    * later; the two chains are independent, so the processor runs them side by side for about the cost of
-   * one (the digest's pass was a sixth of a replay's profile, issue 13). Same values as computed apart.
+   * one (the digest's pass was a sixth of a replay's profile, issue 13). Same values as computed apart; a
+   * replica that already hashed an equal key from the same running hash lends its result
+   * ({@link SharedKeyMixes}).
    */
   long mixKeyInto(long h) {
     int[] k = key;
+    SharedKeyMixes.Entry known = SharedKeyMixes.find(h, k);
+    if (known != null) { // another replica hashed this key after the same mutations (SharedKeyMixes)
+      keyMix = known.fingerprint();
+      keyMixValid = true;
+      return known.mixed();
+    }
     long a = Mix64.mix(h, k.length);
     long b = Mix64.mix(0L, k.length);
     for (int v : k) {
       a = Mix64.mix(a, v);
       b = Mix64.mix(b, v);
     }
+    SharedKeyMixes.remember(new SharedKeyMixes.Entry(h, k, a, b));
     keyMix = b;
     keyMixValid = true;
     return a;

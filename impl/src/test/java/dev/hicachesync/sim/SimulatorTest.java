@@ -94,6 +94,40 @@ class SimulatorTest {
     assertFalse(a.finalDigests().equals(c.finalDigests()), "another seed, another run");
   }
 
+  /**
+   * The stepped controller work gives the same run on the rank threads as on the controller threads: the
+   * same statistics, final trees and digest logs (every rank, every lockstep point), storage reads, writes
+   * and prefetch passes included. Why: the simulator picks either by the machine's processors.
+   */
+  @Test
+  void rankThreadsOrControllerThreadsGiveTheSameRun(@TempDir Path dir) throws IOException {
+    SimConfig cfg = base().topology(Topology.of(1, 2, 2, 1)).prefetchPolicy(PrefetchPolicy.TIMEOUT).seed(21)
+        .readFailure(0.05).build();
+    SimResult threads = new Simulator(cfg).inlineRankThreads(false).withDigestLogs(dir.resolve("threads")).run();
+    SimResult inline = new Simulator(cfg).inlineRankThreads(true).withDigestLogs(dir.resolve("inline")).run();
+    assertTrue(threads.ok() && inline.ok());
+    assertTrue(threads.stats().storageReadPages > 0 && threads.stats().storageWritePages > 0,
+        threads.stats()::describe);
+    assertEquals(threads.stats().describe(), inline.stats().describe());
+    assertEquals(threads.finalDigests(), inline.finalDigests());
+    for (int r = 0; r < 4; r++) {
+      String name = DigestLog.fileName(r);
+      assertEquals(Files.readString(dir.resolve("threads").resolve(name)),
+          Files.readString(dir.resolve("inline").resolve(name)), name);
+    }
+  }
+
+  /** The default choice: inline when the rank threads fill the processors; the setting can force either. */
+  @Test
+  void stepsRunInlineWhenTheRanksFillTheProcessors() {
+    assertTrue(Simulator.inlineRankThreads("auto", 4, 2));
+    assertTrue(Simulator.inlineRankThreads("auto", 2, 2));
+    assertFalse(Simulator.inlineRankThreads("auto", 1, 2));
+    assertFalse(Simulator.inlineRankThreads("auto", 4, 16));
+    assertFalse(Simulator.inlineRankThreads("false", 8, 2));
+    assertTrue(Simulator.inlineRankThreads("true", 1, 16));
+  }
+
   /** A scripted schedule: rank 0's copies finish at once, every other rank's take 5 ticks; no failures. */
   private static Timing.Factory skewed() {
     return (seed, rank, readFailure) -> new Timing() {

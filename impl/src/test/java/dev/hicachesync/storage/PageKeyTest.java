@@ -69,6 +69,39 @@ class PageKeyTest {
         });
   }
 
+  /**
+   * A key chained moments ago by another caller (another rank) is reused only for the same previous key and
+   * the same tokens ({@link SharedPageKeys}): pages that differ in a token the slot does not look at, a
+   * caller's array changed after it was hashed, and previous keys that share their first hash word (the
+   * slot's) all get their own keys, equal to the plain definition.
+   */
+  @Test
+  void sharedKeysAreTakenOnlyForTheSamePreviousKeyAndTokens() {
+    int[] page = {11, 12, 13, 14, 15, 16, 17, 18};
+    PageKey a = PageKey.chain(null, page, 0, 8);
+    assertEquals(plainChain(null, page, 0, 8), a.hash());
+    int[] other = page.clone();
+    page[2] = -5; // the caller reuses its array (first, middle and last token unchanged: the same slot)
+    assertEquals(plainChain(null, page, 0, 8), PageKey.chain(null, page, 0, 8).hash());
+    other[1] = 99;
+    assertEquals(plainChain(null, other, 0, 8), PageKey.chain(null, other, 0, 8).hash());
+    PageKey p1 = PageKey.ofHash("0123456789abcdef" + "a".repeat(48));
+    PageKey p2 = PageKey.ofHash("0123456789abcdef" + "b".repeat(48));
+    assertEquals(plainChain(p1.hash(), other, 0, 8), PageKey.chain(p1, other, 0, 8).hash());
+    assertEquals(plainChain(p2.hash(), other, 0, 8), PageKey.chain(p2, other, 0, 8).hash());
+    assertEquals(PageKey.chain(p1, other, 0, 8), PageKey.computeChain(p1, other, 0, 8), "taken when all is equal");
+  }
+
+  /** The hash words the memory store keys by are the hex digits' values, however the key was made. */
+  @Test
+  void hashWordsAreTheHexDigitsValues() {
+    PageKey k = PageKey.chain(PageKey.first(new int[] {3, 1, 4}), new int[] {1, 5, 9, 2, 6});
+    PageKey parsed = PageKey.ofHash(k.hash());
+    assertEquals(java.util.Arrays.toString(parsed.hashWords()), java.util.Arrays.toString(k.hashWords()));
+    assertEquals(Long.parseUnsignedLong(k.hash().substring(48), 16), k.hashWords()[3]);
+    assertEquals(Long.parseUnsignedLong(k.hash().substring(0, 16), 16), k.withSuffix("tp1").hashWords()[0]);
+  }
+
   private static String plainChain(String prev, int[] tokens, int from, int len) {
     try {
       MessageDigest sha = MessageDigest.getInstance("SHA-256");

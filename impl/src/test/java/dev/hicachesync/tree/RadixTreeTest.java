@@ -363,4 +363,29 @@ class RadixTreeTest {
     fresh.key = n.key.clone();
     assertEquals(Mix64.mix(0L, fresh.key), fresh.keyMix(), "computed lazily when never mixed in");
   }
+
+  /**
+   * A replica's key hashes are taken by another node only for an equal key mixed from the same running hash
+   * ({@link SharedKeyMixes}): the second node below takes the first one's entry, the third (one token
+   * changed, same length: the same slot) and the fourth (another running hash) compute their own.
+   */
+  @Test
+  void mixKeyIntoTakesAnotherReplicasHashesOnlyForAnEqualKeyAndRunningHash() {
+    long h = 0x0fed_cba9_8765_4321L;
+    TreeNode first = new TreeNode(1);
+    first.key = seq(777, 4 * 64);
+    assertEquals(Mix64.mix(h, first.key), first.mixKeyInto(h));
+    TreeNode replica = new TreeNode(1);
+    replica.key = first.key.clone();
+    assertEquals(Mix64.mix(h, replica.key), replica.mixKeyInto(h), "taken from the first node's entry");
+    assertEquals(Mix64.mix(0L, replica.key), replica.keyMix(), "the fingerprint taken with it");
+    TreeNode other = new TreeNode(1);
+    other.key = first.key.clone();
+    other.key[100]++;
+    assertEquals(Mix64.mix(h, other.key), other.mixKeyInto(h), "one token differs");
+    assertEquals(Mix64.mix(0L, other.key), other.keyMix());
+    TreeNode later = new TreeNode(2);
+    later.key = first.key.clone();
+    assertEquals(Mix64.mix(h + 1, later.key), later.mixKeyInto(h + 1), "another running hash");
+  }
 }
