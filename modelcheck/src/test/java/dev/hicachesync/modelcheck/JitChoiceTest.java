@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 /** The JIT choice of a catalogue model's TLC JVM follows its recorded size and kind. */
 class JitChoiceTest {
 
-  private static ModelEntry model(String name, boolean liveness, String expected, Recorded recorded) {
+  static ModelEntry model(String name, boolean liveness, String expected, Recorded recorded) {
     return new ModelEntry(name, "MCHiCacheSync", name + ".cfg", "ci", null, null, "merged",
         new Topology(1, 2, 1, 1), expected, liveness, recorded);
   }
