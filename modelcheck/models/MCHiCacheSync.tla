@@ -71,40 +71,8 @@ RankView(r) == <<reqIdx[r], waiting[r], backlog[r], cursor[r], running[r], tree[
 \* would merge states that differ in it, which is unsound, not a reduction. Add new ones here.
 \* The orbit of the state as a set of rank-indexed views: the same set for a state and for
 \* every image of it under RankPerms (a group), different sets for states in different orbits.
-\* (The first form of the view, kept as the reference the canonical one below is tested
-\* against: it builds and fingerprints |RankPerms| images of every generated state, 48 at
-\* CP 4 x TP 2.)
-RankSymmetryViewByImages ==
+RankSymmetryView ==
     LET v == [r \in Ranks |-> RankView(r)]
     IN  {[r \in Ranks |-> v[p[r]]] : p \in RankPerms}
-
-\* The same reduction, computed from labels instead of images (issue 13). With s[r] the local
-\* view RankView(r) of rank r and p.s the image [r |-> s[p[r]]]:
-\*  1. Listed(V), V the SET of local views, is a function of V alone (CHOOSE picks the same
-\*     element of equal sets), and V is the same for s and every p.s.
-\*  2. label[r] is the position of s[r] in that list: equal labels exactly for equal local
-\*     views; and the labels of p.s are the labels of s read through p.
-\*  3. Key(p) writes the labels of p.s as one number (digit r = label of rank p[r], base
-\*     |Ranks| + 1 > every label). The set {Key(p) : p \in RankPerms} is the same for s and
-\*     every q.s, because RankPerms is a group (q.p runs over it as p does); so is any element
-\*     CHOOSE picks from it.
-\* So a state and its images get the same view (the reduction is as large as before), and
-\* two states with the same view are images of each other: same list, and keys k = Key(p)
-\* of s and k = Key(p') of t give s[p[r]] = list[digit r of k] = t[p'[r]] for every r, i.e.
-\* p.s = p'.t (soundness: no two orbits merge). The view fingerprints the distinct local
-\* views once and one number, instead of |RankPerms| images; per state it costs one label
-\* per rank and one small sum per permutation. Keys stay below (|Ranks| + 1)^|Ranks|: 9 ranks
-\* fit TLC's 32-bit integers; beyond, TLC stops with "Overflow" (an error, never a wrong view).
-RankCount == Cardinality(Ranks)
-KeyWeight == [r \in Ranks |-> (RankCount + 1) ^ r]
-RECURSIVE Listed(_)
-Listed(S) == IF S = {} THEN <<>> ELSE LET x == CHOOSE y \in S : TRUE IN <<x>> \o Listed(S \ {x})
-RECURSIVE KeyFrom(_, _, _)
-KeyFrom(label, p, i) == IF i = RankCount THEN 0 ELSE label[p[i]] * KeyWeight[i] + KeyFrom(label, p, i + 1)
-RankSymmetryView ==
-    LET v      == [r \in Ranks |-> RankView(r)]
-        list   == Listed({v[r] : r \in Ranks})
-        label  == [r \in Ranks |-> CHOOSE i \in 1 .. Len(list) : list[i] = v[r]]
-    IN  <<list, CHOOSE k \in {KeyFrom(label, p, 0) : p \in RankPerms} : TRUE>>
 
 =============================================================================
