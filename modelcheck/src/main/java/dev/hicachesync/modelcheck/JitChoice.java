@@ -15,7 +15,12 @@ import java.util.List;
  * states, where every state costs many ENABLED evaluations) went from 31.7 to 35.2, and
  * {@code pipelined_cp2_live} (2,003) from 18.2 to 20.2 ({@code merged_cp2tp2_live}, 4,570: 24.5
  * to 22.7, too close to call). So C1 below a size, C2 (the JVM's default) above it or when the
- * size is not known. The choice changes only speed: the same TLC explores the same states.
+ * size is not known. Those measurements were all at 4 ranks or fewer; at 8 ranks a state costs
+ * far more (48 view images, 8 local states), and {@code merged_cp4tp2} (27,510 states) took 179.4
+ * user CPU seconds under C1 (two workers) against 115.4 under C2 (one worker; two cost about 12 %
+ * more CPU at 4 ranks), so models with more than {@link #C1_MAX_RANKS} ranks keep C2 whatever
+ * their size (docs/tlc-speed.md, 1 Dec 2026). The choice changes only speed: the same TLC explores
+ * the same states.
  */
 public final class JitChoice {
 
@@ -23,6 +28,8 @@ public final class JitChoice {
   static final long SAFETY_C1_MAX_DISTINCT = 30_000;
   /** Liveness models (far more work per state) recorded with at most this many run with C1 only. */
   static final long LIVENESS_C1_MAX_DISTINCT = 1_000;
+  /** Models with more ranks than this keep C2 (their states are expensive, see above). */
+  static final int C1_MAX_RANKS = 4;
   /** The option that stops tiered compilation at C1. */
   static final String C1_ONLY = "-XX:TieredStopAtLevel=1";
 
@@ -35,6 +42,9 @@ public final class JitChoice {
    */
   public static List<String> optionsFor(ModelEntry model) {
     if (model.recorded() == null || model.recorded().distinct() <= 0) {
+      return List.of();
+    }
+    if (model.topology() != null && model.topology().ranks() > C1_MAX_RANKS) {
       return List.of();
     }
     long limit = model.hasLiveness() ? LIVENESS_C1_MAX_DISTINCT : SAFETY_C1_MAX_DISTINCT;

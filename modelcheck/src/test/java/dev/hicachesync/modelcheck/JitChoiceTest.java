@@ -38,6 +38,17 @@ class JitChoiceTest {
   }
 
   @Test
+  void modelsWithMoreThanFourRanksKeepC2() {
+    Recorded small = new Recorded(27_510, 484.4, 91);
+    ModelEntry fourRanks = new ModelEntry("cp2tp2", "MCHiCacheSync", "cp2tp2.cfg", "deep", null, null, "merged",
+        new Topology(1, 2, 2, 1), "holds", false, small);
+    ModelEntry eightRanks = new ModelEntry("cp4tp2", "MCHiCacheSync", "cp4tp2.cfg", "deep", null, null, "merged",
+        new Topology(1, 4, 2, 1), "holds", false, small);
+    assertEquals(List.of(JitChoice.C1_ONLY), JitChoice.optionsFor(fourRanks));
+    assertEquals(List.of(), JitChoice.optionsFor(eightRanks), "8 ranks: C1 measured slower (merged_cp4tp2)");
+  }
+
+  @Test
   void unknownSizeKeepsTheJvmDefault() {
     assertEquals(List.of(), JitChoice.optionsFor(model("new", false, "holds", null)));
     assertEquals(List.of(), JitChoice.optionsFor(model("zero", false, "holds", new Recorded(0, 0, 0))));
