@@ -12,6 +12,7 @@ import dev.hicachesync.modelcheck.ProgressReporter;
 import dev.hicachesync.modelcheck.Tier;
 import dev.hicachesync.modelcheck.TlcJar;
 import dev.hicachesync.modelcheck.TlcRunner;
+import dev.hicachesync.modelcheck.WorkerChoice;
 import dev.hicachesync.modelcheck.Workspace;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -220,7 +221,7 @@ public final class CheckCommand implements Callable<Integer> {
     ProgressReporter progress = new ProgressReporter(err, System.console() != null);
     int cores = Runtime.getRuntime().availableProcessors();
     // Models running side by side share the cores: by default each gets its share (at least one).
-    int n = workers != null ? workers : Math.max(1, Math.min(2, cores / parallelJobs));
+    int n = workers != null ? workers : WorkerChoice.defaultWorkers(cores, parallelJobs);
     Path jar = TlcJar.locate();
     Duration limit = timeLimit == null ? null : Duration.ofSeconds(timeLimit);
     List<String> jvm = tlcJvmOptions();

@@ -23,6 +23,12 @@ import java.util.List;
  * {@code merged_cp2tp2_live} (4,570) 12.7 → 10.7, {@code pipelined_cp2_live} (2,003) 8.7 → 6.0.
  * The liveness limit is therefore 10,000; the unified liveness models (12,593–19,137 states,
  * their properties not restated) keep C2.
+ *
+ * <p>Those measurements were all at 4 ranks or fewer; at 8 ranks a state costs
+ * far more (48 view images, 8 local states), and {@code merged_cp4tp2} (27,510 states) took 179.4
+ * user CPU seconds under C1 (two workers) against 115.4 under C2 (one worker; two cost about 12 %
+ * more CPU at 4 ranks), so models with more than {@link #C1_MAX_RANKS} ranks keep C2 whatever
+ * their size (docs/tlc-speed.md, 1 Dec 2026).
  */
 public final class JitChoice {
 
@@ -30,6 +36,8 @@ public final class JitChoice {
   static final long SAFETY_C1_MAX_DISTINCT = 30_000;
   /** Liveness models (more work per state) recorded with at most this many run with C1 only. */
   static final long LIVENESS_C1_MAX_DISTINCT = 10_000;
+  /** Models with more ranks than this keep C2 (their states are expensive, see above). */
+  static final int C1_MAX_RANKS = 4;
   /** The option that stops tiered compilation at C1. */
   static final String C1_ONLY = "-XX:TieredStopAtLevel=1";
 
@@ -42,6 +50,9 @@ public final class JitChoice {
    */
   public static List<String> optionsFor(ModelEntry model) {
     if (model.recorded() == null || model.recorded().distinct() <= 0) {
+      return List.of();
+    }
+    if (model.topology() != null && model.topology().ranks() > C1_MAX_RANKS) {
       return List.of();
     }
     long limit = model.hasLiveness() ? LIVENESS_C1_MAX_DISTINCT : SAFETY_C1_MAX_DISTINCT;

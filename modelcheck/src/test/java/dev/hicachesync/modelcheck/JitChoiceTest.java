@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 /** The JIT choice of a catalogue model's TLC JVM follows its recorded size and kind. */
 class JitChoiceTest {
 
-  private static ModelEntry model(String name, boolean liveness, String expected, Recorded recorded) {
+  static ModelEntry model(String name, boolean liveness, String expected, Recorded recorded) {
     return new ModelEntry(name, "MCHiCacheSync", name + ".cfg", "ci", null, null, "merged",
         new Topology(1, 2, 1, 1), expected, liveness, recorded);
   }
@@ -38,6 +38,17 @@ class JitChoiceTest {
     assertEquals(List.of(), JitChoice.optionsFor(model("unified", true, "holds", new Recorded(limit + 1, 79.2, 56))));
     assertEquals(List.of(), JitChoice.optionsFor(model("unified", true, "holds", new Recorded(12_593, 79.2, 56))),
         "the unified liveness models keep C2");
+  }
+
+  @Test
+  void modelsWithMoreThanFourRanksKeepC2() {
+    Recorded small = new Recorded(27_510, 484.4, 91);
+    ModelEntry fourRanks = new ModelEntry("cp2tp2", "MCHiCacheSync", "cp2tp2.cfg", "deep", null, null, "merged",
+        new Topology(1, 2, 2, 1), "holds", false, small);
+    ModelEntry eightRanks = new ModelEntry("cp4tp2", "MCHiCacheSync", "cp4tp2.cfg", "deep", null, null, "merged",
+        new Topology(1, 4, 2, 1), "holds", false, small);
+    assertEquals(List.of(JitChoice.C1_ONLY), JitChoice.optionsFor(fourRanks));
+    assertEquals(List.of(), JitChoice.optionsFor(eightRanks), "8 ranks: C1 measured slower (merged_cp4tp2)");
   }
 
   @Test
