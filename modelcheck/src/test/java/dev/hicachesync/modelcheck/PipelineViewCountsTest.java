@@ -1,0 +1,35 @@
+package dev.hicachesync.modelcheck;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.nio.file.Files;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A symmetry view that merges too much still "holds" (fewer states, no violation), so a verdict
+ * cannot catch it: the distinct-state count can. HiCachePipeline's RankSymmetryView shows the set
+ * of CP columns where that is exact (one replica, no TP, two CP indices) and the whole orbit
+ * otherwise; both must give one state per orbit, i.e. the count recorded with the orbit view.
+ * {@code b6_fixed_cp2} (PP 2 x CP 2, about 5 s) takes the column branch.
+ */
+class PipelineViewCountsTest {
+
+  @Test
+  void theColumnViewKeepsOneStatePerOrbit() throws Exception {
+    Workspace workspace = Workspace.fromRoot();
+    assumeTrue(Files.isRegularFile(workspace.catalogue()), "no model catalogue at " + workspace.catalogue());
+    ModelEntry m = Catalogue.load(workspace.catalogue()).named(List.of("b6_fixed_cp2")).get(0);
+    String cfg = Files.readString(workspace.catalogue().resolveSibling(m.cfg()));
+    assertTrue(cfg.contains("VIEW RankSymmetryView"), "b6_fixed_cp2 no longer carries the view");
+    assertNotNull(m.recorded(), "b6_fixed_cp2 has no recorded figures");
+    TlcResult r = new ModelChecker(workspace, new TlcRunner(TlcJar.locate(), ProgressListener.NONE), 1, null, List.of())
+        .check(m);
+    assertTrue(r.verdict().matches(m.expectedVerdict()), "verdict " + r.verdict() + "; TLC output in " + r.log());
+    // 997 with the orbit view (1,783 without a view): the column view must find exactly as many.
+    assertEquals(m.recorded().distinct(), r.distinct(), "distinct states of b6_fixed_cp2; TLC output in " + r.log());
+  }
+}
