@@ -68,8 +68,17 @@ CallView(c) == IF c = C!NoCall THEN c ELSE [c EXCEPT !.grp = [kind |-> c.grp.kin
 \* (SymmetryViewCoversVariablesTest compares it with the module's VARIABLE declarations).
 RankView(r) == <<ls[r], chan[r], [th \in Threads |-> CallView(coll[r][th])]>>
 \* The orbit of the state as a set of rank-indexed views (one per permutation).
-RankSymmetryView ==
+OrbitView ==
     LET v == [r \in Ranks |-> RankView(r)]
     IN  {[r \in Ranks |-> v[p[r]]] : p \in RankPerms}
+\* With one replica, no TP and two CP indices, RankPerms is {identity, the swap of the two CP
+\* indices on every stage}, and the set of the two columns (a column: the views of the ranks of
+\* one CP index, stage by stage) is the orbit in half the work: the swap's image has the same two
+\* columns; and two states with the same set are one the other's image ({A, B}: the states
+\* (A, B) and (B, A)) or equal ({A}: both (A, A)). (Not for three or more CP indices: {A, A, B}
+\* and {A, B, B} give one set; nor with TP or DP > 1: the columns would permute independently.)
+ColumnsExact == DP = 1 /\ TP = 1 /\ CP <= 2
+Column(c) == [st \in 0 .. PP - 1 |-> RankView(RankAt(st, 0, c, 0))]
+RankSymmetryView == IF ColumnsExact THEN {Column(c) : c \in 0 .. CP - 1} ELSE OrbitView
 
 =============================================================================
