@@ -6,11 +6,16 @@ package dev.hicachesync.collective;
  * measured by its {@link WaitModeChooser}.
  *
  * <p>Why: a park/unpark pair costs tens of µs (a futex each way and a reschedule), far more than an
- * S1..S7 reduction of a few longs. When every member of a group can run at once (members ≤ cores) the
+ * S1..S7 reduction of a few longs. When every member of a group can run at once with a core to spare the
  * others usually arrive within a µs or two, so a short spin ({@code Thread.onSpinWait}) catches them
- * without a context switch. When they cannot all run at once (more members than cores), a spinning
- * member would keep the core the late member needs; a member then yields instead, which on a machine
- * running little else hands the core straight to another member of the group without a futex.
+ * without a context switch. When they cannot all run at once (as many members as cores or more), a
+ * spinning member would keep the core the late member needs; a member then yields instead, which on a
+ * machine running little else hands the core straight to another member of the group without a futex.
+ * A group exactly as large as the cores yields too: the JIT, the collector and the process's other
+ * threads need a core now and then, and the member they displace is then the one its spinning partner
+ * waits for. Measured on 2 cores (1 Dec 2026, 03:29–03:33 UTC, load 0.8–1.5, {@code bench --only
+ * collectives}, docs/performance.md): a 2-rank all-reduce took 3.05, 13.6, 13.0 and 8.57 µs spinning and
+ * 1.62, 2.21 and 1.86 µs yielding.
  *
  * <p>Why a fixed bound rather than one learned per member (the design before 1 Dec 2026): measured on 2
  * cores, a member's own waits are a bad guide. Once one member parked, its partner's next wait includes
@@ -26,9 +31,9 @@ package dev.hicachesync.collective;
 final class WaitPolicy {
   /** How a member waits actively before it parks. */
   enum Mode {
-    /** {@code Thread.onSpinWait()}: members fit the cores. */
+    /** {@code Thread.onSpinWait()}: fewer members than cores. */
     SPIN,
-    /** {@code Thread.yield()}: more members than cores. */
+    /** {@code Thread.yield()}: as many members as cores, or more. */
     YIELD,
     /** No active phase: park at once. */
     PARK
@@ -58,15 +63,15 @@ final class WaitPolicy {
   }
 
   /**
-   * Returns the policy for a group of {@code members} threads: spin when they fit the processors this JVM
-   * may use, yield otherwise (the group's chooser turns either into parking on a loaded machine).
+   * Returns the policy for a group of {@code members} threads: spin when they leave a processor this JVM
+   * may use free, yield otherwise (the group's chooser turns either into parking on a loaded machine).
    */
   static WaitPolicy forMembers(int members) {
     return new WaitPolicy(switch (SPIN) {
       case "on" -> Mode.SPIN;
       case "yield" -> Mode.YIELD;
       case "off" -> Mode.PARK;
-      default -> members <= Runtime.getRuntime().availableProcessors() ? Mode.SPIN : Mode.YIELD;
+      default -> members < Runtime.getRuntime().availableProcessors() ? Mode.SPIN : Mode.YIELD;
     });
   }
 

@@ -8,10 +8,14 @@ import org.junit.jupiter.api.Test;
 /** {@link WaitPolicy} (issue 13): how a member waits before it parks. */
 class WaitPolicyTest {
   @Test
-  void autoSpinsWhenTheGroupFitsTheProcessorsAndYieldsOtherwise() {
+  void autoSpinsWhenTheGroupLeavesACoreFreeAndYieldsOtherwise() {
     int cores = Runtime.getRuntime().availableProcessors();
     if (WaitPolicy.SPIN.equals("auto")) {
-      assertEquals(WaitPolicy.Mode.SPIN, WaitPolicy.forMembers(cores).mode);
+      if (cores > 1) {
+        assertEquals(WaitPolicy.Mode.SPIN, WaitPolicy.forMembers(cores - 1).mode);
+      }
+      // As many members as cores: spinning lost to yielding 3-13.6 µs against 1.6-2.2 µs at 2 ranks on 2 cores.
+      assertEquals(WaitPolicy.Mode.YIELD, WaitPolicy.forMembers(cores).mode);
       assertEquals(WaitPolicy.Mode.YIELD, WaitPolicy.forMembers(cores + 1).mode);
     }
   }
@@ -22,7 +26,9 @@ class WaitPolicyTest {
     // the pair falls into parking every call (docs/performance.md, 1 Dec 2026).
     if (WaitPolicy.SPIN.equals("auto") && System.getProperty("hicache.collective.patienceMicros") == null
         && System.getProperty("hicache.collective.yieldPatienceMicros") == null) {
-      assertTrue(WaitPolicy.forMembers(1).activeNanos() >= 50_000);
+      if (Runtime.getRuntime().availableProcessors() > 1) {
+        assertTrue(WaitPolicy.forMembers(1).activeNanos() >= 50_000);
+      }
       assertTrue(WaitPolicy.forMembers(Runtime.getRuntime().availableProcessors() + 1).activeNanos() >= 10_000);
     }
   }
