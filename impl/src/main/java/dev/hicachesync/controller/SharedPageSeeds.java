@@ -1,5 +1,6 @@
 package dev.hicachesync.controller;
 
+import dev.hicachesync.storage.TokenSample;
 import dev.hicachesync.tier.PageContent;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicReferenceArray;
@@ -38,12 +39,6 @@ final class SharedPageSeeds {
   }
 
   private static int slot(int[] tokens, int from, int len) {
-    long h = len;
-    if (len > 0) {
-      h = h * 0x9E3779B97F4A7C15L + tokens[from];
-      h = h * 0x9E3779B97F4A7C15L + tokens[from + len / 2];
-      h = h * 0x9E3779B97F4A7C15L + tokens[from + len - 1];
-    }
-    return (int) (h ^ (h >>> 32) ^ (h >>> 19)) & (SLOTS - 1);
+    return TokenSample.slot(0, tokens, from, len, SLOTS);
   }
 }

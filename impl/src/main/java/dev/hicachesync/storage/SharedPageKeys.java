@@ -45,12 +45,6 @@ final class SharedPageKeys {
   }
 
   private static int slot(long[] prev, int[] tokens, int from, int len) {
-    long h = prev == null ? len : prev[0] ^ len;
-    if (len > 0) {
-      h = h * 0x9E3779B97F4A7C15L + tokens[from];
-      h = h * 0x9E3779B97F4A7C15L + tokens[from + len - 1];
-      h = h * 0x9E3779B97F4A7C15L + tokens[from + len / 2];
-    }
-    return (int) (h ^ (h >>> 32) ^ (h >>> 17)) & (SLOTS - 1);
+    return TokenSample.slot(prev == null ? 0 : prev[0], tokens, from, len, SLOTS);
   }
 }
