@@ -27,18 +27,7 @@ class DeviceLruTest {
       List<int[]> seqs = new ArrayList<>();
       List<TreeNode> locked = new ArrayList<>(); // one entry per lockRef call not yet undone
       int[] nextPage = {0};
-      DeviceEvictionSink sink = new DeviceEvictionSink() {
-        @Override
-        public void freeDevice(int[] pages) {}
-
-        @Override
-        public void freeHost(int[] pages) {}
-
-        @Override
-        public boolean backupBeforeEviction(TreeNode node) {
-          return false;
-        }
-      };
+      DeviceEvictionSink sink = new FreedPages();
       for (int op = 0; op < 300; op++) {
         int kind = rnd.nextInt(8);
         List<TreeNode> nodes = t.nodesById();

@@ -38,18 +38,7 @@ class EvictHostScanTest {
     RadixTree t = new RadixTree(PS, false);
     TreeNode a = t.insert(new int[] {1, 2, 3, 4}, new int[] {0}).newNode();
     t.setHost(a, new int[] {7});
-    t.evictDevice(1, new DeviceEvictionSink() {
-      @Override
-      public void freeDevice(int[] pages) {}
-
-      @Override
-      public void freeHost(int[] pages) {}
-
-      @Override
-      public boolean backupBeforeEviction(TreeNode node) {
-        return false;
-      }
-    });
+    t.evictDevice(1, new FreedPages());
     List<int[]> freed = new ArrayList<>();
     assertEquals(1, t.evictHost(1, freed::add));
     assertEquals(7, freed.get(0)[0]);

@@ -36,31 +36,6 @@ class RadixTreeTest {
     return IntStream.range(from, from + n).toArray();
   }
 
-  /** Recording sink: collects freed device and host pages; never backs up. */
-  private static final class Freed implements DeviceEvictionSink {
-    final List<Integer> pages = new ArrayList<>();
-    final List<Integer> hostPages = new ArrayList<>();
-
-    @Override
-    public void freeDevice(int[] p) {
-      for (int x : p) {
-        pages.add(x);
-      }
-    }
-
-    @Override
-    public void freeHost(int[] p) {
-      for (int x : p) {
-        hostPages.add(x);
-      }
-    }
-
-    @Override
-    public boolean backupBeforeEviction(TreeNode node) {
-      return false;
-    }
-  }
-
   @Test
   void matchOnEmptyTreeFindsNothing() {
     RadixTree t = new RadixTree(PS, false);
@@ -157,7 +132,7 @@ class RadixTreeTest {
     TreeNode z = t.insert(seq(200, 1), pages(2, 1)).newNode();
     t.matchPrefix(seq(0, 1)); // x becomes the most recent
     assertEquals(List.of(y, z, x), t.lruOrder());
-    Freed freed = new Freed();
+    FreedPages freed = new FreedPages();
     assertEquals(2, t.evictDevice(2, freed));
     assertEquals(List.of(1, 2), freed.pages, "y then z: the two least recently used");
     assertNull(t.node(y.id()));
@@ -169,9 +144,9 @@ class RadixTreeTest {
     RadixTree t = new RadixTree(PS, false);
     TreeNode leaf = t.insert(seq(0, 2), pages(0, 2)).newNode();
     t.lockRef(leaf);
-    assertEquals(0, t.evictDevice(10, new Freed()));
+    assertEquals(0, t.evictDevice(10, new FreedPages()));
     t.unlockRef(leaf);
-    assertEquals(2, t.evictDevice(10, new Freed()));
+    assertEquals(2, t.evictDevice(10, new FreedPages()));
     assertThrows(IllegalStateException.class, () -> t.unlockRef(leaf), "lock_ref never goes below 0");
   }
 
@@ -180,7 +155,7 @@ class RadixTreeTest {
     RadixTree t = new RadixTree(PS, false);
     TreeNode n = t.insert(seq(0, 2), pages(0, 2)).newNode();
     t.setHost(n, new int[] {40, 41});
-    assertEquals(2, t.evictDevice(2, new Freed()));
+    assertEquals(2, t.evictDevice(2, new FreedPages()));
     assertFalse(n.onDevice());
     MatchResult m = t.matchPrefix(seq(0, 2));
     assertEquals(0, m.deviceTokens());
@@ -199,7 +174,7 @@ class RadixTreeTest {
     t.setHost(b, new int[] {31});
     List<Integer> freed = new ArrayList<>();
     assertEquals(0, t.evictHost(2, p -> freed.add(p[0])), "both still on the device");
-    t.evictDevice(2, new Freed());
+    t.evictDevice(2, new FreedPages());
     t.protectHost(a);
     assertEquals(1, t.evictHost(2, p -> freed.add(p[0])));
     assertEquals(List.of(31), freed);
@@ -245,7 +220,7 @@ class RadixTreeTest {
     TreeNode grandChild = t.insert(seq(0, 6), pages(0, 6)).newNode();
     t.setHost(child, new int[] {20, 21});
     t.setHost(grandChild, new int[] {22});
-    Freed freed = new Freed();
+    FreedPages freed = new FreedPages();
     assertEquals(3, t.evictDevice(3, freed), "grandchild and child demoted to the host");
     assertFalse(child.onDevice());
     assertFalse(grandChild.onDevice());
@@ -268,7 +243,7 @@ class RadixTreeTest {
     TreeNode parent = t.insert(seq(0, 2), pages(0, 2)).newNode();
     TreeNode child = t.insert(seq(0, 3), pages(0, 3)).newNode();
     t.setHost(child, new int[] {9});
-    Freed freed = new Freed();
+    FreedPages freed = new FreedPages();
     assertEquals(1, t.evictDevice(1, freed));
     t.protectHost(child); // a storage backup or a prefetch anchor still uses the child's host pages
     assertEquals(0, t.evictDevice(2, freed), "a protected host page is never dropped");
@@ -285,7 +260,7 @@ class RadixTreeTest {
     TreeNode parent = t.insert(seq(0, 2), pages(0, 2)).newNode();
     TreeNode child = t.insert(seq(0, 3), pages(0, 3)).newNode();
     t.setHost(child, new int[] {9});
-    Freed freed = new Freed();
+    FreedPages freed = new FreedPages();
     assertEquals(1, t.evictDevice(1, freed));
     t.lockRef(parent);
     assertEquals(0, t.evictDevice(2, freed));
@@ -312,7 +287,7 @@ class RadixTreeTest {
       t.insert(small, pages(0, 1));
       t.insert(big, pages(1, 1));
       t.matchPrefix(small); // the small key is now the most recently used
-      Freed freed = new Freed();
+      FreedPages freed = new FreedPages();
       assertEquals(1, t.evictDevice(1, freed));
       assertEquals(List.of(byKey ? 0 : 1), freed.pages, byKey ? "smallest key first" : "LRU");
     }
@@ -328,7 +303,7 @@ class RadixTreeTest {
   @Test
   void nodesByIdStayInIdOrderAfterSplitsAndEvictions() {
     RadixTree t = new RadixTree(PS, false);
-    Freed freed = new Freed();
+    FreedPages freed = new FreedPages();
     int page = 0;
     for (int round = 0; round < 6; round++) {
       for (int i = 0; i < 200; i++) {
