@@ -39,13 +39,6 @@ final class PageObjectFormat {
     return out.flip();
   }
 
-  /** Returns the whole object (header, key, payload) for the remaining bytes of {@code src}, advancing it. */
-  static ByteBuffer encode(PageKey key, ByteBuffer src) {
-    ByteBuffer head = header(key, src);
-    ByteBuffer out = ByteBuffer.allocate(head.remaining() + src.remaining());
-    return out.put(head).put(src).flip();
-  }
-
   /**
    * Returns the size of the whole object whose first bytes are {@code read}'s bytes before its position,
    * as its header says (header, key and payload), or -1 while they do not yet hold a header with this
@@ -58,16 +51,6 @@ final class PageObjectFormat {
     int length = read.getInt(4);
     int nameLength = read.getInt(12);
     return length < 0 || nameLength < 0 ? -1 : (long) HEADER_BYTES + nameLength + length;
-  }
-
-  /**
-   * Checks {@code object} (it must be {@code key}'s, whole and unchanged) and copies its payload into
-   * {@code dst}; nothing is copied unless every check passed.
-   *
-   * @throws CorruptPageException naming {@code key} and what is wrong
-   */
-  static void decode(PageKey key, byte[] object, ByteBuffer dst) {
-    decode(key, ByteBuffer.wrap(object), dst);
   }
 
   /**
