@@ -631,6 +631,55 @@ Fairness == /\ WF_vars(SchedulerMoves) /\ WF_vars(SomeCollectiveCompletes)
 
 Spec == Init /\ [][Next]_vars /\ Fairness
 
+\* Partial-order reduction (issue 13; docs/pipeline-reduction.md), SAFETY ONLY: a cfg selects it
+\* with `SPECIFICATION ReducedSpec` (no fairness: never with PROPERTIES); Spec stays the default.
+\* Eager steps: storage-thread steps that commute with every other step and cannot hide a
+\* violation. In a state where one is enabled, only it is explored (an ample set of one action
+\* instance with all its branches): the lowest rank that has one, the first kind in this order.
+\*  - EagerPfPost: the prefetch thread posts S7 (stage 0 or no forwarding: its scheduler never
+\*    terminates an issued prefetch, since S4 needs every rank's hitd); EagerSyncPost: the
+\*    prefetch sync thread posts S5B. Only onto a real collective (Groups # <<>>): a post that
+\*    decides inline would write the fields the scheduler reads. A post writes only coll[r][ch],
+\*    which only the completion of r's group reads (not enabled before the post) and the
+\*    invariants CollectiveMatching / TypeOK, which a post can falsify but never repair.
+\*  - EagerSkip: the I/O thread acks a batch without reading (after a failure or termination).
+\*    It appends to acks, which no invariant reads; the S5B post reads only acks already there.
+\*  - EagerEnd: a batch read ends for a prefetch the scheduler already terminated (st = "term",
+\*    own > 0). Nothing can change own until the final ack (which needs this step), so the only
+\*    invariant conjunct it touches, HP3 (infl => own > 0), holds before and after it. Never
+\*    while st = "reading": there a scheduler's termination may still release the slots the
+\*    batch writes into (B7tail), and ending the batch first would hide that.
+\* Why it is sound (proof in docs/pipeline-reduction.md): each eager step stays enabled and
+\* commutes with every other step enabled with it; it never turns a violating state into a
+\* non-violating one; and runs of eager steps are finite (each raises the posted storage calls,
+\* the acks appended or the batches not in flight, which only non-eager steps lower). So every
+\* violation (or deadlock) of Spec is reachable under ReducedSpec.
+EagerPfPost(r) ==
+    /\ StorageOn /\ ~Follower(r) /\ Groups(r, "S7") # <<>>
+    /\ coll[r]["pf"] = C!NoCall
+    /\ \E i \in 1 .. NR : ls[r].pf[i].st = "issued"
+EagerSyncPost(r) ==
+    /\ Groups(r, "S5B") # <<>>
+    /\ coll[r]["pfsync"] = C!NoCall
+    /\ SyncPending(ls[r]) # {}
+EagerSkip(r) ==
+    /\ IoPending(ls[r]) # {}
+    /\ LET op == ls[r].pf[NextIo(ls[r])] IN ~op.infl /\ (op.fail \/ op.st = "term")
+EagerEnd(r) ==
+    /\ IoPending(ls[r]) # {}
+    /\ LET op == ls[r].pf[NextIo(ls[r])] IN op.infl /\ op.st = "term" /\ op.own > 0
+Eager(r) == EagerPfPost(r) \/ EagerSyncPost(r) \/ EagerSkip(r) \/ EagerEnd(r)
+EagerStep(r) ==
+    CASE EagerPfPost(r)   -> PrefetchThreadQueries(r)
+      [] EagerSyncPost(r) -> SyncThreadPosts(r)
+      [] EagerSkip(r)     -> IoSkipsBatch(r)
+      [] OTHER            -> IoEndsBatch(r)
+ReducedNext ==
+    IF \E r \in Ranks : Eager(r)
+      THEN EagerStep(CHOOSE r \in Ranks : Eager(r) /\ \A q \in Ranks : Eager(q) => r <= q)
+      ELSE Next
+ReducedSpec == Init /\ [][ReducedNext]_vars
+
 -----------------------------------------------------------------------------
 (* Properties: the names of HiCacheSync, compared at equal step numbers.    *)
 

@@ -81,4 +81,25 @@ ColumnsExact == DP = 1 /\ TP = 1 /\ CP <= 2
 Column(c) == [st \in 0 .. PP - 1 |-> RankView(RankAt(st, 0, c, 0))]
 RankSymmetryView == IF ColumnsExact THEN {Column(c) : c \in 0 .. CP - 1} ELSE OrbitView
 
+\* The view of ReducedSpec's models (docs/pipeline-reduction.md): RankSymmetryView of the ranks'
+\* LIVE state. A prefetch field that no action will read again and no invariant reads is set to
+\* a constant, so states that differ only there are one: `to` once the prefetch left "reading"
+\* (only CanTerminate reads it, and only then); `fail` once no batch is left to start or skip or
+\* the prefetch is terminated (IoStartsBatch needs "reading", IoSkipsBatch holds for "term"
+\* either way); `cmp` once terminated (read by S5's post and Terminate, both before "term");
+\* the batch acks already synced (the S5B post reads acks[sy + 1], the rest only their number).
+LiveOp(op) ==
+    [op EXCEPT !.to   = @ /\ op.st = "reading",
+               !.fail = @ /\ op.st = "reading" /\ Len(op.acks) < NB(op.tgt),
+               !.cmp  = IF op.st = "term" THEN 0 ELSE @,
+               !.acks = [j \in 1 .. Len(@) |-> IF j <= op.sy THEN 0 ELSE @[j]]]
+LiveRankView(r) ==
+    <<[ls[r] EXCEPT !.pf = [i \in 1 .. NR |-> LiveOp(@[i])]], chan[r],
+      [th \in Threads |-> CallView(coll[r][th])]>>
+LiveColumn(c) == [st \in 0 .. PP - 1 |-> LiveRankView(RankAt(st, 0, c, 0))]
+LiveOrbitView ==
+    LET v == [r \in Ranks |-> LiveRankView(r)]
+    IN  {[r \in Ranks |-> v[p[r]]] : p \in RankPerms}
+LiveSymmetryView == IF ColumnsExact THEN {LiveColumn(c) : c \in 0 .. CP - 1} ELSE LiveOrbitView
+
 =============================================================================
