@@ -674,10 +674,50 @@ EagerStep(r) ==
       [] EagerSyncPost(r) -> SyncThreadPosts(r)
       [] EagerSkip(r)     -> IoSkipsBatch(r)
       [] OTHER            -> IoEndsBatch(r)
+\* Second reduction (Lipton), applied first: a batch that ends well while its prefetch is still
+\* "reading" goes straight on to the next batch in the same step (the I/O thread's start is a
+\* left mover: only r's own termination of the prefetch, which disables the start, fails to
+\* commute with it; the state between the two steps differs only in infl, which with own = P
+\* no invariant can tell). A run that terminates in that gap reads, under LiveSymmetryView, as
+\* the start followed by a failed read (see the docs for the case analysis).
+IoEndsBatchGoesOn(r) ==
+    /\ IoPending(ls[r]) # {}
+    /\ LET i  == NextIo(ls[r])
+           op == ls[r].pf[i]
+           n  == Len(op.acks) + 1
+       IN  /\ op.infl
+           /\ \/ ls' = [ls EXCEPT ![r].pf[i] = [op EXCEPT !.infl = op.st = "reading" /\ n < NB(op.tgt),
+                                                          !.acks = Append(@, BatchSize(op.tgt, n))]]
+              \/ ls' = [ls EXCEPT ![r].pf[i] = [op EXCEPT !.infl = FALSE, !.fail = TRUE,
+                                                          !.acks = Append(@, 0)]]
+    /\ UNCHANGED <<coll, chan>>
+\* Third reduction: a timeout fires only when r's scheduler's next step may read it. Only
+\* CanTerminate reads `to`, at S4's post, which comes right after the last sync call of the step
+\* (or inline in StepBegins when the whole chain up to ADMIT is local). The timeout commutes
+\* with every step but that read (termination disables it, but then `to` is dead), and no
+\* invariant reads it: a timeout fired earlier is the same run with the timeout moved right,
+\* to just before the read, or dropped where nothing reads it.
+SchedChainToAdmit(r) ==
+    SelectSeq(<<"RECV">> \o (IF Version = "merged" THEN <<"S123">>
+                            ELSE IF StorageOn THEN <<"S1", "S2", "S3">> ELSE <<"S1", "S2">>),
+              LAMBDA site : Groups(r, site) # <<>>)
+LastCallBeforeAdmit == [r \in Ranks |-> IF SchedChainToAdmit(r) = <<>> THEN "none"
+                                        ELSE SchedChainToAdmit(r)[Len(SchedChainToAdmit(r))]]
+MayReadTimeoutNext(r) ==
+    LET last == LastCallBeforeAdmit[r]
+        c    == coll[r]["sched"]
+    IN  IF last = "none" THEN c = C!NoCall /\ ls[r].pc = "begin"
+        ELSE c # C!NoCall /\ c.site = last /\ c.stage = Len(Groups(r, last))
+FusedBackground ==
+    \E r \in Ranks : \/ WriteEventCompletes(r) \/ LoadEventCompletes(r)
+                     \/ PrefetchThreadQueries(r) \/ IoStartsBatch(r) \/ IoEndsBatchGoesOn(r)
+                     \/ IoSkipsBatch(r) \/ SyncThreadPosts(r)
+                     \/ (MayReadTimeoutNext(r) /\ \E i \in 1 .. NR : TimeoutFires(r, i))
+FusedNext == SchedulerMoves \/ SomeCollectiveCompletes \/ FusedBackground \/ Terminated
 ReducedNext ==
     IF \E r \in Ranks : Eager(r)
       THEN EagerStep(CHOOSE r \in Ranks : Eager(r) /\ \A q \in Ranks : Eager(q) => r <= q)
-      ELSE Next
+      ELSE FusedNext
 ReducedSpec == Init /\ [][ReducedNext]_vars
 
 -----------------------------------------------------------------------------

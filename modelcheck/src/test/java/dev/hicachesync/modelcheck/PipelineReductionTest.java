@@ -1,0 +1,109 @@
+package dev.hicachesync.modelcheck;
+
+import static org.junit.jupiter.api.Assertions.assertAll;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * HiCachePipeline's ReducedSpec with LiveSymmetryView (docs/pipeline-reduction.md) must not change
+ * a verdict: a reduction that hides a bug is worse than none. Every ci row of the pipeline catalogue
+ * (violations, deadlocks and holds alike) is run reduced and must give its catalogued verdict with no
+ * more states than recorded; the bug knobs B7tail and B7 on b7_fixed_cp2's four ranks (where the
+ * reduction removes the most) must still be caught; and no cfg may pair ReducedSpec (no fairness, an
+ * ample-set reduction: safety only) with temporal properties.
+ */
+class PipelineReductionTest {
+
+  private static final String MODULE = "MCHiCachePipeline";
+
+  @Test
+  void everyCiPipelineRowKeepsItsVerdictReduced(@TempDir Path dir) throws Exception {
+    Workspace workspace = Workspace.fromRoot();
+    assumeTrue(Files.isRegularFile(workspace.catalogue()), "no model catalogue at " + workspace.catalogue());
+    List<ModelEntry> rows = Catalogue.load(workspace.catalogue()).tier(Tier.CI).stream()
+        .filter(m -> m.module().equals(MODULE) && !m.hasLiveness())
+        .toList();
+    assertTrue(rows.size() >= 10, "expected the pipeline's ci rows, found " + rows.size());
+    List<Executable> checks = new ArrayList<>();
+    for (ModelEntry m : rows) {
+      String cfg = Files.readString(workspace.catalogue().resolveSibling(m.cfg()));
+      TlcResult r = run(workspace, dir, m.name(), reduced(cfg));
+      checks.add(() -> assertTrue(r.verdict().matches(m.expectedVerdict()),
+          m.name() + " reduced: " + r.verdict() + ", expected " + m.expected() + "; TLC output in " + r.log()));
+      if (m.recorded() != null) {
+        checks.add(() -> assertTrue(r.distinct() <= m.recorded().distinct(),
+            m.name() + " reduced found " + r.distinct() + " states, recorded " + m.recorded().distinct()));
+      }
+    }
+    assertAll(checks);
+  }
+
+  /** The bug knobs on four ranks (PP 2 x CP 2), where eager storage steps and timeouts interleave most. */
+  @ParameterizedTest
+  @CsvSource({"B7tail, HostSlotSafety", "B7, HostSlotSafety"})
+  void bugKnobsAreCaughtReducedOnFourRanks(String bug, String invariant, @TempDir Path dir) throws Exception {
+    Workspace workspace = Workspace.fromRoot();
+    Path base = workspace.models().resolve("MCHiCachePipeline_b7_fixed_cp2.cfg");
+    assumeTrue(Files.isRegularFile(base), "no cfg at " + base);
+    String cfg = Files.readString(base);
+    assertTrue(cfg.contains("Bugs = {}"), "b7_fixed_cp2 no longer has Bugs = {}");
+    TlcResult r = run(workspace, dir, "knob-" + bug,
+        reduced(cfg.replace("Bugs = {}", "Bugs = {\"" + bug + "\"}")));
+    assertEquals(Verdict.violates(invariant), r.verdict(), bug + " reduced; TLC output in " + r.log());
+  }
+
+  @Test
+  void noCfgPairsTheReducedSpecWithTemporalProperties() throws IOException {
+    Workspace workspace = Workspace.fromRoot();
+    assumeTrue(Files.isDirectory(workspace.models()), "no models at " + workspace.models());
+    try (Stream<Path> cfgs = Files.list(workspace.models())) {
+      for (Path p : cfgs.filter(f -> f.getFileName().toString().endsWith(".cfg")).toList()) {
+        String cfg = Files.readString(p);
+        if (cfg.contains("SPECIFICATION ReducedSpec")) {
+          assertFalse(cfg.contains("PROPERTIES") || cfg.contains("PROPERTY"),
+              p.getFileName() + ": ReducedSpec is for safety only");
+        }
+      }
+    }
+  }
+
+  /** The cfg with the reduction on: ReducedSpec, and LiveSymmetryView in place of any view. */
+  static String reduced(String cfg) {
+    assertTrue(cfg.contains("SPECIFICATION Spec\n"), "cfg without SPECIFICATION Spec:\n" + cfg);
+    StringBuilder out = new StringBuilder();
+    for (String line : cfg.split("\n", -1)) {
+      if (line.startsWith("VIEW ")) {
+        continue;
+      }
+      if (line.equals("SPECIFICATION Spec")) {
+        out.append("SPECIFICATION ReducedSpec\nVIEW LiveSymmetryView\n");
+        continue;
+      }
+      out.append(line).append('\n');
+    }
+    return out.toString();
+  }
+
+  private static TlcResult run(Workspace workspace, Path dir, String name, String cfg) throws Exception {
+    Path file = dir.resolve(name + ".cfg");
+    Files.writeString(file, cfg);
+    TlcJob job = new TlcJob("pipeline-reduced-" + name, MODULE, file,
+        List.of(workspace.spec(), workspace.models()), dir, 1, Duration.ofMinutes(5), List.of("-Xmx768m"));
+    return new TlcRunner(TlcJar.locate(), ProgressListener.NONE).run(job);
+  }
+}
