@@ -866,3 +866,6 @@ DebugTailAfterFinalAck == ~(\E r \in Ranks : ls[r].pf[1].st = "fin" /\ ls[r].pf[
 \*     the same run with Bugs = {"B7tail"}: HostSlotSafety violated after 1,978 states (12 s).
 \*   b7_fixed_cp2 with VIEW RankSymmetryView (1 Dec 2026, docs/tlc-speed.md): 3,372,501 distinct,
 \*     depth 41, 457,072 on the queue after 25 CPU minutes: still not exhaustive.
+\*   b7_fixed_cp2 with ReducedSpec and VIEW LiveSymmetryView (1 Dec 2026, docs/pipeline-reduction.md):
+\*     643,942 distinct, depth 81, exhaustive, no error; 212.7 s user CPU, 1,196.8 s wall at load 7-12
+\*     (deep row b7_fixed_cp2; the Spec cfg is MCHiCachePipeline_b7_fixed_cp2_unreduced.cfg).
