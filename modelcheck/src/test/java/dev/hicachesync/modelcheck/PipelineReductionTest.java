@@ -69,6 +69,25 @@ class PipelineReductionTest {
     assertEquals(Verdict.violates(invariant), r.verdict(), bug + " reduced; TLC output in " + r.log());
   }
 
+  /**
+   * Timeouts are fired only just before the step that reads them; with CP 2 that step is the
+   * completion of the last sync call (with CP 1, StepBegins), a branch the ci rows do not reach. A
+   * prefetch terminated before its final batch ack needs a timeout: reduced, it must still happen.
+   */
+  @Test
+  void timeoutsStillFireReducedWithCp2(@TempDir Path dir) throws Exception {
+    Workspace workspace = Workspace.fromRoot();
+    Path base = workspace.models().resolve("MCHiCachePipeline_pp_debug_tail_after_final_ack.cfg");
+    assumeTrue(Files.isRegularFile(base), "no cfg at " + base);
+    String cfg = Files.readString(base);
+    assertTrue(cfg.contains("CP = 1") && cfg.contains("PagesPerKey <- MCPages2")
+        && cfg.contains("Policy = \"timeout\""), cfg);
+    // one page (one batch) keeps four ranks small: about 33,000 states reduced
+    TlcResult r = run(workspace, dir, "timeout-cp2",
+        reduced(cfg.replace("CP = 1", "CP = 2").replace("PagesPerKey <- MCPages2", "PagesPerKey <- MCPages1")));
+    assertEquals(Verdict.violates("DebugTailAfterFinalAck"), r.verdict(), "TLC output in " + r.log());
+  }
+
   @Test
   void noCfgPairsTheReducedSpecWithTemporalProperties() throws IOException {
     Workspace workspace = Workspace.fromRoot();
