@@ -637,8 +637,9 @@ Spec == Init /\ [][Next]_vars /\ Fairness
 \* violation. In a state where one is enabled, only it is explored (an ample set of one action
 \* instance with all its branches): the lowest rank that has one, the first kind in this order.
 \*  - EagerPfPost: the prefetch thread posts S7 (stage 0 or no forwarding: its scheduler never
-\*    terminates an issued prefetch, since S4 needs every rank's hitd); EagerSyncPost: the
-\*    prefetch sync thread posts S5B. Only onto a real collective (Groups # <<>>): a post that
+\*    terminates an issued prefetch: S4's MAX holds r's own CanTerminate, which needs hitd);
+\*    EagerSyncPost: the prefetch sync thread posts S5B. Only onto a real collective
+\*    (Groups # <<>>): a post that
 \*    decides inline would write the fields the scheduler reads. A post writes only coll[r][ch],
 \*    which only the completion of r's group reads (not enabled before the post) and the
 \*    invariants CollectiveMatching / TypeOK, which a post can falsify but never repair.
@@ -653,7 +654,9 @@ Spec == Init /\ [][Next]_vars /\ Fairness
 \* commutes with every other step enabled with it; it never turns a violating state into a
 \* non-violating one; and runs of eager steps are finite (each raises the posted storage calls,
 \* the acks appended or the batches not in flight, which only non-eager steps lower). So every
-\* violation (or deadlock) of Spec is reachable under ReducedSpec.
+\* violation (or deadlock) of Spec is reachable under ReducedSpec. Used with LiveSymmetryView
+\* (MCHiCachePipeline.tla), and after the two reductions below (applied first, in ReducedNext's
+\* ELSE branch: FusedNext).
 EagerPfPost(r) ==
     /\ StorageOn /\ ~Follower(r) /\ Groups(r, "S7") # <<>>
     /\ coll[r]["pf"] = C!NoCall
