@@ -7,6 +7,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The fabric's all-reduce (MIN of 8 longs, the size of a fused S123 with room) and barrier, against a
@@ -71,11 +73,13 @@ final class CollectiveBench {
 
   /** Nanoseconds from the start of the measured calls until the last rank made its last one. */
   private static double runRounds(int ranks, int warmRounds, int rounds, RankBody body) throws Exception {
-    // The clock starts in the barrier's action, after every rank finished its warm-up and before any is
-    // released into the measured calls; it stops at the latest rank's last call (read by that rank, so a
-    // main thread waking late from join() adds nothing).
+    // Between the warm-up and the measured calls the ranks meet at a gate they wait at by yielding, not by
+    // sleeping: a thread woken from sleep is placed anew by the scheduler (often beside its waker), which is
+    // the placement change the same threads are there to avoid. The last rank to reach the gate starts the
+    // clock; each rank reads its own end, so a main thread waking late from join() adds nothing.
+    AtomicInteger ready = new AtomicInteger();
+    AtomicBoolean go = new AtomicBoolean();
     long[] t0 = new long[1];
-    CyclicBarrier start = new CyclicBarrier(ranks, () -> t0[0] = System.nanoTime());
     List<Thread> threads = new ArrayList<>();
     List<Throwable> errors = new ArrayList<>();
     long[] sink = new long[ranks];
@@ -90,7 +94,13 @@ final class CollectiveBench {
             mine[i & (PAYLOAD - 1)] = rank + i;
             acc += body.call(rank, mine);
           }
-          start.await();
+          if (ready.incrementAndGet() == ranks) {
+            t0[0] = System.nanoTime();
+            go.set(true);
+          }
+          while (!go.get()) {
+            Thread.yield();
+          }
           for (int i = 0; i < rounds; i++) {
             mine[i & (PAYLOAD - 1)] = rank + i;
             acc += body.call(rank, mine);
@@ -101,7 +111,7 @@ final class CollectiveBench {
           synchronized (errors) {
             errors.add(e);
           }
-          start.reset(); // a rank that failed in its warm-up must not leave the others waiting at the start
+          go.set(true); // a rank that failed in its warm-up must not leave the others at the gate
         }
       }, "bench-rank-" + r);
       threads.add(t);
