@@ -64,6 +64,16 @@ public final class HostPool {
     return memory.slice(offset, geometry.layerBytes());
   }
 
+  /**
+   * Returns a view of the pool's whole memory in its layout's order (position 0, limit all pages), sharing
+   * the pool's bytes. For measurements that must copy the very bytes a page copy copies, at the same
+   * addresses: the same copies into two different buffers of the same size measured up to 10 % apart
+   * (issue 13, docs/performance.md "Host-pool layer_first copies").
+   */
+  public ByteBuffer poolView() {
+    return memory.duplicate().clear();
+  }
+
   /** Returns whether a page's bytes are one contiguous range ({@link HostLayout#PAGE_FIRST}). */
   public boolean isPageContiguous() {
     return layout == HostLayout.PAGE_FIRST;

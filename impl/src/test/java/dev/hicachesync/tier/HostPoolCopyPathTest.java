@@ -68,6 +68,31 @@ class HostPoolCopyPathTest {
     });
   }
 
+  @Test
+  void poolViewSharesThePoolsBytesInItsLayoutsOrderWithAPositionOfItsOwn() {
+    for (HostLayout layout : HostLayout.values()) {
+      HostPool pool = new HostPool(4, 3, 8, layout);
+      ByteBuffer page = ByteBuffer.allocate(pool.pageBytes());
+      for (int i = 0; i < page.capacity(); i++) {
+        page.put(i, (byte) (i + 1));
+      }
+      pool.writePage(2, page);
+      ByteBuffer view = pool.poolView();
+      assertEquals(0, view.position(), layout.label());
+      assertEquals(4 * pool.pageBytes(), view.limit(), layout.label());
+      for (int l = 0; l < 3; l++) {
+        int at = layout == HostLayout.PAGE_FIRST ? 2 * pool.pageBytes() + l * 8 : (l * 4 + 2) * 8;
+        for (int i = 0; i < 8; i++) {
+          assertEquals((byte) (l * 8 + i + 1), view.get(at + i), layout.label() + " layer " + l + " byte " + i);
+        }
+      }
+      view.position(5).limit(9).put(5, (byte) 99); // moving the view's bounds must not move the pool's
+      assertEquals(0, pool.poolView().position(), layout.label());
+      assertEquals(4 * pool.pageBytes(), pool.poolView().limit(), layout.label());
+      assertEquals(99, pool.poolView().get(5), layout.label() + ": the view writes through");
+    }
+  }
+
   /** Every layer of every page, read through its own view (the layout's offsets), equals the model. */
   private static void assertPoolHolds(HostPool pool, byte[][][] model, String where) {
     for (int p = 0; p < model.length; p++) {
