@@ -94,51 +94,61 @@ public final class HostPool {
 
   /** Copies page {@code page} in canonical order into {@code dst}, advancing its position by a page. */
   public void readPage(int page, ByteBuffer dst) {
+    if (layout == HostLayout.LAYER_FIRST) {
+      readLayerFirst(page, dst);
+      return;
+    }
     checkRoom(dst);
     geometry.checkPage(page);
     // Absolute bulk copies: no view object per layer, one copy per contiguous range (issue 13).
     int at = dst.position();
-    if (layout == HostLayout.PAGE_FIRST) {
-      dst.put(at, memory, geometry.pageFirstOffset(page, 0), geometry.pageBytes());
-    } else {
-      readLayerFirst(page, dst, at);
-    }
+    dst.put(at, memory, geometry.pageFirstOffset(page, 0), geometry.pageBytes());
     dst.position(at + geometry.pageBytes());
   }
 
   /** Copies a page in canonical order from {@code src} into {@code page}, advancing its position. */
   public void writePage(int page, ByteBuffer src) {
+    if (layout == HostLayout.LAYER_FIRST) {
+      writeLayerFirst(page, src);
+      return;
+    }
     checkRoom(src);
     geometry.checkPage(page);
     int at = src.position();
-    if (layout == HostLayout.PAGE_FIRST) {
-      memory.put(geometry.pageFirstOffset(page, 0), src, at, geometry.pageBytes());
-    } else {
-      writeLayerFirst(page, src, at);
-    }
+    memory.put(geometry.pageFirstOffset(page, 0), src, at, geometry.pageBytes());
     src.position(at + geometry.pageBytes());
   }
 
   /*
    * The layer_first page copies: one bulk copy per layer, {@code stride} (a whole layer of every page) apart,
-   * two layers per turn of the loop. Why this shape (issue 13), measured with a scratch probe (150 interleaved
-   * trials of 20,000 pages of 8 x 512 bytes, under chrt -f 1, 1 Dec 2026; docs/performance.md, "Host-pool
-   * layer_first copies"), as speed against eight bare bulk puts of the same ranges:
-   * - every field read into a local before the loop: a bulk copy is a call the JIT must assume writes any
-   *   memory, so a field read in the loop (the pool's buffer, the geometry's sizes) was read again after each
-   *   copy, and with it the buffer fields its bounds checks use: 83-88 % against 67-73 % (stepping the
-   *   offsets with the fields still read in the loop: 68-73 %, so the offset arithmetic was never the cost);
-   * - two copies per turn: the JIT does not unroll a loop that calls, so each copy paid a turn of the loop
-   *   (its safepoint poll, its guards): 93-94 % against 87-88 % one per turn; four per turn measured no
-   *   better (85-87 %).
+   * two layers per turn of the loop, the layout chosen before anything else and every size read once into a
+   * local. Why this shape (issue 13), measured with a scratch probe (100-150 interleaved trials of 20,000
+   * pages of 8 x 512 bytes each, under chrt -f 1 on 2 cores, 1 Dec 2026; docs/performance.md, "Host-pool
+   * layer_first copies"), as speed against eight bulk puts with constant offsets into the same buffer:
+   * - the fields in locals: a bulk copy is a call the JIT must assume writes any memory, so a field read in
+   *   the loop (the pool's buffer, the geometry's sizes) was read again after each copy, and with it the
+   *   buffer fields its bounds checks use: 87-93 % against 80-86 % for the loop as it was (stepping the
+   *   offsets with the fields still read in the loop measured no better: the arithmetic was never the cost);
+   * - two copies per turn: the JIT does not unroll a loop that calls, so each copy paid a turn of the loop:
+   *   95-101 % against 87-93 % one per turn (four per turn: 82-88 %);
+   * - the layout tested first and the checks on locals: the same loop behind the shared checks and the
+   *   layout branch measured 83-84 %, this shape 92-94 % in the same runs.
+   * The failure paths call the shared checks, so the errors and their texts are those of page_first.
    */
 
-  private void readLayerFirst(int page, ByteBuffer dst, int at) {
+  private void readLayerFirst(int page, ByteBuffer dst) {
     final ByteBuffer mem = memory;
     final int lb = geometry.layerBytes();
     final int layers = geometry.layers();
-    final int stride = geometry.pages() * lb;
-    int from = geometry.layerFirstOffset(page, 0);
+    final int pages = geometry.pages();
+    final int pageBytes = layers * lb;
+    if (dst.remaining() < pageBytes || page < 0 || page >= pages) {
+      checkRoom(dst);
+      geometry.checkPage(page);
+    }
+    final int at = dst.position();
+    final int stride = pages * lb;
+    int from = page * lb;
     int to = at;
     int l = 0;
     for (; l + 1 < layers; l += 2) {
@@ -150,14 +160,22 @@ public final class HostPool {
     if (l < layers) { // an odd number of layers: the last one
       dst.put(to, mem, from, lb);
     }
+    dst.position(at + pageBytes);
   }
 
-  private void writeLayerFirst(int page, ByteBuffer src, int at) {
+  private void writeLayerFirst(int page, ByteBuffer src) {
     final ByteBuffer mem = memory;
     final int lb = geometry.layerBytes();
     final int layers = geometry.layers();
-    final int stride = geometry.pages() * lb;
-    int to = geometry.layerFirstOffset(page, 0);
+    final int pages = geometry.pages();
+    final int pageBytes = layers * lb;
+    if (src.remaining() < pageBytes || page < 0 || page >= pages) {
+      checkRoom(src);
+      geometry.checkPage(page);
+    }
+    final int at = src.position();
+    final int stride = pages * lb;
+    int to = page * lb;
     int from = at;
     int l = 0;
     for (; l + 1 < layers; l += 2) {
@@ -169,6 +187,7 @@ public final class HostPool {
     if (l < layers) { // an odd number of layers: the last one
       mem.put(to, src, from, lb);
     }
+    src.position(at + pageBytes);
   }
 
   /** Copies {@code layerBytes} of {@code src} from absolute {@code srcOffset} into one layer of a page. */

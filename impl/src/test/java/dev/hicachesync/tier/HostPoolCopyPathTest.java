@@ -1,6 +1,7 @@
 package dev.hicachesync.tier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.quicktheories.QuickTheory.qt;
 import static org.quicktheories.generators.SourceDSL.longs;
 
@@ -66,6 +67,34 @@ class HostPoolCopyPathTest {
         }
       }
     });
+  }
+
+  @Test
+  void badPagesAndShortBuffersFailAlikeInBothLayoutsAndCopyNothing() {
+    for (HostLayout layout : HostLayout.values()) {
+      HostPool pool = new HostPool(3, 2, 8, layout);
+      for (int page : new int[] {-1, 3, 4}) {
+        ByteBuffer src = ByteBuffer.allocate(pool.pageBytes());
+        src.put(0, (byte) 7);
+        IndexOutOfBoundsException w = assertThrows(IndexOutOfBoundsException.class, () -> pool.writePage(page, src));
+        assertEquals("page " + page + " is outside [0, 3)", w.getMessage(), layout.label());
+        IndexOutOfBoundsException r = assertThrows(IndexOutOfBoundsException.class,
+            () -> pool.readPage(page, ByteBuffer.allocate(pool.pageBytes())));
+        assertEquals("page " + page + " is outside [0, 3)", r.getMessage(), layout.label());
+        assertEquals(0, src.position(), layout.label());
+      }
+      ByteBuffer shortSrc = ByteBuffer.allocate(pool.pageBytes() - 1);
+      shortSrc.put(0, (byte) 7);
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> pool.writePage(1, shortSrc));
+      assertEquals("buffer has 15 bytes left, a page needs 16", e.getMessage(), layout.label());
+      e = assertThrows(IllegalArgumentException.class,
+          () -> pool.readPage(1, ByteBuffer.allocate(pool.pageBytes()).position(1)));
+      assertEquals("buffer has 15 bytes left, a page needs 16", e.getMessage(), layout.label());
+      ByteBuffer all = pool.poolView();
+      for (int i = 0; i < all.limit(); i++) {
+        assertEquals(0, all.get(i), layout.label() + ": a failed copy wrote byte " + i);
+      }
+    }
   }
 
   @Test
