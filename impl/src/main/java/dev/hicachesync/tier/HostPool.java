@@ -132,7 +132,7 @@ public final class HostPool {
    * - two copies per turn: the JIT does not unroll a loop that calls, so each copy paid a turn of the loop:
    *   95-101 % against 87-93 % one per turn (four per turn: 82-88 %);
    * - the layout tested first and the checks on locals: the same loop behind the shared checks and the
-   *   layout branch measured 83-84 %, this shape 92-94 % in the same runs.
+   *   layout branch measured 83-85 %, this shape 89-94 % in the same runs.
    * The failure paths call the shared checks, so the errors and their texts are those of page_first.
    */
 
