@@ -64,6 +64,16 @@ public final class HostPool {
     return memory.slice(offset, geometry.layerBytes());
   }
 
+  /**
+   * Returns a view of the pool's whole memory in its layout's order (position 0, limit all pages), sharing
+   * the pool's bytes. For measurements that must copy the very bytes a page copy copies, at the same
+   * addresses: the same copies into two different buffers of the same size measured up to 10 % apart
+   * (issue 13, docs/performance.md "The 2-rank all-reduce and the layer_first write").
+   */
+  public ByteBuffer poolView() {
+    return memory.duplicate().clear();
+  }
+
   /** Returns whether a page's bytes are one contiguous range ({@link HostLayout#PAGE_FIRST}). */
   public boolean isPageContiguous() {
     return layout == HostLayout.PAGE_FIRST;
@@ -84,35 +94,101 @@ public final class HostPool {
 
   /** Copies page {@code page} in canonical order into {@code dst}, advancing its position by a page. */
   public void readPage(int page, ByteBuffer dst) {
+    if (layout == HostLayout.LAYER_FIRST) {
+      readLayerFirst(page, dst);
+      return;
+    }
     checkRoom(dst);
     geometry.checkPage(page);
     // Absolute bulk copies: no view object per layer, one copy per contiguous range (issue 13).
     int at = dst.position();
-    if (layout == HostLayout.PAGE_FIRST) {
-      dst.put(at, memory, geometry.pageFirstOffset(page, 0), geometry.pageBytes());
-    } else {
-      int lb = geometry.layerBytes();
-      for (int l = 0; l < geometry.layers(); l++) {
-        dst.put(at + l * lb, memory, geometry.layerFirstOffset(page, l), lb);
-      }
-    }
+    dst.put(at, memory, geometry.pageFirstOffset(page, 0), geometry.pageBytes());
     dst.position(at + geometry.pageBytes());
   }
 
   /** Copies a page in canonical order from {@code src} into {@code page}, advancing its position. */
   public void writePage(int page, ByteBuffer src) {
+    if (layout == HostLayout.LAYER_FIRST) {
+      writeLayerFirst(page, src);
+      return;
+    }
     checkRoom(src);
     geometry.checkPage(page);
     int at = src.position();
-    if (layout == HostLayout.PAGE_FIRST) {
-      memory.put(geometry.pageFirstOffset(page, 0), src, at, geometry.pageBytes());
-    } else {
-      int lb = geometry.layerBytes();
-      for (int l = 0; l < geometry.layers(); l++) {
-        memory.put(geometry.layerFirstOffset(page, l), src, at + l * lb, lb);
-      }
-    }
+    memory.put(geometry.pageFirstOffset(page, 0), src, at, geometry.pageBytes());
     src.position(at + geometry.pageBytes());
+  }
+
+  /*
+   * The layer_first page copies: one bulk copy per layer, {@code stride} (a whole layer of every page) apart,
+   * two layers per turn of the loop, the layout chosen before anything else and every size read once into a
+   * local. Why this shape (issue 13), measured with a scratch probe (100-150 interleaved trials of 20,000
+   * pages of 8 x 512 bytes each, under chrt -f 1 on 2 cores, 1 Dec 2026; docs/performance.md, "The 2-rank
+   * all-reduce and the layer_first write"), as speed against eight bulk puts with constant offsets into the same
+   * buffer:
+   * - the fields in locals: a bulk copy is a call the JIT must assume writes any memory, so a field read in
+   *   the loop (the pool's buffer, the geometry's sizes) was read again after each copy, and with it the
+   *   buffer fields its bounds checks use: 87-93 % against 80-86 % for the loop as it was (stepping the
+   *   offsets with the fields still read in the loop measured no better: the arithmetic was never the cost);
+   * - two copies per turn: the JIT does not unroll a loop that calls, so each copy paid a turn of the loop:
+   *   95-101 % against 87-93 % one per turn (four per turn measured no better);
+   * - the layout tested first and the checks on locals: the same loop behind the shared checks and the
+   *   layout branch measured 83-85 %, this shape 89-94 % in the same runs.
+   * The failure paths call the shared checks, so the errors and their texts are those of page_first.
+   */
+
+  private void readLayerFirst(int page, ByteBuffer dst) {
+    final ByteBuffer mem = memory;
+    final int lb = geometry.layerBytes();
+    final int layers = geometry.layers();
+    final int pages = geometry.pages();
+    final int pageBytes = layers * lb;
+    if (dst.remaining() < pageBytes || page < 0 || page >= pages) {
+      checkRoom(dst);
+      geometry.checkPage(page);
+    }
+    final int at = dst.position();
+    final int stride = pages * lb;
+    int from = page * lb;
+    int to = at;
+    int l = 0;
+    for (; l + 1 < layers; l += 2) {
+      dst.put(to, mem, from, lb);
+      dst.put(to + lb, mem, from + stride, lb);
+      from += 2 * stride;
+      to += 2 * lb;
+    }
+    if (l < layers) { // an odd number of layers: the last one
+      dst.put(to, mem, from, lb);
+    }
+    dst.position(at + pageBytes);
+  }
+
+  private void writeLayerFirst(int page, ByteBuffer src) {
+    final ByteBuffer mem = memory;
+    final int lb = geometry.layerBytes();
+    final int layers = geometry.layers();
+    final int pages = geometry.pages();
+    final int pageBytes = layers * lb;
+    if (src.remaining() < pageBytes || page < 0 || page >= pages) {
+      checkRoom(src);
+      geometry.checkPage(page);
+    }
+    final int at = src.position();
+    final int stride = pages * lb;
+    int to = page * lb;
+    int from = at;
+    int l = 0;
+    for (; l + 1 < layers; l += 2) {
+      mem.put(to, src, from, lb);
+      mem.put(to + stride, src, from + lb, lb);
+      to += 2 * stride;
+      from += 2 * lb;
+    }
+    if (l < layers) { // an odd number of layers: the last one
+      mem.put(to, src, from, lb);
+    }
+    src.position(at + pageBytes);
   }
 
   /** Copies {@code layerBytes} of {@code src} from absolute {@code srcOffset} into one layer of a page. */

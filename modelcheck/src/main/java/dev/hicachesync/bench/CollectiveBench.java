@@ -7,6 +7,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The fabric's all-reduce (MIN of 8 longs, the size of a fused S123 with room) and barrier, against a
@@ -54,51 +56,78 @@ final class CollectiveBench {
     long call(int rank, long[] mine) throws Exception;
   }
 
-  /** Wall time per round with {@code ranks} threads each making {@code rounds} calls (after a warm-up). */
+  /**
+   * Wall time per round with {@code ranks} threads each making {@code rounds} calls, after a warm-up of
+   * {@code rounds / 2 + 1} calls made by the same threads.
+   *
+   * <p>Why the same threads (issue 13): the warm-up is there to bring the measured calls into their steady
+   * state, and where the scheduler put the rank threads is part of it. A 2-rank group's median call took
+   * 0.7-1.1 µs with its members on cores of their own and 3.3-3.7 µs with both on one core (each wait is
+   * then a switch to the partner), per trial under {@code chrt -f 1} on 2 cores, and which of the two a trial
+   * got changed from trial to trial (docs/performance.md, "The 2-rank all-reduce"). Measured in fresh
+   * threads, every trial's measured calls started under a placement its warm-up had never run under.
+   */
   static double time(int ranks, int rounds, RankBody body) throws Exception {
-    runRounds(ranks, rounds / 2 + 1, body); // warm-up: compiled code, threads created once per phase
-    return runRounds(ranks, rounds, body) / rounds;
+    return runRounds(ranks, rounds / 2 + 1, rounds, body) / rounds;
   }
 
-  private static double runRounds(int ranks, int rounds, RankBody body) throws Exception {
-    // The clock starts in the start barrier's action, before any thread is released: read after await()
-    // it started late whenever the main thread was descheduled there, and a loaded machine then reported
-    // a whole phase in a few nanoseconds.
+  /** Nanoseconds from the start of the measured calls until the last rank made its last one. */
+  private static double runRounds(int ranks, int warmRounds, int rounds, RankBody body) throws Exception {
+    // Between the warm-up and the measured calls the ranks meet at a gate they wait at by yielding, not by
+    // sleeping: a thread woken from sleep is placed anew by the scheduler (often beside its waker), which is
+    // the placement change the same threads are there to avoid. The last rank to reach the gate starts the
+    // clock; each rank reads its own end, so a main thread waking late from join() adds nothing.
+    AtomicInteger ready = new AtomicInteger();
+    AtomicBoolean go = new AtomicBoolean();
     long[] t0 = new long[1];
-    CyclicBarrier start = new CyclicBarrier(ranks + 1, () -> t0[0] = System.nanoTime());
     List<Thread> threads = new ArrayList<>();
     List<Throwable> errors = new ArrayList<>();
     long[] sink = new long[ranks];
+    long[] end = new long[ranks];
     for (int r = 0; r < ranks; r++) {
       int rank = r;
       Thread t = new Thread(() -> {
         long[] mine = new long[PAYLOAD];
         try {
-          start.await();
           long acc = 0;
+          for (int i = 0; i < warmRounds; i++) {
+            mine[i & (PAYLOAD - 1)] = rank + i;
+            acc += body.call(rank, mine);
+          }
+          if (ready.incrementAndGet() == ranks) {
+            t0[0] = System.nanoTime();
+            go.set(true);
+          }
+          while (!go.get()) {
+            Thread.yield();
+          }
           for (int i = 0; i < rounds; i++) {
             mine[i & (PAYLOAD - 1)] = rank + i;
             acc += body.call(rank, mine);
           }
+          end[rank] = System.nanoTime();
           sink[rank] = acc;
         } catch (Throwable e) {
           synchronized (errors) {
             errors.add(e);
           }
+          go.set(true); // a rank that failed in its warm-up must not leave the others at the gate
         }
       }, "bench-rank-" + r);
       threads.add(t);
       t.start();
     }
-    start.await();
     for (Thread t : threads) {
       t.join();
     }
-    long elapsed = System.nanoTime() - t0[0];
     if (!errors.isEmpty()) {
       throw new IllegalStateException("collective benchmark failed: " + errors.get(0), errors.get(0));
     }
-    return elapsed;
+    long last = Long.MIN_VALUE;
+    for (long e : end) {
+      last = Math.max(last, e);
+    }
+    return last - t0[0];
   }
 
   /** The fabric: all-reduce (or barrier) on one group of {@code ranks}. */
