@@ -814,6 +814,14 @@ WriteBack(M, nx) ==
                                                                         !.clk = nx[q].s.clk,
                                                                         !.ab = nx[q].s.ab]
                                                    ELSE lenv[q]]
+\* The fields of a local state (LS) that WriteBack writes, and the channel's call: a completion on
+\* channel ch changes the state exactly when a member's new local state differs from LS in one of
+\* these or its call differs (CompletionMoves). Keep in step with WriteBack (the ENABLED check of
+\* FairnessFormsTest fails if a field is missing).
+WrittenFields(ch) ==
+    {"req", "wait", "blog", "cur", "run", "tree", "nid", "dfree", "hfree", "wq", "wd", "lq", "ld",
+     "sbq", "baq", "rvq", "rlq", "pf", "pop", "ares", "bf", "clk", "ab"}
+    \cup (IF ch = "async" THEN {} ELSE {"acall"})       \* coll[q]["async"]: see CollectiveCompletes
 
 -----------------------------------------------------------------------------
 (* Termination: the legitimate end.                                         *)
@@ -884,9 +892,10 @@ PfPostedOn(q, g) == coll[q]["pf"] # C!NoCall /\ coll[q]["pf"].grp = PfTwin(g)
 SharedGroupOrder(g) ==
     "shared_group" \in Knobs /\ g.ch = "sched" => \A q \in g.m : ~PfPostedOn(q, g)
 
-\* The last member of group g arrives: the collective completes for every member, which
-\* resumes up to its next collective call. (gloo all_reduce / broadcast rendezvous)
-CollectiveCompletes(g) ==
+\* When group g's collective can complete: every member posted on it, the calls match, and the
+\* thread's own conditions hold. (The guard of CollectiveCompletes; the fairness conditions'
+\* ENABLED is evaluated on it too: SomeCollectiveReady.)
+CompletionReady(g) ==
     LET M  == g.m
     IN  /\ C!AllPosted(g)
         /\ C!Matched(g)
@@ -894,6 +903,12 @@ CollectiveCompletes(g) ==
         /\ g.kind = "handle" => \A q \in M : coll[q]["async"] = C!NoCall   \* work.wait() returns
         /\ SharedGroupOrder(g)
         /\ ~(coll[CHOOSE q \in M : TRUE][g.ch].site = "RECV" /\ \A q \in M : LocalDone(q))
+
+\* The last member of group g arrives: the collective completes for every member, which
+\* resumes up to its next collective call. (gloo all_reduce / broadcast rendezvous)
+CollectiveCompletes(g) ==
+    LET M  == g.m
+    IN  /\ CompletionReady(g)
         \* (each member resumed once: a set's elements are evaluated when it is built, whereas a
         \* function constructor is evaluated again at every application where TLC may not cache,
         \* as in ENABLED; nx looks the results up)
@@ -1093,23 +1108,136 @@ Next ==
     \/ Background
     \/ Terminated
 
-\* Fairness (two conditions, so that TLC's liveness tableau stays small):
-Fairness ==
-    \* gloo: a collective whose members have all called completes. Weak fairness on "some
-    \* collective completes" suffices for the scheduler groups: no scheduler group can starve
-    \* while others progress, since every step ends in RECV over the whole domain.
-    \* This is WF_vars(SomeCollectiveCompletes) by its definition, []<>(~EN \/ A), with the
-    \* disjuncts in the other order ([]<>(X \/ Y) is []<>X \/ []<>Y): TLC evaluates the disjunction
-    \* on every transition of the behaviour graph, left to right, and stops at the first true one;
-    \* a collective's completion is most transitions, so A first skips the ENABLED (a whole
-    \* successor computation) there (docs/tlc-speed.md, "Liveness in one pass").
-    /\ \/ []<><<SomeCollectiveCompletes>>_vars
-       \/ []<>~ENABLED <<SomeCollectiveCompletes>>_vars
-    \* CUDA copies complete, the storage backend answers reads and writes, wall time
-    \* advances and the prefetch thread is scheduled again. Background steps are enabled
-    \* only at step boundaries (EnvWindow), which a live scheduler reaches once per step:
-    \* hence strong fairness ("a ready event is noticed at some step boundary").
-    /\ SF_vars(Background)
+-----------------------------------------------------------------------------
+(* Fairness.                                                                *)
+
+\* The two conditions are WF_vars(SomeCollectiveCompletes) and SF_vars(Background), written out
+\* so that TLC evaluates them cheaply (issue 13; docs/tlc-speed.md, "Fairness on values"). TLC
+\* checks a fairness condition on every transition of the behaviour graph: WF_v(A) as
+\* []<>(<<A>>_v \/ ~ENABLED <<A>>_v), SF_v(A) as <>[]~ENABLED <<A>>_v \/ []<><<A>>_v, with
+\* ENABLED computed by searching A's successors (TLC's own ENABLED of these actions was most of
+\* the liveness models' cost) and <<A>>_v by evaluating A on the pair of states. Below, each ENABLED is a state predicate evaluated on values, and each <<A>>_v first
+\* asks which collective call the transition moved; a step no call tells apart is evaluated as
+\* before. Both are exact, not approximations:
+\*   - ENABLED <<A>>_vars: SomeCollectiveReady and BackgroundReady are A's guards, where A's
+\*     effect is total, conjoined with "the effect changes the state" (below, per action).
+\*   - <<A>>_vars: on the steps of Next. A behaviour of Spec is Init then Next steps and
+\*     stuttering, so a condition that agrees with <<A>>_vars on every Next step, and is false
+\*     on stuttering (the subscript sees to that), gives Spec the same behaviours.
+\* FairnessFormsTest checks both on models that take every kind of step (an invariant: each
+\* ready predicate equals TLC's ENABLED; an action property: each step predicate equals <<A>>_vars)
+\* and compares the verdicts of both forms; LivenessFormsTest keeps the properties' old forms.
+
+\* Which collective call a step moved. Only a completion changes a scheduler or async call
+\* (every environment action leaves coll UNCHANGED; PrefetchThreadQueries and the prefetch
+\* thread's completions set coll[q]["async"] to the local state's acall, which the S7 chain,
+\* Post and HitSynced, never changes). Only a prefetch-group completion changes a posted prefetch
+\* call (PrefetchThreadQueries posts only where the call is NoCall; scheduler and async
+\* completions write only their own channel and async). Only PrefetchThreadQueries posts a prefetch
+\* call where there was none (a completion's members are posted on its channel).
+SchedOrAsyncCallMoved ==
+    \E q \in Ranks : coll'[q]["sched"] # coll[q]["sched"] \/ coll'[q]["async"] # coll[q]["async"]
+PfCallCompleted == \E q \in Ranks : coll[q]["pf"] # C!NoCall /\ coll'[q]["pf"] # coll[q]["pf"]
+PfCallPosted == \E q \in Ranks : coll[q]["pf"] = C!NoCall /\ coll'[q]["pf"] # C!NoCall
+
+\* SomeCollectiveCompletes on the steps of Next: a step that moved a scheduler, async or posted
+\* prefetch call is a completion (and not a stutter); one that posted a prefetch call is
+\* PrefetchThreadQueries, which no completion can be (it would have to change a NoCall channel of
+\* a member); any other step is evaluated as the action itself.
+CollectiveStep ==
+    IF SchedOrAsyncCallMoved \/ PfCallCompleted THEN TRUE
+    ELSE IF PfCallPosted THEN FALSE
+    ELSE SomeCollectiveCompletes
+
+\* Background on the steps of Next: a step that moved a scheduler or async call is a completion
+\* on those channels, which is no background step (and no background step can produce its
+\* successor: they leave those channels unchanged); one that moved a prefetch call is a
+\* prefetch-group completion (Background's last disjunct is that very action) or
+\* PrefetchThreadQueries; any other step is evaluated as the action itself.
+BackgroundStep ==
+    IF SchedOrAsyncCallMoved THEN FALSE
+    ELSE IF PfCallCompleted \/ PfCallPosted THEN TRUE
+    ELSE Background
+
+\* Group g's completion changes the state: CollectiveCompletes writes each member's resumed
+\* local state and call back and leaves the other ranks alone, so it changes a variable exactly
+\* when some member's call or one of its WrittenFields differs from before.
+CompletionMoves(g) ==
+    LET x == C!Result(g)
+    IN  \E q \in g.m :
+          LET n == Resume(q, LS(q), coll[q][g.ch], x)
+              s == LS(q)
+          IN  n.call # coll[q][g.ch] \/ \E f \in WrittenFields(g.ch) : n.s[f] # s[f]
+
+\* ENABLED <<SomeCollectiveCompletes>>_vars, on values. CollectiveCompletes(g) is
+\* CompletionReady(g) and then deterministic assignments to every variable (x and res range over
+\* one-element sets), so <<CollectiveCompletes(g)>>_vars is enabled exactly when g is ready and
+\* its completion moves.
+SomeCollectiveReady ==
+    \E r \in Ranks, th \in Threads :
+        C!LeadsGroup(r, th) /\ CompletionReady(coll[r][th].grp) /\ CompletionMoves(coll[r][th].grp)
+
+\* ENABLED <<Background>>_vars, on values: each environment action's guard, in Background's
+\* order. Each action below is its guard and then an effect that is always possible and always
+\* changes a variable: PrefetchThreadQueries posts an S7 call where there was none or, with no
+\* S7 group, HitSynced takes an "issued" or "term" operation out of that state; the others
+\* increment a counter below its bound, shorten a non-empty queue, set a flag that was FALSE
+\* (dead, fail, to, clk, ord), or set bf from "no" or ab from 0 to a non-zero value (an abort's
+\* request: AbortArrives needs a non-zero entry of the waiting queue, AbortRunningArrives a
+\* running request). A prefetch-group completion always changes its members' call (the next S7
+\* stage's call, or NoCall after the last), so there the guard is enough; CompletionMoves is
+\* still asked, as for the other channels, since it costs nothing where no prefetch group is ready.
+EnvReady(r) ==
+    \/ /\ coll[r]["pf"] = C!NoCall /\ ~lenv[r].dead                \* PrefetchThreadQueries,
+       /\ \E i \in 1 .. NR : pf[r][i].st \in {"issued", "term"}     \* PrefetchThreadDies (knob)
+    \/ wDone[r] < Len(wq[r])                                         \* WriteEventCompletes
+    \/ lDone[r] < Len(lq[r])                                         \* LoadEventCompletes
+    \/ sbq[r] # <<>>                                                 \* StorageBackupCompletes
+    \/ \E i \in 1 .. NR :
+         \/ (pf[r][i].st = "reading" /\ pf[r][i].c < pf[r][i].tgt /\ ~pf[r][i].fail)  \* StorageReadsPage
+         \/ (Policy = "timeout" /\ pf[r][i].st \in Ongoing /\ ~pf[r][i].to)           \* TimeoutFires
+         \/ (HasSidecarPool(r) /\ pf[r][i].st = "reading" /\ pf[r][i].sn < pf[r][i].tgt) \* ...SidecarPage
+    \/ "local_clock" \in Knobs /\ ~lenv[r].clk                       \* ClockSkews
+    \/ "local_order" \in Knobs /\ ~lenv[r].ord                       \* OrderSkews
+DomainEnvReady(D) ==
+    /\ \A q \in D : EnvWindow(q)
+    /\ \/ /\ "batch_full" \in Knobs                                  \* BatchFills
+          /\ \A q \in D : lenv[q].bf = "no" /\ (waiting[q] # 0 \/ reqIdx[q] < NR)
+       \/ /\ "abort" \in Knobs                                       \* AbortArrives
+          /\ \A q \in D : lenv[q].ab = 0
+          /\ LET wq0 == WQOf(CHOOSE q \in D : TRUE) IN \E j \in 1 .. Len(wq0) : wq0[j] # 0
+       \/ /\ "abort_running" \in Knobs                               \* AbortRunningArrives
+          /\ \A q \in D : lenv[q].ab = 0 /\ running[q] # 0
+BackgroundReady ==
+    \/ \E r \in Ranks : EnvWindow(r) /\ EnvReady(r)
+    \/ \E D \in SyncDomains : DomainEnvReady(D)
+    \/ \E r \in Ranks : /\ C!LeadsGroup(r, "pf") /\ CompletionReady(coll[r]["pf"].grp)
+                        /\ CompletionMoves(coll[r]["pf"].grp)
+
+\* gloo: a collective whose members have all called completes. Weak fairness on "some
+\* collective completes" suffices for the scheduler groups: no scheduler group can starve
+\* while others progress, since every step ends in RECV over the whole domain.
+\* WF_vars(SomeCollectiveCompletes) by its definition, []<>(<<A>>_vars \/ ~ENABLED <<A>>_vars),
+\* split as []<>X \/ []<>Y (TLC merges the two back into one disjunction, evaluated left to
+\* right on every transition and stopping at the first true disjunct: the step first, since
+\* most transitions are completions).
+CollectivesFairness ==
+    \/ []<><<CollectiveStep>>_vars
+    \/ []<>~SomeCollectiveReady
+
+\* CUDA copies complete, the storage backend answers reads and writes, wall time
+\* advances and the prefetch thread is scheduled again. Background steps are enabled
+\* only at step boundaries (EnvWindow), which a live scheduler reaches once per step:
+\* hence strong fairness ("a ready event is noticed at some step boundary").
+\* SF_vars(Background) by its definition, <>[]~ENABLED <<A>>_vars \/ []<><<A>>_vars.
+BackgroundFairness ==
+    \/ <>[]~BackgroundReady
+    \/ []<><<BackgroundStep>>_vars
+
+Fairness == CollectivesFairness /\ BackgroundFairness
+
+\* The same fairness as TLC's WF and SF, for comparison (FairnessFormsTest, docs/tlc-speed.md).
+FairnessAsWritten == WF_vars(SomeCollectiveCompletes) /\ SF_vars(Background)
 
 Spec == Init /\ [][Next]_vars /\ Fairness
 
