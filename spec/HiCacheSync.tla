@@ -1208,9 +1208,10 @@ DomainEnvReady(D) ==
           /\ LET wq0 == WQOf(CHOOSE q \in D : TRUE) IN \E j \in 1 .. Len(wq0) : wq0[j] # 0
        \/ /\ "abort_running" \in Knobs                               \* AbortRunningArrives
           /\ \A q \in D : lenv[q].ab = 0 /\ running[q] # 0
+DomainKnobs == {"batch_full", "abort", "abort_running"} \cap Knobs    \* none: no domain action
 BackgroundReady ==
     \/ \E r \in Ranks : EnvWindow(r) /\ EnvReady(r)
-    \/ \E D \in SyncDomains : DomainEnvReady(D)
+    \/ DomainKnobs # {} /\ \E D \in SyncDomains : DomainEnvReady(D)
     \/ \E r \in Ranks : /\ C!LeadsGroup(r, "pf") /\ CompletionReady(coll[r]["pf"].grp)
                         /\ CompletionMoves(coll[r]["pf"].grp)
 
