@@ -1433,18 +1433,6 @@ DebugPrefetchInserted == ~(\E r \in Ranks, k \in Keys : ~tree[r][k].dev /\ tree[
                                                        /\ tree[r][k].id > 0 /\ ~tree[r][k].prot
                                                        /\ \E i \in 1 .. NR : pf[r][i].st = "fin")
 
-\* Issue 13 (fairness on values: SomeCollectiveReady, BackgroundReady, CollectiveStep,
-\* BackgroundStep), measured 2026-12-01 05:38-05:39 with ./hicache-sync check --jobs 1 (one TLC
-\* worker, C1) at load 3.3-3.5; verdicts, distinct states and depths unchanged, both liveness
-\* counterexamples unchanged state for state:
-\*   post20460_cp2tp2_live        ci   (1,2,2) holds                              9382  107    8.8
-\*   merged_cp2tp2_live           ci   (1,2,2) holds                              4570   59    5.9
-\*   pipelined_cp2_live           deep (1,2,1) holds                              2003   29    3.5
-\*   post20460_cp2_live           ci   (1,2,1) holds                               884   36    2.3
-\*   merged_cp2_live              ci   (1,2,1) holds                               520   24    2.2
-\*   knob_pf_thread_dies          ci   (1,2,1) violates PrefetchThreadNeverStuck   744   24    2.0
-\*   pipelined_cp2_async_live     ci   (1,2,1) holds                                83   19    1.6
-\*   knob_async_rank_off          ci   (1,2,1) violates AsyncNeverStuck              3    3    1.5
 =============================================================================
 (***************************************************************************)
 (* Measured cost (TLC 2.18 fork, -workers 1, 2 cores shared with other     *)
@@ -1535,3 +1523,15 @@ DebugPrefetchInserted == ~(\E r \in Ranks, k \in Keys : ~tree[r][k].dev /\ tree[
 \*   knob_local_extra_pools       ci   (1,2,1) violates CollectiveMatching         591   15   10.6
 \*   abort_running_load_back      ci   (1,2,1) holds                                82   30    4.3
 \*   knob_abort_unlock_load       ci   (1,2,1) violates HostSlotSafety              61   24    4.1
+\* Issue 13 (fairness on values: SomeCollectiveReady, BackgroundReady, CollectiveStep,
+\* BackgroundStep), measured 2026-12-01 05:38-05:39 with ./hicache-sync check --jobs 1 (one TLC
+\* worker, C1) at load 3.3-3.5; verdicts, distinct states and depths unchanged, both liveness
+\* counterexamples unchanged state for state:
+\*   post20460_cp2tp2_live        ci   (1,2,2) holds                              9382  107    8.8
+\*   merged_cp2tp2_live           ci   (1,2,2) holds                              4570   59    5.9
+\*   pipelined_cp2_live           deep (1,2,1) holds                              2003   29    3.5
+\*   post20460_cp2_live           ci   (1,2,1) holds                               884   36    2.3
+\*   merged_cp2_live              ci   (1,2,1) holds                               520   24    2.2
+\*   knob_pf_thread_dies          ci   (1,2,1) violates PrefetchThreadNeverStuck   744   24    2.0
+\*   pipelined_cp2_async_live     ci   (1,2,1) holds                                83   19    1.6
+\*   knob_async_rank_off          ci   (1,2,1) violates AsyncNeverStuck              3    3    1.5
