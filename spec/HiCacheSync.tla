@@ -1116,9 +1116,10 @@ Next ==
 \* checks a fairness condition on every transition of the behaviour graph: WF_v(A) as
 \* []<>(<<A>>_v \/ ~ENABLED <<A>>_v), SF_v(A) as <>[]~ENABLED <<A>>_v \/ []<><<A>>_v, with
 \* ENABLED computed by searching A's successors (TLC's own ENABLED of these actions was most of
-\* the liveness models' cost) and <<A>>_v by evaluating A on the pair of states. Below, each ENABLED is a state predicate evaluated on values, and each <<A>>_v first
-\* asks which collective call the transition moved; a step no call tells apart is evaluated as
-\* before. Both are exact, not approximations:
+\* the liveness models' cost) and <<A>>_v by evaluating A on the pair of states. Below, each
+\* ENABLED is a state predicate evaluated on values, and each <<A>>_v first asks which
+\* collective call the transition moved; a step no call tells apart is evaluated as before.
+\* Both are exact, not approximations:
 \*   - ENABLED <<A>>_vars: SomeCollectiveReady and BackgroundReady are A's guards, where A's
 \*     effect is total, conjoined with "the effect changes the state" (below, per action).
 \*   - <<A>>_vars: on the steps of Next. A behaviour of Spec is Init then Next steps and
@@ -1188,8 +1189,8 @@ SomeCollectiveReady ==
 \* stage's call, or NoCall after the last), so there the guard is enough; CompletionMoves is
 \* still asked, as for the other channels, since it costs nothing where no prefetch group is ready.
 EnvReady(r) ==
-    \/ /\ coll[r]["pf"] = C!NoCall /\ ~lenv[r].dead                \* PrefetchThreadQueries,
-       /\ \E i \in 1 .. NR : pf[r][i].st \in {"issued", "term"}     \* PrefetchThreadDies (knob)
+    \/ /\ coll[r]["pf"] = C!NoCall /\ ~lenv[r].dead                \* PrefetchThreadQueries (and
+       /\ \E i \in 1 .. NR : pf[r][i].st \in {"issued", "term"}     \* PrefetchThreadDies: same + knob)
     \/ wDone[r] < Len(wq[r])                                         \* WriteEventCompletes
     \/ lDone[r] < Len(lq[r])                                         \* LoadEventCompletes
     \/ sbq[r] # <<>>                                                 \* StorageBackupCompletes
