@@ -3,7 +3,7 @@
 (* Bounds for model checking HiCacheSync. Only bounds live here; the cfg   *)
 (* files pick a topology, a version, a policy and one bound set.           *)
 (***************************************************************************)
-EXTENDS HiCacheSync, TLC
+EXTENDS HiCacheSync, TLC     \* TLC: TLCEval, for RankSymmetryView
 
 \* Request streams (keys). Two keys and a device that holds one key force an eviction
 \* (key 1 must leave the device for key 2); a third request for key 1 then hits the host
@@ -102,6 +102,10 @@ RowRanks == [pt \in TpPerms |-> [c \in 0 .. CP - 1 |->
                 [j \in DOMAIN RowOrder |-> RankAt(RowOrder[j][1], RowOrder[j][2], c, pt[RowOrder[j][3]])]]]
 \* The multiset of the rows as a function from each distinct row to how often it occurs.
 RowBag(rows) == [x \in {rows[c] : c \in DOMAIN rows} |-> Cardinality({c \in DOMAIN rows : rows[c] = x})]
+\* v is made a value once (TLCEval): TLC keeps a function constructor unevaluated and evaluates
+\* its body again at every application, and a successor's variables are such constructors
+\* (HiCacheSync's WriteBack) until something fingerprints them, which under a VIEW only the
+\* view does; each v[r] below would rebuild rank r's view from them (docs/tlc-speed.md, 1 Dec).
 RankSymmetryView ==
     LET v == TLCEval([r \in Ranks |-> RankView(r)])
     IN  {RowBag([c \in 0 .. CP - 1 |-> [j \in DOMAIN RowOrder |-> v[RowRanks[pt][c][j]]]]) : pt \in TpPerms}
