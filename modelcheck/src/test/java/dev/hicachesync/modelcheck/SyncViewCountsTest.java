@@ -24,9 +24,9 @@ class SyncViewCountsTest {
 
   @ParameterizedTest(name = "{0} at CP {1} x TP {2}")
   @CsvSource({
-      "merged_cp2tp2, 2, 2",   // the ci row's own bounds: 1,451 distinct
-      "b1_fixed, 3, 1",        // B1's write-through and eviction (storage off), three CP rows
-      "b1_fixed, 3, 2"})       // the same with two TP columns: 6 ranks, 12 permutations
+      "b1_fixed, 2, 2",        // B1's write-through and eviction (storage off), CP 2 x TP 2
+      "b1_fixed, 3, 1",        // three CP rows
+      "b1_fixed, 3, 2"})       // three CP rows of two TP columns: 6 ranks, 12 permutations
   void theViewFindsAsManyStatesAsTheOrbit(String model, int cp, int tp, @TempDir Path dir) throws Exception {
     Workspace workspace = Workspace.fromRoot();
     Path base = workspace.models().resolve("MCHiCacheSync_" + model + ".cfg");
