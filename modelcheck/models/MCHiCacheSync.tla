@@ -3,7 +3,7 @@
 (* Bounds for model checking HiCacheSync. Only bounds live here; the cfg   *)
 (* files pick a topology, a version, a policy and one bound set.           *)
 (***************************************************************************)
-EXTENDS HiCacheSync
+EXTENDS HiCacheSync, TLC     \* TLC: TLCEval, for RankSymmetryView
 
 \* Request streams (keys). Two keys and a device that holds one key force an eviction
 \* (key 1 must leave the device for key 2); a third request for key 1 then hits the host
@@ -71,8 +71,43 @@ RankView(r) == <<reqIdx[r], waiting[r], backlog[r], cursor[r], running[r], tree[
 \* would merge states that differ in it, which is unsound, not a reduction. Add new ones here.
 \* The orbit of the state as a set of rank-indexed views: the same set for a state and for
 \* every image of it under RankPerms (a group), different sets for states in different orbits.
-RankSymmetryView ==
+\* Exact, but it builds |RankPerms| images of every generated state (48 at CP 4 x TP 2) and TLC
+\* sorts and fingerprints them all; kept as the reference the view below is tested against.
+OrbitView ==
     LET v == [r \in Ranks |-> RankView(r)]
     IN  {[r \in Ranks |-> v[p[r]]] : p \in RankPerms}
+
+\* The same partition of the states, one orbit per view, built from far fewer values.
+\* A row is the rank views of one CP index c, in a fixed order of the other coordinates
+\* (stage, replica, TP index), with the TP indices renamed by a TP permutation pt:
+\*   Row(c, pt) = << v[RankAt(st, d, c, pt[t])] : (st, d, t) in RowOrder >>.
+\* The view is the set, over the TP permutations pt, of the multiset (bag) of the CP rows.
+\*  - The same for a state and its image under g = (pc, qt) in RankPerms: the image's row c
+\*    under pt is the state's row pc[c] under qt o pt; a bag forgets the order of the rows, so
+\*    Bag(image, pt) = Bag(state, qt o pt), and qt o pt ranges over all TP permutations as pt
+\*    does.
+\*  - Equal views are images: if Bag(u, id) = Bag(s, pt) for some pt, the rows of u are those of
+\*    s under pt, matched one to one by some bijection pc of the CP indices, so u's rank views
+\*    are s's under (pc, pt), an element of RankPerms; and RankView covers every variable.
+\* So TLC keeps one state per orbit, as with OrbitView (same distinct states; the first state
+\* of an orbit it meets is the same one), from |TP|! bags of CP rows instead of CP! x TP! images
+\* of every rank: 2 bags of at most 4 rows of 2 views at CP 4 x TP 2, against 48 images of 8.
+\* A bag, not a set: equal rows are common (ranks in lockstep hold equal views), and a set
+\* would merge states whose rows differ only in how often each occurs.
+RowOrder == [j \in 1 .. PP * DP * TP |->
+                LET i == j - 1 IN <<i \div (DP * TP), (i \div TP) % DP, i % TP>>]
+TpPerms == Bijections(0 .. TP - 1)
+\* RowRanks[pt][c]: the ranks of row c under pt, in RowOrder (a constant table).
+RowRanks == [pt \in TpPerms |-> [c \in 0 .. CP - 1 |->
+                [j \in DOMAIN RowOrder |-> RankAt(RowOrder[j][1], RowOrder[j][2], c, pt[RowOrder[j][3]])]]]
+\* The multiset of the rows as a function from each distinct row to how often it occurs.
+RowBag(rows) == [x \in {rows[c] : c \in DOMAIN rows} |-> Cardinality({c \in DOMAIN rows : rows[c] = x})]
+\* v is made a value once (TLCEval): TLC keeps a function constructor unevaluated and evaluates
+\* its body again at every application, and a successor's variables are such constructors
+\* (HiCacheSync's WriteBack) until something fingerprints them, which under a VIEW only the
+\* view does; each v[r] below would rebuild rank r's view from them (docs/tlc-speed.md, 1 Dec).
+RankSymmetryView ==
+    LET v == TLCEval([r \in Ranks |-> RankView(r)])
+    IN  {RowBag([c \in 0 .. CP - 1 |-> [j \in DOMAIN RowOrder |-> v[RowRanks[pt][c][j]]]]) : pt \in TpPerms}
 
 =============================================================================
