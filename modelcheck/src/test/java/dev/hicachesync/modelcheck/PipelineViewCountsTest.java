@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -58,12 +57,6 @@ class PipelineViewCountsTest {
   }
 
   private static long distinct(Workspace workspace, Path dir, String name, String cfg) throws Exception {
-    Path file = dir.resolve(name + ".cfg");
-    Files.writeString(file, cfg);
-    TlcJob job = new TlcJob("pipeline-view-" + name, "MCHiCachePipeline", file,
-        List.of(workspace.spec(), workspace.models()), dir, 1, Duration.ofMinutes(5), List.of("-Xmx512m"));
-    TlcResult r = new TlcRunner(TlcJar.locate(), ProgressListener.NONE).run(job);
-    assertEquals(Verdict.HOLDS, r.verdict(), name + ": TLC output in " + r.log());
-    return r.distinct();
+    return HoldingCfgRun.distinct(workspace, dir, "MCHiCachePipeline", "pipeline-view-", "-Xmx512m", name, cfg);
   }
 }

@@ -6,8 +6,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.List;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -43,12 +41,6 @@ class SyncViewCountsTest {
   }
 
   private static long distinct(Workspace workspace, Path dir, String name, String cfg) throws Exception {
-    Path file = dir.resolve(name + ".cfg");
-    Files.writeString(file, cfg);
-    TlcJob job = new TlcJob("sync-view-" + name, "MCHiCacheSync", file,
-        List.of(workspace.spec(), workspace.models()), dir, 1, Duration.ofMinutes(5), List.of("-Xmx1g"));
-    TlcResult r = new TlcRunner(TlcJar.locate(), ProgressListener.NONE).run(job);
-    assertEquals(Verdict.HOLDS, r.verdict(), name + ": TLC output in " + r.log());
-    return r.distinct();
+    return HoldingCfgRun.distinct(workspace, dir, "MCHiCacheSync", "sync-view-", "-Xmx1g", name, cfg);
   }
 }
