@@ -1108,6 +1108,24 @@ Next ==
     \/ Background
     \/ Terminated
 
+\* Eager completions: the scheduler collectives that MCHiCacheSync's ReducedSpec (a partial-order
+\* reduction for safety; docs/sync-reduction.md) completes at once, without exploring the other
+\* orders. A scheduler group g that is ready, not a step's RECV (the domain group: its completion
+\* closes the environment window, EnvWindow, so environment steps depend on it) and not a handle
+\* wait, of members with no async call in flight and without shared_group (where both threads use
+\* one group). Its members are frozen until it completes: their schedulers wait on g, their
+\* prefetch threads and environment steps need EnvWindow, which is FALSE while any rank of the
+\* domain waits at a sync point other than RECV, and their async channel is empty. So no other
+\* step reads or writes what g's completion reads or writes, none can disable it, and it disables
+\* none: it commutes with every step, and stays enabled until taken.
+EagerGroup(g) ==
+    /\ g.ch = "sched" /\ g.kind \notin {"domain", "handle"}
+    /\ "shared_group" \notin Knobs
+    /\ \A q \in g.m : coll[q]["async"] = C!NoCall
+    /\ CompletionReady(g)
+EagerGroups ==
+    {coll[r]["sched"].grp : r \in {r \in Ranks : C!LeadsGroup(r, "sched") /\ EagerGroup(coll[r]["sched"].grp)}}
+
 -----------------------------------------------------------------------------
 (* Fairness.                                                                *)
 

@@ -17,8 +17,14 @@ import java.util.Set;
  * @param symmetry whether the cfg declares a {@code SYMMETRY} set
  * @param view whether the cfg declares a {@code VIEW} (states with the same view are merged: the
  *     catalogue's rank symmetry, {@code RankSymmetryView}, is one)
+ * @param specification the name after {@code SPECIFICATION}, or null; {@value #REDUCED_SPEC} is a
+ *     partial-order reduction for safety checking (docs/sync-reduction.md, docs/pipeline-reduction.md)
  */
-public record CfgFile(List<String> invariants, List<String> properties, boolean symmetry, boolean view) {
+public record CfgFile(List<String> invariants, List<String> properties, boolean symmetry, boolean view,
+    String specification) {
+
+  /** The specification of HiCacheSync's and HiCachePipeline's partial-order reductions (no fairness). */
+  public static final String REDUCED_SPEC = "ReducedSpec";
 
   private static final Set<String> KEYWORDS = Set.of(
       "CONSTANT", "CONSTANTS", "INIT", "NEXT", "SPECIFICATION", "INVARIANT", "INVARIANTS",
@@ -38,6 +44,7 @@ public record CfgFile(List<String> invariants, List<String> properties, boolean 
     String section = "";
     boolean symmetry = false;
     boolean view = false;
+    String specification = null;
     for (String token : noComments.split("\\s+")) {
       if (token.isEmpty()) {
         continue;
@@ -50,9 +57,11 @@ public record CfgFile(List<String> invariants, List<String> properties, boolean 
         invariants.add(token);
       } else if (section.startsWith("PROPERT")) {
         properties.add(token);
+      } else if (section.equals("SPECIFICATION") && specification == null) {
+        specification = token;
       }
     }
-    return new CfgFile(invariants, properties, symmetry, view);
+    return new CfgFile(invariants, properties, symmetry, view, specification);
   }
 
   /**
@@ -76,11 +85,12 @@ public record CfgFile(List<String> invariants, List<String> properties, boolean 
   }
 
   /**
-   * The keyword of a state-merging reduction the cfg declares ({@code SYMMETRY} or {@code VIEW}),
-   * or null: sound for invariants, unsound for TLC's liveness checking.
+   * The reduction the cfg declares that is sound for invariants and unsound for TLC's liveness
+   * checking, or null: {@code SYMMETRY} or {@code VIEW} (states merged), or {@value #REDUCED_SPEC}
+   * (an ample-set reduction, written without fairness).
    */
   public String reduction() {
-    return symmetry ? "SYMMETRY" : view ? "VIEW" : null;
+    return symmetry ? "SYMMETRY" : view ? "VIEW" : REDUCED_SPEC.equals(specification) ? REDUCED_SPEC : null;
   }
 
   /** Whether TLC will check temporal properties. */

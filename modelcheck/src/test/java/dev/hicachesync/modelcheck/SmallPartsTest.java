@@ -25,6 +25,9 @@ class SmallPartsTest {
     assertTrue(CfgFile.parse("SPECIFICATION Spec SYMMETRY Perms PROPERTY P").symmetry());
     assertEquals("VIEW", CfgFile.parse("SPECIFICATION Spec VIEW RankSymmetryView PROPERTY P").reduction());
     assertNull(CfgFile.parse("SPECIFICATION Spec PROPERTY P").reduction());
+    assertEquals("ReducedSpec", CfgFile.parse("SPECIFICATION ReducedSpec INVARIANT Inv").reduction());
+    assertEquals("ReducedSpec", CfgFile.parse("SPECIFICATION ReducedSpec INVARIANT Inv").specification());
+    assertNull(CfgFile.parse("INIT Init NEXT Next").specification());
   }
 
   @Test

@@ -128,6 +128,17 @@ class TlcRunnerTest {
   }
 
   @Test
+  void reducedSpecWithLivenessIsRefused(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+    Workspace ws = TestSpecs.workspace();
+    java.nio.file.Path cfg = dir.resolve("Reduced.cfg");
+    Files.writeString(cfg, "SPECIFICATION ReducedSpec\nPROPERTY ReachesTwo\n");
+    TlcJob job = new TlcJob("runner-reduced", "Liveness", cfg, List.of(ws.spec()), ws.work(), 1, Duration.ofMinutes(1), List.of());
+    BadInputException e = assertThrows(BadInputException.class,
+        () -> new TlcRunner(TlcJar.locate(), ProgressListener.NONE).run(job));
+    assertTrue(e.getMessage().contains("ReducedSpec with temporal properties"), e.getMessage());
+  }
+
+  @Test
   void missingModuleIsBadInput() {
     Workspace ws = TestSpecs.workspace();
     TlcJob job = new TlcJob("runner-missing", "NoSuchModule", ws.models().resolve("Ok.cfg"),

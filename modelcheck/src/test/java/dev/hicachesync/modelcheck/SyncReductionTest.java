@@ -1,0 +1,128 @@
+package dev.hicachesync.modelcheck;
+
+import static org.junit.jupiter.api.Assertions.assertAll;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * MCHiCacheSync's ReducedSpec (eager scheduler completions fused into rounds; docs/sync-reduction.md)
+ * must not change a verdict. Every safety row of the ci tier is run reduced and must give its
+ * catalogued verdict (violations, deadlocks and holds alike), and each that holds with no more states than recorded; the
+ * invariants the fusion checks between rounds are load-bearing (a probe that fails only there); and a
+ * committed reduced cfg may list only invariants the fusion checks.
+ */
+class SyncReductionTest {
+
+  private static final String MODULE = "MCHiCacheSync";
+  /** The invariants ReducedInvariants checks between rounds (MCHiCacheSync.tla). */
+  static final Set<String> CHECKED = Set.of("TypeOK", "CollectiveMatching", "TreeAgreement", "AckAgreement",
+      "PrefetchAgreement", "AllocAgreement", "HostSlotSafety", "SidecarCoverage");
+  /** ... and those ReducedDebugChecks adds where a cfg overrides ReducedAlsoChecks with it. */
+  static final Set<String> DEBUG = Set.of("DebugPrefetchRevoked", "DebugLoadBack", "DebugAbortWhileReading",
+      "DebugTwoWaiting", "DebugPrefetchInserted");
+  static final String DEBUG_OVERRIDE = "ReducedAlsoChecks <- ReducedDebugChecks";
+
+  @Test
+  void everyCiSyncRowKeepsItsVerdictReduced(@TempDir Path dir) throws Exception {
+    Workspace workspace = Workspace.fromRoot();
+    assumeTrue(Files.isRegularFile(workspace.catalogue()), "no model catalogue at " + workspace.catalogue());
+    List<ModelEntry> rows = Catalogue.load(workspace.catalogue()).tier(Tier.CI).stream()
+        .filter(m -> m.module().equals(MODULE) && !m.hasLiveness())
+        .toList();
+    assertTrue(rows.size() >= 30, "expected HiCacheSync's ci safety rows, found " + rows.size());
+    List<Executable> checks = new ArrayList<>();
+    for (ModelEntry m : rows) {
+      String cfg = Files.readString(workspace.catalogue().resolveSibling(m.cfg()));
+      TlcResult r = run(workspace, dir, m.name(), reduced(cfg), List.of());
+      checks.add(() -> assertTrue(r.verdict().matches(m.expectedVerdict()),
+          m.name() + " reduced: " + r.verdict() + ", expected " + m.expected() + "; TLC output in " + r.log()));
+      // a violation stops the search where it is found, which the order of the reduced search moves:
+      // only a model that holds has a state count to compare
+      if (m.recorded() != null && m.expectedVerdict().equals(Verdict.HOLDS)) {
+        checks.add(() -> assertTrue(r.distinct() <= m.recorded().distinct(),
+            m.name() + " reduced found " + r.distinct() + " states, recorded " + m.recorded().distinct()));
+      }
+    }
+    assertAll(checks);
+  }
+
+  /** merged_cp2tp2 (CP 2 x TP 2, one request): the probe fails only between two fused rounds. */
+  @Test
+  void theChecksBetweenRoundsAreLoadBearing(@TempDir Path dir) throws Exception {
+    Workspace workspace = Workspace.fromRoot();
+    Path base = workspace.models().resolve("MCHiCacheSync_merged_cp2tp2.cfg");
+    assumeTrue(Files.isRegularFile(base), "no cfg at " + base);
+    String constants = CfgFile.without(Files.readString(base), "INVARIANT", "INVARIANTS", "SPECIFICATION", "VIEW");
+    Path probe = TestSpecs.root().resolve("modelcheck/src/test/resources/reduction");
+    String checks = "\nINVARIANT ProbeMidRound\nVIEW RankSymmetryView\n";
+    TlcResult full = run(workspace, dir, "probe-spec", constants + "\nSPECIFICATION Spec" + checks, List.of(probe));
+    TlcResult checked = run(workspace, dir, "probe-checked",
+        constants + "\nCONSTANT ReducedAlsoChecks <- ProbeAt\nSPECIFICATION ReducedSpec" + checks, List.of(probe));
+    TlcResult unchecked = run(workspace, dir, "probe-unchecked",
+        constants + "\nSPECIFICATION ReducedSpec" + checks, List.of(probe));
+    assertAll(
+        () -> assertEquals(Verdict.violates("ProbeMidRound"), full.verdict(), "Spec; TLC output in " + full.log()),
+        () -> assertEquals(Verdict.violates("ProbeMidRound"), checked.verdict(),
+            "ReducedSpec, the probe checked between rounds; TLC output in " + checked.log()),
+        () -> assertEquals(Verdict.HOLDS, unchecked.verdict(),
+            "ReducedSpec, the probe not checked between rounds; TLC output in " + unchecked.log()));
+  }
+
+  @Test
+  void reducedCfgsListOnlyInvariantsTheFusionChecks() throws IOException {
+    Workspace workspace = Workspace.fromRoot();
+    assumeTrue(Files.isDirectory(workspace.models()), "no models at " + workspace.models());
+    int reducedCfgs = 0;
+    try (Stream<Path> cfgs = Files.list(workspace.models())) {
+      for (Path p : cfgs.filter(f -> f.getFileName().toString().startsWith(MODULE + "_")
+          && f.getFileName().toString().endsWith(".cfg")).toList()) {
+        String text = Files.readString(p);
+        CfgFile cfg = CfgFile.parse(text);
+        if (!CfgFile.REDUCED_SPEC.equals(cfg.specification())) {
+          continue;
+        }
+        reducedCfgs++;
+        for (String inv : cfg.invariants()) {
+          boolean checked = CHECKED.contains(inv) || (DEBUG.contains(inv) && text.contains(DEBUG_OVERRIDE));
+          assertTrue(checked, p.getFileName() + ": " + inv + " is not checked between ReducedSpec's rounds");
+        }
+      }
+    }
+    assertTrue(reducedCfgs >= 1, "no MCHiCacheSync cfg uses ReducedSpec");
+  }
+
+  /** The cfg with SPECIFICATION ReducedSpec (its view kept), and the debug checks where it lists one. */
+  static String reduced(String cfg) {
+    assertTrue(cfg.contains("SPECIFICATION Spec\n"), "cfg without SPECIFICATION Spec:\n" + cfg);
+    String out = cfg.replace("SPECIFICATION Spec\n", "SPECIFICATION ReducedSpec\n");
+    if (CfgFile.parse(cfg).invariants().stream().anyMatch(DEBUG::contains)) {
+      out = out + "\nCONSTANT " + DEBUG_OVERRIDE + "\n";
+    }
+    return out;
+  }
+
+  private static TlcResult run(Workspace workspace, Path dir, String name, String cfg, List<Path> more)
+      throws Exception {
+    Path file = dir.resolve(name + ".cfg");
+    Files.writeString(file, cfg);
+    List<Path> dirs = new ArrayList<>(List.of(workspace.spec(), workspace.models()));
+    dirs.addAll(more);
+    String module = more.isEmpty() ? MODULE : "SyncReductionProbe";
+    TlcJob job = new TlcJob("sync-reduced-" + name, module, file, dirs, dir, 1, Duration.ofMinutes(5),
+        List.of("-Xmx768m"));
+    return new TlcRunner(TlcJar.locate(), ProgressListener.NONE).run(job);
+  }
+}
