@@ -7,6 +7,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -27,6 +29,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * same verdict, on the catalogue's liveness violations and on weaker specifications under which
  * properties fail.
  */
+// Cases two at a time (junit-platform.properties): each is a TLC run of its own, in a folder of its own.
+@Execution(ExecutionMode.CONCURRENT)
 class FairnessFormsTest {
 
   private static final String MODULE = "FairnessFormsSync";

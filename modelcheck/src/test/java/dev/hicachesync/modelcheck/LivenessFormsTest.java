@@ -7,6 +7,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -24,6 +26,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * checks less than the old one (e.g. {@code <>~Busy} instead of {@code []<>~Busy}) holds where
  * the old form fails; one that checks more fails where the old one holds.
  */
+// Cases two at a time (junit-platform.properties): each is a TLC run of its own, in a folder of its own.
+@Execution(ExecutionMode.CONCURRENT)
 class LivenessFormsTest {
 
   static Stream<Arguments> cases() {

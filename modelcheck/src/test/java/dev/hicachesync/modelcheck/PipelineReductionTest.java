@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
@@ -39,10 +40,16 @@ class PipelineReductionTest {
         .filter(m -> m.module().equals(MODULE) && !m.hasLiveness())
         .toList();
     assertTrue(rows.size() >= 10, "expected the pipeline's ci rows, found " + rows.size());
-    List<Executable> checks = new ArrayList<>();
+    List<Callable<TlcResult>> runs = new ArrayList<>();
     for (ModelEntry m : rows) {
       String cfg = Files.readString(workspace.catalogue().resolveSibling(m.cfg()));
-      TlcResult r = run(workspace, dir, m.name(), reduced(cfg));
+      runs.add(() -> run(workspace, dir, m.name(), reduced(cfg), JitChoice.optionsFor(m)));
+    }
+    List<TlcResult> results = TlcBatch.all(runs);
+    List<Executable> checks = new ArrayList<>();
+    for (int i = 0; i < rows.size(); i++) {
+      ModelEntry m = rows.get(i);
+      TlcResult r = results.get(i);
       checks.add(() -> assertTrue(r.verdict().matches(m.expectedVerdict()),
           m.name() + " reduced: " + r.verdict() + ", expected " + m.expected() + "; TLC output in " + r.log()));
       if (m.recorded() != null) {
@@ -65,7 +72,7 @@ class PipelineReductionTest {
     assertTrue(cfg.contains("SPECIFICATION ReducedSpec") && cfg.contains("VIEW LiveSymmetryView"),
         "b7_fixed_cp2 is no longer the reduced model");
     assertTrue(cfg.contains("Bugs = {}"), "b7_fixed_cp2 no longer has Bugs = {}");
-    TlcResult r = run(workspace, dir, "knob-" + bug, cfg.replace("Bugs = {}", "Bugs = {\"" + bug + "\"}"));
+    TlcResult r = run(workspace, dir, "knob-" + bug, cfg.replace("Bugs = {}", "Bugs = {\"" + bug + "\"}"), List.of());
     assertEquals(Verdict.violates(invariant), r.verdict(), bug + " reduced; TLC output in " + r.log());
   }
 
@@ -84,7 +91,8 @@ class PipelineReductionTest {
         && cfg.contains("Policy = \"timeout\""), cfg);
     // one page (one batch) keeps four ranks small: about 33,000 states reduced
     TlcResult r = run(workspace, dir, "timeout-cp2",
-        reduced(cfg.replace("CP = 1", "CP = 2").replace("PagesPerKey <- MCPages2", "PagesPerKey <- MCPages1")));
+        reduced(cfg.replace("CP = 1", "CP = 2").replace("PagesPerKey <- MCPages2", "PagesPerKey <- MCPages1")),
+        List.of());
     assertEquals(Verdict.violates("DebugTailAfterFinalAck"), r.verdict(), "TLC output in " + r.log());
   }
 
@@ -120,11 +128,13 @@ class PipelineReductionTest {
     return out.toString();
   }
 
-  private static TlcResult run(Workspace workspace, Path dir, String name, String cfg) throws Exception {
+  /** {@code jit}: the row's {@link JitChoice} (C1 only for a small model: speed only, same states). */
+  private static TlcResult run(Workspace workspace, Path dir, String name, String cfg, List<String> jit)
+      throws Exception {
     Path file = dir.resolve(name + ".cfg");
     Files.writeString(file, cfg);
     TlcJob job = new TlcJob("pipeline-reduced-" + name, MODULE, file,
-        List.of(workspace.spec(), workspace.models()), dir, 1, Duration.ofMinutes(5), List.of("-Xmx768m"));
+        List.of(workspace.spec(), workspace.models()), dir, 1, Duration.ofMinutes(5), SyncReductionTest.jvm(jit));
     return new TlcRunner(TlcJar.locate(), ProgressListener.NONE).run(job);
   }
 }

@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
@@ -43,10 +44,16 @@ class SyncReductionTest {
         .filter(m -> m.module().equals(MODULE) && !m.hasLiveness())
         .toList();
     assertTrue(rows.size() >= 30, "expected HiCacheSync's ci safety rows, found " + rows.size());
-    List<Executable> checks = new ArrayList<>();
+    List<Callable<TlcResult>> runs = new ArrayList<>();
     for (ModelEntry m : rows) {
       String cfg = Files.readString(workspace.catalogue().resolveSibling(m.cfg()));
-      TlcResult r = run(workspace, dir, m.name(), reduced(cfg), List.of());
+      runs.add(() -> run(workspace, dir, m.name(), reduced(cfg), List.of(), JitChoice.optionsFor(m)));
+    }
+    List<TlcResult> results = TlcBatch.all(runs);
+    List<Executable> checks = new ArrayList<>();
+    for (int i = 0; i < rows.size(); i++) {
+      ModelEntry m = rows.get(i);
+      TlcResult r = results.get(i);
       checks.add(() -> assertTrue(r.verdict().matches(m.expectedVerdict()),
           m.name() + " reduced: " + r.verdict() + ", expected " + m.expected() + "; TLC output in " + r.log()));
       // a violation stops the search where it is found, which the order of the reduced search moves:
@@ -68,11 +75,16 @@ class SyncReductionTest {
     String constants = CfgFile.without(Files.readString(base), "INVARIANT", "INVARIANTS", "SPECIFICATION", "VIEW");
     Path probe = TestSpecs.root().resolve("modelcheck/src/test/resources/reduction");
     String checks = "\nINVARIANT ProbeMidRound\nVIEW RankSymmetryView\n";
-    TlcResult full = run(workspace, dir, "probe-spec", constants + "\nSPECIFICATION Spec" + checks, List.of(probe));
-    TlcResult checked = run(workspace, dir, "probe-checked",
-        constants + "\nCONSTANT ReducedAlsoChecks <- ProbeAt\nSPECIFICATION ReducedSpec" + checks, List.of(probe));
-    TlcResult unchecked = run(workspace, dir, "probe-unchecked",
-        constants + "\nSPECIFICATION ReducedSpec" + checks, List.of(probe));
+    List<TlcResult> results = TlcBatch.all(List.of(
+        () -> run(workspace, dir, "probe-spec", constants + "\nSPECIFICATION Spec" + checks, List.of(probe), List.of()),
+        () -> run(workspace, dir, "probe-checked",
+            constants + "\nCONSTANT ReducedAlsoChecks <- ProbeAt\nSPECIFICATION ReducedSpec" + checks, List.of(probe),
+            List.of()),
+        () -> run(workspace, dir, "probe-unchecked",
+            constants + "\nSPECIFICATION ReducedSpec" + checks, List.of(probe), List.of())));
+    TlcResult full = results.get(0);
+    TlcResult checked = results.get(1);
+    TlcResult unchecked = results.get(2);
     assertAll(
         () -> assertEquals(Verdict.violates("ProbeMidRound"), full.verdict(), "Spec; TLC output in " + full.log()),
         () -> assertEquals(Verdict.violates("ProbeMidRound"), checked.verdict(),
@@ -114,15 +126,22 @@ class SyncReductionTest {
     return out;
   }
 
-  private static TlcResult run(Workspace workspace, Path dir, String name, String cfg, List<Path> more)
-      throws Exception {
+  /** {@code jit}: the row's {@link JitChoice} (C1 only for a small model: speed only, same states). */
+  private static TlcResult run(Workspace workspace, Path dir, String name, String cfg, List<Path> more,
+      List<String> jit) throws Exception {
     Path file = dir.resolve(name + ".cfg");
     Files.writeString(file, cfg);
     List<Path> dirs = new ArrayList<>(List.of(workspace.spec(), workspace.models()));
     dirs.addAll(more);
     String module = more.isEmpty() ? MODULE : "SyncReductionProbe";
     TlcJob job = new TlcJob("sync-reduced-" + name, module, file, dirs, dir, 1, Duration.ofMinutes(5),
-        List.of("-Xmx768m"));
+        jvm(jit));
     return new TlcRunner(TlcJar.locate(), ProgressListener.NONE).run(job);
+  }
+
+  static List<String> jvm(List<String> jit) {
+    List<String> options = new ArrayList<>(jit);
+    options.add("-Xmx768m");
+    return options;
   }
 }
