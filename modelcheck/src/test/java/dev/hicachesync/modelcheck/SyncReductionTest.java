@@ -28,6 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
 class SyncReductionTest {
 
   private static final String MODULE = "MCHiCacheSync";
+  /** The module with ReducedSpec: MCHiCacheSync and the reduction (a module of its own, see its header). */
+  private static final String REDUCED_MODULE = "MCHiCacheSyncReduced";
   /** The invariants ReducedInvariants checks between rounds (MCHiCacheSync.tla). */
   static final Set<String> CHECKED = Set.of("TypeOK", "CollectiveMatching", "TreeAgreement", "AckAgreement",
       "PrefetchAgreement", "AllocAgreement", "HostSlotSafety", "SidecarCoverage");
@@ -133,7 +135,7 @@ class SyncReductionTest {
     Files.writeString(file, cfg);
     List<Path> dirs = new ArrayList<>(List.of(workspace.spec(), workspace.models()));
     dirs.addAll(more);
-    String module = more.isEmpty() ? MODULE : "SyncReductionProbe";
+    String module = more.isEmpty() ? REDUCED_MODULE : "SyncReductionProbe";
     TlcJob job = new TlcJob("sync-reduced-" + name, module, file, dirs, dir, 1, Duration.ofMinutes(5),
         jvm(jit));
     return new TlcRunner(TlcJar.locate(), ProgressListener.NONE).run(job);
