@@ -18,7 +18,7 @@ import java.util.concurrent.locks.LockSupport;
  * counter, no result buffer, no lock), so two members on two cores exchange a handful of cache lines per
  * call and nothing else. Waiters wait actively for a bounded while, then park (see {@link WaitPolicy});
  * the member that sees every arrival right after its own unparks those that parked. Whether the group
- * waits actively at all, and by spinning or by yielding, is timed by its {@link WaitModeChooser}.
+ * waits actively at all is timed by its {@link WaitModeChooser}.
  *
  * <p>Failures decide a generation for every member. A mismatch is seen alike by every member (each
  * compares the same k-th calls); the first to publish it in {@link #broken} wins, and all throw that
@@ -41,7 +41,9 @@ final class Rendezvous {
   private final long timeoutNanos;
   private final WaitBoard board;
 
-  /** Which active way to wait, or park at once, by measurement; null when the policy always parks. */
+  /** How the members wait before they park. */
+  private final WaitPolicy policy;
+  /** Wait actively or park at once, by measurement; null when the policy always parks. */
   private final WaitModeChooser chooser;
 
   /** The failure that broke the group; set once. */
@@ -52,8 +54,8 @@ final class Rendezvous {
     this.members = members;
     this.timeoutNanos = timeoutNanos;
     this.board = board;
-    WaitPolicy policy = WaitPolicy.forMembers(members.size());
-    this.chooser = policy.mode == WaitPolicy.Mode.PARK ? null : new WaitModeChooser(policy.activeWays());
+    this.policy = WaitPolicy.forMembers(members.size());
+    this.chooser = policy.mode == WaitPolicy.Mode.PARK ? null : new WaitModeChooser();
     this.slots = new MemberSlot[members.size()];
     for (int m = 0; m < slots.length; m++) {
       slots[m] = new MemberSlot(members.get(m));
@@ -71,7 +73,7 @@ final class Rendezvous {
     return members;
   }
 
-  /** The group's choice of how to wait (null: the policy always parks); tests. */
+  /** The group's choice between waiting actively and parking (null: the policy always parks); tests. */
   WaitModeChooser chooser() {
     return chooser;
   }
@@ -238,9 +240,8 @@ final class Rendezvous {
    */
   private boolean await(long k, MemberSlot me) {
     boolean interrupted = false;
-    WaitPolicy.Mode way = chooser == null ? WaitPolicy.Mode.PARK : chooser.mode();
-    boolean yield = way == WaitPolicy.Mode.YIELD;
-    long patience = WaitPolicy.activeNanos(way);
+    boolean yield = policy.mode == WaitPolicy.Mode.YIELD;
+    long patience = chooser == null || chooser.parking() ? 0 : policy.activeNanos();
     long start = System.nanoTime();
     while (progress(k) == WAITING) {
       long waited = System.nanoTime() - start;

@@ -1,7 +1,5 @@
 package dev.hicachesync.collective;
 
-import java.util.List;
-
 /**
  * How a member waits for the rest of its group: actively (spinning, or yielding) for a bounded while,
  * then park until the last member to arrive unparks it; whether the group waits actively at all is
@@ -17,9 +15,7 @@ import java.util.List;
  * threads need a core now and then, and the member they displace is then the one its spinning partner
  * waits for. Measured on 2 cores (1 Dec 2026, 03:29–03:33 UTC, load 0.8–1.5, {@code bench --only
  * collectives}, docs/performance.md): a 2-rank all-reduce took 3.05, 13.6, 13.0 and 8.57 µs spinning and
- * 1.62, 2.21 and 1.86 µs yielding. But not on every machine: on the VM of that evening it took 0.71 and
- * 0.97 µs spinning against 2.23–2.88 µs yielding. So such a group yields by default and its
- * {@link WaitModeChooser} measures spinning too ({@link #activeWays}).
+ * 1.62, 2.21 and 1.86 µs yielding.
  *
  * <p>Why a fixed bound rather than one learned per member (the design before 1 Dec 2026): measured on 2
  * cores, a member's own waits are a bad guide. Once one member parked, its partner's next wait includes
@@ -60,14 +56,10 @@ final class WaitPolicy {
    */
   static final String SPIN = System.getProperty("hicache.collective.spin", "auto");
 
-  /** The default way: what a group does before its chooser has measured anything. */
   final Mode mode;
-  /** Whether the group's chooser also measures spinning (auto, and exactly as many members as cores). */
-  private final boolean trySpin;
 
-  private WaitPolicy(Mode mode, boolean trySpin) {
+  private WaitPolicy(Mode mode) {
     this.mode = mode;
-    this.trySpin = trySpin;
   }
 
   /**
@@ -75,34 +67,17 @@ final class WaitPolicy {
    * may use free, yield otherwise (the group's chooser turns either into parking on a loaded machine).
    */
   static WaitPolicy forMembers(int members) {
-    int cores = Runtime.getRuntime().availableProcessors();
-    return switch (SPIN) {
-      case "on" -> new WaitPolicy(Mode.SPIN, false);
-      case "yield" -> new WaitPolicy(Mode.YIELD, false);
-      case "off" -> new WaitPolicy(Mode.PARK, false);
-      default -> members < cores ? new WaitPolicy(Mode.SPIN, false) : new WaitPolicy(Mode.YIELD, members == cores);
-    };
+    return new WaitPolicy(switch (SPIN) {
+      case "on" -> Mode.SPIN;
+      case "yield" -> Mode.YIELD;
+      case "off" -> Mode.PARK;
+      default -> members < Runtime.getRuntime().availableProcessors() ? Mode.SPIN : Mode.YIELD;
+    });
   }
 
-  /**
-   * The active ways the group's chooser measures against parking, the default first; empty when the
-   * policy parks at once.
-   */
-  List<Mode> activeWays() {
-    if (mode == Mode.PARK) {
-      return List.of();
-    }
-    return trySpin ? List.of(mode, Mode.SPIN) : List.of(mode);
-  }
-
-  /** How long a member waits actively before it parks, in ns (0: park at once), the default way. */
+  /** How long a member waits actively before it parks, in ns (0: park at once). */
   long activeNanos() {
-    return activeNanos(mode);
-  }
-
-  /** How long a member waiting {@code way} waits actively before it parks, in ns (0: park at once). */
-  static long activeNanos(Mode way) {
-    return switch (way) {
+    return switch (mode) {
       case SPIN -> MAX_PATIENCE_NANOS;
       case YIELD -> MAX_YIELD_PATIENCE_NANOS;
       case PARK -> 0;
