@@ -110,8 +110,6 @@ RankSymmetryView ==
     LET v == TLCEval([r \in Ranks |-> RankView(r)])
     IN  {RowBag([c \in 0 .. CP - 1 |-> [j \in DOMAIN RowOrder |-> v[RowRanks[pt][c][j]]]]) : pt \in TpPerms}
 
-
-
 \* ReducedSpec, the partial-order reduction for safety (docs/sync-reduction.md), is in
 \* MCHiCacheSyncReduced.tla, a module of its own: its instance of HiCacheSync with parameters (Mid)
 \* made every state of every model of this module cost about twice as much to TLC 2.18, even with

@@ -1,23 +1,21 @@
 ---- MODULE MCHiCacheSyncReduced ----
-\* MCHiCacheSync with ReducedSpec, a partial-order reduction for SAFETY checking (issue 13;
-\* docs/sync-reduction.md). A cfg selects it with this module and `SPECIFICATION ReducedSpec`.
+\* ReducedSpec: MCHiCacheSync with a partial-order reduction for SAFETY checking (issue 13;
+\* docs/sync-reduction.md). A cfg selects it with this module and `SPECIFICATION ReducedSpec` (no
+\* fairness: never with PROPERTIES, and the runner refuses the pair); Spec is MCHiCacheSync's, and
+\* every other cfg keeps its state count. In a state where some scheduler group is eager
+\* (HiCacheSync's EagerGroups: ready, and it commutes with every other step), ReducedNext explores
+\* only one successor: every eager group completes (a round: their members are disjoint), then the
+\* next round, until no group is eager. The states between rounds are not stored, so their
+\* invariants are checked here (ReducedInvariants, on the state as values through the instance Mid):
+\* where one fails, the fused step stops in that state, and TLC reports it. Where no group is
+\* eager, ReducedNext is Next. The invariants a reduced cfg may list are those ReducedInvariants
+\* checks (SyncReductionTest).
+\*
 \* Why a module of its own: the instance of HiCacheSync with parameters below (Mid) made TLC 2.18
 \* spend about twice as long on every state of every model of the module that held it, Spec
 \* included, though Spec never uses it (post20460_cp2tp2_live: 14.8 s with it, 7.6 s without, C1,
 \* 1 Dec 2026; docs/tlc-speed.md). Only models that use ReducedSpec pay for it here.
 EXTENDS MCHiCacheSync
-
-\* ---------------------------------------------------------------------------
-\* ReducedSpec: a partial-order reduction for SAFETY checking (issue 13; docs/sync-reduction.md).
-\* A cfg selects it with `SPECIFICATION ReducedSpec` (no fairness: never with PROPERTIES, and the
-\* runner refuses the pair); Spec stays the default and every other cfg keeps its state count.
-\* In a state where some scheduler group is eager (HiCacheSync's EagerGroups: ready, and it commutes
-\* with every other step), ReducedNext explores only one successor: every eager group completes
-\* (a round: their members are disjoint), then the next round, until no group is eager. The states
-\* between rounds are not stored, so their invariants are checked here (ReducedInvariants, on the
-\* state as values through the instance Mid): where one fails, the fused step stops in that state,
-\* and TLC reports it. Where no group is eager, ReducedNext is Next.
-\* The invariants a reduced cfg may list are those ReducedInvariants checks (SyncReductionTest).
 
 \* The state whose per-rank local states (LS records, with lenv's dead flag) are ls and whose calls
 \* are cl, as an instance of the spec: its invariants and guards, exactly as written there.

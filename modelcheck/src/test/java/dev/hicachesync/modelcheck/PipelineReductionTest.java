@@ -134,7 +134,7 @@ class PipelineReductionTest {
     Path file = dir.resolve(name + ".cfg");
     Files.writeString(file, cfg);
     TlcJob job = new TlcJob("pipeline-reduced-" + name, MODULE, file,
-        List.of(workspace.spec(), workspace.models()), dir, 1, Duration.ofMinutes(5), SyncReductionTest.jvm(jit));
+        List.of(workspace.spec(), workspace.models()), dir, 1, Duration.ofMinutes(5), TlcBatch.jvmOptions(jit));
     return new TlcRunner(TlcJar.locate(), ProgressListener.NONE).run(job);
   }
 }

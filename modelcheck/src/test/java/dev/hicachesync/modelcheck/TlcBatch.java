@@ -22,6 +22,16 @@ final class TlcBatch {
 
   private TlcBatch() {}
 
+  /**
+   * A batch job's JVM options: the row's {@link JitChoice} (C1 only for a small model: speed only, the
+   * same states), then a heap small enough for two jobs beside the test JVM.
+   */
+  static List<String> jvmOptions(List<String> jit) {
+    List<String> options = new ArrayList<>(jit);
+    options.add("-Xmx768m");
+    return options;
+  }
+
   /** Every run's result, in order; the first failure (in that order) is rethrown after all finished. */
   static <T> List<T> all(List<Callable<T>> runs) throws Exception {
     ExecutorService pool = Executors.newFixedThreadPool(JOBS);
