@@ -51,27 +51,39 @@ class FreeRunningServingLoopTest {
   }
 
   /**
-   * Five runs, each a different interleaving, each checked in full; at least one of them must have read from
-   * storage, so that the completion sync raced S7 (a storage hit needs a backup to land before a later prefetch
-   * asks, which is timing: about 1 run in 30 had none on a quiet machine, and one batch of five had only 2 under
-   * load 25, so "three of five" was a timing assertion that could fail a correct build).
+   * Two runs as free as an engine's with an empty forward pass, then five in which every 20th step lets the
+   * rank's threads catch up (as a real forward pass's time would); each run a different interleaving, each
+   * checked in full. At least one of the five must have read from storage, so that the completion sync raced
+   * S7. Why not ask it of the free runs: there the I/O threads fall steps behind, the host pool stays held and
+   * the storage hits are revoked as "pool short" (stepped: none). Many free runs read nothing: one CI run had 0
+   * of 5 and failed a correct build; on this project's VM (1 Dec 2026, 23:45 UTC) 6 of 20 runs read on cp 2 ×
+   * tp 2 and 13 of 20 on tp 2. With the catch-up every 20th step: 20 of 20 read (976 tokens or more) on each,
+   * and 12 of 12 with two more busy threads on the two cores.
    */
   private static void unifiedRuns(int cp, int tp) throws InterruptedException {
+    for (int run = 0; run < 2; run++) {
+      check(cp, tp, 1, "unified", 0);
+    }
     int withReads = 0;
     for (int run = 0; run < 5; run++) {
-      withReads += check(cp, tp, 1, "unified").storageHitTokens().get(0) > 0 ? 1 : 0;
+      withReads += check(cp, tp, 1, "unified", 20).storageHitTokens().get(0) > 0 ? 1 : 0;
     }
     assertTrue(withReads >= 1, "only " + withReads + " of 5 runs read from storage: the race was not exercised");
   }
 
   private static ServingLoopExample.Report check(int cp, int tp, int pp, String version)
       throws InterruptedException {
+    return check(cp, tp, pp, version, 0);
+  }
+
+  private static ServingLoopExample.Report check(int cp, int tp, int pp, String version, int forwardPassEvery)
+      throws InterruptedException {
     HiCacheConfig cfg = HiCacheConfig.builder().pageSize(16).devicePages(48).hicacheRatio(1.5)
         .parallelism(1, cp, tp, pp).protocolVersion(version).storagePrefetchPolicy("wait_complete")
         .writePolicy("write_through").prefetchThresholdTokens(32).loadBackThresholdTokens(16).ioBatchPages(2)
         .build();
     long seed = 11;
-    ServingLoopExample.Report r = new ServingLoopExample(cfg, 400, seed, ThreadMode.FREE_RUNNING).run();
+    ServingLoopExample.Report r = new ServingLoopExample(cfg, 400, seed, ThreadMode.FREE_RUNNING, forwardPassEvery).run();
     assertEquals(1, r.treeDigests().stream().distinct().count(), "TreeAgreement: " + r.treeDigests());
     assertEquals(1, r.finished().stream().distinct().count(), "finished per rank " + r.finished());
     int requests = ServingLoopExample.requests(seed, 400, 16).size();

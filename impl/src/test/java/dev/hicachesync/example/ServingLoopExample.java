@@ -44,6 +44,7 @@ public final class ServingLoopExample {
   private final int steps;
   private final long seed;
   private final ThreadMode threadMode;
+  private final int forwardPassEvery;
 
   /** An engine of {@code base}'s grid that serves {@code steps} steps of a request stream drawn from {@code seed}. */
   public ServingLoopExample(HiCacheConfig base, int steps, long seed) {
@@ -52,10 +53,27 @@ public final class ServingLoopExample {
 
   /** The same engine with the ranks' own threads in {@code threadMode} ({@code FREE_RUNNING}: as in production). */
   public ServingLoopExample(HiCacheConfig base, int steps, long seed, ThreadMode threadMode) {
+    this(base, steps, seed, threadMode, 0);
+  }
+
+  /**
+   * The same engine whose every {@code forwardPassEvery}-th step (0: none) lets the rank's threads finish
+   * their work before it begins ({@link HiCacheRank#awaitThreadsIdle}), standing in for the time a real
+   * forward pass gives them. Why: this loop's forward pass computes nothing, so a step takes a fraction of
+   * a millisecond where an engine's takes tens; free-running, the I/O threads then fall steps behind, the
+   * host pool stays held by backups and reads in flight, and storage hits are revoked as "pool short"
+   * (version {@code unified}, cp 2 × tp 2: no storage read at all in 14 of 20 runs, see {@code
+   * FreeRunningServingLoopTest}). Between those steps the threads still race the scheduler and each other.
+   */
+  public ServingLoopExample(HiCacheConfig base, int steps, long seed, ThreadMode threadMode, int forwardPassEvery) {
+    if (forwardPassEvery < 0) {
+      throw new IllegalArgumentException("forwardPassEvery must be >= 0, was " + forwardPassEvery);
+    }
     this.base = base;
     this.steps = steps;
     this.seed = seed;
     this.threadMode = threadMode;
+    this.forwardPassEvery = forwardPassEvery;
   }
 
   /** Runs every rank on its own thread until the stream is served and every rank is quiet; returns the report. */
@@ -73,7 +91,7 @@ public final class ServingLoopExample {
           HiCacheRank cache = HiCacheRank.builder(base.forRank(rank)).groups(cluster.groups(rank))
               .storage(storage).threadMode(threadMode).build();
           schedulers[rank] = new Scheduler(cache, requests(seed, steps, base.pageSize()));
-          schedulers[rank].serve(steps);
+          schedulers[rank].serve(steps, forwardPassEvery);
         } catch (Throwable e) {
           failure.compareAndSet(null, e);
         }
@@ -161,8 +179,19 @@ public final class ServingLoopExample {
 
     /** Serves {@code steps} steps, then steps on without new requests until the rank is quiet. */
     void serve(int steps) {
+      serve(steps, 0);
+    }
+
+    /**
+     * Serves {@code steps} steps (every {@code forwardPassEvery}-th, if not 0, after the rank's threads have
+     * caught up), then steps on without new requests until the rank is quiet.
+     */
+    void serve(int steps, int forwardPassEvery) {
       int step = 0;
       for (; step < steps; step++) {
+        if (forwardPassEvery > 0 && step % forwardPassEvery == forwardPassEvery - 1) {
+          cache.awaitThreadsIdle(1_000); // local: changes nothing the ranks must agree on
+        }
         step(step);
       }
       // Drain: a bounded number of idle steps, the same on every rank (they must keep making the same calls).
