@@ -23,9 +23,8 @@ class FreeRunningServingLoopTest {
 
   /**
    * A free run, then one whose threads catch up every 20th step, each checked in full; the second must read
-   * from storage. Storage hits need a backup to land before a later prefetch asks and host slots to read
-   * into: timing, not protocol. Free, 20 of 20 runs read here (1 Dec 2026, about 23:45 UTC); the catch-up keeps the
-   * assertion from depending on a faster or busier machine (see {@link #unifiedRuns}).
+   * from storage, for the reason given at {@link #unifiedRuns} (free, 20 of 20 merged runs read here, 1 Dec
+   * 2026 about 23:45 UTC; the catch-up keeps the assertion from depending on a faster or busier machine).
    */
   @RepeatedTest(3)
   void mergedOnCp2Tp2() throws InterruptedException {

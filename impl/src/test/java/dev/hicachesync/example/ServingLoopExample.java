@@ -59,11 +59,9 @@ public final class ServingLoopExample {
   /**
    * The same engine whose every {@code forwardPassEvery}-th step (0: none) lets the rank's threads finish
    * their work before it begins ({@link HiCacheRank#awaitThreadsIdle}), standing in for the time a real
-   * forward pass gives them. Why: this loop's forward pass computes nothing, so a step takes a fraction of
-   * a millisecond where an engine's takes tens; free-running, the I/O threads then fall steps behind, the
-   * host pool stays held by backups and reads in flight, and storage hits are revoked as "pool short"
-   * (version {@code unified}, cp 2 × tp 2: no storage read at all in 14 of 20 runs, see {@code
-   * FreeRunningServingLoopTest}). Between those steps the threads still race the scheduler and each other.
+   * forward pass gives them: this loop's computes nothing, so a step takes a fraction of a millisecond
+   * where an engine's takes tens, and free-running I/O threads fall steps behind (what that costs, measured:
+   * {@code FreeRunningServingLoopTest}). Between those steps the threads still race the scheduler and each other.
    */
   public ServingLoopExample(HiCacheConfig base, int steps, long seed, ThreadMode threadMode, int forwardPassEvery) {
     if (forwardPassEvery < 0) {

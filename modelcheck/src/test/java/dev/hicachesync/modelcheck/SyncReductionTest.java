@@ -156,5 +156,4 @@ class SyncReductionTest {
         TlcBatch.jvmOptions(jit));
     return new TlcRunner(TlcJar.locate(), ProgressListener.NONE).run(job);
   }
-
 }
