@@ -81,7 +81,7 @@ ColumnsExact == DP = 1 /\ TP = 1 /\ CP <= 2
 Column(c) == [st \in 0 .. PP - 1 |-> RankView(RankAt(st, 0, c, 0))]
 RankSymmetryView == IF ColumnsExact THEN {Column(c) : c \in 0 .. CP - 1} ELSE OrbitView
 
-\* The view of ReducedSpec's models (docs/pipeline-reduction.md): RankSymmetryView of the ranks'
+\* The view of ReducedSpec's models (docs/explanation/spec-design.md): RankSymmetryView of the ranks'
 \* LIVE state. A prefetch field that no action will read again and no invariant reads is set to
 \* a constant, so states that differ only there are one: `to` once the prefetch left "reading"
 \* (only CanTerminate reads it, and only then); `fail` once no batch is left to start or skip or

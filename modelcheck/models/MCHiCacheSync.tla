@@ -105,14 +105,14 @@ RowBag(rows) == [x \in {rows[c] : c \in DOMAIN rows} |-> Cardinality({c \in DOMA
 \* v is made a value once (TLCEval): TLC keeps a function constructor unevaluated and evaluates
 \* its body again at every application, and a successor's variables are such constructors
 \* (HiCacheSync's WriteBack) until something fingerprints them, which under a VIEW only the
-\* view does; each v[r] below would rebuild rank r's view from them (docs/tlc-speed.md, 1 Dec).
+\* view does; each v[r] below would rebuild rank r's view from them (docs/explanation/spec-design.md, 1 Dec).
 RankSymmetryView ==
     LET v == TLCEval([r \in Ranks |-> RankView(r)])
     IN  {RowBag([c \in 0 .. CP - 1 |-> [j \in DOMAIN RowOrder |-> v[RowRanks[pt][c][j]]]]) : pt \in TpPerms}
 
-\* ReducedSpec, the partial-order reduction for safety (docs/sync-reduction.md), is in
+\* ReducedSpec, the partial-order reduction for safety (docs/explanation/spec-design.md), is in
 \* MCHiCacheSyncReduced.tla, a module of its own: its instance of HiCacheSync with parameters (Mid)
 \* made every state of every model of this module cost about twice as much to TLC 2.18, even with
 \* Spec, where nothing uses it (post20460_cp2tp2_live: 7.6 s without the instance, 14.8 s with it,
-\* C1, 1 Dec 2026; docs/tlc-speed.md).
+\* C1, 1 Dec 2026; docs/explanation/spec-design.md).
 =============================================================================

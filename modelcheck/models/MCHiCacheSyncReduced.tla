@@ -1,6 +1,6 @@
 ---- MODULE MCHiCacheSyncReduced ----
 \* ReducedSpec: MCHiCacheSync with a partial-order reduction for SAFETY checking (issue 13;
-\* docs/sync-reduction.md). A cfg selects it with this module and `SPECIFICATION ReducedSpec` (no
+\* docs/explanation/spec-design.md). A cfg selects it with this module and `SPECIFICATION ReducedSpec` (no
 \* fairness: never with PROPERTIES, and the runner refuses the pair); Spec is MCHiCacheSync's, and
 \* every other cfg keeps its state count. In a state where some scheduler group is eager
 \* (HiCacheSync's EagerGroups: ready, and it commutes with every other step), ReducedNext explores
@@ -14,7 +14,7 @@
 \* Why a module of its own: the instance of HiCacheSync with parameters below (Mid) made TLC 2.18
 \* spend about twice as long on every state of every model of the module that held it, Spec
 \* included, though Spec never uses it (post20460_cp2tp2_live: 14.8 s with it, 7.6 s without, C1,
-\* 1 Dec 2026; docs/tlc-speed.md). Only models that use ReducedSpec pay for it here.
+\* 1 Dec 2026; docs/explanation/spec-design.md). Only models that use ReducedSpec pay for it here.
 EXTENDS MCHiCacheSync
 
 \* The state whose per-rank local states (LS records, with lenv's dead flag) are ls and whose calls

@@ -39,7 +39,7 @@ import java.util.function.LongSupplier;
  * the others. With {@link ThreadMode#STEPPED} (the default) each hand-off waits for its hand-back, so the
  * rank is deterministic; with {@link ThreadMode#FREE_RUNNING} the threads race the scheduler as SGLang's do
  * and a failure on one of them is rethrown by the scheduler's next {@link #runPrefetchThread} or {@link
- * #checkHicacheEvents}. {@code docs/concurrency.md} lists every hand-off.
+ * #checkHicacheEvents}. {@code docs/explanation/concurrency.md} lists every hand-off.
  *
  * <h2>Order: what every rank of a group must do alike</h2>
  * The ranks of a sync domain (all attention-CP × attention-TP ranks of a replica, and its pipeline stages)

@@ -15,7 +15,7 @@
  * tier.DeviceTier}. {@link dev.hicachesync.api.Seam} is internal too: the
  * simulator's and the tests' door into a rank (fault injection, the simulated environment, the data path).
  *
- * <p>The guide is {@code docs/embedding.md}; the worked example is {@code
+ * <p>The guide is {@code docs/tutorial/embed-a-rank.md}; the worked example is {@code
  * impl/src/test/java/dev/hicachesync/example/ServingLoopExample.java}.
  */
 package dev.hicachesync.api;

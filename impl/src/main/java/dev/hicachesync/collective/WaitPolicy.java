@@ -14,7 +14,7 @@ package dev.hicachesync.collective;
  * A group exactly as large as the cores yields too: the JIT, the collector and the process's other
  * threads need a core now and then, and the member they displace is then the one its spinning partner
  * waits for. Measured on 2 cores (1 Dec 2026, 03:29–03:33 UTC, load 0.8–1.5, {@code bench --only
- * collectives}, docs/performance.md): a 2-rank all-reduce took 3.05, 13.6, 13.0 and 8.57 µs spinning and
+ * collectives}, docs/explanation/concurrency.md): a 2-rank all-reduce took 3.05, 13.6, 13.0 and 8.57 µs spinning and
  * 1.62, 2.21 and 1.86 µs yielding.
  *
  * <p>Why a fixed bound rather than one learned per member (the design before 1 Dec 2026): measured on 2

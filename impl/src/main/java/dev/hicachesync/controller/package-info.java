@@ -14,6 +14,6 @@
  * threads, one {@code HandOffWorker} each). Time comes in through {@code ControllerEnv}, and the threads are
  * started by whoever builds the rank ({@code api.HiCacheRank}, the simulator), never by the controller
  * itself; stepped, they hand back at the instants the environment chose, so a simulator still runs every rank
- * deterministically (docs/concurrency.md).
+ * deterministically (docs/explanation/concurrency.md).
  */
 package dev.hicachesync.controller;

@@ -60,7 +60,7 @@ public final class Simulator {
    * or more; when every processor already has a rank to run, the worker must take a processor from a rank
    * and give it back each time: the Mooncake replay's first 3,000 requests at CP 2 x TP 2 on 2 cores made
    * 790,000 involuntary context switches with the hand-offs and 179,000 without, 5.3 s of system time
-   * against 3.3 s (docs/performance.md, issue 13). With a spare processor per rank the threads cost little and keep
+   * against 3.3 s (docs/explanation/concurrency.md). With a spare processor per rank the threads cost little and keep
    * running, so the simulator still exercises them where it can. Timing never decides anything: the
    * choice is a function of the topology and the machine, and either choice gives the same report.
    */

@@ -11,7 +11,7 @@ import java.util.SplittableRandom;
  * {@code CacheController}, sync layer and collectives) and so is the scheduler loop ({@code RankEngine},
  * the simulator's only one, driving the public {@code HiCacheRank}); what changes is the loop's
  * configuration ({@code LoopShape.spec()}) and its request stream ({@code SpecIntake}), to the spec's
- * abstraction (ARCHITECTURE.md, "Trace validation"):
+ * abstraction (docs/explanation/trace-validation.md, "The spec-shaped run"):
  *
  * <ul>
  *   <li>a fixed request stream of keys; key k is a prompt of {@code pagesPerKey} pages whose tokens are all

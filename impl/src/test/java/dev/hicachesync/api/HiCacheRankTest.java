@@ -9,7 +9,7 @@ import dev.hicachesync.collective.CollectiveTimeoutException;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
-/** What an engine sees from the API on bad input, a missing rank and wrong groups (docs/embedding.md). */
+/** What an engine sees from the API on bad input, a missing rank and wrong groups (docs/tutorial/embed-a-rank.md). */
 class HiCacheRankTest {
 
   private static HiCacheConfig.Builder grid(int cp, int tp) {

@@ -23,7 +23,7 @@ class WaitPolicyTest {
   @Test
   void activeWaitsOutlastAPartnersWakeUpAndParkNeverWaitsActively() {
     // A parked partner's wake-up took 10-50 µs on the 2-core VM: a spin shorter than that overruns it, and
-    // the pair falls into parking every call (docs/performance.md, 1 Dec 2026).
+    // the pair falls into parking every call (docs/explanation/concurrency.md, 1 Dec 2026).
     if (WaitPolicy.SPIN.equals("auto") && System.getProperty("hicache.collective.patienceMicros") == null
         && System.getProperty("hicache.collective.yieldPatienceMicros") == null) {
       if (Runtime.getRuntime().availableProcessors() > 1) {

@@ -18,7 +18,7 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * A minimal serving engine that embeds HiCache, written only against {@code dev.hicachesync.api} (an
- * engine author's starting point; {@code docs/embedding.md} walks through it). Every rank is a thread of
+ * engine author's starting point; {@code docs/tutorial/embed-a-rank.md} walks through it). Every rank is a thread of
  * this JVM and is its own scheduler thread: each step it runs the prefetch pass and the event check, takes
  * the step's new requests, aborts the ones the client dropped, admits waiting requests (prefix match,
  * storage prefetch check, load-back, page allocation, prefill, caching the prompt), runs one decode step for

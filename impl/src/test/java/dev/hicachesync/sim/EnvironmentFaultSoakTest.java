@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
  * The short soak of issue 16 (CI): every fixed protocol version keeps its ranks in agreement, and drains
  * leak-free, under seeded environment faults ({@link EnvironmentFaults}); the legacy version and an
  * injected protocol bug are still caught under the same faults; a backend exception fails its rank by
- * name and its peers with the collective error, without a hang. The long soak is in docs/faults.md.
+ * name and its peers with the collective error, without a hang. The long soak is in docs/howto/run-a-soak.md.
  */
 class EnvironmentFaultSoakTest {
   static final String FAULTS = "read_fail=0.03,corrupt=0.02,missing=0.02,slow=0.1,abort=0.03";

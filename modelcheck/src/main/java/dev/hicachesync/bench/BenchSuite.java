@@ -26,7 +26,7 @@ public final class BenchSuite {
       int[] replayLengths, boolean tlc) {
     /** Seconds: enough for CI to run every path once. */
     public static final Sizes SMOKE = new Sizes(300, 1, 20, 40, 32, 60, new int[] {8}, false);
-    /** Minutes: the figures for {@code docs/performance.md}. */
+    /** Minutes: the figures for {@code docs/reference/measurements.md}. */
     public static final Sizes FULL = new Sizes(10_000, 5, 500, 1_500, 512, 3_000, new int[] {25, 50, 100, 200}, true);
   }
 

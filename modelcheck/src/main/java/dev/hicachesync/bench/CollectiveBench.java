@@ -64,7 +64,7 @@ final class CollectiveBench {
    * state, and where the scheduler put the rank threads is part of it. A 2-rank group's median call took
    * 0.7-1.1 µs with its members on cores of their own and 3.3-3.7 µs with both on one core (each wait is
    * then a switch to the partner), per trial under {@code chrt -f 1} on 2 cores, and which of the two a trial
-   * got changed from trial to trial (docs/performance.md, "The 2-rank all-reduce"). Measured in fresh
+   * got changed from trial to trial (docs/explanation/concurrency.md, "The collectives' rendezvous"). Measured in fresh
    * threads, every trial's measured calls started under a placement its warm-up had never run under.
    */
   static double time(int ranks, int rounds, RankBody body) throws Exception {

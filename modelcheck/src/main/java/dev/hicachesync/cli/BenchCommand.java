@@ -18,7 +18,7 @@ import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code ./hicache-sync bench}: measures the project's hot paths, each beside a baseline measured in the
- * same run, and prints one table (see {@code docs/performance.md}).
+ * same run, and prints one table (see {@code docs/reference/measurements.md}).
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
     description = "Measure collectives, page copies, storage I/O, simulator, replay and TLC, each against a "

@@ -86,7 +86,7 @@ public class SimulateCommand implements Callable<Integer> {
 
   @Option(names = "--hicache-host-memory-mode", defaultValue = "cache", paramLabel = "MODE",
       description = "host memory mode: cache (default) or buffer_only (#34798, version unified only: storage hits"
-          + " the host pool cannot serve are parked and retried, docs/unified.md)")
+          + " the host pool cannot serve are parked and retried, docs/explanation/unified.md)")
   String hostMemoryMode;
 
   @Option(names = {"--policy", "--hicache-storage-prefetch-policy"}, defaultValue = "timeout",
@@ -102,13 +102,13 @@ public class SimulateCommand implements Callable<Integer> {
           + " early_tail_release, early_slot_reuse; unified only: local_terminate, pd_decode_load_readiness,"
           + " waiting_timeout_local_clock, backup_thread_dies, attach_fails_locally, and the fixed twins"
           + " waiting_timeout_broadcast, backup_raise_acked, attach_agreed; the scenario attach_all_ok"
-          + " (docs/unified.md); unified with --pp 2 or more: pp_drain_nowait and its fixed twin"
-          + " pp_drain_blocking (docs/unified-pp.md)")
+          + " (docs/explanation/unified.md); unified with --pp 2 or more: pp_drain_nowait and its fixed twin"
+          + " pp_drain_blocking (docs/explanation/pipeline.md)")
   List<String> faults;
 
   @Option(names = "--faults", paramLabel = "SPEC",
       description = "environment faults of a soak, KIND=P[,KIND=P]...: read_fail, corrupt, missing, slow, abort,"
-          + " backend_error (docs/faults.md)")
+          + " backend_error (docs/reference/fault-grammar.md)")
   String environmentFaults;
 
   @Option(names = "--device-pages", defaultValue = "192", description = "L1 pages per rank (default ${DEFAULT-VALUE})")
@@ -146,11 +146,11 @@ public class SimulateCommand implements Callable<Integer> {
 
   @Option(names = "--processes",
       description = "run each rank as its own process on this machine (loopback, free ports) and gather their reports;"
-          + " needs --storage file or off (docs/processes.md)")
+          + " needs --storage file or off (docs/howto/run-ranks-as-processes.md)")
   boolean processes;
 
   @Option(names = "--kill-rank", paramLabel = "R@STEP",
-      description = "with --processes: rank R's process kills itself (SIGKILL) at step STEP (docs/faults.md)")
+      description = "with --processes: rank R's process kills itself (SIGKILL) at step STEP (docs/reference/fault-grammar.md)")
   String killRank;
 
   @Option(names = "--digest-log", paramLabel = "DIR",

@@ -18,7 +18,7 @@ import java.util.Set;
  * @param view whether the cfg declares a {@code VIEW} (states with the same view are merged: the
  *     catalogue's rank symmetry, {@code RankSymmetryView}, is one)
  * @param specification the name after {@code SPECIFICATION}, or null; {@value #REDUCED_SPEC} is a
- *     partial-order reduction for safety checking (docs/sync-reduction.md, docs/pipeline-reduction.md)
+ *     partial-order reduction for safety checking (docs/explanation/spec-design.md)
  */
 public record CfgFile(List<String> invariants, List<String> properties, boolean symmetry, boolean view,
     String specification) {

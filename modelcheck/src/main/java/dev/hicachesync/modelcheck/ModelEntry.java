@@ -4,7 +4,7 @@ import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 
 /**
  * One model of the catalogue, as written in {@code modelcheck/models/catalogue.json}; see
- * ARCHITECTURE.md for the format. {@link Catalogue#load} validates every field.
+ * docs/reference/catalogue.md for the format. {@link Catalogue#load} validates every field.
  *
  * @param name unique row label
  * @param module the TLA+ module TLC runs

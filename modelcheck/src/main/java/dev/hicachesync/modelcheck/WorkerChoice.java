@@ -7,7 +7,7 @@ package dev.hicachesync.modelcheck;
  * <p>Models checked side by side share the cores: each of {@code jobs} parallel TLC JVMs gets
  * {@code cores / jobs} workers, at least one and at most {@link #MAX_DEFAULT}, so that
  * {@code jobs x workers <= cores} whenever {@code jobs <= cores}. A single model on a 2-core
- * machine ({@code check --model X}) gets both cores (docs/tlc-speed.md, "Workers"). The cap:
+ * machine ({@code check --model X}) gets both cores (docs/explanation/spec-design.md, "Workers"). The cap:
  * TLC's workers share one fingerprint set and one state queue, and the catalogue's models are
  * small; more than two was not measured.
  *

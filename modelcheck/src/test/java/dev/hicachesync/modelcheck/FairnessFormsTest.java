@@ -14,7 +14,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * HiCacheSync's fairness is written on values (spec/HiCacheSync.tla, "Fairness"; docs/tlc-speed.md,
+ * HiCacheSync's fairness is written on values (spec/HiCacheSync.tla, "Fairness"; docs/explanation/spec-design.md,
  * "Fairness on values"): {@code SomeCollectiveReady} and {@code BackgroundReady} stand for TLC's
  * {@code ENABLED <<A>>_vars}, {@code CollectiveStep} and {@code BackgroundStep} for {@code A} on
  * the steps of {@code Next}. The spec argues that each is exact; these cases check it with TLC.

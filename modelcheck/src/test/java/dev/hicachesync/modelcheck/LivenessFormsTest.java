@@ -16,7 +16,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * The liveness properties of HiCacheSync and HiCachePipeline were restated so that TLC checks
  * them without a tableau, all in one pass ({@code Busy ~> ~Busy} as {@code []<>~Busy}, and
- * {@code <>X} as {@code []<>X} with X's stability as an action property; docs/tlc-speed.md).
+ * {@code <>X} as {@code []<>X} with X's stability as an action property; docs/explanation/spec-design.md).
  * Each case checks one property in its old form ({@code <name>Old}, kept in the test modules
  * {@code LivenessForms*.tla}) and in its new form, on one model under one specification, and
  * wants both to give the expected TLC exit code (13: violated, 0: holds).

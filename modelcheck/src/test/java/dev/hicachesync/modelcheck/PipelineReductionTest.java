@@ -21,7 +21,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * HiCachePipeline's ReducedSpec with LiveSymmetryView (docs/pipeline-reduction.md) must not change
+ * HiCachePipeline's ReducedSpec with LiveSymmetryView (docs/explanation/spec-design.md) must not change
  * a verdict: a reduction that hides a bug is worse than none. Every ci row of the pipeline catalogue
  * (violations, deadlocks and holds alike) is run reduced and must give its catalogued verdict with no
  * more states than recorded; the bug knobs B7tail and B7 on the four ranks of b7_fixed_cp2's cfg (reduced as

@@ -97,7 +97,7 @@ class SymmetryViewCoversVariablesTest {
     assertEquals(List.of(), missing(vars, view), "RankView (MCHiCachePipeline.tla) leaves out variables");
   }
 
-  /** ReducedSpec's view (docs/pipeline-reduction.md) drops dead prefetch fields, never a variable. */
+  /** ReducedSpec's view (docs/explanation/spec-design.md) drops dead prefetch fields, never a variable. */
   @Test
   void hiCachePipelineLiveRankViewListsEveryVariable() throws IOException {
     Set<String> vars = declaredVariables(read("spec/HiCachePipeline.tla"));

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * MCHiCacheSync's ReducedSpec (eager scheduler completions fused into rounds; docs/sync-reduction.md)
+ * MCHiCacheSync's ReducedSpec (eager scheduler completions fused into rounds; docs/explanation/spec-design.md)
  * must not change a verdict. Every safety row of the ci tier is run reduced and must give its
  * catalogued verdict (violations, deadlocks and holds alike), and each that holds with no more states than recorded; the
  * invariants the fusion checks between rounds are load-bearing (a probe that fails only there); and a

@@ -61,7 +61,7 @@ class UnifiedParkingTest {
    * Over generated runs (seed, host pool, CP x TP, {@code timeout} or {@code best_effort}), buffer-only host
    * memory never makes the ranks disagree and every run drains quiet. {@code wait_complete} is left out on
    * purpose: this implementation's prefetches keep cache mode's host protection of their anchor, so parked
-   * {@code wait_complete} hits can pin the pages they wait for (docs/unified.md); SGLang's buffer mode pins none.
+   * {@code wait_complete} hits can pin the pages they wait for (docs/explanation/unified.md); SGLang's buffer mode pins none.
    * A failure prints the run's seed and sizes (QuickTheories' falsifying example).
    */
   @Test

@@ -18,7 +18,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.Test;
 
 /**
- * Version {@code unified} with pipeline stages ({@code spec/HiCacheUnifiedPipeline.tla}, docs/unified-pp.md):
+ * Version {@code unified} with pipeline stages ({@code spec/HiCacheUnifiedPipeline.tla}, docs/explanation/pipeline.md):
  * stage 0 reduces the one S123 vector and forwards it; a later stage drains exactly those counts, waiting for
  * its own storage threads. The bug TLC found ({@code unipp_forwarded_nowait}, F2: a later stage drains with
  * {@code get_nowait}) must be caught and named; its twin (the same late threads, the blocking drain) must run
