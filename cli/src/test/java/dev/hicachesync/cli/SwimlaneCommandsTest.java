@@ -27,7 +27,7 @@ class SwimlaneCommandsTest {
 
   /** An empty directory under target/. */
   private static Path emptyDir(String name) throws Exception {
-    Path d = TestSpecs.root().resolve("modelcheck/target/swimlane-cli-test/" + name);
+    Path d = TestSpecs.root().resolve("cli/target/swimlane-cli-test/" + name);
     if (Files.isDirectory(d)) {
       try (var files = Files.list(d)) {
         for (Path f : files.toList()) {

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 class TraceFeaturesCommandTest {
 
   private static Path file(String name) throws Exception {
-    Path f = TestSpecs.root().resolve("modelcheck/target/trace-cli-test/" + name + ".ndjson");
+    Path f = TestSpecs.root().resolve("cli/target/trace-cli-test/" + name + ".ndjson");
     Files.createDirectories(f.getParent());
     return f;
   }

@@ -28,7 +28,7 @@ class ValidateTraceCommandTest {
   }
 
   static Path file(String name, List<String> lines) throws Exception {
-    Path f = TestSpecs.root().resolve("modelcheck/target/trace-cli-test/" + name + ".ndjson");
+    Path f = TestSpecs.root().resolve("cli/target/trace-cli-test/" + name + ".ndjson");
     Files.createDirectories(f.getParent());
     Files.write(f, lines);
     return f;
@@ -119,7 +119,7 @@ class ValidateTraceCommandTest {
 
   @Test
   void specDirWithoutTheTraceSpecIsExitThree() throws Exception {
-    Path empty = Files.createDirectories(TestSpecs.root().resolve("modelcheck/target/trace-cli-test/no-spec"));
+    Path empty = Files.createDirectories(TestSpecs.root().resolve("cli/target/trace-cli-test/no-spec"));
     assertOneLine(run(file("nospec", hand()).toString(), "--spec-dir", empty.toString()), 3, "trace spec not found");
   }
 }
