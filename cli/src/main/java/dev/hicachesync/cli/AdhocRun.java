@@ -61,7 +61,7 @@ final class AdhocRun {
         TlcResult r = part.result().get();
         Reports.details(out, model.name() + " " + part.part().label(), model.topology(), r, width);
         if (r.trace().isPresent()) {
-          counterexamples.found(model.name(), model.topology(), r);
+          counterexamples.found(model.name(), model.topology(), r).ifPresent(page -> out.println("swimlanes: " + page));
         }
       }
     }

@@ -8,11 +8,13 @@ import dev.hicachesync.modelcheck.TlcResult;
 import dev.hicachesync.modelcheck.Verdict;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
@@ -20,22 +22,30 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
-/** Runs catalogue models and prints the verdict table (or, for {@code --catalogue}, the bug table). */
+/**
+ * Runs catalogue models and prints the verdict table (or, for {@code --catalogue}, the bug table), then
+ * one line per counterexample (its model, verdict, length and swimlane page) and per TLC failure.
+ * {@code verbose} adds each model's result line as it finishes and each counterexample as a per-rank
+ * table: on a run of many models those tables run to thousands of lines.
+ */
 final class CatalogueRun {
 
   private final PrintWriter out;
   private final PrintWriter err;
   private final int width;
   private final boolean bugTable;
+  private final boolean verbose;
   private final Counterexamples counterexamples;
   private final Map<String, TlcResult> byName = new LinkedHashMap<>();
 
-  CatalogueRun(PrintWriter out, PrintWriter err, int width, boolean bugTable, Counterexamples counterexamples) {
+  CatalogueRun(PrintWriter out, PrintWriter err, int width, boolean bugTable, boolean verbose,
+      Counterexamples counterexamples) {
     this.out = out;
     this.counterexamples = counterexamples;
     this.err = err;
     this.width = width;
     this.bugTable = bugTable;
+    this.verbose = verbose;
   }
 
   /**
@@ -51,15 +61,22 @@ final class CatalogueRun {
     }
     out.print(bugTable ? bugTable(models, results) : verdictTable(models, results));
     boolean allMatch = true;
+    Summaries summaries = new Summaries();
     for (int i = 0; i < models.size(); i++) {
       ModelEntry m = models.get(i);
       TlcResult r = results.get(i);
       allMatch &= r.verdict().matches(m.expectedVerdict());
-      Reports.details(out, m.name(), m.topology(), r, width);
-      if (r.trace().isPresent()) {
-        counterexamples.found(m.name(), m.topology(), r);
+      if (verbose) {
+        Reports.details(out, m.name(), m.topology(), r, width);
+      }
+      Optional<Path> page = r.trace().isPresent() ? counterexamples.found(m.name(), m.topology(), r) : Optional.empty();
+      if (verbose) {
+        page.ifPresent(p -> out.println("swimlanes: " + p));
+      } else {
+        summaries.add(m.name(), r, page);
       }
     }
+    summaries.print();
     notes(models, results);
     out.println();
     long matched = 0;
@@ -129,7 +146,7 @@ final class CatalogueRun {
   }
 
   /** Checks one model; a broken entry (a missing cfg) is that model's failure, not the run's. */
-  private static TlcResult checkOne(ModelEntry model, ModelChecker modelChecker, CheckCommand.Checker checker)
+  private TlcResult checkOne(ModelEntry model, ModelChecker modelChecker, CheckCommand.Checker checker)
       throws IOException, InterruptedException {
     TlcResult r;
     try {
@@ -137,10 +154,61 @@ final class CatalogueRun {
     } catch (BadInputException e) {
       r = new TlcResult(-1, Verdict.ERROR, 0, 0, 0, 0, Optional.empty(), e.getMessage(), null, List.of());
     }
+    if (verbose) {
+      checker.progress().println(Reports.summary(model.name(), r)
+          + (r.verdict().matches(model.expectedVerdict()) ? "" : " (expected " + model.expected() + ")"));
+    }
     checker.progress().completed();
-    checker.progress().println(Reports.summary(model.name(), r)
-        + (r.verdict().matches(model.expectedVerdict()) ? "" : " (expected " + model.expected() + ")"));
     return r;
+  }
+
+  /**
+   * The lines under the table when the counterexamples are not printed whole: one per counterexample
+   * ({@code name  violates P, N states  swimlanes: FILE}) and one per model TLC gave no verdict for.
+   */
+  private final class Summaries {
+    private final List<String[]> counterexamples = new ArrayList<>();
+    private final List<String[]> failures = new ArrayList<>();
+
+    void add(String name, TlcResult r, Optional<Path> page) {
+      if (r.trace().isPresent()) {
+        counterexamples.add(new String[] {name, r.verdict() + ", " + r.trace().get().length() + " states",
+            page.map(p -> "swimlanes: " + p).orElse("")});
+      } else if (!r.message().isEmpty()) {
+        failures.add(new String[] {name, r.verdict() + ": " + r.message()
+            + (r.log() == null ? "" : " (TLC output: " + r.log() + ")")});
+      }
+    }
+
+    void print() {
+      if (!counterexamples.isEmpty()) {
+        out.println();
+        out.println(counterexamples.size() + (counterexamples.size() == 1 ? " counterexample" : " counterexamples")
+            + " (each as a per-rank table: --verbose, or --model NAME alone):");
+        aligned(counterexamples);
+      }
+      if (!failures.isEmpty()) {
+        out.println();
+        out.println(failures.size() + (failures.size() == 1 ? " model" : " models") + " without a verdict:");
+        aligned(failures);
+      }
+    }
+
+    private void aligned(List<String[]> lines) {
+      int[] w = new int[lines.get(0).length];
+      for (String[] l : lines) {
+        for (int i = 0; i < l.length; i++) {
+          w[i] = Math.max(w[i], l[i].length());
+        }
+      }
+      for (String[] l : lines) {
+        StringBuilder b = new StringBuilder(" ");
+        for (int i = 0; i < l.length; i++) {
+          b.append(' ').append(i == l.length - 1 ? l[i] : String.format(Locale.ROOT, "%-" + w[i] + "s ", l[i]));
+        }
+        out.println(b.toString().stripTrailing());
+      }
+    }
   }
 
   /** The models as a table, with what the catalogue expects and records; nothing is run. */

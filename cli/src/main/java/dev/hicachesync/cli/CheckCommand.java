@@ -118,6 +118,11 @@ public final class CheckCommand implements Callable<Integer> {
       + " into DIR (default: modelcheck/target/reports).")
   Path reportDir;
 
+  @Option(names = "--verbose", description = "Catalogue runs: print each model's result as it finishes and each"
+      + " counterexample as a per-rank table (the default with a single --model); without it, one line per"
+      + " counterexample under the table.")
+  boolean verbose;
+
   @Option(names = "--width", paramLabel = "COLS", hidden = true, defaultValue = "120")
   int width;
 
@@ -156,17 +161,17 @@ public final class CheckCommand implements Callable<Integer> {
           throw new BadInputException("--replay runs one catalogue model alone (no other model or tier options)");
         }
         return new ReplayRun(out).run(workspace, Catalogue.load(workspace.catalogue()), replay,
-            checker(workspace, err, 1).onSlot());
+            checker(workspace, err, 1, false).onSlot());
       }
       if (counterexamples == Counterexamples.NONE) {
-        counterexamples = swimlanes(out, workspace);
+        counterexamples = swimlanes(workspace);
       }
       if (list && record) {
         throw new BadInputException("--list runs nothing, so there is nothing to --record");
       }
       if (adhoc) {
         AdhocModel model = AdhocModel.of(orOne(dp), orOne(cp), orOne(tp), orOne(pp), version, policy, storage);
-        return new AdhocRun(out, err, width, counterexamples).run(model, checker(workspace, err, 1));
+        return new AdhocRun(out, err, width, counterexamples).run(model, checker(workspace, err, 1, false));
       }
       Catalogue loaded = Catalogue.load(workspace.catalogue());
       List<ModelEntry> selected = models.isEmpty() ? loaded.tier(selectedTier()) : loaded.named(models);
@@ -180,8 +185,10 @@ public final class CheckCommand implements Callable<Integer> {
       // Recorded times are single-model times: --record runs one model at a time unless told otherwise.
       int defaultJobs = record ? 1 : Runtime.getRuntime().availableProcessors();
       int parallel = Math.min(jobs == null ? defaultJobs : jobs, selected.size());
-      CatalogueRun run = new CatalogueRun(out, err, width, catalogue, counterexamples);
-      int code = run.run(selected, checker(workspace, err, parallel), parallel);
+      // One model named alone is read whole; a run of many is read as its table.
+      boolean whole = verbose || models.size() == 1;
+      CatalogueRun run = new CatalogueRun(out, err, width, catalogue, whole, counterexamples);
+      int code = run.run(selected, checker(workspace, err, parallel, !whole), parallel);
       if (record) {
         int n = CatalogueRecorder.record(workspace.catalogue(), loaded, run.results());
         err.println("hicache-sync check: recorded the figures of " + n + " model(s) in " + workspace.catalogue());
@@ -217,8 +224,15 @@ public final class CheckCommand implements Callable<Integer> {
     }
   }
 
-  private Checker checker(Workspace workspace, PrintWriter err, int parallelJobs) throws BadInputException {
-    ProgressReporter progress = new ProgressReporter(err, System.console() != null);
+  /**
+   * @param compact off a terminal, a progress line a minute and one per tenth of the models done, instead of
+   *     one every 10 seconds
+   */
+  private Checker checker(Workspace workspace, PrintWriter err, int parallelJobs, boolean compact)
+      throws BadInputException {
+    boolean terminal = System.console() != null;
+    ProgressReporter progress = compact ? new ProgressReporter(err, terminal, Duration.ofMinutes(1), true)
+        : new ProgressReporter(err, terminal);
     int cores = Runtime.getRuntime().availableProcessors();
     // Models running side by side share the cores: by default each gets its share (at least one).
     int n = workers != null ? workers : WorkerChoice.defaultWorkers(cores, parallelJobs);
@@ -238,16 +252,13 @@ public final class CheckCommand implements Callable<Integer> {
     return size == null ? 1 : size;
   }
 
-  /**
-   * Every counterexample's swimlane page ({@code --report DIR}, by default {@code modelcheck/target/reports}),
-   * named under its text table.
-   */
-  private Counterexamples swimlanes(PrintWriter out, Workspace workspace) {
+  /** Every counterexample's swimlane page ({@code --report DIR}, by default {@code modelcheck/target/reports}). */
+  private Counterexamples swimlanes(Workspace workspace) {
     SwimlaneReports pages =
         new SwimlaneReports(reportDir != null ? reportDir : workspace.work().getParent().resolve("reports"));
     return (model, topology, result) -> {
       try {
-        pages.write(out, model, topology, result);
+        return pages.write(model, topology, result);
       } catch (IOException e) {
         throw new java.io.UncheckedIOException("cannot write the swimlane page of " + model, e);
       }

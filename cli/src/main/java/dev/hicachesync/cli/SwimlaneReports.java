@@ -6,12 +6,12 @@ import dev.hicachesync.report.swimlane.CounterexampleView;
 import dev.hicachesync.report.swimlane.ReportDirectory;
 import dev.hicachesync.report.swimlane.SwimlanePage;
 import java.io.IOException;
-import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.Optional;
 
 /**
- * Writes the swimlane page of every counterexample {@code check} prints ({@code --report DIR}, by
- * default {@code modelcheck/target/reports}) and names the file under the text table.
+ * Writes the swimlane page of every counterexample {@code check} finds ({@code --report DIR}, by
+ * default {@code modelcheck/target/reports}).
  */
 final class SwimlaneReports {
 
@@ -21,12 +21,12 @@ final class SwimlaneReports {
     this.directory = new ReportDirectory(dir);
   }
 
-  /** For a result with a counterexample: writes {@code <name>.html} and prints its path. */
-  void write(PrintWriter out, String name, Topology topology, TlcResult r) throws IOException {
+  /** For a result with a counterexample: writes {@code <name>.html} and returns its path. */
+  Optional<Path> write(String name, Topology topology, TlcResult r) throws IOException {
     if (r.trace().isEmpty()) {
-      return;
+      return Optional.empty();
     }
     CounterexampleView view = CounterexampleView.of(name, r.verdict().toString(), r.trace().get(), topology);
-    out.println("swimlanes: " + directory.write(name, SwimlanePage.render(view)));
+    return Optional.of(directory.write(name, SwimlanePage.render(view)));
   }
 }

@@ -120,7 +120,7 @@ class CheckCommandTest {
 
   @Test
   void bugTableHasReferencesAndCounterexampleLengths() {
-    Outcome o = check(withTestModels("--catalogue", "--model", "liveness", "--model", "diverge"));
+    Outcome o = check(withTestModels("--catalogue", "--model", "liveness", "--model", "diverge", "--verbose"));
     assertEquals(0, o.code(), o.out() + o.err());
     String header = o.out().lines().findFirst().orElse("");
     assertEquals(List.of("bug", "ref", "config", "expected", "observed", "distinct", "time", "cex", "match"),
@@ -134,6 +134,39 @@ class CheckCommandTest {
     Outcome o = check(withTestModels("--model", "liveness_two"));
     assertEquals(0, o.code(), o.out() + o.err());
     assertTrue(o.out().lines().anyMatch(l -> l.startsWith("liveness_two") && l.contains("violates ReachesTwo  ✓")), o.out());
+    assertTrue(o.out().contains("== liveness_two: violates ReachesTwo - counterexample of 2 states"),
+        "a model named alone is printed whole: " + o.out());
+  }
+
+  @Test
+  void manyModelsPrintTheTableAndOneLinePerCounterexample(@org.junit.jupiter.api.io.TempDir java.nio.file.Path pages) {
+    Outcome o = check(withTestModels("--model", "ok", "--model", "diverge", "--model", "liveness",
+        "--model", "deadlock", "--report", pages.toString()));
+    assertEquals(0, o.code(), o.out() + o.err());
+    assertFalse(o.out().contains("== "), "no counterexample table without --verbose: " + o.out());
+    assertFalse(o.out().contains("rank 1"), o.out());
+    String diverge = pages.resolve("diverge.html").toAbsolutePath().normalize().toString();
+    assertTrue(o.out().lines().anyMatch(l -> l.matches(" +diverge +violates Agreement, 3 states +swimlanes: "
+        + java.util.regex.Pattern.quote(diverge))), o.out());
+    assertTrue(o.out().lines().anyMatch(l -> l.matches(" +liveness +violates ReachesTwo, 2 states +swimlanes: .*")),
+        o.out());
+    assertTrue(java.nio.file.Files.isRegularFile(java.nio.file.Path.of(diverge)), "the page is written");
+    // The table (header, rule, 4 rows), a blank line, the heading and the counterexamples' lines, a blank
+    // line and the count: nothing else.
+    long cex = o.out().lines().filter(l -> l.contains("swimlanes: ")).count();
+    assertTrue(cex >= 2, o.out());
+    assertEquals(6 + 2 + cex + 2, o.out().lines().count(), o.out());
+    assertFalse(o.err().contains("[diverge] violates"), "no result line per model: " + o.err());
+    assertTrue(o.err().contains("4 of 4 models done"), o.err());
+  }
+
+  @Test
+  void verboseAddsTheResultLinesAndTheTables() {
+    Outcome o = check(withTestModels("--model", "ok", "--model", "diverge", "--verbose"));
+    assertEquals(0, o.code(), o.out() + o.err());
+    assertTrue(o.out().contains("== diverge: violates Agreement - counterexample of 3 states"), o.out());
+    assertTrue(o.out().contains("rank 1"), o.out());
+    assertTrue(o.err().contains("[diverge] violates Agreement: "), o.err());
   }
 
   @Test
