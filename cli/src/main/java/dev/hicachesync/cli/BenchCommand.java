@@ -2,8 +2,6 @@ package dev.hicachesync.cli;
 
 import dev.hicachesync.bench.BenchSuite;
 import dev.hicachesync.modelcheck.BadInputException;
-import java.io.OutputStream;
-import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,14 +9,18 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.concurrent.Callable;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.options.CommandLineOptionException;
+import org.openjdk.jmh.runner.options.CommandLineOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 /**
- * {@code ./hicache-sync bench}: measures the project's hot paths, each beside a baseline measured in the
- * same run, and prints one table (see {@code docs/performance.md}).
+ * {@code ./hicache-sync bench}: runs the project's JMH benchmarks, each beside a baseline measured in the
+ * same run, and prints one table; {@code --jmh ARGS} hands the benchmarks to JMH's own command line.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true,
     description = "Measure collectives, page copies, storage I/O, simulator, replay and TLC, each against a "
@@ -41,10 +43,15 @@ final class BenchCommand implements Callable<Integer> {
 
   @Option(names = "--only", split = ",", paramLabel = "AREA",
       description = "run only these areas: collectives, copies, storage, simulator, replay, tlc; jgroups (rank"
-          + " processes, 2/4/8 JVMs) runs only when named")
+          + " processes, 2/4/8 JVMs), events (the API's event check) and keys (storage keys) run only when named")
   List<String> only = List.of();
 
-  @Option(names = "--rounds", paramLabel = "N", description = "collective calls per measurement (default: 10000, smoke 300)")
+  @Option(names = "--jmh", paramLabel = "ARGS",
+      description = "run the benchmarks with JMH's own command line instead of the table, e.g. --jmh"
+          + " 'EventCheckBenchmark -prof gc' (JMH's -h lists its options)")
+  String jmh;
+
+  @Option(names = "--rounds", paramLabel = "N", description = "collective calls per rank per measured operation (default: 10000, smoke 300)")
   Integer rounds;
 
   @Option(names = "--chart-dir", paramLabel = "DIR",
@@ -72,15 +79,17 @@ final class BenchCommand implements Callable<Integer> {
       err.println("hicache-sync bench: --rounds must be >= 1");
       return Main.EXIT_BAD_INPUT;
     }
+    if (jmh != null) {
+      return jmh(jmh, err);
+    }
     BenchSuite.Sizes base = smoke ? BenchSuite.Sizes.SMOKE : BenchSuite.Sizes.FULL;
-    BenchSuite.Sizes sizes = new BenchSuite.Sizes(rounds != null ? rounds : base.rounds(), base.trials(), base.warmupMillis(), base.measureMillis(),
-        base.storagePages(), base.simSteps(), base.replayLengths(), base.tlc() && !noTlc);
+    BenchSuite.Sizes sizes = base.with(rounds != null ? rounds : base.rounds(), base.tlc() && !noTlc);
     Path work = Files.createTempDirectory("hicache-bench-");
     out.println("bench: " + (smoke ? "smoke (figures not meant to be read)" : "full") + "; " + machine());
     out.flush();
     BenchSuite.Results results;
     try {
-      results = new BenchSuite(sizes, work, workload, BenchCommand::replay, tlcModel, out).only(java.util.Set.copyOf(only)).run();
+      results = new BenchSuite(sizes, work, workload, tlcModel, out).only(java.util.Set.copyOf(only)).run();
     } catch (BadInputException e) {
       err.println("hicache-sync bench: " + e.getMessage());
       return Main.EXIT_BAD_INPUT;
@@ -98,25 +107,30 @@ final class BenchCommand implements Callable<Integer> {
     return 0;
   }
 
-  /** One replay through {@code simulate}, its report discarded (the bench times it, nothing else). */
-  private static void replay(Path trace, int requests, int cp, int tp) {
-    PrintStream stdout = System.out;
-    PrintStream stderr = System.err;
-    PrintStream sink = new PrintStream(OutputStream.nullOutputStream());
-    int code;
+  /** JMH's own command line over the benchmarks compiled into this tool; its report goes to stdout. */
+  private static int jmh(String args, PrintWriter err) throws RunnerException {
+    CommandLineOptions options;
     try {
-      System.setOut(sink);
-      System.setErr(sink);
-      code = Main.execute(new PrintWriter(sink), new PrintWriter(sink), "simulate", "--workload", trace.toString(),
-          "--requests", String.valueOf(requests), "--cp", String.valueOf(cp), "--tp", String.valueOf(tp));
-    } finally {
-      System.setOut(stdout);
-      System.setErr(stderr);
+      options = new CommandLineOptions(args.isBlank() ? new String[0] : args.trim().split("\\s+"));
+    } catch (CommandLineOptionException e) {
+      err.println("hicache-sync bench: --jmh: " + e.getMessage());
+      return Main.EXIT_BAD_INPUT;
     }
-    if (code != 0) {
-      throw new IllegalStateException("replay of " + trace + " (" + requests + " requests, cp " + cp + " tp " + tp
-          + ") exited " + code);
+    if (options.shouldHelp() || options.shouldList()) {
+      try {
+        if (options.shouldHelp()) {
+          options.showHelp();
+        } else {
+          new Runner(options).list();
+        }
+      } catch (java.io.IOException e) {
+        err.println("hicache-sync bench: --jmh: " + e.getMessage());
+        return Main.EXIT_TOOL_FAILED;
+      }
+      return 0;
     }
+    new Runner(options).run();
+    return 0;
   }
 
   static String machine() {

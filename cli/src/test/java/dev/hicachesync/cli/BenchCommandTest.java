@@ -12,9 +12,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code bench --smoke} runs every benchmark once, in seconds, so that the benchmarks cannot rot (issue
- * 13): every area has its row, every row a baseline measured in the same run, and the charts are written.
- * The figures themselves are not checked: they depend on the machine's load.
+ * {@code bench --smoke} runs every JMH benchmark of the table once, in seconds, so that the benchmarks
+ * cannot rot: every area has its row, every row a baseline measured in the same run, and the charts are
+ * written. The figures themselves are not checked: they depend on the machine's load.
  */
 class BenchCommandTest {
   @TempDir Path dir;
@@ -56,10 +56,33 @@ class BenchCommandTest {
   }
 
   @Test
+  void areasOnRequestHaveTheirRows() {
+    CommandRun r = CommandRun.of(new BenchCommand(), "--smoke", "--only", "events,keys");
+    assertEquals(0, r.code(), r.out() + r.err());
+    assertTrue(r.out().lines().anyMatch(l -> l.startsWith("API event check, 8 ranks (merged cp2 tp4) ")
+        && l.contains("its S123 all-reduce alone")), r.out());
+    assertTrue(r.out().lines().anyMatch(l -> l.startsWith("storage key of a 64-token page (PageKey.chain) ")
+        && l.contains("plain SHA-256")), r.out());
+    assertTrue(r.out().lines().noneMatch(l -> l.startsWith("fabric ")), "only the areas named: " + r.out());
+  }
+
+  @Test
+  void jmhListsTheBenchmarksTheTableIsMadeOf() {
+    CommandRun r = CommandRun.of(new BenchCommand(), "--jmh", "-l");
+    assertEquals(0, r.code(), r.out() + r.err());
+    for (String b : List.of("CollectiveBenchmark.calls", "HostPoolCopyBenchmark.layerFirstRead",
+        "FileStorageBenchmark.put", "SimulatorBenchmark.run", "ReplayBenchmark.replay", "EventCheckBenchmark.step",
+        "PageKeyBenchmark.chain")) {
+      assertTrue(r.out().contains("dev.hicachesync.bench." + b), b + " not in:\n" + r.out());
+    }
+  }
+
+  @Test
   void badInputIsExitTwoWithOneLine() {
     for (String[] args : new String[][] {
         {"--smoke", "--only", "collectives,nosuch"},
         {"--smoke", "--workload", dir.resolve("missing.jsonl").toString()},
+        {"--jmh", "-nosuchoption"},
         {"--smoke", "--rounds", "0"}}) {
       CommandRun r = CommandRun.of(new BenchCommand(), args);
       assertEquals(2, r.code(), String.join(" ", args) + ": " + r.out() + r.err());

@@ -29,15 +29,15 @@ import org.openjdk.jmh.annotations.Warmup;
  * The per-step cost of {@link HiCacheRank#checkHicacheEvents} with nothing pending, at 8 in-JVM ranks
  * ({@code merged}, CP 2 × TP 4: one S123 all-reduce of 5 longs per step), next to the cost of that collective
  * alone ({@code variant=collectives}: the same all-reduce on the same kind of group, no controller) in the
- * same run. The difference is what the API and the controller add per step (issue 10's target: 10 µs).
+ * same run. The difference is what the API and the controller add per step (the target: 10 µs).
  *
  * <p>Workload: one operation is one step of all 8 ranks. Each rank is a thread that waits at a barrier,
  * runs its step and meets the others at a second barrier; the benchmark thread is the barriers' ninth party.
  * The hand-off costs the same in both variants, so compare the two rows, not one row with zero. Storage is
  * on (S123 carries the three storage-queue counts) and empty.
  *
- * <p>Command: {@code mvn -B -q -Pjmh -pl impl test-compile exec:exec -Djmh.args='EventCheckBenchmark'}
- * (add {@code -rf json -rff FILE} to {@code jmh.args} for a machine-readable result).
+ * <p>Command: {@code ./hicache-sync bench --only events}, or JMH's own options through
+ * {@code ./hicache-sync bench --jmh 'EventCheckBenchmark -prof gc'}.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
