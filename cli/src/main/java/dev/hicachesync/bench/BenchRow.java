@@ -11,7 +11,7 @@ import java.util.Locale;
  * @param baseline what the baseline is, e.g. {@code CyclicBarrier exchange}
  * @param baselineNanosPerOp the baseline's cost per operation of the same work
  * @param unit what one operation is (e.g. {@code call}, {@code 4 KiB page}, {@code step})
- * @param target the issue's target in words ({@code ""} when there is none)
+ * @param target the target in words ({@code ""} when there is none)
  */
 public record BenchRow(String area, double nanosPerOp, String baseline, double baselineNanosPerOp, String unit,
     String target) {

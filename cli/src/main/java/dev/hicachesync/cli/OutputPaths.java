@@ -9,7 +9,7 @@ import java.nio.file.StandardOpenOption;
 
 /**
  * Checks, before a command starts its work, that each file it will write can be written: a run of
- * minutes must not end with "cannot write" (issue 16). A failure is bad input, one line naming the flag,
+ * minutes must not end with "cannot write". A failure is bad input, one line naming the flag,
  * the path and the reason. A disk that fills <em>during</em> the run is another matter: {@link
  * Main#EXIT_IO_FAILED}.
  */

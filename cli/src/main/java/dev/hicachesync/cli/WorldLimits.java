@@ -1,7 +1,7 @@
 package dev.hicachesync.cli;
 
 /**
- * The largest topology each command accepts, checked before anything is built (issue 16: {@code --cp
+ * The largest topology each command accepts, checked before anything is built ({@code --cp
  * 1000000} ran out of memory after a minute, or made TLC parse for minutes).
  *
  * <p>Why these numbers: the simulator runs one thread and one set of pools per rank, and the largest

@@ -48,7 +48,7 @@ class AdhocCheckTest {
 
   @Test
   void safetyIsReportedBeforeLivenessRuns() {
-    // Issue 12: with liveness in the cfg TLC ran > 900 s on this model; safety alone finds B1 (the CP
+    // With liveness in the cfg TLC ran > 900 s on this model; safety alone finds B1 (the CP
     // ranks' ack counts and then trees diverge) in seconds.
     long start = System.nanoTime();
     CheckCommandTest.Outcome o = check("--cp", "3", "--tp", "1", "--version", "pre20460", "--workers", "1",

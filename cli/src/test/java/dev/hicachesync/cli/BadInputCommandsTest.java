@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The rows of issue 16's table: each bad input is exit 2 with one line naming the problem, no stack trace,
+ * The command-line tool's bad inputs, one per kind: each is exit 2 with one line naming the problem, no stack trace,
  * and nothing run before the check (stdout empty).
  */
 class BadInputCommandsTest {

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.quicktheories.core.Gen;
 
 /**
- * Bad input everywhere (issue 16): QuickTheories mutates valid inputs (drops or duplicates a field,
+ * Bad input everywhere: QuickTheories mutates valid inputs (drops or duplicates a field,
  * changes a value's type, puts in a huge number, cuts a line, splices in binary bytes) and feeds them to
  * the workload reader (through {@code simulate --workload}), the trace reader (as {@code validate-trace}
  * reads) and {@code simulate}'s options. Each must end in a clean run or in exit 2 with one line and no

@@ -12,7 +12,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
-/** How a run that stopped on an exception is reported: which exit code, in one line (issue 16). */
+/** How a run that stopped on an exception is reported: which exit code, in one line. */
 class RunFailuresTest {
   private static String[] report(RuntimeException e) {
     PrintStream old = System.err;

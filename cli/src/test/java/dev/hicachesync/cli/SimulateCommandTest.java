@@ -32,7 +32,7 @@ class SimulateCommandTest {
     assertTrue(r.out().strip().endsWith("divergence: none"));
   }
 
-  /** Issue 11: the default version is the protocol SGLang runs today, unified. */
+  /** The default version is the protocol SGLang runs today, unified. */
   @Test
   void defaultVersionIsUnified() {
     CommandRun r = run("--steps", "300", "--seed", "3");

@@ -90,7 +90,7 @@ class WorkloadCommandsTest {
     }
   }
 
-  /** Issue 11: the sweep accepts version unified (its default stays merged, the README charts' version). */
+  /** The sweep accepts version unified (its default stays merged, the README charts' version). */
   @Test
   void sweepRunsUnified() throws IOException {
     Path trace = write("t.jsonl", TRACE);
