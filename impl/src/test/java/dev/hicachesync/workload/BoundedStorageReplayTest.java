@@ -2,16 +2,12 @@ package dev.hicachesync.workload;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.hicachesync.sim.SimConfig;
 import dev.hicachesync.sim.SimResult;
 import dev.hicachesync.sim.SimStats;
 import dev.hicachesync.sim.Simulator;
 import dev.hicachesync.topology.Topology;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -40,10 +36,8 @@ class BoundedStorageReplayTest {
   }
 
   @Test
-  void boundedL3NeverBeatsUnboundedAndABigEnoughOneIsUnbounded() throws IOException {
-    Path file = Traces.mooncake("conversation_trace.jsonl");
-    assumeTrue(Files.isRegularFile(file), "no Mooncake trace at " + file);
-    List<MooncakeRequest> slice = MooncakeTrace.readAll(file, 300);
+  void boundedL3NeverBeatsUnboundedAndABigEnoughOneIsUnbounded() {
+    List<MooncakeRequest> slice = Traces.resource(Traces.CONVERSATION_HEAD, 300);
     SimStats unbounded = replay(slice, SimConfig.UNBOUNDED).stats();
     assertTrue(unbounded.storageHitTokens > 0, "the slice must reach L3 for this test to mean anything");
 

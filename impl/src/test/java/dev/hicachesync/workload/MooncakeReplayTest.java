@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.hicachesync.controller.WritePolicy;
 import dev.hicachesync.sim.SimConfig;
@@ -15,9 +14,6 @@ import dev.hicachesync.sim.StorageMode;
 import dev.hicachesync.sync.Invariant;
 import dev.hicachesync.sync.ProtocolVersion;
 import dev.hicachesync.topology.Topology;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -29,11 +25,9 @@ class MooncakeReplayTest {
 
   private static final ReplayTiming TIMING = ReplayTiming.DEFAULT;
 
-  /** The first 300 requests of the conversation trace (a few seconds per replay), if it is here. */
-  private static List<MooncakeRequest> conversationSlice() throws IOException {
-    Path file = Traces.mooncake("conversation_trace.jsonl");
-    assumeTrue(Files.isRegularFile(file), "no Mooncake trace at " + file);
-    return MooncakeTrace.readAll(file, 300);
+  /** The first 300 requests of the conversation trace (a few seconds per replay). */
+  private static List<MooncakeRequest> conversationSlice() {
+    return Traces.resource(Traces.CONVERSATION_HEAD, 300);
   }
 
   private static SimResult replay(List<MooncakeRequest> trace, Topology t, ProtocolVersion v,
@@ -94,7 +88,7 @@ class MooncakeReplayTest {
   }
 
   @Test
-  void unboundedTiersReachTheOraclesRatioExactlyOnARealSlice() throws IOException {
+  void unboundedTiersReachTheOraclesRatioExactlyOnARealSlice() {
     List<MooncakeRequest> slice = conversationSlice();
     assertUnboundedMatchesOracle(slice, Topology.of(1, 1, 1, 1));
     assertUnboundedMatchesOracle(slice, Topology.of(1, 2, 2, 1));
@@ -105,7 +99,7 @@ class MooncakeReplayTest {
    * its size, which is not monotone (a smaller host backs up more often); L1 + L2 alone is.
    */
   @Test
-  void boundedTiersStayBelowTheOracleAndGainWithHostCapacity() throws IOException {
+  void boundedTiersStayBelowTheOracleAndGainWithHostCapacity() {
     List<MooncakeRequest> slice = conversationSlice();
     long ceiling = PrefixReuseOracle.of(slice.iterator(), 64).hitTokens();
     long ceilingBlocks = PrefixReuseOracle.of(slice.iterator(), 64).hitBlocks();
@@ -143,7 +137,7 @@ class MooncakeReplayTest {
   }
 
   @Test
-  void legacyVersionDivergesOnACpTopology() throws IOException {
+  void legacyVersionDivergesOnACpTopology() {
     List<MooncakeRequest> slice = conversationSlice();
     SimResult r = replay(slice, Topology.of(1, 2, 1, 1), ProtocolVersion.parse("pre20460"),
         StorageMode.MEMORY, WritePolicy.WRITE_THROUGH, 4096, 8192);

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -32,6 +33,18 @@ class MooncakeTraceTest {
   }
 
   @Test
+  void readsTheCommittedHeadOfTheConversationTrace() {
+    List<MooncakeRequest> t = Traces.resource(Traces.CONVERSATION_HEAD);
+    assertEquals(300, t.size());
+    assertEquals(8_490, t.stream().mapToLong(MooncakeRequest::blocks).sum());
+    assertEquals(6_758, t.get(0).inputLength());
+  }
+
+  /**
+   * Optional: the whole trace, where the shared workloads sit beside the repository (they are not
+   * committed). The committed head must be its first 300 requests.
+   */
+  @Test
   void readsTheWholeConversationTrace() throws IOException {
     Path file = Traces.mooncake("conversation_trace.jsonl");
     assumeTrue(Files.isRegularFile(file), "no Mooncake trace at " + file);
@@ -45,6 +58,9 @@ class MooncakeTraceTest {
     }
     assertEquals(12_031, requests);
     assertEquals(288_500, blocks);
+    assertEquals(Files.readAllLines(file).subList(0, 300), new String(
+        Traces.class.getResourceAsStream(Traces.CONVERSATION_HEAD).readAllBytes(), StandardCharsets.UTF_8).lines().toList(),
+        "the committed head is the trace's first 300 lines");
   }
 
   /** Each bad line sits at line 3, after a good line and a blank line: the number must say 3. */

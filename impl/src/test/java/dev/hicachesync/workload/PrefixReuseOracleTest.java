@@ -2,11 +2,7 @@ package dev.hicachesync.workload;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -51,10 +47,8 @@ class PrefixReuseOracleTest {
   }
 
   @Test
-  void realTraceSliceAgreesWithBruteForce() throws IOException {
-    Path file = Traces.mooncake("conversation_trace.jsonl");
-    assumeTrue(Files.isRegularFile(file), "no Mooncake trace at " + file);
-    List<MooncakeRequest> slice = MooncakeTrace.readAll(file, 150);
+  void realTraceSliceAgreesWithBruteForce() {
+    List<MooncakeRequest> slice = Traces.resource(Traces.CONVERSATION_HEAD, 150);
     assertArrayEquals(bruteForce(slice, 64), PrefixReuseOracle.of(slice.iterator(), 64)
         .hitTokensPerRequest());
   }

@@ -1,6 +1,7 @@
 package dev.hicachesync.modelcheck;
 
 import java.io.PrintWriter;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -17,9 +18,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>TLC reports its counts only once a minute (its progress interval is a constant of this
  * fork), so the reporter ticks on its own clock and shows the latest counts with the current
- * elapsed time: on a terminal one line rewritten every second, otherwise one line every 10
- * seconds (logs stay short). Several models may run at once (parallel catalogue runs): each gets
- * its own {@link #slot()}, and the one line shows them all.
+ * elapsed time: on a terminal one line rewritten every second, otherwise one line every
+ * {@code plainPeriod} (10 seconds unless told; logs stay short). A catalogue run may also ask for a
+ * line as each tenth of its models completes ({@code milestones}), so that a log shows how far it
+ * got in at most about ten lines. Several models may run at once (parallel catalogue runs): each
+ * gets its own {@link #slot()}, and the one line shows them all.
  *
  * <p>Why TLC's text and not its {@code -tool} mode: the progress message is the same sentence in
  * both (inside message delimiters in {@code -tool} mode), while {@code -tool} changes how error
@@ -29,6 +32,10 @@ public final class ProgressReporter implements ProgressListener {
 
   private final PrintWriter out;
   private final boolean terminal;
+  private final long plainPeriodSeconds;
+  private final boolean milestones;
+  private final long createdNanos = System.nanoTime();
+  private volatile long lastLineNanos = createdNanos;
   private final ScheduledExecutorService ticker;
   private final List<Run> running = new CopyOnWriteArrayList<>();
   private final Run defaultSlot = new Run();
@@ -39,8 +46,20 @@ public final class ProgressReporter implements ProgressListener {
 
   /** Creates a reporter on {@code out}; {@code terminal} selects the rewritten single line. */
   public ProgressReporter(PrintWriter out, boolean terminal) {
+    this(out, terminal, Duration.ofSeconds(10), false);
+  }
+
+  /**
+   * Creates a reporter on {@code out}; {@code terminal} selects the rewritten single line.
+   *
+   * @param plainPeriod off a terminal, the time between two status lines
+   * @param milestones off a terminal, also a line as each tenth of the {@link #expect expected} models completes
+   */
+  public ProgressReporter(PrintWriter out, boolean terminal, Duration plainPeriod, boolean milestones) {
     this.out = out;
     this.terminal = terminal;
+    this.plainPeriodSeconds = Math.max(1, plainPeriod.toSeconds());
+    this.milestones = milestones;
     this.ticker = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "tlc-progress");
       t.setDaemon(true);
@@ -55,7 +74,12 @@ public final class ProgressReporter implements ProgressListener {
 
   /** One of the {@link #expect expected} models is done (a model may take several TLC runs). */
   public void completed() {
-    done.incrementAndGet();
+    int now = done.incrementAndGet();
+    int n = total;
+    if (milestones && !terminal && n > 1 && now * 10 / n > (now - 1) * 10 / n) {
+      long elapsed = (System.nanoTime() - createdNanos) / 1_000_000_000L;
+      println(String.format(Locale.ROOT, "%d of %d models done, elapsed %d:%02d", now, n, elapsed / 60, elapsed % 60));
+    }
   }
 
   /** A listener for one model run at a time; runs on different slots may overlap. */
@@ -88,6 +112,7 @@ public final class ProgressReporter implements ProgressListener {
     clearLine();
     out.println(text);
     out.flush();
+    lastLineNanos = System.nanoTime();
   }
 
   /** The status line as it would be shown now. */
@@ -111,7 +136,7 @@ public final class ProgressReporter implements ProgressListener {
 
   private synchronized void startTicking() {
     if (tick == null) {
-      long period = terminal ? 1 : 10;
+      long period = terminal ? 1 : plainPeriodSeconds;
       tick = ticker.scheduleAtFixedRate(this::tick, period, period, TimeUnit.SECONDS);
     }
   }
@@ -142,7 +167,12 @@ public final class ProgressReporter implements ProgressListener {
       out.print("\r" + status + " ".repeat(Math.max(0, shownWidth - status.length())));
       shownWidth = status.length();
     } else {
+      // With milestones, the clock's line only fills a silence (a long model between two tenths).
+      if (milestones && System.nanoTime() - lastLineNanos < plainPeriodSeconds * 1_000_000_000L - 500_000_000L) {
+        return;
+      }
       out.println(status);
+      lastLineNanos = System.nanoTime();
     }
     out.flush();
   }

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -35,7 +34,7 @@ class PipelineReductionTest {
   @Test
   void everyCiPipelineRowKeepsItsVerdictReduced(@TempDir Path dir) throws Exception {
     Workspace workspace = Workspace.fromRoot();
-    assumeTrue(Files.isRegularFile(workspace.catalogue()), "no model catalogue at " + workspace.catalogue());
+    assertTrue(Files.isRegularFile(workspace.catalogue()), "no model catalogue at " + workspace.catalogue());
     List<ModelEntry> rows = Catalogue.load(workspace.catalogue()).tier(Tier.CI).stream()
         .filter(m -> m.module().equals(MODULE) && !m.hasLiveness())
         .toList();
@@ -66,7 +65,7 @@ class PipelineReductionTest {
   void bugKnobsAreCaughtReducedOnFourRanks(String bug, String invariant, @TempDir Path dir) throws Exception {
     Workspace workspace = Workspace.fromRoot();
     Path base = workspace.models().resolve("MCHiCachePipeline_b7_fixed_cp2.cfg");
-    assumeTrue(Files.isRegularFile(base), "no cfg at " + base);
+    assertTrue(Files.isRegularFile(base), "no cfg at " + base);
     String cfg = Files.readString(base);
     // the catalogue row's own cfg, reduced as committed, with one bug knob on
     assertTrue(cfg.contains("SPECIFICATION ReducedSpec") && cfg.contains("VIEW LiveSymmetryView"),
@@ -85,7 +84,7 @@ class PipelineReductionTest {
   void timeoutsStillFireReducedWithCp2(@TempDir Path dir) throws Exception {
     Workspace workspace = Workspace.fromRoot();
     Path base = workspace.models().resolve("MCHiCachePipeline_pp_debug_tail_after_final_ack.cfg");
-    assumeTrue(Files.isRegularFile(base), "no cfg at " + base);
+    assertTrue(Files.isRegularFile(base), "no cfg at " + base);
     String cfg = Files.readString(base);
     assertTrue(cfg.contains("CP = 1") && cfg.contains("PagesPerKey <- MCPages2")
         && cfg.contains("Policy = \"timeout\""), cfg);
@@ -99,7 +98,7 @@ class PipelineReductionTest {
   @Test
   void noCfgPairsTheReducedSpecWithTemporalProperties() throws IOException {
     Workspace workspace = Workspace.fromRoot();
-    assumeTrue(Files.isDirectory(workspace.models()), "no models at " + workspace.models());
+    assertTrue(Files.isDirectory(workspace.models()), "no models at " + workspace.models());
     try (Stream<Path> cfgs = Files.list(workspace.models())) {
       for (Path p : cfgs.filter(f -> f.getFileName().toString().endsWith(".cfg")).toList()) {
         String cfg = Files.readString(p);

@@ -3,7 +3,6 @@ package dev.hicachesync.modelcheck;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,7 +25,7 @@ class PipelineViewCountsTest {
   @Test
   void theColumnViewKeepsOneStatePerOrbit() throws Exception {
     Workspace workspace = Workspace.fromRoot();
-    assumeTrue(Files.isRegularFile(workspace.catalogue()), "no model catalogue at " + workspace.catalogue());
+    assertTrue(Files.isRegularFile(workspace.catalogue()), "no model catalogue at " + workspace.catalogue());
     ModelEntry m = Catalogue.load(workspace.catalogue()).named(List.of("b6_fixed_cp2")).get(0);
     String cfg = Files.readString(workspace.catalogue().resolveSibling(m.cfg()));
     assertTrue(cfg.contains("VIEW RankSymmetryView"), "b6_fixed_cp2 no longer carries the view");
@@ -47,7 +46,7 @@ class PipelineViewCountsTest {
   void theViewFindsAsManyStatesAsTheOrbit(int cp, int tp, @TempDir Path dir) throws Exception {
     Workspace workspace = Workspace.fromRoot();
     Path base = workspace.models().resolve("MCHiCachePipeline_b6_fixed_cp2.cfg");
-    assumeTrue(Files.isRegularFile(base), "no cfg at " + base);
+    assertTrue(Files.isRegularFile(base), "no cfg at " + base);
     String cfg = Files.readString(base).replace("CP = 2", "CP = " + cp).replace("TP = 1", "TP = " + tp);
     assertTrue(cfg.contains("VIEW RankSymmetryView") && cfg.contains("TP = " + tp), cfg);
     long view = distinct(workspace, dir, "view", cfg);

@@ -3,7 +3,6 @@ package dev.hicachesync.modelcheck;
 import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -41,7 +40,7 @@ class SyncReductionTest {
   @Test
   void everyCiSyncRowKeepsItsVerdictReduced(@TempDir Path dir) throws Exception {
     Workspace workspace = Workspace.fromRoot();
-    assumeTrue(Files.isRegularFile(workspace.catalogue()), "no model catalogue at " + workspace.catalogue());
+    assertTrue(Files.isRegularFile(workspace.catalogue()), "no model catalogue at " + workspace.catalogue());
     List<ModelEntry> rows = Catalogue.load(workspace.catalogue()).tier(Tier.CI).stream()
         .filter(m -> m.module().equals(MODULE) && !m.hasLiveness())
         .toList();
@@ -73,7 +72,7 @@ class SyncReductionTest {
   void theChecksBetweenRoundsAreLoadBearing(@TempDir Path dir) throws Exception {
     Workspace workspace = Workspace.fromRoot();
     Path base = workspace.models().resolve("MCHiCacheSync_merged_cp2tp2.cfg");
-    assumeTrue(Files.isRegularFile(base), "no cfg at " + base);
+    assertTrue(Files.isRegularFile(base), "no cfg at " + base);
     String constants = CfgFile.without(Files.readString(base), "INVARIANT", "INVARIANTS", "SPECIFICATION", "VIEW");
     Path probe = TestSpecs.root().resolve("modelcheck/src/test/resources/reduction");
     String checks = "\nINVARIANT ProbeMidRound\nVIEW RankSymmetryView\n";
@@ -98,7 +97,7 @@ class SyncReductionTest {
   @Test
   void reducedCfgsListOnlyInvariantsTheFusionChecks() throws IOException {
     Workspace workspace = Workspace.fromRoot();
-    assumeTrue(Files.isDirectory(workspace.models()), "no models at " + workspace.models());
+    assertTrue(Files.isDirectory(workspace.models()), "no models at " + workspace.models());
     int reducedCfgs = 0;
     try (Stream<Path> cfgs = Files.list(workspace.models())) {
       for (Path p : cfgs.filter(f -> f.getFileName().toString().startsWith(MODULE + "_")
@@ -126,7 +125,7 @@ class SyncReductionTest {
   void mcHiCacheSyncHoldsNoInstance() throws IOException {
     Workspace workspace = Workspace.fromRoot();
     Path mc = workspace.models().resolve(MODULE + ".tla");
-    assumeTrue(Files.isRegularFile(mc), "no " + mc);
+    assertTrue(Files.isRegularFile(mc), "no " + mc);
     List<String> instances = Files.readAllLines(mc).stream()
         .map(line -> line.replaceFirst("\\\\\\*.*", "")) // drop \* comments
         .filter(line -> line.contains("INSTANCE"))

@@ -3,7 +3,6 @@ package dev.hicachesync.modelcheck.replay;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.hicachesync.modelcheck.Catalogue;
 import dev.hicachesync.modelcheck.ModelChecker;
@@ -31,7 +30,7 @@ class JavaReplayTest {
   @TestFactory
   Stream<DynamicTest> ciBugModelsReplayOnTheImplementation() throws Exception {
     Workspace workspace = Workspace.fromRoot();
-    assumeTrue(Files.isRegularFile(workspace.catalogue()), "no model catalogue");
+    assertTrue(Files.isRegularFile(workspace.catalogue()), "no model catalogue");
     Catalogue catalogue = Catalogue.load(workspace.catalogue());
     ModelChecker checker = new ModelChecker(workspace, new TlcRunner(TlcJar.locate(), ProgressListener.NONE), 1, null,
         List.of());

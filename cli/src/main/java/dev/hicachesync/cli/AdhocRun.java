@@ -1,0 +1,98 @@
+package dev.hicachesync.cli;
+
+import dev.hicachesync.modelcheck.AdhocModel;
+import dev.hicachesync.modelcheck.AdhocPart;
+import dev.hicachesync.modelcheck.AdhocResult;
+import dev.hicachesync.modelcheck.BadInputException;
+import dev.hicachesync.modelcheck.TextTable;
+import dev.hicachesync.modelcheck.TlcResult;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.util.Locale;
+
+/**
+ * Checks one ad-hoc model, safety then liveness, and prints its row, one row per part saying how
+ * far that part got, and the counterexample if there is one.
+ */
+final class AdhocRun {
+
+  private final PrintWriter out;
+  private final PrintWriter err;
+  private final int width;
+  private final Counterexamples counterexamples;
+
+  AdhocRun(PrintWriter out, PrintWriter err, int width, Counterexamples counterexamples) {
+    this.out = out;
+    this.err = err;
+    this.width = width;
+    this.counterexamples = counterexamples;
+  }
+
+  /** 0 if every part holds exhaustively, 1 if one is violated, 3 if TLC failed or a part was cut. */
+  int run(AdhocModel model, CheckCommand.Checker checker) throws BadInputException, IOException, InterruptedException {
+    AdhocResult result = checker.check(model);
+    for (AdhocPart part : result.parts()) {
+      part.result().ifPresent(r -> checker.progress().println(Reports.summary(model.name() + " " + part.part().label(), r)));
+    }
+    out.print(new TextTable("model", "module", "version", "dp,cp,tp,pp", "policy", "storage", "observed")
+        .row(model.name(), model.module().spec(), model.version(), model.topology().toString(), model.policy(),
+            model.storage() ? "on" : "off", result.verdict().toString())
+        .render());
+    out.println();
+    TextTable parts = new TextTable("part", "checks", "workers", "distinct", "depth", "time", "result");
+    for (AdhocPart part : result.parts()) {
+      if (part.result().isEmpty()) {
+        parts.row(part.part().label(), Integer.toString(part.checked().size()), "-", "-", "-", "-",
+            "not run: " + part.skipped());
+      } else {
+        TlcResult r = part.result().get();
+        parts.row(part.part().label(), Integer.toString(part.checked().size()), Integer.toString(part.workers()),
+            Reports.count(r.distinct()), Integer.toString(r.depth()), Reports.seconds(r.seconds()), outcome(part, r));
+      }
+    }
+    out.print(parts.render());
+    for (AdhocPart part : result.parts()) {
+      if (!part.checked().isEmpty()) {
+        out.println(part.part().label() + " checks: " + String.join(", ", part.checked()));
+      }
+    }
+    for (AdhocPart part : result.parts()) {
+      if (part.result().isPresent()) {
+        TlcResult r = part.result().get();
+        Reports.details(out, model.name() + " " + part.part().label(), model.topology(), r, width);
+        if (r.trace().isPresent()) {
+          counterexamples.found(model.name(), model.topology(), r).ifPresent(page -> out.println("swimlanes: " + page));
+        }
+      }
+    }
+    switch (result.verdict().kind()) {
+      case HOLDS:
+        return 0;
+      case DEADLOCK:
+      case VIOLATES:
+        return 1;
+      case TIMEOUT:
+        err.println("hicache-sync check: no verdict: a part was cut by the time limit (raise --time-limit)");
+        return Main.EXIT_TOOL_FAILED;
+      default:
+        String message = result.parts().stream().flatMap(p -> p.result().stream())
+            .filter(r -> !r.message().isEmpty()).map(TlcResult::message).findFirst().orElse("");
+        err.println("hicache-sync check: TLC failed: " + message);
+        return Main.EXIT_TOOL_FAILED;
+    }
+  }
+
+  /** What a part established: never {@code holds} for a part that did not finish. */
+  private static String outcome(AdhocPart part, TlcResult r) {
+    switch (part.status()) {
+      case EXHAUSTIVE:
+        return "holds (exhaustive)";
+      case VIOLATED:
+        return r.verdict().toString();
+      case CUT:
+        return String.format(Locale.ROOT, "cut by the time limit after %s: no verdict", Reports.seconds(r.seconds()));
+      default:
+        return "TLC failed";
+    }
+  }
+}
