@@ -102,7 +102,7 @@ CONSTANTS
 \* and the threads' group choice (section "Attach step by step, detach, thread deaths, groups"
 \* below; docs/explanation/findings/).
 FindingKnobs == {"attach_steps", "attach_register_v2", "attach_retry", "detach", "pf_raise",
-                 "pf_shared_group", "sync_shared_group"}
+                 "pf_shared_group", "sync_shared_group", "wait_timeout_min"}
 FindingBugs == {"ATT_EARLY", "ROLLBACK_PARTIAL", "PFDIE"}
 FindingPCs == {"attach", "attach2", "detach"}
 
@@ -274,11 +274,16 @@ ReleasePf(r) ==
 \* Rank r scans its waiting queue for timed-out requests. Bug WTO: on its own clock
 \* (env.clk), then the barrier when the prefetch holds host memory.
 \* scheduler.py::_abort_on_waiting_timeout @db570fe6. Fixed (#37143): the decision is taken
-\* on one rank and broadcast; modelled as the same clock (rank 0's) on every rank.
+\* on one rank and broadcast; modelled as the same clock (rank 0's) on every rank. Knob
+\* wait_timeout_min (#34457's shape, open): the stale verdicts are MIN-reduced over the
+\* attention ranks, so a request is dropped only where every rank's clock fired (the clocks are
+\* fixed between RECV and the abort check: reading them all equals the MIN collective).
 SchedAbortCheck(r) ==
     /\ pc[r] = "abort"
     /\ LET fires == "wait_timeout" \in Knobs /\ waiting[r] # 0
-                    /\ IF "WTO" \in Bugs THEN env[r].clk ELSE env[0].clk
+                    /\ IF "WTO" \in Bugs THEN env[r].clk
+                       ELSE IF "wait_timeout_min" \in Knobs THEN \A r2 \in Ranks : env[r2].clk
+                       ELSE env[0].clk
        IN IF fires /\ pf[r].on /\ pf[r].host
             THEN /\ Post(r, HG, "S6", "MIN", <<>>)               \* _barrier_attn_groups
                  /\ pc' = [pc EXCEPT ![r] = "posted"]
