@@ -94,7 +94,7 @@ ASSUME Policy \in {"best_effort", "wait_complete"}
 ASSUME NReq \in Nat \ {0} /\ HostCap \in Nat
 ASSUME MaxLag \in Nat \ {0} /\ MaxSteps \in Nat \ {0}
 ASSUME Bugs \subseteq {"NOWAIT", "TKLOCAL"}
-ASSUME Knobs \subseteq {"tickets", "own_hit", "backup", "threads_sync"} \cup {"stage_extra_pools", "pad_pools"}
+ASSUME Knobs \subseteq {"tickets", "own_hit", "backup", "threads_sync"} \cup {"stage_extra_pools", "pad_pools", "s7_stage_mask", "s7_agreed_bound"}
 ASSUME DP = 1 /\ PP >= 2
 
 Threads == {"sched", "pf", "sync"}
@@ -170,6 +170,14 @@ ExtraPools(s) == IF "stage_extra_pools" \in Knobs /\ s = 0 THEN 1 ELSE 0
 VecExtras(s) == IF "pad_pools" \in Knobs THEN C!SetMax({ExtraPools(t) : t \in 0 .. PP - 1})
                 ELSE ExtraPools(s)
 Zeros(n) == [i \in 1 .. n |-> 0]
+\* S7's payload under PP (Knob "s7_stage_mask"): a per-page hit mask whose length is the page
+\* count of the STAGE's own prefetch key (the later copy that #39267 (open) changes: its thread
+\* reports gloo's size error on prefetch_hits_sync_groups, 1092 vs 708 mask elements on two
+\* stages); stages whose matched prefixes differ post masks of different lengths on the one
+\* pp-spanning group: here stage 0's is one entry longer. Knob "s7_agreed_bound" (#39267's
+\* approach): the hit upper bound is agreed by a fixed-size reduction first, so every stage
+\* sizes its mask alike.
+S7Extra(s) == IF "s7_stage_mask" \in Knobs /\ "s7_agreed_bound" \notin Knobs /\ s = 0 THEN 1 ELSE 0
 
 \* The S123 vector rank r posts: [write, load, hit, ack-prefetch, release, backup acks, digest,
 \* -digest] (the code's order puts backup acks before releases; the order is immaterial here).
@@ -363,7 +371,7 @@ SchedAdmit(r) ==
 PfQuery(r, h) ==
     /\ pf[r].st = "query" /\ coll[r]["pf"] = C!NoCall
     /\ IF r \in PFG.m
-         THEN /\ Post(r, PFG, "S7", "MIN", <<IF pf[r].term THEN 0 ELSE h>>)
+         THEN /\ Post(r, PFG, "S7", "MIN", <<IF pf[r].term THEN 0 ELSE h>> \o Zeros(S7Extra(StageOf(r))))
               /\ UNCHANGED pf
          ELSE /\ "own_hit" \in Knobs                 \* downstream stage, ticketed
               /\ pf' = [pf EXCEPT ![r].hit = h, ![r].st = "hitres"]
