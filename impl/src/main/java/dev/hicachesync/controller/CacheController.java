@@ -637,7 +637,7 @@ public final class CacheController {
    * {@code unified}: a runtime attach of the storage backend that every rank handles at the same step
    * ({@code scheduler.py::attach_hicache_storage_wrapped}, {@code storage_attachment.py::attach} @db570fe6;
    * HiCacheUnified.tla {@code RecvComplete} with Knob attach). {@code localOk} is this rank's backend
-   * initialisation; with {@code agree} (the fix of F1, docs/findings.md) the outcome is MIN-reduced first,
+   * initialisation; with {@code agree} (the fix of F1, docs/explanation/findings/F1-attach-outcome-per-rank.md) the outcome is MIN-reduced first,
    * without it each rank sets {@code enable_storage} from its own outcome. Scheduler thread.
    */
   public void attachStorage(boolean localOk, boolean agree) {

@@ -111,7 +111,7 @@ class UnifiedBugsTest {
   }
 
   /**
-   * F1 (docs/findings.md, {@code unified_attach_local_outcome}): a runtime attach fails on the odd ranks;
+   * F1 (docs/explanation/findings/F1-attach-outcome-per-rank.md, {@code unified_attach_local_outcome}): a runtime attach fails on the odd ranks;
    * their S123 vectors keep 4 entries while the others send 8.
    */
   @Test
