@@ -96,7 +96,7 @@ CONSTANTS
                 \* short-circuit question needs no bug switch: Knob io_term supplies the
                 \* rank-local terminate flag
     Knobs       \* {"batch_full", "pd_decode", "wait_timeout", "attach", "backup_raise", "io_term",
-                \*  "buffer_only", "attach_all_ok"}
+                \*  "buffer_only", "attach_all_ok"} \cup FindingKnobs (below)
 
 \* Knobs and Bugs of the runtime attach step by step, the detach, the prefetch thread's death
 \* and the threads' group choice (section "Attach step by step, detach, thread deaths, groups"
