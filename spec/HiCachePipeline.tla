@@ -100,7 +100,11 @@ CONSTANTS
     MaxLag,             \* pipeline channel capacity (steps a stage may run ahead of the next)
     MaxSteps,           \* scheduler steps that are logged and compared
     Bugs,               \* subset of {"B7", "B7tail"}
-    Knobs               \* subset of {"local_pool_sizes"} (as HiCacheSync's knob of that name)
+    Knobs               \* subset of {"local_pool_sizes"} \cup MoreKnobs (HiCacheSync's names; "More knobs")
+
+\* Knobs beyond local_pool_sizes (section "More knobs" below): HiCacheSync's local_clock,
+\* uneven_capacity and local_payload, and host-only placement's skipped load sync (#28269).
+MoreKnobs == {"local_clock", "uneven_capacity", "local_payload", "host_only", "host_only_pp_guard"}
 
 ASSUME Version \in {"post20460", "merged"}
 ASSUME PPSync \in {"stage_local", "world_allreduce", "forward"}
@@ -110,7 +114,7 @@ ASSUME PagesPerKey \in Nat \ {0} /\ DeviceCap \in Nat /\ HostCap \in Nat
 ASSUME PrefetchThreshold \in Nat /\ BatchPages \in Nat \ {0}
 ASSUME MaxLag \in Nat \ {0} /\ MaxSteps \in Nat \ {0}
 ASSUME Bugs \subseteq {"B7", "B7tail"}
-ASSUME Knobs \subseteq {"local_pool_sizes"}
+ASSUME Knobs \subseteq {"local_pool_sizes"} \cup MoreKnobs
 ASSUME PoolSizes \in [Ranks -> [dev : Nat, host : Nat]]
 
 NR   == Len(Requests)
@@ -145,7 +149,7 @@ PoolTable == [r \in Ranks |-> [f \in {"dev", "host"} |->
                  ELSE Min({PoolSizes[q][f] : q \in Ranks})]]
 PoolOf(r, f) == PoolTable[r][f]
 DeviceCapOf(r) == PoolOf(r, "dev")
-HostCapOf(r) == PoolOf(r, "host")
+HostCapOf(r) == PoolOf(r, "host") + (IF "uneven_capacity" \in Knobs /\ r = 0 THEN 1 ELSE 0)
 
 -----------------------------------------------------------------------------
 (* Pipeline neighbours.                                                     *)
@@ -196,7 +200,8 @@ InitLS == [pc |-> "begin", step |-> 0, msg |-> Msg(0, <<0, 0, 0>>, 0, 0), outbox
            tree |-> [k \in Keys |-> Absent], nid |-> 1, dfree |-> DeviceCap, hfree |-> HostCap,
            wq |-> <<>>, wd |-> 0, lq |-> <<>>, ld |-> 0, rlq |-> <<>>,
            pf |-> [i \in 1 .. NR |-> OpNone],
-           dreq |-> 0, cur |-> Pop0, term |-> 0, m |-> 0, bad |-> 0, log |-> <<>>]
+           dreq |-> 0, cur |-> Pop0, term |-> 0, m |-> 0, bad |-> 0, log |-> <<>>,
+           clk |-> FALSE]   \* clk: local_clock (section "More knobs")
 
 -----------------------------------------------------------------------------
 (* Groups.                                                                  *)
@@ -228,10 +233,47 @@ ChOf(site) == CASE site = "S7" -> "pf" [] site = "S5B" -> "pfsync" [] OTHER -> "
 Follower(r) == PPSync = "forward" /\ StageOf(r) > 0
 
 -----------------------------------------------------------------------------
+(* More knobs: HiCacheSync's broken assumptions in the pipeline, and the    *)
+(* guard SGLang evaluates before its load-completion sync under host-only  *)
+(* placement. Each is off by default (Knobs = {} in every other model).     *)
+(*   "local_clock"     a rank's clock orders its LRU victims the other way  *)
+(*                     from some point on (ClockSkews; HiCacheSync's knob); *)
+(*   "uneven_capacity" rank 0's host pool is one page larger;               *)
+(*   "local_payload"   (merged) the S123 vector leaves out the release     *)
+(*                     count when this rank's release queue is empty: its  *)
+(*                     length follows rank-local data (HiCacheSync's knob); *)
+(*   "host_only"       #28269 (open, "Support host-only HiCache tree") as   *)
+(*                     its diff reads: loading_check skips its all_reduce   *)
+(*                     (the MIN and, under PP, the forward) when the tree   *)
+(*                     placement is host_only, and each rank pops its own   *)
+(*                     ready load acks. Applies to S2 (post20460: the       *)
+(*                     separate loading_check of the PR's base) and to a   *)
+(*                     later stage's forwarded load count;                  *)
+(*   "host_only_pp_guard" the review's suggestion on #28269: skip only when *)
+(*                     pp_size == 1 (the PP sync is kept).                  *)
+(***************************************************************************)
+
+\* local_clock: the most recently used of S instead (ties by key, the other way).
+SkewedVictim(S, s) ==
+    CHOOSE k \in S : \A j \in S : s.tree[j].at < s.tree[k].at \/ (s.tree[j].at = s.tree[k].at /\ j <= k)
+
+\* host_only: the load-completion sync is skipped (with the guard: only when PP = 1).
+HostOnlySkip == "host_only" \in Knobs /\ ~("host_only_pp_guard" \in Knobs /\ PP > 1)
+
+\* The counts a later stage pops: stage 0's forwarded ones, or under HostOnlySkip its own
+\* ready load acks in place of the forwarded load count.
+FollowerAcks(s) == IF HostOnlySkip THEN <<s.msg.acks[1], s.ld, s.msg.acks[3]>> ELSE s.msg.acks
+
+\* The merged S123 vector; local_payload: without its release entry when the queue is empty here.
+S123Vec(s) == IF "local_payload" \in Knobs /\ s.rlq = <<>> THEN <<s.wd, s.ld>>
+              ELSE <<s.wd, s.ld, Len(s.rlq)>>
+
+-----------------------------------------------------------------------------
 (* Rank-local computation (as HiCacheSync, without storage backup).         *)
 
 \* The least recently used of the candidate keys S, ties by key. hiradix_cache.py::evict
 Victim(S, s) ==
+    IF "local_clock" \in Knobs /\ s.clk THEN SkewedVictim(S, s) ELSE
     CHOOSE k \in S : \A j \in S : s.tree[k].at < s.tree[j].at \/ (s.tree[k].at = s.tree[j].at /\ k <= j)
 DevVictims(s) == {k \in Keys : s.tree[k].dev /\ s.tree[k].lock = 0}
 EvictDevOne(s) ==
@@ -423,11 +465,12 @@ EnterOn(r, s, site) ==
             Post(r, s, "RECV", 1, <<RecvNext(s), IF Quiet(s) THEN 0 ELSE 1>>)
       [] site = "SYNC" ->                                   \* check_hicache_events
             IF Follower(r)
-              THEN IF Ready(s, s.msg.acks) THEN Enter(r, ApplyAcks(s, s.msg.acks), "ADMIT")
+              THEN IF Ready(s, FollowerAcks(s)) THEN Enter(r, ApplyAcks(s, FollowerAcks(s)), "ADMIT")
                    ELSE Stay([s EXCEPT !.pc = "wait_ev"])    \* block on own events
-            ELSE IF Version = "merged" THEN Post(r, s, "S123", 1, <<s.wd, s.ld, Len(s.rlq)>>)
+            ELSE IF Version = "merged" THEN Post(r, s, "S123", 1, S123Vec(s))
             ELSE Post(r, s, "S1", 1, <<s.wd>>)
-      [] site = "S2" -> Post(r, s, "S2", 1, <<s.ld>>)
+      [] site = "S2" -> IF HostOnlySkip THEN Enter(r, [PopLoads(s, s.ld) EXCEPT !.cur.l = s.ld], "S3")
+                        ELSE Post(r, s, "S2", 1, <<s.ld>>)
       [] site = "S3" -> IF ~StorageOn THEN Enter(r, s, "ADMIT")
                         ELSE Post(r, s, "S3", 1, <<Len(s.rlq)>>)
       [] site = "ADMIT" ->
@@ -463,7 +506,7 @@ DecideOn(r, s, site, x) ==
       [] site = "S1"   -> Enter(r, [PopWrites(s, x[1]) EXCEPT !.cur.w = x[1]], "S2")
       [] site = "S2"   -> Enter(r, [PopLoads(s, x[1]) EXCEPT !.cur.l = x[1]], "S3")
       [] site = "S3"   -> Enter(r, [PopReleases(s, x[1]) EXCEPT !.cur.rl = x[1]], "ADMIT")
-      [] site = "S123" -> Enter(r, ApplyAcks(s, x), "ADMIT")
+      [] site = "S123" -> Enter(r, ApplyAcks(s, IF Len(x) = 3 THEN x ELSE x \o <<0>>), "ADMIT")
       [] site = "S4"   -> IF x[1] = 0 THEN Post(r, s, "S5", 1, <<s.pf[s.wait].cmp>>)
                           ELSE Enter(r, s, "END")                \* keep waiting
       [] site = "S5"   -> Enter(r, Admit(Terminate(s, x[1])), "END")
@@ -528,8 +571,8 @@ StepBegins(r) ==
 \* A follower's own events are done: it pops the forwarded counts and goes on.
 EventsReady(r) ==
     /\ ls[r].pc = "wait_ev"
-    /\ Ready(ls[r], ls[r].msg.acks)
-    /\ \E nx \in {Enter(r, ApplyAcks([ls[r] EXCEPT !.pc = "run"], ls[r].msg.acks), "ADMIT")} :
+    /\ Ready(ls[r], FollowerAcks(ls[r]))
+    /\ \E nx \in {Enter(r, ApplyAcks([ls[r] EXCEPT !.pc = "run"], FollowerAcks(ls[r])), "ADMIT")} :
           Commit({r}, [q \in {r} |-> nx], "sched")
 
 \* The last member of group g arrives: the collective completes for every member.
@@ -604,6 +647,12 @@ TimeoutFires(r, i) ==
     /\ ls' = [ls EXCEPT ![r].pf[i].to = TRUE]
     /\ UNCHANGED <<coll, chan>>
 
+\* local_clock: rank r's clock starts ordering its victims the other way (between its steps).
+ClockSkews(r) ==
+    /\ "local_clock" \in Knobs /\ ~ls[r].clk /\ ls[r].pc = "begin"
+    /\ ls' = [ls EXCEPT ![r].clk = TRUE]
+    /\ UNCHANGED <<coll, chan>>
+
 \* The legitimate end: every scheduler stopped; stutter.
 Done == \A r \in Ranks : ls[r].pc = "done"
 Terminated == Done /\ UNCHANGED vars
@@ -619,6 +668,7 @@ Background ==
                      \/ PrefetchThreadQueries(r) \/ IoStartsBatch(r) \/ IoEndsBatch(r)
                      \/ IoSkipsBatch(r) \/ SyncThreadPosts(r)
                      \/ \E i \in 1 .. NR : TimeoutFires(r, i)
+                     \/ ClockSkews(r)
 
 Next == SchedulerMoves \/ SomeCollectiveCompletes \/ Background \/ Terminated
 
@@ -716,6 +766,7 @@ FusedBackground ==
                      \/ PrefetchThreadQueries(r) \/ IoStartsBatch(r) \/ IoEndsBatchGoesOn(r)
                      \/ IoSkipsBatch(r) \/ SyncThreadPosts(r)
                      \/ (MayReadTimeoutNext(r) /\ \E i \in 1 .. NR : TimeoutFires(r, i))
+                     \/ ClockSkews(r)
 FusedNext == SchedulerMoves \/ SomeCollectiveCompletes \/ FusedBackground \/ Terminated
 ReducedNext ==
     IF \E r \in Ranks : Eager(r)

@@ -96,13 +96,21 @@ CONSTANTS
                 \* short-circuit question needs no bug switch: Knob io_term supplies the
                 \* rank-local terminate flag
     Knobs       \* {"batch_full", "pd_decode", "wait_timeout", "attach", "backup_raise", "io_term",
-                \*  "buffer_only", "attach_all_ok"}
+                \*  "buffer_only", "attach_all_ok"} \cup FindingKnobs (below)
+
+\* Knobs and Bugs of the runtime attach step by step, the detach, the prefetch thread's death
+\* and the threads' group choice (section "Attach step by step, detach, thread deaths, groups"
+\* below; docs/explanation/findings/).
+FindingKnobs == {"attach_steps", "attach_register_v2", "attach_retry", "detach", "pf_raise",
+                 "pf_shared_group", "sync_shared_group", "wait_timeout_min"}
+FindingBugs == {"ATT_EARLY", "ROLLBACK_PARTIAL", "PFDIE"}
+FindingPCs == {"attach", "attach2", "detach"}
 
 ASSUME Policy \in {"best_effort", "wait_complete", "timeout"}
 ASSUME StorageOn \in BOOLEAN /\ NReq \in Nat \ {0} /\ HostCap \in Nat
-ASSUME Bugs \subseteq {"B10", "PDLB", "WTO", "ATT", "B38428", "STAGE_LOCAL"}
+ASSUME Bugs \subseteq {"B10", "PDLB", "WTO", "ATT", "B38428", "STAGE_LOCAL"} \cup FindingBugs
 ASSUME Knobs \subseteq {"batch_full", "pd_decode", "wait_timeout", "attach", "backup_raise",
-                        "io_term", "buffer_only", "attach_all_ok"}
+                        "io_term", "buffer_only", "attach_all_ok"} \cup FindingKnobs
 ASSUME DP = 1 /\ PP = 1
 
 Threads == {"sched", "pf", "sync"}   \* scheduler, prefetch (S7) thread, completion-sync thread
@@ -113,15 +121,15 @@ C == INSTANCE Collectives
 \* scheduler's HiCache collectives reduce over; PFG / SYG: the storage threads' own groups.
 Dom == C!Group("domain", "sched", Ranks)
 HG  == C!Group("hicache", "sched", Ranks)
-PFG == C!Group("prefetch", "pf", Ranks)
-SYG == C!Group("completion", "sync", Ranks)
+PFG == C!Group(IF "pf_shared_group" \in Knobs THEN HG.kind ELSE "prefetch", "pf", Ranks)
+SYG == C!Group(IF "sync_shared_group" \in Knobs THEN HG.kind ELSE "completion", "sync", Ranks)
 
 -----------------------------------------------------------------------------
 (* Variables.                                                               *)
 
 \* pc[r]: where rank r's scheduler is: a local phase, or the collective it is posted on.
 VARIABLE pc
-PCs == {"recv", "abort", "events", "pdload", "admit", "posted"}
+PCs == {"recv", "abort", "events", "pdload", "admit", "posted"} \cup FindingPCs
 
 \* reqIdx[r]: requests received; waiting[r]: the waiting request's index (0: none).
 VARIABLE reqIdx
@@ -176,7 +184,8 @@ envVars == <<storage, alive, env, popped, attachDone>>
 vars == <<coll, pc, requestVars, treeVars, prefetchVars, queueVars, envVars>>
 
 Q0 == [hit |-> 0, ack |-> 0, bk |-> 0, bka |-> 0, rel |-> 0, ld |-> 0, ldd |-> 0, wq |-> 0, stg |-> 0]
-Env0 == [clk |-> FALSE, bf |-> FALSE, afail |-> FALSE]
+Env0 == [clk |-> FALSE, bf |-> FALSE, afail |-> FALSE,
+         half |-> FALSE, spent |-> FALSE, pfdead |-> FALSE, det |-> "none"]  \* (section "Attach ...")
 Pop0 == [hit |-> 0, ack |-> 0, bka |-> 0, rel |-> 0, ld |-> 0]
 
 TypeOK ==
@@ -207,6 +216,14 @@ S123Payload(r) ==
     \o (IF storage[r] THEN <<q[r].hit, q[r].ack, q[r].bka, q[r].rel>> ELSE <<>>)
     \o <<0, 0>>
 
+\* The runtime attach handled step by step (Knob attach_steps) rather than inside RecvComplete,
+\* and the detach (Knob detach): the phase a rank enters after RECV.
+AttachSteps == "attach_steps" \in Knobs
+AttachPending == "attach" \in Knobs /\ ~attachDone
+DetachAsked == "detach" \in Knobs /\ \E r \in Ranks : env[r].det = "asked"
+AfterRecv == IF AttachSteps /\ AttachPending THEN "attach"
+             ELSE IF DetachAsked THEN "detach" ELSE "abort"
+
 -----------------------------------------------------------------------------
 (* Scheduler: RECV.                                                         *)
 
@@ -230,7 +247,7 @@ RecvComplete ==
     /\ LET \* one prefetch per rank at a time (a bound: the next request arrives once every
            \* rank's previous prefetch is gone, threads included)
            take   == waiting[0] = 0 /\ reqIdx[0] < NReq /\ \A r \in Ranks : pf[r].st \in {"none", "done"}
-           doAtt  == "attach" \in Knobs /\ ~attachDone
+           doAtt  == "attach" \in Knobs /\ ~attachDone /\ ~AttachSteps
            anyFail == \E r \in Ranks : env[r].afail
            on(r)  == IF ~doAtt THEN storage[r]
                      ELSE IF "ATT" \in Bugs THEN ~env[r].afail    \* each rank its own outcome
@@ -241,7 +258,7 @@ RecvComplete ==
           /\ reqIdx' = [r \in Ranks |-> IF take THEN reqIdx[r] + 1 ELSE reqIdx[r]]
           /\ waiting' = [r \in Ranks |-> IF take THEN reqIdx[r] + 1 ELSE waiting[r]]
           /\ pf' = [r \in Ranks |-> IF take THEN Issue(on(r)) ELSE pf[r]]
-          /\ pc' = [r \in Ranks |-> "abort"]
+          /\ pc' = [r \in Ranks |-> AfterRecv]
     /\ UNCHANGED <<treeVars, queueVars, alive, env, popped>>
 
 -----------------------------------------------------------------------------
@@ -257,11 +274,16 @@ ReleasePf(r) ==
 \* Rank r scans its waiting queue for timed-out requests. Bug WTO: on its own clock
 \* (env.clk), then the barrier when the prefetch holds host memory.
 \* scheduler.py::_abort_on_waiting_timeout @db570fe6. Fixed (#37143): the decision is taken
-\* on one rank and broadcast; modelled as the same clock (rank 0's) on every rank.
+\* on one rank and broadcast; modelled as the same clock (rank 0's) on every rank. Knob
+\* wait_timeout_min (#34457's shape, open): the stale verdicts are MIN-reduced over the
+\* attention ranks, so a request is dropped only where every rank's clock fired (the clocks are
+\* fixed between RECV and the abort check: reading them all equals the MIN collective).
 SchedAbortCheck(r) ==
     /\ pc[r] = "abort"
     /\ LET fires == "wait_timeout" \in Knobs /\ waiting[r] # 0
-                    /\ IF "WTO" \in Bugs THEN env[r].clk ELSE env[0].clk
+                    /\ IF "WTO" \in Bugs THEN env[r].clk
+                       ELSE IF "wait_timeout_min" \in Knobs THEN \A r2 \in Ranks : env[r2].clk
+                       ELSE env[0].clk
        IN IF fires /\ pf[r].on /\ pf[r].host
             THEN /\ Post(r, HG, "S6", "MIN", <<>>)               \* _barrier_attn_groups
                  /\ pc' = [pc EXCEPT ![r] = "posted"]
@@ -508,7 +530,7 @@ S4Complete ==
 \* Rank r's prefetch thread queries storage (hits h, 0 or 1 page: rank-local) and posts S7.
 \* A terminated operation contributes 0. cache_controller.py::prefetch_thread_func @db570fe6
 PfQuery(r, h) ==
-    /\ pf[r].st = "query" /\ coll[r]["pf"] = C!NoCall
+    /\ pf[r].st = "query" /\ coll[r]["pf"] = C!NoCall /\ ~env[r].pfdead
     /\ Post(r, PFG, "S7", "MIN", <<IF pf[r].term THEN 0 ELSE h>>)
     /\ UNCHANGED <<pc, requestVars, treeVars, prefetchVars, queueVars, envVars>>
 
@@ -596,7 +618,7 @@ EnvBatchFull(r) ==
                    popped, attachDone>>
 \* Rank r's storage backend fails to initialise at the pending attach.
 EnvAttachFails(r) ==
-    /\ EnvWindow(r) /\ "attach" \in Knobs /\ ~attachDone /\ ~env[r].afail
+    /\ EnvWindow(r) /\ "attach" \in Knobs /\ ~attachDone /\ ~env[r].afail /\ ~env[r].spent
     /\ "attach_all_ok" \notin Knobs        \* the scenario where every backend initialises
     /\ env' = [env EXCEPT ![r].afail = TRUE]
     /\ UNCHANGED <<coll, pc, requestVars, treeVars, prefetchVars, queueVars, storage, alive,
@@ -606,6 +628,184 @@ EnvLoadDone(r) ==
     /\ EnvWindow(r) /\ q[r].ldd < q[r].ld
     /\ q' = [q EXCEPT ![r].ldd = @ + 1]
     /\ UNCHANGED <<coll, pc, requestVars, treeVars, prefetchVars, ackv, envVars>>
+
+-----------------------------------------------------------------------------
+(* Attach step by step, detach, thread deaths, groups (the findings'       *)
+(* reports, docs/explanation/findings/). Every action here is enabled only *)
+(* under its Knob; without them the module's behaviours are unchanged.     *)
+(*                                                                          *)
+(* Knob "attach_steps": the runtime attach as the controller runs it       *)
+(* (HybridCacheController.attach_storage_backend -> BaseHiCacheController. *)
+(* attach_storage_backend @db570fe6), each rank on its own, after RECV:    *)
+(*   1. backend creation and register_mem_pool_host (may raise);           *)
+(*   2. _create_prefetch_sync_groups: create_custom_parallel_group runs an *)
+(*      all_gather_object over the WORLD, then new_group: a world          *)
+(*      collective (GROUPS) every rank must join;                          *)
+(*   3. the rest of super() (a raise there is cleaned up), then            *)
+(*      register_mem_host_pool_v2 per host pool, after super() returned,   *)
+(*      outside the cleanup (Knob "attach_register_v2": a raise there      *)
+(*      leaves the controller attached, threads running, groups created,   *)
+(*      and the cache's enable_storage off: env.half);                     *)
+(*   4. StorageAttachment.attach flips enable_storage on success.          *)
+(* Bug "ATT_EARLY": a rank whose backend fails fails at step 1 and skips   *)
+(* the world collective of step 2 (its peers wait there: a hang at attach  *)
+(* time). Fixed: the groups are created before anything that can fail.     *)
+(* Bug "ATT" (as for Knob attach): each rank keeps its own outcome.        *)
+(* Fixed: the outcome is MIN-reduced (ATTOK) and, if any rank failed,      *)
+(* every rank rolls back; Bug "ROLLBACK_PARTIAL": only the ranks whose     *)
+(* attach returned success roll back (the half-attached rank keeps its     *)
+(* controller, and "already attached" fails its every later attach).      *)
+(* Knob "attach_retry": a failed attach is retried at the next step until  *)
+(* it succeeds; a backend fails at most once per rank (env.spent).         *)
+(*                                                                          *)
+(* Knob "detach": the operator asks for a detach (PUT/DELETE on the admin  *)
+(* API) and retries it at every step until accepted. Each rank evaluates   *)
+(* is_fully_idle on its own (scheduler.py::detach_hicache_storage_wrapped, *)
+(* is_fully_idle @db570fe6: nothing waiting, no load-back, and with        *)
+(* storage on no ongoing prefetch and no ongoing backup) and detaches or   *)
+(* refuses (storage_attachment.py::detach: drain locally, stop threads).   *)
+(*                                                                          *)
+(* Knob "pf_raise": the storage query of rank r's prefetch thread raises   *)
+(* (batch_exists). Bug "PFDIE": the exception ends prefetch_thread_func    *)
+(* (its loop catches only queue.Empty @db570fe6): the thread never posts   *)
+(* S7 again. Fixed: the failure is caught and counted as 0 hit pages.      *)
+(*                                                                          *)
+(* Knobs "pf_shared_group" / "sync_shared_group": the prefetch thread (S7) *)
+(* or the completion-sync thread (S5) reduces on the scheduler's gloo      *)
+(* group objects (HG) instead of groups of its own: the k-th calls of the *)
+(* members pair up whichever thread made them (SharedGroupMatching).       *)
+(***************************************************************************)
+
+World == C!Group("world", "sched", Ranks)   \* DP = PP = 1 here: the world is the domain
+
+\* Rank r starts the attach (step 1). A rank whose controller is half attached raises
+\* "Storage backend already attached" here. ATT_EARLY: a rank that fails here returns failure
+\* at once and never joins the groups' creation.
+SchedAttach(r) ==
+    /\ pc[r] = "attach"
+    /\ IF "ATT_EARLY" \in Bugs /\ (env[r].afail \/ env[r].half)
+         THEN /\ pc' = [pc EXCEPT ![r] = "abort"]
+              /\ env' = [env EXCEPT ![r].afail = FALSE, ![r].spent = @ \/ env[r].afail]
+              /\ UNCHANGED coll
+         ELSE /\ Post(r, World, "GROUPS", "MAX", <<>>)   \* create_custom_parallel_group
+              /\ pc' = [pc EXCEPT ![r] = "posted"]
+              /\ UNCHANGED env
+    /\ UNCHANGED <<requestVars, treeVars, prefetchVars, queueVars, storage, alive, popped,
+                   attachDone>>
+
+\* The world collective of the groups' creation completes (step 2).
+GroupsComplete ==
+    /\ C!AllPosted(World) /\ C!Matched(World) /\ \A r \in Ranks : Posted(r, "sched", "GROUPS")
+    /\ coll' = Clear(World)
+    /\ pc' = [r \in Ranks |-> "attach2"]
+    /\ UNCHANGED <<requestVars, treeVars, prefetchVars, queueVars, envVars>>
+
+\* Rank r finishes its local attach (steps 3-4). ok: its backend initialised and its controller
+\* was not half attached already. A failure at register_mem_host_pool_v2 (Knob
+\* attach_register_v2) leaves the controller half attached; any other failure here is cleaned up.
+AttachOk(r) == ~env[r].afail /\ ~env[r].half
+HalfAfter(r) == ~AttachOk(r) /\ (env[r].half \/ "attach_register_v2" \in Knobs)
+SchedAttachRest(r) ==
+    /\ pc[r] = "attach2"
+    /\ env' = [env EXCEPT ![r].afail = FALSE, ![r].spent = @ \/ env[r].afail,
+                          ![r].half = HalfAfter(r)]
+    /\ IF "ATT" \in Bugs
+         THEN /\ storage' = [storage EXCEPT ![r] = AttachOk(r)]     \* its own outcome
+              /\ attachDone' = TRUE
+              /\ pc' = [pc EXCEPT ![r] = "abort"]
+              /\ UNCHANGED coll
+         ELSE /\ Post(r, HG, "ATTOK", "MIN", <<IF AttachOk(r) THEN 1 ELSE 0>>)
+              /\ pc' = [pc EXCEPT ![r] = "posted"]
+              /\ UNCHANGED <<storage, attachDone>>
+    /\ UNCHANGED <<requestVars, treeVars, prefetchVars, queueVars, alive, popped>>
+
+\* The fix: the attach outcome is MIN-reduced; on failure every rank rolls back (detach is
+\* idempotent), ROLLBACK_PARTIAL: only the ranks that succeeded. attach_retry: the request
+\* stays pending until it succeeds.
+AttachOkComplete ==
+    /\ C!AllPosted(HG) /\ C!Matched(HG) /\ \A r \in Ranks : Posted(r, "sched", "ATTOK")
+    /\ LET all == C!Result(HG)[1] = 1
+           mine(r) == coll[r]["sched"].val[1] = 1
+       IN /\ storage' = [r \in Ranks |-> all]
+          /\ env' = [r \in Ranks |-> [env[r] EXCEPT !.half =
+                        ~all /\ "ROLLBACK_PARTIAL" \in Bugs /\ ~mine(r) /\ env[r].half]]
+          /\ attachDone' = (all \/ "attach_retry" \notin Knobs)
+    /\ coll' = Clear(HG)
+    /\ pc' = [r \in Ranks |-> "abort"]
+    /\ UNCHANGED <<requestVars, treeVars, prefetchVars, queueVars, alive, popped>>
+
+\* The operator asks for a detach (every rank receives it with the step's requests), once the
+\* request stream has ended and nothing waits (the operator drains traffic first, as
+\* is_fully_idle demands, and its prefetches have finished; asking earlier only adds refusals
+\* while requests run).
+EnvDetachAsks ==
+    /\ "detach" \in Knobs
+    /\ \A r \in Ranks : /\ EnvWindow(r) /\ env[r].det = "none" /\ reqIdx[r] = NReq /\ waiting[r] = 0
+                        /\ pf[r].st \in {"none", "done"}
+    /\ env' = [r \in Ranks |-> [env[r] EXCEPT !.det = "asked"]]
+    /\ UNCHANGED <<coll, pc, requestVars, treeVars, prefetchVars, queueVars, storage, alive,
+                   popped, attachDone>>
+
+\* is_fully_idle on rank r (its own state). Ongoing backups: written or not, their acks not
+\* yet popped (ongoing_backup). scheduler.py::is_fully_idle @db570fe6
+FullyIdle(r) ==
+    /\ waiting[r] = 0 /\ q[r].ld = 0
+    /\ storage[r] => (~pf[r].on /\ q[r].bk + q[r].bka = 0)
+
+\* Rank r handles the pending detach: refused unless fully idle (the request stays pending:
+\* the operator retries); else the control queues are drained locally, the threads stopped
+\* and storage turned off (a half-attached controller is cleaned up too).
+\* scheduler.py::detach_hicache_storage_wrapped, storage_attachment.py::detach @db570fe6
+SchedDetach(r) ==
+    /\ pc[r] = "detach"
+    /\ IF env[r].det = "asked" /\ FullyIdle(r)
+         THEN /\ storage' = [storage EXCEPT ![r] = FALSE]
+              /\ env' = [env EXCEPT ![r].det = "done", ![r].half = FALSE]
+              /\ hostFree' = [hostFree EXCEPT ![r] = @ + q[r].rel]
+              /\ q' = [q EXCEPT ![r].rel = 0]
+         ELSE UNCHANGED <<storage, env, hostFree, q>>
+    /\ pc' = [pc EXCEPT ![r] = "abort"]
+    /\ UNCHANGED <<coll, requestVars, tree, hostOwned, prefetchVars, ackv, alive, popped,
+                   attachDone>>
+
+\* Rank r's prefetch thread's storage query raises (a terminated operation is not queried).
+\* PFDIE: the thread dies; fixed: the failure counts as 0 hit pages.
+\* cache_controller.py::prefetch_thread_func, _storage_hit_query @db570fe6
+PfRaise(r) ==
+    /\ "pf_raise" \in Knobs
+    /\ pf[r].st = "query" /\ ~pf[r].term /\ coll[r]["pf"] = C!NoCall /\ ~env[r].pfdead
+    /\ IF "PFDIE" \in Bugs
+         THEN /\ env' = [env EXCEPT ![r].pfdead = TRUE]
+              /\ UNCHANGED coll
+         ELSE /\ Post(r, PFG, "S7", "MIN", <<0>>)
+              /\ UNCHANGED env
+    /\ UNCHANGED <<pc, requestVars, treeVars, prefetchVars, queueVars, storage, alive, popped,
+                   attachDone>>
+
+\* Shared groups: the k-th calls on a gloo group pair up whichever thread made them. A rank
+\* whose only call on the scheduler's group is its storage thread's, against a peer whose only
+\* call there is its scheduler's, pairs S7 or S5 with a scheduler collective. (Where a rank has
+\* both calls posted their order is not modelled: every mismatch found is a real one.)
+SharedThreads == {th \in {"pf", "sync"} :
+                    \/ th = "pf" /\ "pf_shared_group" \in Knobs
+                    \/ th = "sync" /\ "sync_shared_group" \in Knobs}
+OnlyOn(r, th, other) ==
+    /\ coll[r][th] # C!NoCall /\ coll[r][th].grp.kind = HG.kind
+    /\ ~(coll[r][other] # C!NoCall /\ coll[r][other].grp.kind = HG.kind)
+SharedGroupMatching ==
+    \A th \in SharedThreads :
+        ~(\E r1, r2 \in Ranks : OnlyOn(r1, th, "sched") /\ OnlyOn(r2, "sched", th))
+
+\* Liveness of the reports: a detach asked for is eventually accepted on every rank; a runtime
+\* attach that is retried eventually succeeds; no prefetch thread waits in S7 for ever.
+DetachWanted == \E r \in Ranks : env[r].det = "asked"
+DetachAccepted == DetachWanted ~> (\A r \in Ranks : env[r].det = "done")
+AttachEventuallySucceeds == <>attachDone
+PrefetchThreadNeverStuck == []<>(\A r \in Ranks : coll[r]["pf"] = C!NoCall)
+\* The controller and the cache agree on whether storage is on (no half-attached controller).
+\* (At lockstep points: between a rank's failure and the rollback it is half attached by design.)
+AttachStateConsistent ==
+    (\A r \in Ranks : Posted(r, "sched", "RECV")) => \A r \in Ranks : ~env[r].half
 
 -----------------------------------------------------------------------------
 (* Specification.                                                           *)
@@ -630,13 +830,17 @@ SchedNext ==
                         \/ SchedPdLoad(r) \/ SchedAdmit(r)
     \/ RecvComplete \/ AbortBarrierComplete \/ EventsComplete \/ LoadCheckComplete
     \/ S4Complete
+    \/ \E r \in Ranks : SchedAttach(r) \/ SchedAttachRest(r) \/ SchedDetach(r)
+    \/ GroupsComplete \/ AttachOkComplete
 ThreadNext ==
     \/ \E r \in Ranks : \/ \E h \in 0 .. 1 : PfQuery(r, h)
                         \/ \E k \in 0 .. 1 : PfRead(r, k)
                         \/ PfPutHit(r) \/ PutAck(r) \/ BackupOk(r) \/ BackupRaise(r)
+                        \/ PfRaise(r)
     \/ S7Complete \/ SyncComplete
 EnvNext ==
     \E r \in Ranks : EnvClock(r) \/ EnvBatchFull(r) \/ EnvAttachFails(r) \/ EnvLoadDone(r)
+    \/ EnvDetachAsks
 
 Next == SchedNext \/ ThreadNext \/ EnvNext
 
@@ -655,6 +859,8 @@ Fairness ==
     /\ \A r \in Ranks : WF_vars(PfPutHit(r)) /\ WF_vars(PutAck(r))
     /\ \A r \in Ranks : WF_vars(BackupOk(r)) /\ WF_vars(EnvLoadDone(r))
     /\ WF_vars(S7Complete) /\ WF_vars(SyncComplete)
+    /\ \A r \in Ranks : WF_vars(SchedAttach(r) \/ SchedAttachRest(r) \/ SchedDetach(r))
+    /\ WF_vars(GroupsComplete) /\ WF_vars(AttachOkComplete)
 
 Spec == Init /\ [][Next]_vars /\ Fairness
 
@@ -666,7 +872,7 @@ Lockstep == \A r \in Ranks : Posted(r, "sched", "RECV")
 AgreeAt(f(_)) == Lockstep => \A r1, r2 \in Ranks : f(r1) = f(r2)
 
 \* INV-1 (from Collectives): posted calls on one group agree on site, op and payload size.
-CollectiveMatching == C!CollectiveMatching
+CollectiveMatching == C!CollectiveMatching /\ SharedGroupMatching
 \* INV-3: the same tree and waiting queue at every lockstep point.
 TreeAgreement == AgreeAt(LAMBDA r : <<tree[r], reqIdx[r], waiting[r]>>)
 \* INV-4: every synced queue popped by the same counts.

@@ -42,7 +42,8 @@
 (*      "forwarded": stage 0's counts (@later; #37562's single message).   *)
 (*    Bug "NOWAIT": a downstream stage drains the forwarded count with     *)
 (*    _drain_queue's get_nowait, which stops at an empty queue             *)
-(*    (_drain_storage_control_queues_impl._drain_queue @db570fe6, @later): *)
+(*    (_drain_storage_control_queues_impl._drain_queue @db570fe6; the     *)
+(*    later copy with #27010 blocks instead, q.get(): the fix below):     *)
 (*    the count is an upper bound, not an exact count. Fixed: the stage    *)
 (*    waits until its own thread has queued that many entries (as          *)
 (*    writing_check's pop + finish_event.synchronize() does for write      *)
@@ -94,7 +95,7 @@ ASSUME Policy \in {"best_effort", "wait_complete"}
 ASSUME NReq \in Nat \ {0} /\ HostCap \in Nat
 ASSUME MaxLag \in Nat \ {0} /\ MaxSteps \in Nat \ {0}
 ASSUME Bugs \subseteq {"NOWAIT", "TKLOCAL"}
-ASSUME Knobs \subseteq {"tickets", "own_hit", "backup", "threads_sync"}
+ASSUME Knobs \subseteq {"tickets", "own_hit", "backup", "threads_sync"} \cup {"stage_extra_pools", "pad_pools", "s7_stage_mask", "s7_agreed_bound"}
 ASSUME DP = 1 /\ PP >= 2
 
 Threads == {"sched", "pf", "sync"}
@@ -158,10 +159,32 @@ Clear(g) == [q1 \in Ranks |-> IF q1 \in g.m THEN [coll[q1] EXCEPT ![g.ch] = C!No
 Posted(r, th, site) == coll[r][th] # C!NoCall /\ coll[r][th].site = site
 Min2(a, b) == IF a < b THEN a ELSE b
 
+\* Per-stage payload lengths (Knob "stage_extra_pools"): the storage part of the vector has one
+\* entry per extra host pool of the STAGE (_sync_hicache_ready_counts / drain_storage_control_
+\* queues: one release-queue size per entry of extra_host_mem_release_queues), and stages
+\* hold different layers, so their pools may differ: here stage 0 has one extra pool (say a
+\* sidecar of a layer kind only stage 0 holds), later stages none. A later stage receives
+\* stage 0's vector into a tensor of its own length (_pp_sync's recv): PipeMatching.
+\* Knob "pad_pools" (a fix): every stage lays the vector out for the union of the stages'
+\* pools, a pool it lacks counting 0.
+ExtraPools(s) == IF "stage_extra_pools" \in Knobs /\ s = 0 THEN 1 ELSE 0
+VecExtras(s) == IF "pad_pools" \in Knobs THEN C!SetMax({ExtraPools(t) : t \in 0 .. PP - 1})
+                ELSE ExtraPools(s)
+Zeros(n) == [i \in 1 .. n |-> 0]
+\* S7's payload under PP (Knob "s7_stage_mask"): a per-page hit mask whose length is the page
+\* count of the STAGE's own prefetch key (the later copy that #39267 (open) changes: its thread
+\* reports gloo's size error on prefetch_hits_sync_groups, 1092 vs 708 mask elements on two
+\* stages); stages whose matched prefixes differ post masks of different lengths on the one
+\* pp-spanning group: here stage 0's is one entry longer. Knob "s7_agreed_bound" (#39267's
+\* approach): the hit upper bound is agreed by a fixed-size reduction first, so every stage
+\* sizes its mask alike.
+S7Extra(s) == IF "s7_stage_mask" \in Knobs /\ "s7_agreed_bound" \notin Knobs /\ s = 0 THEN 1 ELSE 0
+
 \* The S123 vector rank r posts: [write, load, hit, ack-prefetch, release, backup acks, digest,
 \* -digest] (the code's order puts backup acks before releases; the order is immaterial here).
 \* unified_radix_cache.py::_sync_hicache_ready_counts @later (storage always on here)
-S123Payload(r) == <<0, 0, q[r].hit, q[r].ack, q[r].rel, q[r].bka, 0, 0>>
+S123Payload(r) == <<0, 0, q[r].hit, q[r].ack, q[r].rel, q[r].bka>> \o Zeros(VecExtras(StageOf(r)))
+                  \o <<0, 0>>
 
 \* Snapshot logged at the end of a step (compared across ranks at equal step numbers).
 Snap(r, t, w, p, hf, pop) ==
@@ -255,7 +278,8 @@ EventsComplete(s) ==
                                 rel |-> popped[r].rel + nr, bka |-> popped[r].bka + nb]
                           ELSE popped[r]]
           /\ chan' = [r \in Ranks |-> IF StageOf(r) = s + 1 /\ s + 1 < PP
-                         THEN Append(chan[r], [out[r - StageSize] EXCEPT !.n = <<nh, na, nr, nb>>])
+                         THEN Append(chan[r], [out[r - StageSize] EXCEPT !.n = <<nh, na, nr, nb>>
+                                                                                \o Zeros(VecExtras(s))])
                          ELSE chan[r]]
           /\ pc' = [r \in Ranks |-> IF in_(r) THEN "admit" ELSE pc[r]]
     /\ UNCHANGED <<step, reqIdx, waiting, ackv, out, log>>
@@ -348,7 +372,7 @@ SchedAdmit(r) ==
 PfQuery(r, h) ==
     /\ pf[r].st = "query" /\ coll[r]["pf"] = C!NoCall
     /\ IF r \in PFG.m
-         THEN /\ Post(r, PFG, "S7", "MIN", <<IF pf[r].term THEN 0 ELSE h>>)
+         THEN /\ Post(r, PFG, "S7", "MIN", <<IF pf[r].term THEN 0 ELSE h>> \o Zeros(S7Extra(StageOf(r))))
               /\ UNCHANGED pf
          ELSE /\ "own_hit" \in Knobs                 \* downstream stage, ticketed
               /\ pf' = [pf EXCEPT ![r].hit = h, ![r].st = "hitres"]
@@ -469,6 +493,12 @@ HeldByPrefetch(r) == IF pf[r].host /\ pf[r].st # "done" THEN pf[r].hit ELSE 0
 HostSlotSafety ==
     \A r \in Ranks : /\ hostFree[r] \in 0 .. HostCap
                     /\ hostFree[r] + q[r].rel + HeldByPrefetch(r) + hostOwned[r] = HostCap
+
+\* INV-1's pipe face: a message a later stage receives has the length of the tensor it receives
+\* it into (its own vector). torch.distributed.recv of a different size fails or hangs.
+PipeMatching ==
+    Drain = "forwarded" =>
+        \A r \in Ranks : \A i \in 1 .. Len(chan[r]) : Len(chan[r][i].n) = 4 + VecExtras(StageOf(r))
 
 \* Reachability (must fail): a prefetched node is inserted on every rank.
 DebugPrefetchInserted == ~(\A r \in Ranks : \E i \in 1 .. NReq : tree[r][i] = "host")

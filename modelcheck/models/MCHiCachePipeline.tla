@@ -10,6 +10,10 @@ EXTENDS HiCachePipeline
 MCRequests2 == <<1, 2>>
 \* Then key 1 again: a host hit, i.e. a load-back (load acks in the batched counts of B19).
 MCRequests3 == <<1, 2, 1>>
+\* Three keys through a one-page device pool and a two-page host pool: the third write-through
+\* evicts one of two host-only keys, so the LRU order decides the tree (local_clock,
+\* uneven_capacity).
+MCRequests123 == <<1, 2, 3>>
 \* One request that misses: a storage prefetch (B7).
 MCRequests1 == <<1>>
 
@@ -31,6 +35,10 @@ MCLag2 == 2
 MCSteps2 == 2
 MCSteps3 == 3
 MCSteps4 == 4
+\* Room for a load-back at step 3 or 4 and the pops of its ack (host-only rows), and for three
+\* keys' write-throughs and a host eviction (local_clock, uneven_capacity).
+MCSteps5 == 5
+MCSteps6 == 6
 
 \* Ad-hoc models (adhoc-pipeline.cfg.template): with storage the bounds of b7_fixed, without
 \* storage those of b6_fixed (the smallest fixed models in which the PP sync matters).

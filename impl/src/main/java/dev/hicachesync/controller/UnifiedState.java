@@ -26,7 +26,7 @@ final class UnifiedState {
   final List<PrefetchOperation> holding = new ArrayList<>();
   /**
    * {@code enable_storage} on this rank: the S123 vector has its storage part only while it is true (the
-   * payload length depends on it; F1 in docs/explanation/findings/README.md).
+   * payload length depends on it; F1 in docs/explanation/findings/F1-attach-outcome-per-rank.md).
    */
   boolean storageEnabled;
   /**

@@ -32,7 +32,7 @@ public enum Fault {
    */
   EARLY_SLOT_REUSE,
 
-  // ---- version unified (HiCacheUnified.tla, docs/explanation/unified.md): each bug TLC found, and where the bug is a
+  // ---- version unified (HiCacheUnified.tla, docs/unified.md): each bug TLC found, and where the bug is a
   // scenario that does not happen without it (a waiting timeout, a runtime attach, a raising backend), the
   // same scenario with the fix, so the fixed twin runs the same path.
 
@@ -64,7 +64,7 @@ public enum Fault {
   /** #38427, the fix of {@link #BACKUP_THREAD_DIES}: the same raise, caught, and the backup acked. */
   BACKUP_RAISE_ACKED,
   /**
-   * F1, docs/explanation/findings/README.md ({@code unified_attach_local_outcome}): storage starts detached and is attached at
+   * F1, docs/explanation/findings/F1-attach-outcome-per-rank.md ({@code unified_attach_local_outcome}): storage starts detached and is attached at
    * runtime at step {@link #ATTACH_STEP}; the backend fails to initialise on the odd ranks, each rank sets
    * {@code enable_storage} from its own outcome, and S123's payload length differs across ranks.
    */
@@ -74,11 +74,11 @@ public enum Fault {
    * outcome MIN-reduced before {@code enable_storage} flips (every rank stays detached).
    */
   ATTACH_AGREED,
-  // ---- version unified with PP > 1 (HiCacheUnifiedPipeline.tla, docs/explanation/pipeline.md). Both put the later
+  // ---- version unified with PP > 1 (HiCacheUnifiedPipeline.tla, docs/unified-pp.md). Both put the later
   // stages' storage threads behind their schedulers ({@link ControllerFaults#lateDeposits()}); they differ in
   // how a later stage drains stage 0's forwarded S123 counts.
   /**
-   * F2, docs/explanation/findings/README.md ({@code unipp_forwarded_nowait}): a later stage drains stage 0's counts with {@code
+   * F2, docs/explanation/findings/F2-pp-drain-nowait.md ({@code unipp_forwarded_nowait}): a later stage drains stage 0's counts with {@code
    * _drain_queue}'s {@code get_nowait}, stopping at an entry its own prefetch thread has not queued yet.
    */
   PP_DRAIN_NOWAIT,

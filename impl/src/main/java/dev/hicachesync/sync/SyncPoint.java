@@ -41,7 +41,7 @@ public enum SyncPoint {
    */
   S7,
   /**
-   * Runtime storage attach ({@code unified}, the fix of F1 in docs/explanation/findings/README.md): the ranks' attach outcomes,
+   * Runtime storage attach ({@code unified}, the fix of F1 in docs/explanation/findings/F1-attach-outcome-per-rank.md): the ranks' attach outcomes,
    * MIN over G, before {@code enable_storage} flips; no such collective in SGLang @db570fe6.
    */
   ATTACH

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The bugs TLC found in version {@code unified} (docs/explanation/unified.md, {@code spec/HiCacheUnified.tla}), each
+ * The bugs TLC found in version {@code unified} (docs/unified.md, {@code spec/HiCacheUnified.tla}), each
  * injected into the Java implementation: the simulator must catch it and name the invariant, and the fixed
  * twin (the same scenario with the fix) must run clean. CP 2 x TP 2, {@code timeout}, memory storage, seeds
  * pinned.
@@ -111,7 +111,7 @@ class UnifiedBugsTest {
   }
 
   /**
-   * F1 (docs/explanation/findings/README.md, {@code unified_attach_local_outcome}): a runtime attach fails on the odd ranks;
+   * F1 (docs/explanation/findings/F1-attach-outcome-per-rank.md, {@code unified_attach_local_outcome}): a runtime attach fails on the odd ranks;
    * their S123 vectors keep 4 entries while the others send 8.
    */
   @Test
