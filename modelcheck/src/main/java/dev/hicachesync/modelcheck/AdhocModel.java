@@ -1,5 +1,6 @@
 package dev.hicachesync.modelcheck;
 
+import dev.hicachesync.topology.Topology;
 import java.util.Locale;
 import java.util.Map;
 
@@ -75,7 +76,7 @@ public record AdhocModel(Topology topology, String version, String policy, boole
 
   /** The run directory's name, e.g. {@code adhoc_merged_1-2-1-1_best_effort_storage}. */
   public String name() {
-    return "adhoc_" + version + "_" + topology.toString().replace(',', '-') + "_" + policy + (storage ? "_storage" : "_nostorage");
+    return "adhoc_" + version + "_" + topology.sizes().replace(',', '-') + "_" + policy + (storage ? "_storage" : "_nostorage");
   }
 
   /**
