@@ -57,6 +57,21 @@ class SmallPartsTest {
   }
 
   @Test
+  void everyModelCfgSurvivesRendering() throws Exception {
+    // What ModelChecker writes for a model (its safety part, one property) keeps all the rest TLC read.
+    int cfgs = 0;
+    try (var files = java.nio.file.Files.list(TestSpecs.root().resolve("modelcheck/models"))) {
+      for (java.nio.file.Path f : files.filter(p -> p.toString().endsWith(".cfg")).sorted().toList()) {
+        CfgFile cfg = CfgFile.read(f);
+        assertEquals(cfg, CfgFile.parse(cfg.render()), f.getFileName().toString());
+        assertFalse(cfg.constants().isEmpty(), f.getFileName().toString());
+        cfgs++;
+      }
+    }
+    assertTrue(cfgs >= 100, "read " + cfgs + " cfgs");
+  }
+
+  @Test
   void aCfgTlcRejectsIsOneLineNamingTheFile() {
     BadInputException e = assertThrows(BadInputException.class, () -> CfgFile.parse("INVARIANT Inv\nCONSTANTS N\n"));
     assertTrue(e.getMessage().contains(".cfg: TLC found an error in the configuration file"), e.getMessage());

@@ -55,6 +55,8 @@ class TlcOutputParserTest {
     assertEquals(Verdict.Kind.ERROR, parse("Deadlock", 12, List.of()).verdict().kind());
     assertEquals(Verdict.Kind.ERROR, parse("Ok", 12, List.of()).verdict().kind());
     assertEquals(Verdict.Kind.ERROR, parse("Liveness", 12, List.of()).verdict().kind());
+    // Every run ends with TLC's "Finished in" (TLC_FINISHED); only TLC_SUCCESS says the search completed.
+    assertEquals(Verdict.Kind.ERROR, parse("Assumption", 0, List.of()).verdict().kind());
     // The plain-text sentence alone (TLC run without -tool) is not a verdict.
     assertEquals(Verdict.Kind.ERROR, parse(0, List.of("Model checking completed. No error has been found.")).verdict().kind());
   }
@@ -117,6 +119,33 @@ class TlcOutputParserTest {
     TlcResult r = TlcOutputParser.parse(13, false, TlcOutput.of(lines), List.of("NotZero", "Other"), 1.0, Path.of("x"));
     assertEquals(Verdict.violates("NotZero"), r.verdict());
     assertEquals(2, r.trace().orElseThrow().length());
+  }
+
+  @Test
+  void ofSeveralTracesTheLastCounts() {
+    List<String> lines = new ArrayList<>(message(2110, 1, "Invariant Inv is violated."));
+    lines.addAll(message(2121, 1, "The behavior up to this point is:"));
+    lines.addAll(message(2217, 4, "1: <Initial predicate>", "x = 0", ""));
+    lines.addAll(message(2217, 4, "2: <Next line 5, col 9 to line 5, col 18 of module M>", "x = 1", ""));
+    lines.addAll(message(2121, 1, "The behavior up to this point is:"));
+    lines.addAll(message(2217, 4, "2: <Next line 5, col 9 to line 5, col 18 of module M>", "x = 7", ""));
+    ErrorTrace t = parse(12, lines).trace().orElseThrow();
+    assertEquals(1, t.length());
+    assertEquals("7", t.states().get(0).variables().get("x").format());
+  }
+
+  @Test
+  void theSearchDepthTlcStatesWinsOverItsProgressReports() {
+    List<String> lines = new ArrayList<>(message(2200, 0,
+        "Progress(3) at 2026-12-04 05:45:38: 3 states generated, 3 distinct states found, 0 states left on queue."));
+    lines.addAll(message(2193, 0, "Model checking completed. No error has been found."));
+    lines.addAll(message(2199, 0, "9 states generated, 4 distinct states found, 0 states left on queue."));
+    lines.addAll(message(2194, 0, "The depth of the complete state graph search is 4."));
+    TlcResult r = parse(0, lines);
+    assertEquals(Verdict.HOLDS, r.verdict());
+    assertEquals(4, r.depth());
+    assertEquals(4, r.distinct());
+    assertEquals(9, r.generated());
   }
 
   @Test

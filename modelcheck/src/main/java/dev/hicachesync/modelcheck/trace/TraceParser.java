@@ -33,7 +33,7 @@ public final class TraceParser {
 
   private TraceParser() {}
 
-  /** The trace in {@code messages}, or empty if TLC printed none; of several, the last. */
+  /** The trace in {@code messages}, or empty if TLC printed none; of several, the last one. */
   public static Optional<ErrorTrace> parse(List<TlcMessage> messages) {
     List<TraceState> states = new ArrayList<>();
     ErrorTrace.Ending ending = ErrorTrace.Ending.PREFIX;
@@ -57,10 +57,6 @@ public final class TraceParser {
           Matcher header = HEADER.matcher(m.firstLine());
           if (header.matches()) {
             int number = Integer.parseInt(header.group(1));
-            if (number == 1) {
-              states.clear();
-              ending = ErrorTrace.Ending.PREFIX;
-            }
             String[] action = splitAction(header.group(2) == null ? "" : header.group(2));
             states.add(new TraceState(number, action[0], action[1], variables(m.rest())));
           }
