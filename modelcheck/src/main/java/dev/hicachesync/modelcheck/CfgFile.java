@@ -1,6 +1,5 @@
 package dev.hicachesync.modelcheck;
 
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -80,26 +79,6 @@ public record CfgFile(List<String> constants, String init, String next, String s
           orNull(config.getView()), config.getCheckDeadlock(), orNull(config.getType()),
           orNull(config.getTypeConstraint()));
     });
-  }
-
-  /** Parses the text of a cfg (written to a temporary file: TLC's parser reads files). */
-  public static CfgFile parse(String text) throws BadInputException {
-    Path file = null;
-    try {
-      file = Files.createTempFile("hicache-sync-", ".cfg");
-      Files.writeString(file, text);
-      return read(file);
-    } catch (IOException e) {
-      throw new BadInputException("cannot write a temporary cfg: " + e.getMessage());
-    } finally {
-      if (file != null) {
-        try {
-          Files.deleteIfExists(file);
-        } catch (IOException ignored) {
-          // A temporary file left behind is harmless.
-        }
-      }
-    }
   }
 
   /** The assignments in cfg syntax: {@code =} values (of the main module, then per module), then {@code <-}. */

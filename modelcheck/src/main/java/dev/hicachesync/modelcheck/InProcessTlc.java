@@ -22,15 +22,17 @@ public final class InProcessTlc {
 
   /**
    * Runs {@code call} alone, with SANY's and TLC's messages collected by {@link ToolIO} (not printed on this
-   * JVM's standard output) and dropped afterwards.
+   * JVM's standard output) and dropped afterwards; ToolIO's mode is restored.
    */
   public static <T, E extends Exception> T call(Call<T, E> call) throws E {
     synchronized (LOCK) {
+      int mode = ToolIO.getMode();
       ToolIO.setMode(ToolIO.TOOL);
       try {
         return call.call();
       } finally {
         ToolIO.reset();
+        ToolIO.setMode(mode);
       }
     }
   }

@@ -58,12 +58,12 @@ class AdhocPartsTest {
   void safetyCfgDropsThePropertiesAndLivenessCfgTheInvariantsAndSymmetry() throws Exception {
     String cfg = "CONSTANTS\n  N = 2\nSPECIFICATION Spec\nSYMMETRY Perms\nINVARIANTS\n  TypeOK\n  TreeAgreement\n"
         + "PROPERTIES\n  AcksConsumed\n  RequestsProgress\n";
-    CfgFile safety = CfgFile.parse(CfgFile.parse(cfg).without(CfgFile.Section.PROPERTIES).render());
+    CfgFile safety = CfgText.parse(CfgText.parse(cfg).without(CfgFile.Section.PROPERTIES).render());
     assertEquals(List.of("TypeOK", "TreeAgreement"), safety.invariants());
     assertFalse(safety.hasProperties());
     assertEquals("Perms", safety.symmetry(), "symmetry is sound for invariants");
-    CfgFile liveness = CfgFile.parse(
-        CfgFile.parse(cfg).without(CfgFile.Section.INVARIANTS, CfgFile.Section.SYMMETRY).render());
+    CfgFile liveness = CfgText.parse(
+        CfgText.parse(cfg).without(CfgFile.Section.INVARIANTS, CfgFile.Section.SYMMETRY).render());
     assertEquals(List.of("AcksConsumed", "RequestsProgress"), liveness.properties());
     assertEquals(List.of(), liveness.invariants());
     assertNull(liveness.symmetry(), "TLC's liveness checking is unsound under symmetry");

@@ -19,24 +19,24 @@ class SmallPartsTest {
 
   @Test
   void cfgListsInvariantsAndProperties() throws Exception {
-    CfgFile cfg = CfgFile.parse("\\* comment PROPERTY Fake\nCONSTANTS N = 2\nSPECIFICATION Spec\n"
+    CfgFile cfg = CfgText.parse("\\* comment PROPERTY Fake\nCONSTANTS N = 2\nSPECIFICATION Spec\n"
         + "INVARIANTS TypeOK TreeAgreement\n(* PROPERTY Hidden *)\nPROPERTY AcksConsumed\nPROPERTIES PrefetchTerminates\n");
     assertEquals(List.of("TypeOK", "TreeAgreement"), cfg.invariants());
     assertEquals(List.of("AcksConsumed", "PrefetchTerminates"), cfg.properties());
-    assertFalse(CfgFile.parse("INIT Init NEXT Next INVARIANT Inv").hasProperties());
-    assertEquals("Perms", CfgFile.parse("SPECIFICATION Spec SYMMETRY Perms PROPERTY P").symmetry());
-    assertEquals("SYMMETRY", CfgFile.parse("SPECIFICATION Spec SYMMETRY Perms PROPERTY P").reduction());
-    assertEquals("VIEW", CfgFile.parse("SPECIFICATION Spec VIEW RankSymmetryView PROPERTY P").reduction());
-    assertNull(CfgFile.parse("SPECIFICATION Spec PROPERTY P").reduction());
-    assertEquals("ReducedSpec", CfgFile.parse("SPECIFICATION ReducedSpec INVARIANT Inv").reduction());
-    assertEquals("ReducedSpec", CfgFile.parse("SPECIFICATION ReducedSpec INVARIANT Inv").specification());
-    assertNull(CfgFile.parse("INIT Init NEXT Next").specification());
+    assertFalse(CfgText.parse("INIT Init NEXT Next INVARIANT Inv").hasProperties());
+    assertEquals("Perms", CfgText.parse("SPECIFICATION Spec SYMMETRY Perms PROPERTY P").symmetry());
+    assertEquals("SYMMETRY", CfgText.parse("SPECIFICATION Spec SYMMETRY Perms PROPERTY P").reduction());
+    assertEquals("VIEW", CfgText.parse("SPECIFICATION Spec VIEW RankSymmetryView PROPERTY P").reduction());
+    assertNull(CfgText.parse("SPECIFICATION Spec PROPERTY P").reduction());
+    assertEquals("ReducedSpec", CfgText.parse("SPECIFICATION ReducedSpec INVARIANT Inv").reduction());
+    assertEquals("ReducedSpec", CfgText.parse("SPECIFICATION ReducedSpec INVARIANT Inv").specification());
+    assertNull(CfgText.parse("INIT Init NEXT Next").specification());
   }
 
   @Test
   void cfgWithOnlyOneProperty() throws Exception {
     String cfg = "CONSTANTS N = 2\nSPECIFICATION Spec\nPROPERTIES A \\* first\n  B\nINVARIANT Inv\nPROPERTY C\n";
-    CfgFile single = CfgFile.parse(CfgFile.parse(cfg).withOnlyProperty("B").render());
+    CfgFile single = CfgText.parse(CfgText.parse(cfg).withOnlyProperty("B").render());
     assertEquals(List.of("B"), single.properties());
     assertEquals(List.of("Inv"), single.invariants());
     assertEquals(List.of("N = 2"), single.constants());
@@ -47,13 +47,13 @@ class SmallPartsTest {
     String cfg = "CONSTANTS N = 2 S = {\"a\", \"b\"} B = FALSE M = m R <- Def\nINIT Init NEXT Next\n"
         + "CONSTRAINT Small ACTION_CONSTRAINT Step\nINVARIANT Inv\nPROPERTY P\nSYMMETRY Perms\nVIEW V\n"
         + "CHECK_DEADLOCK FALSE\n";
-    CfgFile read = CfgFile.parse(cfg);
+    CfgFile read = CfgText.parse(cfg);
     assertEquals(List.of("N = 2", "S = {\"a\", \"b\"}", "B = FALSE", "M = m", "R <- Def"), read.constants());
     assertEquals(List.of("Small"), read.constraints());
     assertEquals(List.of("Step"), read.actionConstraints());
     assertFalse(read.checkDeadlock());
-    assertEquals(read, CfgFile.parse(read.render()), read.render());
-    assertTrue(CfgFile.parse("INIT Init NEXT Next").checkDeadlock(), "TLC checks deadlock unless told not to");
+    assertEquals(read, CfgText.parse(read.render()), read.render());
+    assertTrue(CfgText.parse("INIT Init NEXT Next").checkDeadlock(), "TLC checks deadlock unless told not to");
   }
 
   @Test
@@ -63,7 +63,7 @@ class SmallPartsTest {
     try (var files = java.nio.file.Files.list(TestSpecs.root().resolve("modelcheck/models"))) {
       for (java.nio.file.Path f : files.filter(p -> p.toString().endsWith(".cfg")).sorted().toList()) {
         CfgFile cfg = CfgFile.read(f);
-        assertEquals(cfg, CfgFile.parse(cfg.render()), f.getFileName().toString());
+        assertEquals(cfg, CfgText.parse(cfg.render()), f.getFileName().toString());
         assertFalse(cfg.constants().isEmpty(), f.getFileName().toString());
         cfgs++;
       }
@@ -73,7 +73,7 @@ class SmallPartsTest {
 
   @Test
   void aCfgTlcRejectsIsOneLineNamingTheFile() {
-    BadInputException e = assertThrows(BadInputException.class, () -> CfgFile.parse("INVARIANT Inv\nCONSTANTS N\n"));
+    BadInputException e = assertThrows(BadInputException.class, () -> CfgText.parse("INVARIANT Inv\nCONSTANTS N\n"));
     assertTrue(e.getMessage().contains(".cfg: TLC found an error in the configuration file"), e.getMessage());
     assertEquals(1, e.getMessage().lines().count(), e.getMessage());
   }

@@ -139,7 +139,7 @@ class SyncReductionTest {
   static String reduced(String cfg) throws BadInputException {
     assertTrue(cfg.contains("SPECIFICATION Spec\n"), "cfg without SPECIFICATION Spec:\n" + cfg);
     String out = cfg.replace("SPECIFICATION Spec\n", "SPECIFICATION ReducedSpec\n");
-    if (CfgFile.parse(cfg).invariants().stream().anyMatch(DEBUG::contains)) {
+    if (CfgText.parse(cfg).invariants().stream().anyMatch(DEBUG::contains)) {
       out = out + "\nCONSTANT " + DEBUG_OVERRIDE + "\n";
     }
     return out;
