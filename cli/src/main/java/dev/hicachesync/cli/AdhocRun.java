@@ -35,7 +35,7 @@ final class AdhocRun {
       part.result().ifPresent(r -> checker.progress().println(Reports.summary(model.name() + " " + part.part().label(), r)));
     }
     out.print(new TextTable("model", "module", "version", "dp,cp,tp,pp", "policy", "storage", "observed")
-        .row(model.name(), model.module().spec(), model.version(), model.topology().toString(), model.policy(),
+        .row(model.name(), model.module().spec(), model.version(), model.topology().sizes(), model.policy(),
             model.storage() ? "on" : "off", result.verdict().toString())
         .render());
     out.println();

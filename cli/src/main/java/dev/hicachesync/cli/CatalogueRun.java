@@ -217,7 +217,7 @@ final class CatalogueRun {
         "recorded distinct", "recorded time");
     for (ModelEntry m : models) {
       boolean known = m.recorded() != null;
-      t.row(m.name(), m.tierValue().label(), orDash(m.bug()), orDash(m.ref()), m.version(), m.topology().toString(),
+      t.row(m.name(), m.tierValue().label(), orDash(m.bug()), orDash(m.ref()), m.version(), m.topology().sizes(),
           m.expected(), m.hasLiveness() ? "yes" : "no", known ? Reports.count(m.recorded().distinct()) : "-",
           known ? Reports.seconds(m.recorded().seconds()) : "-");
     }
@@ -238,7 +238,7 @@ final class CatalogueRun {
     for (int i = 0; i < models.size(); i++) {
       ModelEntry m = models.get(i);
       TlcResult r = results.get(i);
-      t.row(m.name(), m.version(), m.topology().toString(), Reports.count(r.distinct()), Reports.seconds(r.seconds()),
+      t.row(m.name(), m.version(), m.topology().sizes(), Reports.count(r.distinct()), Reports.seconds(r.seconds()),
           m.expected(), r.verdict().toString(), mark(m, r));
     }
     return t.render();
@@ -249,7 +249,7 @@ final class CatalogueRun {
     for (int i = 0; i < models.size(); i++) {
       ModelEntry m = models.get(i);
       TlcResult r = results.get(i);
-      String config = m.name() + " (" + m.version() + " " + m.topology() + ")";
+      String config = m.name() + " (" + m.version() + " " + m.topology().sizes() + ")";
       String cex = r.trace().map(tr -> Integer.toString(tr.length())).orElse("-");
       t.row(orDash(m.bug()), orDash(m.ref()), config, m.expected(), r.verdict().toString(),
           Reports.count(r.distinct()), Reports.seconds(r.seconds()), cex, mark(m, r));

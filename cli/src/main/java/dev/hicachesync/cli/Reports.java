@@ -1,6 +1,6 @@
 package dev.hicachesync.cli;
 
-import dev.hicachesync.modelcheck.Topology;
+import dev.hicachesync.topology.Topology;
 import dev.hicachesync.modelcheck.TlcResult;
 import dev.hicachesync.modelcheck.trace.RankLayout;
 import dev.hicachesync.modelcheck.trace.TraceTable;
@@ -34,8 +34,8 @@ final class Reports {
       out.println();
       out.println("== " + name + ": " + r.verdict() + " - counterexample of " + r.trace().get().length()
           + " states" + (r.log() == null ? "" : " (TLC output: " + r.log() + ")"));
-      RankLayout layout = topology == null || topology.ranks() < 2 ? null
-          : new RankLayout(topology.ranks(), topology.domainSize());
+      RankLayout layout = topology == null || topology.worldSize() < 2 ? null
+          : new RankLayout(topology.worldSize(), topology.cpTpGroup(0).size());
       out.print(TraceTable.render(r.trace().get(), layout, width));
     } else if (!r.message().isEmpty()) {
       out.println();

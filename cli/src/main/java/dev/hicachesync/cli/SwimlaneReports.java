@@ -1,6 +1,6 @@
 package dev.hicachesync.cli;
 
-import dev.hicachesync.modelcheck.Topology;
+import dev.hicachesync.topology.Topology;
 import dev.hicachesync.modelcheck.TlcResult;
 import dev.hicachesync.report.swimlane.CounterexampleView;
 import dev.hicachesync.report.swimlane.ReportDirectory;

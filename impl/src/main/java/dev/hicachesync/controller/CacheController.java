@@ -656,7 +656,7 @@ public final class CacheController {
    * {@code unified} with {@code --hicache-host-memory-mode buffer_only} (#34798, HiCacheUnified.tla Knob
    * {@code buffer_only}): a storage hit whose host slots cannot be allocated at the hit drain is parked and
    * retried first at every later hit drain, instead of revoked. Only the park-and-retry of the hit drain:
-   * this implementation's host tier stays a cache (docs/unified.md, "Buffer-only host memory"). Before the
+   * this implementation's host tier stays a cache (docs/explanation/unified.md, "Buffer-only host memory"). Before the
    * first step. Scheduler thread.
    */
   public void parkStorageHits() {
@@ -758,7 +758,7 @@ public final class CacheController {
    * different slots (and page counts) per rank: TreeAgreement, about 1 run in 80 of
    * {@code FreeRunningServingLoopTest.mergedOnCp2Tp2}. SGLang avoids the count divergence differently
    * ({@code append_host_mem_release} queues one entry per page; the slots each rank frees may still differ,
-   * which SGLang does not compare); see docs/concurrency.md. Stepped and inline the passes are already done
+   * which SGLang does not compare); see docs/explanation/concurrency.md. Stepped and inline the passes are already done
    * when the scheduler gets here: no wait. Scheduler thread.
    */
   void awaitHandedS7() {

@@ -32,7 +32,7 @@ public enum Fault {
    */
   EARLY_SLOT_REUSE,
 
-  // ---- version unified (HiCacheUnified.tla, docs/unified.md): each bug TLC found, and where the bug is a
+  // ---- version unified (HiCacheUnified.tla, docs/explanation/unified.md): each bug TLC found, and where the bug is a
   // scenario that does not happen without it (a waiting timeout, a runtime attach, a raising backend), the
   // same scenario with the fix, so the fixed twin runs the same path.
 
@@ -74,7 +74,7 @@ public enum Fault {
    * outcome MIN-reduced before {@code enable_storage} flips (every rank stays detached).
    */
   ATTACH_AGREED,
-  // ---- version unified with PP > 1 (HiCacheUnifiedPipeline.tla, docs/unified-pp.md). Both put the later
+  // ---- version unified with PP > 1 (HiCacheUnifiedPipeline.tla, docs/explanation/pipeline.md). Both put the later
   // stages' storage threads behind their schedulers ({@link ControllerFaults#lateDeposits()}); they differ in
   // how a later stage drains stage 0's forwarded S123 counts.
   /**

@@ -203,6 +203,11 @@ public record Topology(int dp, int cp, int tp, int pp) {
     }
   }
 
+  /** Returns the sizes as {@code dp,cp,tp,pp} (e.g. {@code 1,2,1,1}), the compact form of report tables. */
+  public String sizes() {
+    return dp + "," + cp + "," + tp + "," + pp;
+  }
+
   @Override
   public String toString() {
     return "dp=" + dp + ",cp=" + cp + ",tp=" + tp + ",pp=" + pp;

@@ -1,5 +1,6 @@
 package dev.hicachesync.modelcheck;
 
+import dev.hicachesync.topology.Topology;
 import java.util.Locale;
 import java.util.Map;
 
@@ -17,7 +18,7 @@ import java.util.Map;
 public record AdhocModel(Topology topology, String version, String policy, boolean storage) {
 
   /**
-   * Ranks an ad-hoc model may have (issue 16: {@code --cp 1000000} made TLC parse for minutes); the
+   * Ranks an ad-hoc model may have (with {@code --cp 1000000} TLC parsed for minutes before any check); the
    * largest catalogued model that finishes has 4.
    */
   public static final int MAX_RANKS = 16;
@@ -45,7 +46,7 @@ public record AdhocModel(Topology topology, String version, String policy, boole
           + "with the ranks");
     }
     if (version == null) {
-      version = ProtocolVersions.ADHOC_DEFAULT; // the protocol SGLang runs today (issue 11)
+      version = ProtocolVersions.ADHOC_DEFAULT; // the protocol SGLang runs today
     }
     if (!ProtocolVersions.ADHOC.contains(version)) {
       throw new BadInputException("unknown version '" + version + "': one of " + String.join(", ", ProtocolVersions.ADHOC));
@@ -75,7 +76,7 @@ public record AdhocModel(Topology topology, String version, String policy, boole
 
   /** The run directory's name, e.g. {@code adhoc_merged_1-2-1-1_best_effort_storage}. */
   public String name() {
-    return "adhoc_" + version + "_" + topology.toString().replace(',', '-') + "_" + policy + (storage ? "_storage" : "_nostorage");
+    return "adhoc_" + version + "_" + topology.sizes().replace(',', '-') + "_" + policy + (storage ? "_storage" : "_nostorage");
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.hicachesync.modelcheck;
 
+import dev.hicachesync.topology.Topology;
 import java.util.List;
 
 /**

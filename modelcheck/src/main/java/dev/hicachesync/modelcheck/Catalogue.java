@@ -68,8 +68,7 @@ public record Catalogue(List<ModelEntry> models) {
           "cfg must be a .cfg file name in the models directory");
       require(m.version() != null && ProtocolVersions.CATALOGUE.contains(m.version()), label,
           "version '" + m.version() + "' is not one of " + String.join(", ", ProtocolVersions.CATALOGUE));
-      require(m.topology() != null && m.topology().isValid(), label,
-          "topology must give dp, cp, tp (and optionally pp), each at least 1");
+      require(m.topology() != null, label, CatalogueTopology.RULE);
       try {
         m.tierValue();
         m.expectedVerdict();

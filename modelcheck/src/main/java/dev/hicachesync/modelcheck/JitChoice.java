@@ -52,7 +52,7 @@ public final class JitChoice {
     if (model.recorded() == null || model.recorded().distinct() <= 0) {
       return List.of();
     }
-    if (model.topology() != null && model.topology().ranks() > C1_MAX_RANKS) {
+    if (model.topology() != null && model.topology().worldSize() > C1_MAX_RANKS) {
       return List.of();
     }
     long limit = model.hasLiveness() ? LIVENESS_C1_MAX_DISTINCT : SAFETY_C1_MAX_DISTINCT;

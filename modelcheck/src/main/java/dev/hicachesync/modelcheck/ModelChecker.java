@@ -76,15 +76,16 @@ public final class ModelChecker {
     if (!Files.isRegularFile(template)) {
       throw new BadInputException("ad-hoc model template not found: " + template);
     }
-    String text = model.render(Files.readString(template));
-    CfgFile cfg = CfgFile.parse(text);
     Files.createDirectories(workspace.work());
+    Path rendered = workspace.work().resolve(model.name() + ".cfg");
+    Files.writeString(rendered, model.render(Files.readString(template)));
+    CfgFile cfg = CfgFile.read(rendered);
     List<String> safetyChecks = new ArrayList<>(cfg.invariants());
-    if (!text.matches("(?s).*\\bCHECK_DEADLOCK\\s+FALSE\\b.*")) {
+    if (cfg.checkDeadlock()) {
       safetyChecks.add("deadlock");
     }
     Path safetyCfg = workspace.work().resolve(model.name() + "-safety.cfg");
-    Files.writeString(safetyCfg, CfgFile.without(text, "PROPERTY", "PROPERTIES"));
+    Files.writeString(safetyCfg, cfg.without(CfgFile.Section.PROPERTIES).render());
     TlcJob safetyJob = job(model.name() + "-safety", model.module().mcModule(), safetyCfg,
         timeLimit == null ? DEFAULT_LIMIT : timeLimit);
     AdhocPart safety = AdhocPart.ran(AdhocPart.Part.SAFETY, safetyChecks, Math.max(1, workers), runner.run(safetyJob));
@@ -100,7 +101,8 @@ public final class ModelChecker {
       Path livenessCfg = workspace.work().resolve(model.name() + "-liveness.cfg");
       // The invariants held on every state: checking them again would only cost time. A SYMMETRY
       // set or a VIEW (sound for the invariants) goes too: TLC's liveness checking is unsound under it.
-      Files.writeString(livenessCfg, CfgFile.without(text, "INVARIANT", "INVARIANTS", "SYMMETRY", "VIEW"));
+      Files.writeString(livenessCfg,
+          cfg.without(CfgFile.Section.INVARIANTS, CfgFile.Section.SYMMETRY, CfgFile.Section.VIEW).render());
       TlcJob livenessJob = job(model.name() + "-liveness", model.module().mcModule(), livenessCfg,
           timeLimit == null ? ADHOC_LIVENESS_LIMIT : timeLimit);
       liveness = AdhocPart.ran(AdhocPart.Part.LIVENESS, cfg.properties(), 1,
@@ -117,15 +119,15 @@ public final class ModelChecker {
    */
   private TlcResult nameTheViolatedProperty(TlcJob job, TlcResult result)
       throws BadInputException, IOException, InterruptedException {
-    String text = Files.readString(job.cfg());
-    List<String> properties = CfgFile.parse(text).properties();
+    CfgFile cfg = CfgFile.read(job.cfg());
+    List<String> properties = cfg.properties();
     if (result.exitCode() != 13 || properties.size() < 2 || !result.verdict().property().contains(", ")) {
       return result;
     }
     double seconds = result.seconds();
     for (String property : properties) {
       Path single = job.workRoot().resolve(job.name() + "-" + property + ".cfg");
-      Files.writeString(single, CfgFile.withOnlyProperty(text, property));
+      Files.writeString(single, cfg.withOnlyProperty(property).render());
       TlcResult r = runner.run(new TlcJob(job.name() + "-" + property, job.module(), single, job.sourceDirs(),
           job.workRoot(), 1, job.timeLimit(), job.jvmOptions()));
       seconds += r.seconds();

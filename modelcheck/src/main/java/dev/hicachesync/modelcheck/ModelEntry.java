@@ -1,6 +1,8 @@
 package dev.hicachesync.modelcheck;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
+import dev.hicachesync.topology.Topology;
 
 /**
  * One model of the catalogue, as written in {@code modelcheck/models/catalogue.json}; see
@@ -13,7 +15,7 @@ import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
  * @param bug catalogue bug id (B1, ...) or null
  * @param ref PR or issue reference, or null
  * @param version protocol version
- * @param topology parallel sizes
+ * @param topology parallel sizes ({@code pp} may be left out and means 1)
  * @param expected expected verdict text
  * @param liveness whether the cfg checks temporal properties (TLC then runs with one worker)
  * @param recorded last measured figures, or null
@@ -27,7 +29,7 @@ public record ModelEntry(
     String bug,
     String ref,
     String version,
-    Topology topology,
+    @JsonDeserialize(using = CatalogueTopology.class) Topology topology,
     String expected,
     Boolean liveness,
     Recorded recorded) {

@@ -14,8 +14,8 @@ public interface ProgressListener {
     started(name);
   }
 
-  /** TLC printed {@code line}. */
-  default void line(String line) {}
+  /** TLC printed {@code message} (its {@code -tool} output; see {@link TlcOutput}). */
+  default void message(TlcMessage message) {}
 
   /** TLC ended (or was stopped). */
   default void finished() {}

@@ -11,6 +11,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import tlc2.output.EC;
 
 /**
  * Shows the running models' progress: states found, distinct, queue, states per second, elapsed
@@ -24,9 +25,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * got in at most about ten lines. Several models may run at once (parallel catalogue runs): each
  * gets its own {@link #slot()}, and the one line shows them all.
  *
- * <p>Why TLC's text and not its {@code -tool} mode: the progress message is the same sentence in
- * both (inside message delimiters in {@code -tool} mode), while {@code -tool} changes how error
- * traces are printed, which the trace parser reads; parsing the sentence is as exact.
+ * <p>What TLC is doing comes from its {@code -tool} message codes: computing the initial states
+ * ({@link EC#TLC_COMPUTING_INIT}), exploring (the initial states are done, {@link EC#TLC_INIT_GENERATED1}
+ * and its variants, or a {@link Progress} report came), checking liveness ({@link
+ * EC#TLC_CHECKING_TEMPORAL_PROPS}).
  */
 public final class ProgressReporter implements ProgressListener {
 
@@ -98,8 +100,8 @@ public final class ProgressReporter implements ProgressListener {
   }
 
   @Override
-  public void line(String line) {
-    defaultSlot.line(line);
+  public void message(TlcMessage message) {
+    defaultSlot.message(message);
   }
 
   @Override
@@ -206,15 +208,15 @@ public final class ProgressReporter implements ProgressListener {
     }
 
     @Override
-    public void line(String line) {
-      Progress.parse(line).ifPresent(this::counted);
-      if (line.startsWith("Computing initial states")) {
-        phase = "initial states";
-      } else if (line.startsWith("Finished computing initial states")) {
+    public void message(TlcMessage message) {
+      Progress.of(message).ifPresent(this::counted);
+      switch (message.code()) {
+        case EC.TLC_COMPUTING_INIT -> phase = "initial states";
         // TLC's first count comes up to a minute later: say it is exploring meanwhile.
-        phase = "exploring";
-      } else if (line.startsWith("Checking temporal properties")) {
-        phase = "checking liveness";
+        case EC.TLC_INIT_GENERATED1, EC.TLC_INIT_GENERATED2, EC.TLC_INIT_GENERATED3, EC.TLC_INIT_GENERATED4 ->
+            phase = "exploring";
+        case EC.TLC_CHECKING_TEMPORAL_PROPS -> phase = "checking liveness";
+        default -> { }
       }
     }
 

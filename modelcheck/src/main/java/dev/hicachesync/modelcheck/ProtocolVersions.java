@@ -19,7 +19,7 @@ public final class ProtocolVersions {
   public static final String UNIFIED = "unified";
 
   /**
-   * The version of an ad-hoc {@code check} that names none: the protocol SGLang runs today (issue 11).
+   * The version of an ad-hoc {@code check} that names none: the protocol SGLang runs today.
    * The catalogue keeps every earlier model and verdict.
    */
   public static final String ADHOC_DEFAULT = UNIFIED;

@@ -8,23 +8,29 @@ import java.util.List;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import tlc2.output.EC;
+import tlc2.output.EC.ExitStatus;
 
 /**
- * Turns TLC's exit code and plain-text output into a {@link TlcResult}.
+ * Turns TLC's exit code and {@code -tool} messages into a {@link TlcResult}.
  *
- * <p>Exit codes (TLC-NOTES): 0 success, 11 deadlock, 12 invariant violated, 13 temporal or action
- * property violated; anything else is TLC failing (10 assumption false, 14 Assert, 75-77
- * evaluation errors, 150/151 parse or config errors, 255 other).
+ * <p>The verdict comes from the message that reports it ({@link EC#TLC_SUCCESS}, {@link
+ * EC#TLC_DEADLOCK_REACHED}, an invariant, action-property or temporal-property violation) and must agree
+ * with TLC's exit code (TLC's own {@link ExitStatus#errorConstantToExitStatus}: 0 success, 11 deadlock, 12
+ * invariant, 13 temporal or action property); any other
+ * exit is TLC failing (10 assumption false, 14 Assert, 75-77 evaluation errors, 150/151 parse or config
+ * errors, 255 other), reported with TLC's own explanation on one line.
  */
 public final class TlcOutputParser {
 
-  private static final Pattern INVARIANT = Pattern.compile("^Error: Invariant (\\S+) is violated");
-  private static final Pattern ACTION_PROPERTY = Pattern.compile("^Error: Action property (\\S+) is violated");
+  /** {@code Invariant NAME is violated.} and {@code ... by the initial state:}; the same for (action) properties. */
+  private static final Pattern VIOLATED = Pattern.compile("^(?:Invariant|Action property|Property) (\\S+) is violated");
   private static final Pattern DEPTH = Pattern.compile("^The depth of the complete state graph search is (\\d+)\\.");
   private static final Pattern INITIAL = Pattern.compile("^Finished computing initial states: ([\\d,]+) distinct state");
   private static final Pattern BOILERPLATE =
       Pattern.compile("^(This was probably caused|See the User Output|The exception was a)");
-  private static final String COMPLETED = "Model checking completed. No error has been found.";
+  /** Lines of one error message kept in the one-line explanation. */
+  private static final int MAX_ERROR_LINES = 6;
 
   private TlcOutputParser() {}
 
@@ -33,35 +39,46 @@ public final class TlcOutputParser {
    *
    * @param exitCode TLC's exit code
    * @param timedOut whether the runner killed TLC at its time limit
-   * @param lines TLC's output
+   * @param output TLC's output
    * @param properties the cfg's temporal properties, named when TLC does not say which failed
    * @param seconds wall time
    * @param log where the output was saved
    */
   public static TlcResult parse(
-      int exitCode, boolean timedOut, List<String> lines, List<String> properties, double seconds, Path log) {
+      int exitCode, boolean timedOut, TlcOutput output, List<String> properties, double seconds, Path log) {
+    List<TlcMessage> messages = output.messages();
     long distinct = 0;
     long generated = 0;
     int depth = 0;
     Integer finalDepth = null;
-    for (String line : lines) {
-      Optional<Progress> p = Progress.parse(line);
+    Reported reported = null;
+    for (TlcMessage m : messages) {
+      Optional<Progress> p = Progress.of(m);
       if (p.isPresent()) {
         distinct = p.get().distinct();
         generated = p.get().generated();
         depth = Math.max(depth, p.get().depth());
         continue;
       }
-      Matcher m = DEPTH.matcher(line);
-      if (m.find()) {
-        finalDepth = Integer.parseInt(m.group(1));
-      }
-      m = INITIAL.matcher(line);
-      if (m.find() && distinct == 0) {
-        distinct = Long.parseLong(m.group(1).replace(",", ""));
+      switch (m.code()) {
+        case EC.TLC_SEARCH_DEPTH -> finalDepth = group(DEPTH, m).map(Integer::parseInt).orElse(finalDepth);
+        case EC.TLC_INIT_GENERATED1 -> {
+          if (distinct == 0) {
+            distinct = group(INITIAL, m).map(n -> Long.parseLong(n.replace(",", ""))).orElse(0L);
+          }
+        }
+        case EC.TLC_SUCCESS -> reported = first(reported, Verdict.HOLDS, ExitStatus.SUCCESS);
+        case EC.TLC_DEADLOCK_REACHED -> reported = first(reported, m, Verdict.DEADLOCK);
+        case EC.TLC_INVARIANT_VIOLATED_BEHAVIOR, EC.TLC_INVARIANT_VIOLATED_INITIAL ->
+            reported = first(reported, m, Verdict.violates(group(VIOLATED, m).orElse("an invariant")));
+        case EC.TLC_ACTION_PROPERTY_VIOLATED_BEHAVIOR, EC.TLC_PROPERTY_VIOLATED_INITIAL ->
+            reported = first(reported, m, Verdict.violates(group(VIOLATED, m).orElse("a temporal property")));
+        case EC.TLC_TEMPORAL_PROPERTY_VIOLATED -> reported = first(reported, m,
+            Verdict.violates(properties.isEmpty() ? "a temporal property" : String.join(", ", properties)));
+        default -> { }
       }
     }
-    Optional<ErrorTrace> trace = TraceParser.parse(lines);
+    Optional<ErrorTrace> trace = TraceParser.parse(messages);
     if (finalDepth != null) {
       depth = finalDepth;
     } else if (trace.isPresent()) {
@@ -72,52 +89,75 @@ public final class TlcOutputParser {
     if (timedOut) {
       verdict = Verdict.TIMEOUT;
       message = "time limit reached after " + Math.round(seconds) + " s; TLC was stopped";
+    } else if (reported != null && exitCode == reported.exitCode()) {
+      verdict = reported.verdict();
     } else {
-      switch (exitCode) {
-        case 0:
-          if (lines.stream().anyMatch(l -> l.startsWith(COMPLETED))) {
-            verdict = Verdict.HOLDS;
-          } else {
-            // Never trust a 0 without TLC's own statement that it completed the search.
-            verdict = Verdict.ERROR;
-            message = "TLC exited 0 without reporting a completed search";
-          }
-          break;
-        case 11:
-          verdict = Verdict.DEADLOCK;
-          break;
-        case 12:
-          verdict = Verdict.violates(firstGroup(lines, INVARIANT).orElse("an invariant"));
-          break;
-        case 13:
-          verdict = Verdict.violates(firstGroup(lines, ACTION_PROPERTY)
-              .orElse(properties.isEmpty() ? "a temporal property" : String.join(", ", properties)));
-          break;
-        default:
-          verdict = Verdict.ERROR;
-          message = "TLC exit " + exitCode + ": " + errorMessage(lines);
-      }
+      // Never trust an exit code without TLC's own statement of the verdict it stands for.
+      verdict = Verdict.ERROR;
+      message = exitCode == ExitStatus.SUCCESS ? "TLC exited 0 without reporting a completed search"
+          : "TLC exit " + exitCode + ": " + errorMessage(output);
     }
     return new TlcResult(exitCode, verdict, distinct, generated, depth, seconds,
-        verdict.isViolation() ? trace : Optional.empty(), message, log, lines);
+        verdict.isViolation() ? trace : Optional.empty(), message, log, output.lines());
   }
 
-  private static Optional<String> firstGroup(List<String> lines, Pattern pattern) {
-    for (String line : lines) {
-      Matcher m = pattern.matcher(line);
-      if (m.find()) {
-        return Optional.of(m.group(1));
+  /** The verdict TLC's messages state, and the exit code TLC gives a run with it. */
+  private record Reported(Verdict verdict, int exitCode) {}
+
+  /** The first verdict TLC states is the run's (a later one would be about the same search). */
+  private static Reported first(Reported before, Verdict verdict, int exitCode) {
+    return before == null ? new Reported(verdict, exitCode) : before;
+  }
+
+  /** A violation: TLC's own table gives the exit code of the message that reports it. */
+  private static Reported first(Reported before, TlcMessage violation, Verdict verdict) {
+    return first(before, verdict, ExitStatus.errorConstantToExitStatus(violation.code()));
+  }
+
+  private static Optional<String> group(Pattern pattern, TlcMessage m) {
+    Matcher matcher = pattern.matcher(m.firstLine());
+    return matcher.find() ? Optional.of(matcher.group(1)) : Optional.empty();
+  }
+
+  /**
+   * TLC's explanation of a failure, on one line: SANY's error for a spec that does not parse (printed
+   * outside TLC's messages), else TLC's first error message, else the JVM's exception, else the last lines.
+   */
+  static String errorMessage(TlcOutput output) {
+    boolean parsingFailed = output.messages().stream()
+        .anyMatch(m -> m.code() == EC.TLC_PARSING_FAILED || m.code() == EC.TLC_PARSING_FAILED2);
+    List<String> plain = output.plain();
+    if (parsingFailed) {
+      Optional<String> sany = sanyError(plain);
+      if (sany.isPresent()) {
+        return sany.get();
       }
     }
-    return Optional.empty();
+    for (TlcMessage m : output.messages()) {
+      if (m.isError() && m.code() != EC.TLC_BEHAVIOR_UP_TO_THIS_POINT && m.code() != EC.TLC_COUNTER_EXAMPLE) {
+        return oneLine(m.lines());
+      }
+    }
+    for (int i = 0; i < plain.size(); i++) {
+      if (plain.get(i).contains("Exception") || plain.get(i).startsWith("Error")) {
+        return oneLine(plain.subList(i, Math.min(plain.size(), i + 4)));
+      }
+    }
+    List<String> tail = new ArrayList<>();
+    for (int i = Math.max(0, plain.size() - 3); i < plain.size(); i++) {
+      tail.add(plain.get(i).trim());
+    }
+    return tail.isEmpty() ? "no output" : String.join(" ", tail);
   }
 
-  /** TLC's explanation of a failure, on one line. */
-  static String errorMessage(List<String> lines) {
+  /** SANY's parse or semantic error (TLC 2.18 prints it untagged, before its "parsing failed" message). */
+  private static Optional<String> sanyError(List<String> lines) {
     for (int i = 0; i < lines.size(); i++) {
       String line = lines.get(i);
       if (line.startsWith("***Parse Error***")) {
-        return "parse error: " + joinUntilBlank(lines, i + 1, 2) + module(lines);
+        String module = lines.stream().filter(l -> l.startsWith("Could not parse module")).findFirst()
+            .map(l -> " (" + l.trim() + ")").orElse("");
+        return Optional.of("parse error: " + oneLine(untilBlank(lines, i + 1, 2)) + module);
       }
       if (line.startsWith("Semantic errors:")) {
         List<String> parts = new ArrayList<>();
@@ -127,50 +167,34 @@ public final class TlcOutputParser {
             parts.add(next);
           }
         }
-        return "semantic error: " + String.join(": ", parts);
+        return Optional.of("semantic error: " + String.join(": ", parts));
       }
     }
-    List<String> skipped = List.of("Error: The behavior up to this point is:", "Error: Parsing or semantic analysis failed.");
-    for (int i = 0; i < lines.size(); i++) {
-      String line = lines.get(i);
-      if (line.startsWith("Error: ") && !skipped.contains(line.trim())) {
-        return joinUntilBlank(lines, i, 6).replaceFirst("^Error: ", "");
-      }
-    }
-    for (int i = 0; i < lines.size(); i++) {
-      if (lines.get(i).contains("Exception") || lines.get(i).startsWith("Error")) {
-        return joinUntilBlank(lines, i, 4);
-      }
-    }
-    List<String> tail = new ArrayList<>();
-    for (int i = Math.max(0, lines.size() - 3); i < lines.size(); i++) {
-      tail.add(lines.get(i).trim());
-    }
-    return tail.isEmpty() ? "no output" : String.join(" ", tail);
+    return Optional.empty();
   }
 
-  /** Joins up to {@code max} non-blank lines from {@code from}, skipping leading blanks. */
-  private static String joinUntilBlank(List<String> lines, int from, int max) {
-    List<String> parts = new ArrayList<>();
+  /** Up to {@code max} lines from {@code from} (leading blanks skipped) up to the next blank line. */
+  private static List<String> untilBlank(List<String> lines, int from, int max) {
     int i = from;
-    while (i < lines.size() && lines.get(i).isBlank() && parts.isEmpty()) {
+    while (i < lines.size() && lines.get(i).isBlank()) {
       i++;
     }
-    while (i < lines.size() && !lines.get(i).isBlank() && parts.size() < max) {
-      String line = lines.get(i).trim();
-      if (i > from && (line.startsWith("Error: The behavior") || line.startsWith("Finished in"))) {
-        break;
+    List<String> out = new ArrayList<>();
+    while (i < lines.size() && !lines.get(i).isBlank() && out.size() < max) {
+      out.add(lines.get(i++));
+    }
+    return out;
+  }
+
+  /** The non-blank lines of a message, without TLC's boilerplate, joined on one line. */
+  private static String oneLine(List<String> lines) {
+    List<String> parts = new ArrayList<>();
+    for (String line : lines) {
+      String t = line.trim();
+      if (!t.isEmpty() && !BOILERPLATE.matcher(t).find() && parts.size() < MAX_ERROR_LINES) {
+        parts.add(t);
       }
-      if (!BOILERPLATE.matcher(line).find()) {
-        parts.add(line);
-      }
-      i++;
     }
     return String.join(" ", parts);
-  }
-
-  private static String module(List<String> lines) {
-    return lines.stream().filter(l -> l.startsWith("Could not parse module")).findFirst()
-        .map(l -> " (" + l.trim() + ")").orElse("");
   }
 }

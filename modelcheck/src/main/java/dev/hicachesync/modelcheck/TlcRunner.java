@@ -10,7 +10,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -45,7 +44,7 @@ public final class TlcRunner {
    */
   public TlcResult run(TlcJob job) throws BadInputException, IOException, InterruptedException {
     Path dir = prepare(job);
-    CfgFile cfg = CfgFile.parse(Files.readString(job.cfg()));
+    CfgFile cfg = CfgFile.read(job.cfg());
     if (cfg.hasProperties() && cfg.reduction() != null) {
       // TLC only warns (SYMMETRY) or says nothing (VIEW); a liveness verdict on merged states
       // can be wrong either way.
@@ -62,9 +61,9 @@ public final class TlcRunner {
     Process process = builder.start();
     Thread killOnExit = new Thread(() -> killTree(process), "tlc-kill-on-exit");
     Runtime.getRuntime().addShutdownHook(killOnExit);
-    List<String> lines = Collections.synchronizedList(new ArrayList<>());
+    TlcOutput output = new TlcOutput();
     listener.started(job.name(), workers);
-    Thread reader = new Thread(() -> pump(process, lines, log), "tlc-output-" + job.name());
+    Thread reader = new Thread(() -> pump(process, output, log), "tlc-output-" + job.name());
     reader.setDaemon(true);
     reader.start();
     boolean timedOut = false;
@@ -91,12 +90,10 @@ public final class TlcRunner {
       }
     }
     double seconds = (System.nanoTime() - start) / 1e9;
-    List<String> output;
-    synchronized (lines) {
-      output = List.copyOf(lines);
-    }
     int exit = timedOut ? -1 : process.exitValue();
-    return TlcOutputParser.parse(exit, timedOut, output, cfg.properties(), seconds, log);
+    synchronized (output) {
+      return TlcOutputParser.parse(exit, timedOut, output, cfg.properties(), seconds, log);
+    }
   }
 
   private Path prepare(TlcJob job) throws BadInputException, IOException {
@@ -129,7 +126,8 @@ public final class TlcRunner {
     command.add("-XX:+UseParallelGC");
     command.add("-Djava.io.tmpdir=" + dir.resolve("tmp"));
     command.addAll(job.jvmOptions());
-    command.addAll(List.of("-cp", tlcJar.toString(), "tlc2.TLC",
+    // -tool: every message between delimiters with its code (TlcOutput), which is what the parsers read.
+    command.addAll(List.of("-cp", tlcJar.toString(), "tlc2.TLC", "-tool",
         "-workers", Integer.toString(workers),
         "-metadir", dir.resolve("states").toString(),
         "-config", job.cfg().getFileName().toString(),
@@ -137,19 +135,25 @@ public final class TlcRunner {
     return command;
   }
 
-  private void pump(Process process, List<String> lines, Path log) {
+  /** Reads TLC's output into {@code output} and the log, and passes each message to the listener. */
+  private void pump(Process process, TlcOutput output, Path log) {
     try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
         BufferedWriter out = Files.newBufferedWriter(log, StandardCharsets.UTF_8)) {
       String line;
       while ((line = in.readLine()) != null) {
-        lines.add(line);
+        List<TlcMessage> completed;
+        synchronized (output) {
+          completed = output.accept(line);
+        }
         out.write(line);
         out.newLine();
-        listener.line(line);
+        completed.forEach(listener::message);
       }
     } catch (IOException e) {
       // The child was killed mid-line or the log became unwritable: keep what was read.
-      lines.add("Error: cannot read TLC's output: " + e.getMessage());
+      synchronized (output) {
+        output.accept("Error: cannot read TLC's output: " + e.getMessage());
+      }
     }
   }
 

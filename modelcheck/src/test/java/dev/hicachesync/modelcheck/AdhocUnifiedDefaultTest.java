@@ -8,7 +8,7 @@ import java.nio.file.Files;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 11: an ad-hoc {@code check} that names no version checks the protocol SGLang runs today, {@code
+ * An ad-hoc {@code check} that names no version checks the protocol SGLang runs today, {@code
  * unified}, with HiCacheUnified.tla; the other versions keep their modules. No TLC run here ({@code
  * check --cp 2 --tp 1} end to end is measured in docs/reference/measurements.md).
  */

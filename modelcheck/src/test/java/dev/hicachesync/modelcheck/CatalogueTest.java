@@ -1,5 +1,6 @@
 package dev.hicachesync.modelcheck;
 
+import dev.hicachesync.topology.Topology;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -102,10 +102,11 @@ class FairnessFormsTest {
     Files.createDirectories(work);
     String name = modelCfg.replace(".cfg", "") + constant.replaceAll("[^A-Za-z0-9]", "") + "-" + label;
     // The model's constants (and its CHECK_DEADLOCK, unless the checks set their own).
-    String[] sections = checks.contains("CHECK_DEADLOCK")
-        ? new String[] {"INVARIANT", "INVARIANTS", "PROPERTY", "PROPERTIES", "SPECIFICATION", "CHECK_DEADLOCK"}
-        : new String[] {"INVARIANT", "INVARIANTS", "PROPERTY", "PROPERTIES", "SPECIFICATION"};
-    String constants = CfgFile.without(Files.readString(ws.models().resolve(modelCfg)), sections);
+    CfgFile.Section[] sections = checks.contains("CHECK_DEADLOCK")
+        ? new CfgFile.Section[] {CfgFile.Section.INVARIANTS, CfgFile.Section.PROPERTIES, CfgFile.Section.SPECIFICATION,
+            CfgFile.Section.CHECK_DEADLOCK}
+        : new CfgFile.Section[] {CfgFile.Section.INVARIANTS, CfgFile.Section.PROPERTIES, CfgFile.Section.SPECIFICATION};
+    String constants = CfgFile.read(ws.models().resolve(modelCfg)).without(sections).render();
     if (!constant.isEmpty()) {
       String left = constant.substring(0, constant.indexOf('=')).trim();
       String replaced = constants.replaceFirst("\\b" + left + "\\s*=\\s*[^\\s]+", constant);

@@ -1,5 +1,6 @@
 package dev.hicachesync.modelcheck;
 
+import dev.hicachesync.topology.Topology;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.List;

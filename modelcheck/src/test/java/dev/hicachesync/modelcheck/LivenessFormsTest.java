@@ -76,8 +76,8 @@ class LivenessFormsTest {
     String name = module + "-" + modelCfg.replace(".cfg", "") + "-" + spec + "-" + property;
     // The model's constants only: its invariants are checked by the catalogue, and its own
     // specification and properties are replaced.
-    String constants = CfgFile.without(Files.readString(ws.models().resolve(modelCfg)),
-        "INVARIANT", "INVARIANTS", "PROPERTY", "PROPERTIES", "SPECIFICATION");
+    String constants = CfgFile.read(ws.models().resolve(modelCfg))
+        .without(CfgFile.Section.INVARIANTS, CfgFile.Section.PROPERTIES, CfgFile.Section.SPECIFICATION).render();
     Path cfg = work.resolve(name + ".cfg");
     Files.writeString(cfg, constants + "\nSPECIFICATION " + spec + "\nPROPERTY " + property + "\n");
     Path forms = TestSpecs.root().resolve("modelcheck/src/test/resources/liveness");

@@ -6,36 +6,76 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.hicachesync.topology.Topology;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import tlc2.output.EC;
 
 /** Cfg parsing, verdicts, the ad-hoc template, progress lines and the per-model time limit. */
 class SmallPartsTest {
 
   @Test
-  void cfgListsInvariantsAndProperties() {
-    CfgFile cfg = CfgFile.parse("\\* comment PROPERTY Fake\nCONSTANTS N = 2\nSPECIFICATION Spec\n"
+  void cfgListsInvariantsAndProperties() throws Exception {
+    CfgFile cfg = CfgText.parse("\\* comment PROPERTY Fake\nCONSTANTS N = 2\nSPECIFICATION Spec\n"
         + "INVARIANTS TypeOK TreeAgreement\n(* PROPERTY Hidden *)\nPROPERTY AcksConsumed\nPROPERTIES PrefetchTerminates\n");
     assertEquals(List.of("TypeOK", "TreeAgreement"), cfg.invariants());
     assertEquals(List.of("AcksConsumed", "PrefetchTerminates"), cfg.properties());
-    assertFalse(CfgFile.parse("INIT Init NEXT Next INVARIANT Inv").hasProperties());
-    assertTrue(CfgFile.parse("SPECIFICATION Spec SYMMETRY Perms PROPERTY P").symmetry());
-    assertEquals("VIEW", CfgFile.parse("SPECIFICATION Spec VIEW RankSymmetryView PROPERTY P").reduction());
-    assertNull(CfgFile.parse("SPECIFICATION Spec PROPERTY P").reduction());
-    assertEquals("ReducedSpec", CfgFile.parse("SPECIFICATION ReducedSpec INVARIANT Inv").reduction());
-    assertEquals("ReducedSpec", CfgFile.parse("SPECIFICATION ReducedSpec INVARIANT Inv").specification());
-    assertNull(CfgFile.parse("INIT Init NEXT Next").specification());
+    assertFalse(CfgText.parse("INIT Init NEXT Next INVARIANT Inv").hasProperties());
+    assertEquals("Perms", CfgText.parse("SPECIFICATION Spec SYMMETRY Perms PROPERTY P").symmetry());
+    assertEquals("SYMMETRY", CfgText.parse("SPECIFICATION Spec SYMMETRY Perms PROPERTY P").reduction());
+    assertEquals("VIEW", CfgText.parse("SPECIFICATION Spec VIEW RankSymmetryView PROPERTY P").reduction());
+    assertNull(CfgText.parse("SPECIFICATION Spec PROPERTY P").reduction());
+    assertEquals("ReducedSpec", CfgText.parse("SPECIFICATION ReducedSpec INVARIANT Inv").reduction());
+    assertEquals("ReducedSpec", CfgText.parse("SPECIFICATION ReducedSpec INVARIANT Inv").specification());
+    assertNull(CfgText.parse("INIT Init NEXT Next").specification());
   }
 
   @Test
-  void cfgWithOnlyOneProperty() {
+  void cfgWithOnlyOneProperty() throws Exception {
     String cfg = "CONSTANTS N = 2\nSPECIFICATION Spec\nPROPERTIES A \\* first\n  B\nINVARIANT Inv\nPROPERTY C\n";
-    CfgFile single = CfgFile.parse(CfgFile.withOnlyProperty(cfg, "B"));
+    CfgFile single = CfgText.parse(CfgText.parse(cfg).withOnlyProperty("B").render());
     assertEquals(List.of("B"), single.properties());
     assertEquals(List.of("Inv"), single.invariants());
+    assertEquals(List.of("N = 2"), single.constants());
+  }
+
+  @Test
+  void cfgRendersEverySectionTlcReads() throws Exception {
+    String cfg = "CONSTANTS N = 2 S = {\"a\", \"b\"} B = FALSE M = m R <- Def\nINIT Init NEXT Next\n"
+        + "CONSTRAINT Small ACTION_CONSTRAINT Step\nINVARIANT Inv\nPROPERTY P\nSYMMETRY Perms\nVIEW V\n"
+        + "CHECK_DEADLOCK FALSE\n";
+    CfgFile read = CfgText.parse(cfg);
+    assertEquals(List.of("N = 2", "S = {\"a\", \"b\"}", "B = FALSE", "M = m", "R <- Def"), read.constants());
+    assertEquals(List.of("Small"), read.constraints());
+    assertEquals(List.of("Step"), read.actionConstraints());
+    assertFalse(read.checkDeadlock());
+    assertEquals(read, CfgText.parse(read.render()), read.render());
+    assertTrue(CfgText.parse("INIT Init NEXT Next").checkDeadlock(), "TLC checks deadlock unless told not to");
+  }
+
+  @Test
+  void everyModelCfgSurvivesRendering() throws Exception {
+    // What ModelChecker writes for a model (its safety part, one property) keeps all the rest TLC read.
+    int cfgs = 0;
+    try (var files = java.nio.file.Files.list(TestSpecs.root().resolve("modelcheck/models"))) {
+      for (java.nio.file.Path f : files.filter(p -> p.toString().endsWith(".cfg")).sorted().toList()) {
+        CfgFile cfg = CfgFile.read(f);
+        assertEquals(cfg, CfgText.parse(cfg.render()), f.getFileName().toString());
+        assertFalse(cfg.constants().isEmpty(), f.getFileName().toString());
+        cfgs++;
+      }
+    }
+    assertTrue(cfgs >= 100, "read " + cfgs + " cfgs");
+  }
+
+  @Test
+  void aCfgTlcRejectsIsOneLineNamingTheFile() {
+    BadInputException e = assertThrows(BadInputException.class, () -> CfgText.parse("INVARIANT Inv\nCONSTANTS N\n"));
+    assertTrue(e.getMessage().contains(".cfg: TLC found an error in the configuration file"), e.getMessage());
+    assertEquals(1, e.getMessage().lines().count(), e.getMessage());
   }
 
   @Test
@@ -57,22 +97,32 @@ class SmallPartsTest {
     assertThrows(BadInputException.class, () -> AdhocModel.of(1, 1, 1, 1, "merged", "best_effort", "yes"));
   }
 
+  /** A message of TLC's {@code -tool} output. */
+  private static TlcMessage message(int code, String text) {
+    return new TlcMessage(code, 0, List.of(text));
+  }
+
   @Test
-  void progressLines() {
-    Progress p = Progress.parse("Progress(6) at 2026-11-29 17:53:14: 425,403 states generated (425,403 s/min), "
-        + "398,469 distinct states found (398,469 ds/min), 387,834 states left on queue.").orElseThrow();
+  void progressMessages() {
+    Progress p = Progress.of(message(EC.TLC_PROGRESS_STATS, "Progress(6) at 2026-11-29 17:53:14: 425,403 states"
+        + " generated (425,403 s/min), 398,469 distinct states found (398,469 ds/min), 387,834 states left on queue."))
+        .orElseThrow();
     assertEquals(new Progress(6, 425403, 398469, 387834), p);
-    assertEquals(new Progress(-1, 4, 3, 0),
-        Progress.parse("4 states generated, 3 distinct states found, 0 states left on queue.").orElseThrow());
-    assertTrue(Progress.parse("Finished in 00s").isEmpty());
+    assertEquals(new Progress(-1, 4, 3, 0), Progress.of(
+        message(EC.TLC_STATS, "4 states generated, 3 distinct states found, 0 states left on queue.")).orElseThrow());
+    assertTrue(Progress.of(message(EC.TLC_FINISHED, "Finished in 00s")).isEmpty());
+    assertTrue(Progress.of(message(EC.TLC_COVERAGE_VALUE, "4 states generated, 3 distinct states found, 0 states left"
+        + " on queue.")).isEmpty(), "the code says what a message is, not its text");
   }
 
   @Test
   void progressStatusShowsCountsAndPhase() {
     ProgressReporter reporter = new ProgressReporter(new PrintWriter(new StringWriter()), false);
     reporter.started("m");
-    reporter.line("Progress(3) at 2026-11-29 17:53:14: 10 states generated, 7 distinct states found, 2 states left on queue.");
-    reporter.line("Checking temporal properties for the complete state space with 7 total distinct states");
+    reporter.message(message(EC.TLC_PROGRESS_STATS,
+        "Progress(3) at 2026-11-29 17:53:14: 10 states generated, 7 distinct states found, 2 states left on queue."));
+    reporter.message(message(EC.TLC_CHECKING_TEMPORAL_PROPS,
+        "Checking temporal properties for the complete state space with 7 total distinct states"));
     String status = reporter.status();
     reporter.finished();
     assertTrue(status.matches("\\[m\\] checking liveness, 10 states, 7 distinct, 2 on queue, [\\d,]+ states/s,"
@@ -85,7 +135,8 @@ class SmallPartsTest {
     ProgressReporter terminal = new ProgressReporter(new PrintWriter(text), true);
     terminal.started("m", 2);
     terminal.tick();
-    terminal.line("Progress(3) at 2026-11-29 17:53:14: 10 states generated, 7 distinct states found, 2 states left on queue.");
+    terminal.message(message(EC.TLC_PROGRESS_STATS,
+        "Progress(3) at 2026-11-29 17:53:14: 10 states generated, 7 distinct states found, 2 states left on queue."));
     terminal.tick();
     terminal.println("[m] holds");
     terminal.finished();
@@ -113,7 +164,8 @@ class SmallPartsTest {
     ProgressListener b = reporter.slot();
     a.started("a", 2);
     b.started("b", 1);
-    b.line("Progress(3) at 2026-11-29 17:53:14: 40 states generated, 30 distinct states found, 9 states left on queue.");
+    b.message(message(EC.TLC_PROGRESS_STATS,
+        "Progress(3) at 2026-11-29 17:53:14: 40 states generated, 30 distinct states found, 9 states left on queue."));
     String both = reporter.status();
     b.finished();
     reporter.completed();

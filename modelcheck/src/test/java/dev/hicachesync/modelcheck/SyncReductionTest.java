@@ -73,7 +73,8 @@ class SyncReductionTest {
     Workspace workspace = Workspace.fromRoot();
     Path base = workspace.models().resolve("MCHiCacheSync_merged_cp2tp2.cfg");
     assertTrue(Files.isRegularFile(base), "no cfg at " + base);
-    String constants = CfgFile.without(Files.readString(base), "INVARIANT", "INVARIANTS", "SPECIFICATION", "VIEW");
+    String constants = CfgFile.read(base)
+        .without(CfgFile.Section.INVARIANTS, CfgFile.Section.SPECIFICATION, CfgFile.Section.VIEW).render();
     Path probe = TestSpecs.root().resolve("modelcheck/src/test/resources/reduction");
     String checks = "\nINVARIANT ProbeMidRound\nVIEW RankSymmetryView\n";
     List<TlcResult> results = TlcBatch.all(List.of(
@@ -95,7 +96,7 @@ class SyncReductionTest {
   }
 
   @Test
-  void reducedCfgsListOnlyInvariantsTheFusionChecks() throws IOException {
+  void reducedCfgsListOnlyInvariantsTheFusionChecks() throws Exception {
     Workspace workspace = Workspace.fromRoot();
     assertTrue(Files.isDirectory(workspace.models()), "no models at " + workspace.models());
     int reducedCfgs = 0;
@@ -103,7 +104,7 @@ class SyncReductionTest {
       for (Path p : cfgs.filter(f -> f.getFileName().toString().startsWith(MODULE + "_")
           && f.getFileName().toString().endsWith(".cfg")).toList()) {
         String text = Files.readString(p);
-        CfgFile cfg = CfgFile.parse(text);
+        CfgFile cfg = CfgFile.read(p);
         if (!CfgFile.REDUCED_SPEC.equals(cfg.specification())) {
           continue;
         }
@@ -134,10 +135,10 @@ class SyncReductionTest {
   }
 
   /** The cfg with SPECIFICATION ReducedSpec (its view kept), and the debug checks where it lists one. */
-  static String reduced(String cfg) {
+  static String reduced(String cfg) throws BadInputException {
     assertTrue(cfg.contains("SPECIFICATION Spec\n"), "cfg without SPECIFICATION Spec:\n" + cfg);
     String out = cfg.replace("SPECIFICATION Spec\n", "SPECIFICATION ReducedSpec\n");
-    if (CfgFile.parse(cfg).invariants().stream().anyMatch(DEBUG::contains)) {
+    if (CfgText.parse(cfg).invariants().stream().anyMatch(DEBUG::contains)) {
       out = out + "\nCONSTANT " + DEBUG_OVERRIDE + "\n";
     }
     return out;

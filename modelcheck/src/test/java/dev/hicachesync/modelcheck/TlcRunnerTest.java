@@ -17,13 +17,13 @@ import org.junit.jupiter.api.Test;
 /** The runner on hand-written specs, one per kind of TLC exit, with a real TLC child JVM. */
 class TlcRunnerTest {
 
-  private final List<String> seen = Collections.synchronizedList(new ArrayList<>());
+  private final List<TlcMessage> seen = Collections.synchronizedList(new ArrayList<>());
 
   private TlcResult run(String module, Duration limit, int workers) throws Exception {
     ProgressListener listener = new ProgressListener() {
       @Override
-      public void line(String line) {
-        seen.add(line);
+      public void message(TlcMessage message) {
+        seen.add(message);
       }
     };
     Workspace ws = TestSpecs.workspace();
@@ -45,7 +45,7 @@ class TlcRunnerTest {
     assertEquals(4, r.generated());
     assertEquals(3, r.depth());
     assertTrue(Files.readString(r.log()).contains("No error has been found"));
-    assertEquals(r.output(), seen, "the listener sees every line as it comes");
+    assertEquals(TlcOutput.of(r.output()).messages(), seen, "the listener sees every message as it comes");
   }
 
   @Test

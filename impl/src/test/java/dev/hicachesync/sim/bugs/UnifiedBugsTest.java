@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The bugs TLC found in version {@code unified} (docs/unified.md, {@code spec/HiCacheUnified.tla}), each
+ * The bugs TLC found in version {@code unified} (docs/explanation/unified.md, {@code spec/HiCacheUnified.tla}), each
  * injected into the Java implementation: the simulator must catch it and name the invariant, and the fixed
  * twin (the same scenario with the fix) must run clean. CP 2 x TP 2, {@code timeout}, memory storage, seeds
  * pinned.

@@ -43,7 +43,7 @@ public final class CatalogueTable {
     for (ModelEntry m : catalogue.tier(tier)) {
       Recorded r = m.recorded();
       lines.add("| `" + m.name() + "` | " + m.module() + " | " + orDash(m.bug()) + " | " + orDash(m.ref())
-          + " | " + m.version() + " | " + m.topology() + " | " + m.expected() + " | "
+          + " | " + m.version() + " | " + m.topology().sizes() + " | " + m.expected() + " | "
           + (m.hasLiveness() ? "yes" : "-") + " | "
           + (r == null ? "-" : String.format(Locale.ROOT, "%,d", r.distinct())) + " | "
           + (r == null ? "-" : Integer.toString(r.depth())) + " | "

@@ -9,6 +9,7 @@ import dev.hicachesync.modelcheck.TlcResult;
 import dev.hicachesync.modelcheck.Verdict;
 import dev.hicachesync.modelcheck.Workspace;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,6 +30,8 @@ public final class CatalogueReplays {
   private final ModelChecker checker;
   /** TLC's result per schedule model: a fixed twin replays the counterexample its bug model already has. */
   private final Map<String, TlcResult> checked = new HashMap<>();
+  /** Constants per model: TLC parses the spec to evaluate them, once per model. */
+  private final Map<String, ModelConstants> constants = new HashMap<>();
 
   public CatalogueReplays(Workspace workspace, Catalogue catalogue, ModelChecker checker) {
     this.workspace = workspace;
@@ -62,7 +65,22 @@ public final class CatalogueReplays {
 
   /** The constants of {@code model}, from its cfg and MC module. */
   public ModelConstants constants(ModelEntry model) throws BadInputException {
-    return ModelConstants.read(workspace.models().resolve(model.cfg()), workspace.models().resolve(model.module() + ".tla"));
+    ModelConstants known = constants.get(model.name());
+    if (known == null) {
+      known = model.module().equals(UnifiedReplay.MODULE)
+          ? ModelConstants.readUnified(cfg(model), module(model), workspace.spec())
+          : ModelConstants.read(cfg(model), module(model), workspace.spec());
+      constants.put(model.name(), known);
+    }
+    return known;
+  }
+
+  private Path cfg(ModelEntry model) {
+    return workspace.models().resolve(model.cfg());
+  }
+
+  private Path module(ModelEntry model) {
+    return workspace.models().resolve(model.module() + ".tla");
   }
 
   /**
@@ -120,10 +138,8 @@ public final class CatalogueReplays {
           .orElseThrow(() -> new BadInputException(model.name() + " is expected to hold and has no bug twin whose"
               + " counterexample could be replayed"));
     }
-    ModelConstants constants = ModelConstants.readUnified(workspace.models().resolve(model.cfg()),
-        workspace.models().resolve(model.module() + ".tla"));
-    ModelConstants scheduleConstants = ModelConstants.readUnified(workspace.models().resolve(schedule.cfg()),
-        workspace.models().resolve(schedule.module() + ".tla"));
+    ModelConstants constants = constants(model);
+    ModelConstants scheduleConstants = constants(schedule);
     List<String> why = UnifiedReplay.unreplayable(scheduleConstants);
     why.addAll(UnifiedReplay.unreplayable(constants).stream().filter(w -> !why.contains(w)).toList());
     if (!why.isEmpty()) {

@@ -3,33 +3,41 @@ package dev.hicachesync.modelcheck.replay;
 import dev.hicachesync.modelcheck.BadInputException;
 import dev.hicachesync.modelcheck.value.TlaValue;
 import dev.hicachesync.modelcheck.value.TlaValueParser;
-import java.io.IOException;
+import dev.hicachesync.modelcheck.InProcessTlc;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import tla2sany.semantic.OpDeclNode;
+import tla2sany.semantic.OpDefNode;
+import tlc2.tool.TLCState;
+import tlc2.tool.impl.FastTool;
+import tlc2.util.Context;
+import util.SimpleFilenameToStream;
 
 /**
- * The constants of a {@code MCHiCacheSync} model that a replay needs, named as in the spec: read from the
- * model's cfg ({@code NAME = value} or {@code NAME <- Def}) and, for substitutions, the {@code MC} module's
- * definitions ({@code Def == <<1, 2>>}, {@code Def == Other}, {@code Def == 2 * Other}).
+ * The constants of a {@code MCHiCacheSync} model that a replay needs, named as in the spec, with the values
+ * TLC gives them: TLC itself (SANY and its evaluator, in this JVM through {@link InProcessTlc}) reads the
+ * model's cfg ({@code NAME = value} or {@code NAME <- Def}) and evaluates the {@code MC} module's definitions
+ * ({@code Def == <<1, 2>>}, {@code Def == 2 * Other}).
  */
 public record ModelConstants(int dp, int cp, int tp, int pp, String version, String policy, boolean storageOn,
     List<Integer> requests, int pagesPerKey, int deviceCap, int hostCap, Set<String> bugs, Set<String> knobs) {
 
-  private static final Pattern ASSIGN = Pattern.compile("^\\s*([A-Za-z][A-Za-z0-9_]*)\\s*(=|<-)\\s*(.+?)\\s*$");
-  private static final Pattern DEF = Pattern.compile("^([A-Za-z][A-Za-z0-9_]*)\\s*==\\s*(.+?)\\s*$");
-  private static final Pattern TIMES = Pattern.compile("^(\\d+)\\s*\\*\\s*([A-Za-z][A-Za-z0-9_]*)$");
+  private static final Set<String> COMMON =
+      Set.of("DP", "CP", "TP", "PP", "Policy", "StorageOn", "HostCap", "Bugs", "Knobs");
 
-  /** Reads {@code cfg} and the module {@code module} it belongs to; a one-line error names what is missing. */
-  public static ModelConstants read(Path cfg, Path module) throws BadInputException {
-    Resolver r = resolver(cfg, module);
+  /**
+   * Reads {@code cfg} of the module {@code module} (whose other modules are in its directory or {@code spec});
+   * a one-line error names what TLC could not read.
+   */
+  public static ModelConstants read(Path cfg, Path module, Path spec) throws BadInputException {
+    Values r = evaluate(cfg, module, spec, Set.of("Version", "Requests", "PagesPerKey", "DeviceCap"));
     return new ModelConstants(r.integer("DP"), r.integer("CP"), r.integer("TP"), r.integer("PP"), r.string("Version"),
         r.string("Policy"), r.bool("StorageOn"), r.integers("Requests"), r.integer("PagesPerKey"), r.integer("DeviceCap"),
         r.integer("HostCap"), r.strings("Bugs"), r.strings("Knobs"));
@@ -40,8 +48,8 @@ public record ModelConstants(int dp, int cp, int tp, int pp, String version, Str
    * 1..NReq of one page each (each its own node), device and host pools as the spec bounds them (no device
    * tier: one page per request; host {@code HostCap}).
    */
-  public static ModelConstants readUnified(Path cfg, Path module) throws BadInputException {
-    Resolver r = resolver(cfg, module);
+  public static ModelConstants readUnified(Path cfg, Path module, Path spec) throws BadInputException {
+    Values r = evaluate(cfg, module, spec, Set.of("NReq"));
     int n = r.integer("NReq");
     List<Integer> requests = new ArrayList<>();
     for (int i = 1; i <= n; i++) {
@@ -58,82 +66,81 @@ public record ModelConstants(int dp, int cp, int tp, int pp, String version, Str
         bugs, knobs);
   }
 
-  /** The cfg's assignments and the module's definitions. */
-  private static Resolver resolver(Path cfg, Path module) throws BadInputException {
-    Map<String, String> assigned = new HashMap<>();
-    Map<String, String> defs = new HashMap<>();
-    try {
-      for (String line : Files.readAllLines(cfg)) {
-        Matcher m = ASSIGN.matcher(line.replaceFirst("\\\\\\*.*$", ""));
-        if (m.matches()) {
-          assigned.put(m.group(1), (m.group(2).equals("<-") ? "@" : "") + m.group(3));
-        }
-      }
-      for (String line : Files.readAllLines(module)) {
-        Matcher m = DEF.matcher(line.replaceFirst("\\\\\\*.*$", "").trim());
-        if (m.matches()) {
-          defs.put(m.group(1), m.group(2));
-        }
-      }
-    } catch (IOException e) {
-      throw new BadInputException("cannot read the model: " + e.getMessage());
+  /**
+   * The values of the constants {@link #COMMON} and {@code more}, as TLC computes them when it starts checking
+   * the model (the cfg's assignments, the MC module's definitions for its substitutions).
+   */
+  private static Values evaluate(Path cfg, Path module, Path spec, Set<String> more) throws BadInputException {
+    String cfgName = cfg.getFileName().toString();
+    String moduleName = module.getFileName().toString();
+    if (!cfgName.endsWith(".cfg") || !moduleName.endsWith(".tla")) {
+      throw new BadInputException("a model is a .cfg and a .tla module, not " + cfgName + " and " + moduleName);
     }
-    return new Resolver(cfg, assigned, defs);
+    if (!Files.isRegularFile(cfg) || !Files.isRegularFile(module)) {
+      throw new BadInputException("cannot read the model: " + (Files.isRegularFile(cfg) ? module : cfg) + " not found");
+    }
+    Set<String> names = new HashSet<>(COMMON);
+    names.addAll(more);
+    String dir = module.toAbsolutePath().getParent().toString();
+    String cfgBase = cfg.toAbsolutePath().toString();
+    return InProcessTlc.call(() -> {
+      Map<String, TlaValue> values = new HashMap<>();
+      try {
+        FastTool tool = new FastTool(dir, moduleName.substring(0, moduleName.length() - ".tla".length()),
+            cfgBase.substring(0, cfgBase.length() - ".cfg".length()),
+            new SimpleFilenameToStream(new String[] {dir, spec.toAbsolutePath().toString()}));
+        for (OpDeclNode constant : tool.getRootModule().getConstantDecls()) {
+          String name = constant.getName().toString();
+          if (names.contains(name)) {
+            Object v = tool.lookup(constant);
+            Object value = v instanceof OpDefNode def && def.getArity() == 0
+                ? tool.eval(def.getBody(), Context.Empty, TLCState.Empty) : v;
+            values.put(name, TlaValueParser.parse(String.valueOf(value)));
+          }
+        }
+      } catch (RuntimeException e) {
+        // SANY's and TLC's errors (a constant the cfg leaves unset, a definition that is not there) are
+        // runtime exceptions with TLC's message; a value TlaValueParser cannot read is one too.
+        throw new BadInputException(cfgName + ": " + oneLine(e.getMessage()));
+      }
+      return new Values(cfgName, values);
+    });
   }
 
-  /** Resolves constant names to values through the cfg and the module. */
-  private record Resolver(Path cfg, Map<String, String> assigned, Map<String, String> defs) {
+  private static String oneLine(String message) {
+    return message == null ? "TLC could not read the model" : String.join(" ", message.trim().split("\\s*\\n\\s*"));
+  }
+
+  /** The constants' values, read by name and type. */
+  private record Values(String cfg, Map<String, TlaValue> values) {
 
     TlaValue value(String name) throws BadInputException {
-      String text = assigned.get(name);
-      if (text == null) {
-        throw new BadInputException(cfg.getFileName() + " does not set the constant " + name);
+      TlaValue v = values.get(name);
+      if (v == null) {
+        throw new BadInputException(cfg + " does not set the constant " + name);
       }
-      return text.startsWith("@") ? definition(text.substring(1), 0) : parse(name, text);
-    }
-
-    private TlaValue definition(String def, int depth) throws BadInputException {
-      String text = defs.get(def);
-      if (text == null || depth > 8) {
-        throw new BadInputException("cannot evaluate " + def + " (not a plain definition of the MC module)");
-      }
-      if (defs.containsKey(text)) {
-        return definition(text, depth + 1);
-      }
-      Matcher m = TIMES.matcher(text);
-      if (m.matches() && definition(m.group(2), depth + 1) instanceof TlaValue.Int i) {
-        return new TlaValue.Int(Long.parseLong(m.group(1)) * i.value());
-      }
-      return parse(def, text);
-    }
-
-    private TlaValue parse(String name, String text) throws BadInputException {
-      try {
-        return TlaValueParser.parse(text);
-      } catch (RuntimeException e) {
-        throw new BadInputException("cannot read the value of " + name + ": " + text);
-      }
+      return v;
     }
 
     int integer(String name) throws BadInputException {
       if (value(name) instanceof TlaValue.Int i) {
         return (int) i.value();
       }
-      throw new BadInputException(name + " is not a number in " + cfg.getFileName());
+      throw new BadInputException(name + " is not a number in " + cfg);
     }
 
     String string(String name) throws BadInputException {
       if (value(name) instanceof TlaValue.Str s) {
         return s.value();
       }
-      throw new BadInputException(name + " is not a string in " + cfg.getFileName());
+      throw new BadInputException(name + " is not a string in " + cfg);
     }
 
     boolean bool(String name) throws BadInputException {
       if (value(name) instanceof TlaValue.Bool b) {
         return b.value();
       }
-      throw new BadInputException(name + " is not TRUE or FALSE in " + cfg.getFileName());
+      throw new BadInputException(name + " is not TRUE or FALSE in " + cfg);
     }
 
     List<Integer> integers(String name) throws BadInputException {
@@ -147,7 +154,7 @@ public record ModelConstants(int dp, int cp, int tp, int pp, String version, Str
         }
         return out;
       }
-      throw new BadInputException(name + " is not a sequence in " + cfg.getFileName());
+      throw new BadInputException(name + " is not a sequence in " + cfg);
     }
 
     Set<String> strings(String name) throws BadInputException {
@@ -161,7 +168,7 @@ public record ModelConstants(int dp, int cp, int tp, int pp, String version, Str
         }
         return out;
       }
-      throw new BadInputException(name + " is not a set in " + cfg.getFileName());
+      throw new BadInputException(name + " is not a set in " + cfg);
     }
   }
 }

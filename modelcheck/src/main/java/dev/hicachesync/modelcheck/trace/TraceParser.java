@@ -1,5 +1,6 @@
 package dev.hicachesync.modelcheck.trace;
 
+import dev.hicachesync.modelcheck.TlcMessage;
 import dev.hicachesync.modelcheck.value.TlaValue;
 import dev.hicachesync.modelcheck.value.TlaValueParser;
 import java.util.ArrayList;
@@ -9,67 +10,69 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import tlc2.output.EC;
 
 /**
- * Extracts the error trace from TLC's plain-text output.
+ * Reads the error trace out of TLC's {@code -tool} messages.
  *
- * <p>TLC prints each state as a header {@code State N: <Action line ..., col ... of module M>}
- * followed by {@code /\ var = value} lines (or a single {@code var = value} line when the spec has
- * one variable); long values continue on indented lines. A liveness trace ends with {@code Back to
- * state N: <...>} or {@code State N: Stuttering}.
+ * <p>A trace starts with {@link EC#TLC_BEHAVIOR_UP_TO_THIS_POINT} (safety) or {@link EC#TLC_COUNTER_EXAMPLE}
+ * (liveness); each state is a {@link EC#TLC_STATE_PRINT2} message, {@code N: <Action line ..., col ... of
+ * module M>} followed by {@code /\ var = value} lines (or a single {@code var = value} line when the spec
+ * has one variable; long values continue on indented lines). A liveness trace ends with {@link
+ * EC#TLC_BACK_TO_STATE} ({@code N: Back to state: <...>}) or {@link EC#TLC_STATE_PRINT3} ({@code N:
+ * Stuttering}). A violation by an initial state ({@link EC#TLC_INVARIANT_VIOLATED_INITIAL}, {@link
+ * EC#TLC_PROPERTY_VIOLATED_INITIAL}) carries that state in its own message.
  */
 public final class TraceParser {
 
-  private static final Pattern STATE =
-      Pattern.compile("^State (\\d+): (?:<(.*)>|(Stuttering))\\s*$");
-  private static final Pattern BACK_TO = Pattern.compile("^Back to state (\\d+)\\b.*");
+  private static final Pattern HEADER = Pattern.compile("^(\\d+):(?: <(.*)>)?\\s*$");
+  private static final Pattern BACK_TO = Pattern.compile("^(\\d+): Back to state\\b.*");
   private static final Pattern ACTION = Pattern.compile("^(.*?)(?: (line \\d+, col \\d+.*))?$");
   private static final Pattern ASSIGNMENT =
       Pattern.compile("^(?:/\\\\ )?([A-Za-z_][A-Za-z0-9_]*) = (.*)$");
 
   private TraceParser() {}
 
-  /** The trace in {@code lines}, or empty if TLC printed none. */
-  public static Optional<ErrorTrace> parse(List<String> lines) {
+  /** The trace in {@code messages}, or empty if TLC printed none; of several, the last one. */
+  public static Optional<ErrorTrace> parse(List<TlcMessage> messages) {
     List<TraceState> states = new ArrayList<>();
     ErrorTrace.Ending ending = ErrorTrace.Ending.PREFIX;
     int loopTarget = 0;
-    int i = 0;
-    while (i < lines.size()) {
-      String line = lines.get(i);
-      Matcher state = STATE.matcher(line);
-      Matcher back = BACK_TO.matcher(line);
-      if (back.matches()) {
-        ending = ErrorTrace.Ending.LOOP;
-        loopTarget = Integer.parseInt(back.group(1));
-        i++;
-      } else if (state.matches() && state.group(3) != null) {
-        ending = ErrorTrace.Ending.STUTTERING;
-        i++;
-      } else if (state.matches()) {
-        int number = Integer.parseInt(state.group(1));
-        if (number == 1) {
+    for (TlcMessage m : messages) {
+      switch (m.code()) {
+        case EC.TLC_BEHAVIOR_UP_TO_THIS_POINT, EC.TLC_COUNTER_EXAMPLE -> {
           // A new trace starts (TLC may print more than one, e.g. liveness after a safety prefix).
           states.clear();
           ending = ErrorTrace.Ending.PREFIX;
         }
-        String[] action = splitAction(state.group(2));
-        i++;
-        int end = i;
-        while (end < lines.size() && !lines.get(end).isBlank() && !isTraceBoundary(lines.get(end))) {
-          end++;
+        case EC.TLC_INVARIANT_VIOLATED_INITIAL, EC.TLC_PROPERTY_VIOLATED_INITIAL -> {
+          states.clear();
+          ending = ErrorTrace.Ending.PREFIX;
+          Map<String, TlaValue> variables = variables(m.rest());
+          if (!variables.isEmpty()) {
+            states.add(new TraceState(1, TraceState.INITIAL, "", variables));
+          }
         }
-        states.add(new TraceState(number, action[0], action[1], variables(lines.subList(i, end))));
-        i = end;
-      } else {
-        i++;
+        case EC.TLC_STATE_PRINT1, EC.TLC_STATE_PRINT2 -> {
+          Matcher header = HEADER.matcher(m.firstLine());
+          if (header.matches()) {
+            int number = Integer.parseInt(header.group(1));
+            String[] action = splitAction(header.group(2) == null ? "" : header.group(2));
+            states.add(new TraceState(number, action[0], action[1], variables(m.rest())));
+          }
+        }
+        case EC.TLC_STATE_PRINT3 -> ending = ErrorTrace.Ending.STUTTERING;
+        case EC.TLC_BACK_TO_STATE -> {
+          Matcher back = BACK_TO.matcher(m.firstLine());
+          if (back.matches()) {
+            ending = ErrorTrace.Ending.LOOP;
+            loopTarget = Integer.parseInt(back.group(1));
+          }
+        }
+        default -> { }
       }
     }
     return states.isEmpty() ? Optional.empty() : Optional.of(new ErrorTrace(states, ending, loopTarget));
-  }
-
-  private static boolean isTraceBoundary(String line) {
-    return STATE.matcher(line).matches() || BACK_TO.matcher(line).matches();
   }
 
   private static String[] splitAction(String text) {
@@ -89,6 +92,9 @@ public final class TraceParser {
     String name = null;
     StringBuilder value = new StringBuilder();
     for (String line : block) {
+      if (line.isBlank()) {
+        break;
+      }
       Matcher m = ASSIGNMENT.matcher(line);
       boolean startsNew = !line.isEmpty() && !Character.isWhitespace(line.charAt(0)) && m.matches();
       if (startsNew) {

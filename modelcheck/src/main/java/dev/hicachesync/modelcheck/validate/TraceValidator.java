@@ -2,6 +2,7 @@ package dev.hicachesync.modelcheck.validate;
 
 import dev.hicachesync.modelcheck.BadInputException;
 import dev.hicachesync.modelcheck.TlcJob;
+import dev.hicachesync.modelcheck.TlcOutput;
 import dev.hicachesync.modelcheck.TlcResult;
 import dev.hicachesync.modelcheck.TlcRunner;
 import dev.hicachesync.modelcheck.Verdict;
@@ -87,7 +88,7 @@ public final class TraceValidator {
       return new Validation(Validation.Outcome.INVARIANT_BROKEN, n, at, v.property(), List.of(), "", Optional.of(r), SpecEvents.firstDisagreement(events));
     }
     if (v.kind() == Verdict.Kind.HOLDS) {
-      Progress p = progress(r.output());
+      Progress p = progress(TlcOutput.of(r.output()).plain());
       int l = Math.max(1, Math.min(p.maxL, n));
       SpecEvent e = events.get(l - 1);
       return new Validation(Validation.Outcome.REJECTED, n, Optional.of(e), "", p.allowed(e), "", Optional.of(r), SpecEvents.firstDisagreement(events));
@@ -122,7 +123,10 @@ public final class TraceValidator {
     }
   }
 
-  /** Reads the {@code <<"TRACE-AT", l, Posted>>} values TLC printed. */
+  /**
+   * Reads the {@code <<"TRACE-AT", l, Posted>>} values the trace spec printed ({@code PrintT}: TLC prints them
+   * outside its {@code -tool} messages, among {@code output}'s plain lines).
+   */
   static Progress progress(List<String> output) {
     String text = String.join("\n", output);
     int max = 0;

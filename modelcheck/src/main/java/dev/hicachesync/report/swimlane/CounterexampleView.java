@@ -1,6 +1,6 @@
 package dev.hicachesync.report.swimlane;
 
-import dev.hicachesync.modelcheck.Topology;
+import dev.hicachesync.topology.Topology;
 import dev.hicachesync.modelcheck.trace.ErrorTrace;
 import dev.hicachesync.modelcheck.trace.RankLayout;
 import dev.hicachesync.modelcheck.trace.TraceAnalysis;
@@ -49,8 +49,8 @@ public record CounterexampleView(String model, String verdict, List<Lane> lanes,
 
   /** Builds the view; {@code topology} labels the lanes and gives the sync domains (null: inferred). */
   public static CounterexampleView of(String model, String verdict, ErrorTrace trace, Topology topology) {
-    RankLayout given = topology == null || topology.ranks() < 2 ? null
-        : new RankLayout(topology.ranks(), topology.domainSize());
+    RankLayout given = topology == null || topology.worldSize() < 2 ? null
+        : new RankLayout(topology.worldSize(), topology.cpTpGroup(0).size());
     TraceAnalysis analysis = new TraceAnalysis(trace, given);
     RankLayout layout = analysis.layout();
     int ranks = layout == null ? 0 : layout.ranks();
@@ -73,10 +73,10 @@ public record CounterexampleView(String model, String verdict, List<Lane> lanes,
     TraceState last = states.get(states.size() - 1);
     Optional<Difference> difference = difference(last, analysis, layout, (a, b) -> layout.domain(a) == layout.domain(b));
     if (difference.isEmpty() && topology != null && topology.pp() > 1 && layout != null
-        && layout.ranks() == topology.ranks()) {
+        && layout.ranks() == topology.worldSize()) {
       // Pipeline stages keep their own replica of the tree (HiCachePipeline compares any two ranks of a
       // replica, any stages): compare a rank with the same position in another stage.
-      int perStage = topology.ranks() / topology.pp();
+      int perStage = topology.tpSize();
       difference = difference(last, analysis, layout, (a, b) -> a % perStage == b % perStage);
     }
     return new CounterexampleView(model, verdict, lanes, rows, first, last.number(), trace.endingNote(),

@@ -1,6 +1,7 @@
 package dev.hicachesync.report.swimlane;
 
-import dev.hicachesync.modelcheck.Topology;
+import dev.hicachesync.topology.RankCoord;
+import dev.hicachesync.topology.Topology;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -20,20 +21,15 @@ public record Lane(int rank, String coordinates, String domain) {
    */
   public static List<Lane> of(int ranks, Topology topology) {
     List<Lane> lanes = new ArrayList<>();
-    boolean known = topology != null && topology.ranks() == ranks;
+    boolean known = topology != null && topology.worldSize() == ranks;
     for (int r = 0; r < ranks; r++) {
       if (!known) {
         lanes.add(new Lane(r, "", ""));
         continue;
       }
-      int perStage = topology.dp() * topology.cp() * topology.tp();
-      int stage = r / perStage;
-      int tpRank = r % perStage;
-      int dp = tpRank / (topology.cp() * topology.tp());
-      int cp = (tpRank / topology.tp()) % topology.cp();
-      int tp = tpRank % topology.tp();
-      lanes.add(new Lane(r, "pp " + stage + " · dp " + dp + " · cp " + cp + " · tp " + tp,
-          "stage " + stage + " · replica " + dp));
+      RankCoord c = topology.coords(r);
+      lanes.add(new Lane(r, "pp " + c.pp() + " · dp " + c.dp() + " · cp " + c.cp() + " · tp " + c.tp(),
+          "stage " + c.pp() + " · replica " + c.dp()));
     }
     return lanes;
   }

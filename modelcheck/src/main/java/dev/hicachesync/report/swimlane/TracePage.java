@@ -2,7 +2,7 @@ package dev.hicachesync.report.swimlane;
 
 import static dev.hicachesync.report.swimlane.Html.esc;
 
-import dev.hicachesync.modelcheck.Topology;
+import dev.hicachesync.topology.Topology;
 import dev.hicachesync.modelcheck.validate.SpecEvent;
 import dev.hicachesync.modelcheck.validate.Validation;
 import dev.hicachesync.trace.CollectiveRecord;
@@ -32,7 +32,7 @@ public final class TracePage {
   /** The page for the trace {@code source} with header {@code h}, merged into {@code events}, and its outcome. */
   public static String render(String source, TraceHeader h, List<SpecEvent> events, Validation v) {
     Topology topology = new Topology(h.dp(), h.cp(), h.tp(), h.pp());
-    List<Lane> lanes = Lane.of(topology.ranks(), topology);
+    List<Lane> lanes = Lane.of(topology.worldSize(), topology);
     int marked = v.outcome() == Validation.Outcome.ACCEPTED ? 0 : v.event().map(SpecEvent::number).orElse(0);
     StringBuilder grid = new StringBuilder();
     heads(grid, lanes);

@@ -108,7 +108,7 @@ class DocFiguresTest {
 
   private static ModelEntry entry(String name, long distinct, int depth) {
     return new ModelEntry(name, "M", name + ".cfg", "ci", null, null, "merged",
-        new dev.hicachesync.modelcheck.Topology(1, 2, 1, 1), "holds", false,
+        new dev.hicachesync.topology.Topology(1, 2, 1, 1), "holds", false,
         new dev.hicachesync.modelcheck.Recorded(distinct, 1.0, depth));
   }
 }

@@ -18,10 +18,11 @@ import org.junit.jupiter.api.Test;
 class SpecScheduleTest {
 
   private static final Path MODELS = TestSpecs.root().resolve("modelcheck/models");
+  private static final Path SPEC = TestSpecs.root().resolve("spec");
 
   @Test
   void b1ScheduleCompletesRankZerosWriteOnlyAndObservesEveryReceive() {
-    SpecSchedule s = SpecSchedule.of(TraceParser.parse(Captured.output("pre20460_cp2")).orElseThrow(), 2);
+    SpecSchedule s = SpecSchedule.of(TraceParser.parse(Captured.messages("pre20460_cp2")).orElseThrow(), 2);
     // Both ranks write request 1's node through in step 1; only rank 0's copy completes (state 4), seen in step 2.
     assertEquals(List.of(new SpecSchedule.Copy(1, 2)), s.writes(0));
     assertEquals(List.of(new SpecSchedule.Copy(1, -1)), s.writes(1));
@@ -36,13 +37,13 @@ class SpecScheduleTest {
 
   @Test
   void constantsComeFromTheCfgAndTheMcModule() throws Exception {
-    ModelConstants b1 = ModelConstants.read(MODELS.resolve("MCHiCacheSync_pre20460_cp2.cfg"), MODELS.resolve("MCHiCacheSync.tla"));
+    ModelConstants b1 = ModelConstants.read(MODELS.resolve("MCHiCacheSync_pre20460_cp2.cfg"), MODELS.resolve("MCHiCacheSync.tla"), SPEC);
     assertEquals(List.of(1, 2), b1.requests());
     assertEquals(List.of(1, 2, 1, 1), List.of(b1.dp(), b1.cp(), b1.tp(), b1.pp()));
     assertEquals(List.of(1, 1, 2), List.of(b1.pagesPerKey(), b1.deviceCap(), b1.hostCap()));
     assertEquals("pre20460", b1.version());
     assertEquals(Set.of(), b1.bugs());
-    ModelConstants b3 = ModelConstants.read(MODELS.resolve("MCHiCacheSync_b3_early_return.cfg"), MODELS.resolve("MCHiCacheSync.tla"));
+    ModelConstants b3 = ModelConstants.read(MODELS.resolve("MCHiCacheSync_b3_early_return.cfg"), MODELS.resolve("MCHiCacheSync.tla"), SPEC);
     assertEquals(Set.of("B3", "B5"), b3.bugs());
     assertTrue(JavaReplay.unreplayable(b3).isEmpty());
   }
@@ -51,7 +52,9 @@ class SpecScheduleTest {
   void aConstantTheCfgDoesNotSetIsOneLineNamingIt() throws Exception {
     Path cfg = Files.createDirectories(TestSpecs.root().resolve("modelcheck/target/replay-test")).resolve("broken.cfg");
     Files.writeString(cfg, Files.readString(MODELS.resolve("MCHiCacheSync_pre20460_cp2.cfg")).replace("Requests <-", "Rqsts <-"));
-    BadInputException e = assertThrows(BadInputException.class, () -> ModelConstants.read(cfg, MODELS.resolve("MCHiCacheSync.tla")));
-    assertEquals("broken.cfg does not set the constant Requests", e.getMessage());
+    BadInputException e = assertThrows(BadInputException.class, () -> ModelConstants.read(cfg, MODELS.resolve("MCHiCacheSync.tla"), SPEC));
+    // TLC's own message, on one line.
+    assertEquals("broken.cfg: The constant parameter Requests is not assigned a value by the configuration file.",
+        e.getMessage());
   }
 }

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 class TraceTableTest {
 
   private static ErrorTrace trace(String name) {
-    return TraceParser.parse(Captured.output(name)).orElseThrow();
+    return TraceParser.parse(Captured.messages(name)).orElseThrow();
   }
 
   @Test

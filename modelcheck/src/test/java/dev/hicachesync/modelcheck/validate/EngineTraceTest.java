@@ -12,7 +12,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Issue 10, item 3: the trace of ranks an engine builds through the public API ({@link EngineLoop}: {@code
+ * The trace of ranks an engine builds through the public API ({@link EngineLoop}: {@code
  * HiCacheRank.Builder.trace}, the built-in stepped environment, write-through at insert) is a behaviour of
  * {@code HiCacheSync.tla} with the knob {@code finish_in_step}, checked by TLC through {@code validate-trace}'s
  * validator; an edited line, the same trace checked without the knob, and the loop finishing a request after

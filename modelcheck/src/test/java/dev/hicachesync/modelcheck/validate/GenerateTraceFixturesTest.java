@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.hicachesync.modelcheck.TestSpecs;
 import dev.hicachesync.modelcheck.TlcJar;
+import dev.hicachesync.modelcheck.TlcOutput;
 import dev.hicachesync.modelcheck.TlcOutputParser;
 import dev.hicachesync.modelcheck.TlcResult;
 import dev.hicachesync.modelcheck.trace.TraceState;
@@ -75,7 +76,7 @@ class GenerateTraceFixturesTest {
       Files.writeString(dir.resolve("Gen.cfg"), cfg(f));
       List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
           "-Djava.io.tmpdir=" + dir.resolve("tmp"), "-cp", TlcJar.locate().toString(), "tlc2.TLC",
-          "-workers", "1", "-metadir", dir.resolve("states").toString()));
+          "-tool", "-workers", "1", "-metadir", dir.resolve("states").toString()));
       if (f.seed() > 0) {
         cmd.addAll(List.of("-simulate", "-depth", Integer.toString(f.events() * 6), "-seed", Long.toString(f.seed())));
       }
@@ -89,7 +90,7 @@ class GenerateTraceFixturesTest {
       }
       int exit = p.waitFor();
       Files.write(dir.resolve("tlc.log"), lines);
-      TlcResult r = TlcOutputParser.parse(exit, false, lines, List.of(), 0, dir.resolve("tlc.log"));
+      TlcResult r = TlcOutputParser.parse(exit, false, TlcOutput.of(lines), List.of(), 0, dir.resolve("tlc.log"));
       assertEquals(12, exit, f.name() + ": TLC did not produce a behaviour; see " + dir.resolve("tlc.log"));
       assertTrue(r.trace().isPresent(), f.name() + ": no trace printed");
       List<TraceState> states = r.trace().get().states();

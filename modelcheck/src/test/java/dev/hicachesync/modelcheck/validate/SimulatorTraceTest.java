@@ -69,7 +69,7 @@ class SimulatorTraceTest {
   @ParameterizedTest(name = "storage on: {0} (1,{1},{2}) {3} seed {4}, {5} requests over {6} keys")
   // hit = the run must read a storage hit (else revokes only: cheaper to check on 4 ranks).
   @CsvSource({
-      // seed 3: with LRU victims (issue 12) seed 1 no longer reads a hit; seed 3 revokes three times, then hits
+      // seed 3: with LRU victims seed 1 no longer reads a hit; seed 3 revokes three times, then hits
       "merged,    2, 1, timeout,       3, 10, 4, true",   // revokes, a hit read and inserted at S5
       "post20460, 2, 1, wait_complete, 3, 10, 4, true"})  // best_effort: SimulateTraceCommandTest, via the CLI
   void storageOnSimulationsAreAccepted(String version, int cp, int tp, String policy, long seed, int n, int keys,

@@ -63,7 +63,7 @@ class CounterexampleViewTest {
   @Test
   void pipelineStagesAreComparedRankByRankWhenNoDomainHasTwoRanks() {
     CounterexampleView v = CounterexampleView.of("b6_stage_local", "violates TreeAgreement",
-        KnownCounterexamples.trace("b6_stage_local"), new dev.hicachesync.modelcheck.Topology(1, 1, 1, 2));
+        KnownCounterexamples.trace("b6_stage_local"), new dev.hicachesync.topology.Topology(1, 1, 1, 2));
     assertEquals("pp 1 · dp 0 · cp 0 · tp 0", v.lanes().get(1).coordinates());
     CounterexampleView.Difference d = v.difference().orElseThrow();
     assertEquals(List.of(0, 1), List.of(d.rankA(), d.rankB()));
@@ -105,7 +105,7 @@ class CounterexampleViewTest {
     try (var files = java.nio.file.Files.list(dir)) {
       for (java.nio.file.Path f : files.sorted().toList()) {
         String name = f.getFileName().toString().replace(".out", "");
-        var trace = dev.hicachesync.modelcheck.trace.TraceParser.parse(dev.hicachesync.modelcheck.Captured.output(name));
+        var trace = dev.hicachesync.modelcheck.trace.TraceParser.parse(dev.hicachesync.modelcheck.Captured.messages(name));
         if (trace.isPresent()) {
           String html = SwimlanePage.render(CounterexampleView.of(name, "violates X", trace.get(), null));
           assertTrue(html.contains("data-state=\"" + trace.get().length() + "\""), name);

@@ -1,7 +1,7 @@
 package dev.hicachesync.report.swimlane;
 
 import dev.hicachesync.modelcheck.Captured;
-import dev.hicachesync.modelcheck.Topology;
+import dev.hicachesync.topology.Topology;
 import dev.hicachesync.modelcheck.trace.ErrorTrace;
 import dev.hicachesync.modelcheck.trace.TraceParser;
 
@@ -26,7 +26,7 @@ final class KnownCounterexamples {
   }
 
   static ErrorTrace trace(String model) {
-    return TraceParser.parse(Captured.output(model)).orElseThrow();
+    return TraceParser.parse(Captured.messages(model)).orElseThrow();
   }
 
   private static CounterexampleView view(String model, String verdict, Topology topology) {
