@@ -22,8 +22,8 @@ public record ReportDirectory(Path dir) {
     }
     String where = flag + " " + dir + ": ";
     if (Files.exists(dir) && !Files.isDirectory(dir)) {
-      throw new IllegalArgumentException(where + (Files.isRegularFile(dir) ? "is a file" : "is not a folder")
-          + ", not a folder for the pages");
+      throw new IllegalArgumentException(where + (Files.isRegularFile(dir) ? "is a file, not a folder"
+          : "is not a folder (a device or another special file)"));
     }
     try {
       Files.createDirectories(dir);

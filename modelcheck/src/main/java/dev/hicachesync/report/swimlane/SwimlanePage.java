@@ -306,8 +306,9 @@ public final class SwimlanePage {
         .append(view.lanes().size()).append(" ranks. One lane per rank; a box is what the step changed on that rank; ")
         .append("a purple bar is a collective across its group's lanes with what each member sent (a position that ")
         .append("differs from the other members' is marked) and its result; a green arrow is a pipeline message. ")
-        .append("Changes every rank made alike are in the last column.").append(view.ending().isEmpty() ? "" : " The behaviour "
-            + esc(view.ending()) + ".").append("</p>\n");
+        .append("Changes every rank made alike are in the last column.")
+        .append(view.ending().isEmpty() || view.loopTarget() > 0 ? "" : " After the last state the behaviour "
+            + esc(view.ending().replaceFirst("^then ", "")) + ".").append("</p>\n");
     h.append("<section id=\"verdict\" class=\"verdict\" data-state=\"").append(view.violating()).append("\">");
     h.append("<strong>").append(esc(view.verdict())).append("</strong> at state <a href=\"#state-")
         .append(view.violating()).append("\">").append(view.violating()).append("</a>");

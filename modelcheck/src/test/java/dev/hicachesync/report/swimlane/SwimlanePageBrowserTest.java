@@ -241,6 +241,29 @@ class SwimlanePageBrowserTest {
     assertNoConsoleErrors();
   }
 
+  @Test
+  void sixteenRanksFitAt1920Pixels() throws Exception {
+    // A trace of 16 ranks (CP 8 x TP 2) made here: no catalogue model has 16; the layout is what is tested.
+    List<dev.hicachesync.modelcheck.trace.TraceState> states = new ArrayList<>();
+    for (int n = 1; n <= 3; n++) {
+      StringBuilder tree = new StringBuilder("(");
+      for (int r = 0; r < 16; r++) {
+        tree.append(r == 0 ? "" : " @@ ").append(r).append(" :> [dev |-> ").append(n > 1 && r % 3 == 0 ? "TRUE" : "FALSE")
+            .append(", lock |-> ").append(n == 3 && r == 5 ? 1 : 0).append(", key |-> <<1, 2, 3, 4>>]");
+      }
+      states.add(new dev.hicachesync.modelcheck.trace.TraceState(n, n == 1 ? "Initial predicate" : "WriteEventCompletes",
+          "", Map.of("tree", dev.hicachesync.modelcheck.value.TlaValueParser.parse(tree + ")"))));
+    }
+    var trace = new dev.hicachesync.modelcheck.trace.ErrorTrace(states, dev.hicachesync.modelcheck.trace.ErrorTrace.Ending.PREFIX, 0);
+    open("sixteen", SwimlanePage.render(CounterexampleView.of("sixteen", "violates TreeAgreement", trace,
+        new dev.hicachesync.modelcheck.Topology(1, 8, 2, 1))), 1920, 1000);
+    assertEquals(16, driver.findElements(By.cssSelector(".lane-head")).size());
+    assertLaidOut();
+    assertEquals(16, driver.findElements(By.cssSelector("#difference th[data-rank]")).size());
+    assertEquals(List.of("5"), attributes("#difference tr[data-path='tree.lock'] td.odd", "data-rank"), "the odd member");
+    assertNoConsoleErrors();
+  }
+
   /**
    * Nothing hidden, nothing overlapping: every lane heading and the shared column inside the window and left
    * of the side panel, the headings side by side, every box inside its lane cell, no label wider than its box,
