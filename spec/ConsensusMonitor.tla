@@ -109,6 +109,7 @@ Compare(l) ==
 
 -----------------------------------------------------------------------------
 MonInit == Init /\ clog = [r \in Ranks |-> <<>>]
+\* sglang: a step of the protocol (Next) as utils/rank_consensus_checker.py observes it
 MonNext == Next /\ clog' = Compare([r \in Ranks |-> clog[r] \o StepEvents(r)])
 \* Safety only: the monitor adds no fairness (its verdicts are about states).
 MonSpec == MonInit /\ [][MonNext]_monVars

@@ -57,6 +57,7 @@ Compare(l) ==
       ELSE l
 
 MonInit == Init /\ clog = [r \in Ranks |-> <<>>]
+\* sglang: a step of the protocol (Next) as utils/rank_consensus_checker.py observes it
 MonNext == Next /\ clog' = Compare([r \in Ranks |-> clog[r] \o StepEvents(r)])
 MonSpec == MonInit /\ [][MonNext]_monVars
 

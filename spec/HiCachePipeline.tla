@@ -222,6 +222,15 @@ GroupsDef(r, site) ==
       [] PPSync = "world_allreduce" -> <<C!Group("world", "sched", SyncDomain(r))>>
       [] OTHER -> StageGroups(r, "sched")
 
+\* The names of each site's payload positions, for the counterexample pages (one line per shape):
+\* payload RECV: next request, busy
+\* payload S1: write acks done
+\* payload S2: load acks done
+\* payload S3: releases
+\* payload S123: write acks done, load acks done, releases
+\* payload S4: cannot terminate
+\* payload S5: pages read
+\* payload S7: pages hit
 Sites == {"RECV", "S1", "S2", "S3", "S123", "S4", "S5", "S7", "S5B"}
 GroupsTable == [r \in Ranks |-> [site \in Sites |-> GroupsDef(r, site)]]
 Groups(r, site) == GroupsTable[r][site]
@@ -553,6 +562,7 @@ Init ==
 Room(r) == IF HasNext(r) THEN Len(chan[NextRank(r)]) < MaxLag ELSE TRUE
 
 \* Rank r begins its next step: stage 0 posts RECV; stage s > 0 receives step k's message.
+\* sglang: scheduler.py::recv_requests; scheduler_pp_mixin.py (a later stage receives the step)
 StepBegins(r) ==
     /\ ls[r].pc = "begin"
     /\ coll[r]["sched"] = C!NoCall
@@ -569,6 +579,7 @@ StepBegins(r) ==
                  IN  CommitOn({r}, [q \in {r} |-> nx], "sched", [chan EXCEPT ![r] = Tail(@)])
 
 \* A follower's own events are done: it pops the forwarded counts and goes on.
+\* sglang: hiradix_cache.py::writing_check / loading_check (a follower pops the forwarded counts)
 EventsReady(r) ==
     /\ ls[r].pc = "wait_ev"
     /\ Ready(ls[r], FollowerAcks(ls[r]))
@@ -583,10 +594,12 @@ CollectiveCompletes(g) ==
           Commit(g.m, nx, g.ch)
 
 \* GPU events complete per rank, in stream order. cache_controller.py (CUDA events)
+\* sglang: environment: the GPU copy of cache_controller.py::write completes (its CUDA event)
 WriteEventCompletes(r) ==
     /\ ls[r].wd < Len(ls[r].wq)
     /\ ls' = [ls EXCEPT ![r].wd = @ + 1]
     /\ UNCHANGED <<coll, chan>>
+\* sglang: environment: the GPU copy of cache_controller.py::load completes (its CUDA event)
 LoadEventCompletes(r) ==
     /\ ls[r].ld < Len(ls[r].lq)
     /\ ls' = [ls EXCEPT ![r].ld = @ + 1]
@@ -594,6 +607,7 @@ LoadEventCompletes(r) ==
 
 \* The prefetch thread queries this stage's storage (h leading pages exist for this rank's
 \* keys: environment) and posts S7. cache_controller.py::prefetch_thread_func
+\* sglang: cache_controller.py::prefetch_thread_func
 PrefetchThreadQueries(r) ==
     /\ StorageOn
     /\ coll[r]["pf"] = C!NoCall
@@ -603,6 +617,7 @@ PrefetchThreadQueries(r) ==
 
 \* The I/O thread starts reading the next batch into its host slots (not after a failure or
 \* once the scheduler terminated the prefetch).
+\* sglang: cache_controller.py::prefetch_io_aux_func
 IoStartsBatch(r) ==
     /\ IoPending(ls[r]) # {}
     /\ LET i == NextIo(ls[r]) IN
@@ -610,6 +625,7 @@ IoStartsBatch(r) ==
        /\ ls' = [ls EXCEPT ![r].pf[i].infl = TRUE]
     /\ UNCHANGED <<coll, chan>>
 \* The batch read ends: all its pages land, or the read fails (ack of 0 pages).
+\* sglang: cache_controller.py::_page_transfer
 IoEndsBatch(r) ==
     /\ IoPending(ls[r]) # {}
     /\ LET i == NextIo(ls[r])
@@ -622,6 +638,7 @@ IoEndsBatch(r) ==
     /\ UNCHANGED <<coll, chan>>
 \* After a failure or termination the remaining batches are acked without reading: every
 \* rank emits the same number of acks (#27010).
+\* sglang: cache_controller.py::_page_transfer (the remaining batches acked unread)
 IoSkipsBatch(r) ==
     /\ IoPending(ls[r]) # {}
     /\ LET i == NextIo(ls[r])
@@ -631,6 +648,7 @@ IoSkipsBatch(r) ==
     /\ UNCHANGED <<coll, chan>>
 
 \* The prefetch sync thread posts the next batch ack (S5B).
+\* sglang: cache_controller.py::prefetch_thread_func (the batch ack's MIN)
 SyncThreadPosts(r) ==
     /\ coll[r]["pfsync"] = C!NoCall
     /\ SyncPending(ls[r]) # {}
@@ -640,6 +658,7 @@ SyncThreadPosts(r) ==
 
 \* The rank's wall clock passes the prefetch timeout (policy "timeout"). A follower never reads
 \* its own clock (stage 0 decides termination), so its timeouts are not modelled.
+\* sglang: environment: the wall clock passes the prefetch timeout (can_terminate_prefetch)
 TimeoutFires(r, i) ==
     /\ Policy = "timeout"
     /\ ~Follower(r)
@@ -655,11 +674,13 @@ ClockSkews(r) ==
 
 \* The legitimate end: every scheduler stopped; stutter.
 Done == \A r \in Ranks : ls[r].pc = "done"
+\* sglang: none: the bounded run is over (stuttering)
 Terminated == Done /\ UNCHANGED vars
 
 SchedulerMoves == \E r \in Ranks : StepBegins(r) \/ EventsReady(r)
 \* Each group tried once, from its lowest member (C!LeadsGroup): it completes only when every
 \* member has posted on it, so this is the same action without one successor per member.
+\* sglang: torch.distributed all_reduce / barrier returning on every member of the group
 SomeCollectiveCompletes ==
     \E r \in Ranks, th \in Threads :
         C!LeadsGroup(r, th) /\ CollectiveCompletes(coll[r][th].grp)

@@ -286,6 +286,7 @@ CollectiveCompletes(g) ==
           /\ missed' = missed \cup UNION {nx[q].miss : q \in g.m}
           /\ UNCHANGED l3
 
+\* sglang: torch.distributed all_reduce / barrier / new_group returning on every member
 SomeCollectiveCompletes ==
     \E r \in Ranks, th \in Threads :
         coll[r][th] # C!NoCall /\ CollectiveCompletes(coll[r][th].grp)
@@ -299,6 +300,7 @@ Idle(r) == \A th \in Threads : coll[r][th] = C!NoCall
 EnvWindow(r) == \A q \in SyncDomain(r) : AtRecv(q) \/ Idle(q)
 
 \* The GPU event of rank r's oldest not-done write-through completes (stream order).
+\* sglang: environment: the GPU copy of cache_controller.py::write completes (its CUDA event)
 WriteEventCompletes(r) ==
     /\ EnvWindow(r)
     /\ ls[r].wd < Len(ls[r].wq)
@@ -307,6 +309,7 @@ WriteEventCompletes(r) ==
 
 \* Rank r's backup thread writes its CP shard of key k to storage.
 \* cache_controller.py::backup_thread_func
+\* sglang: cache_controller.py::backup_thread_func
 StorageWriteCompletes(r) ==
     /\ EnvWindow(r)
     /\ \E k \in ls[r].sbq :
@@ -318,6 +321,7 @@ Background == \E r \in Ranks : WriteEventCompletes(r) \/ StorageWriteCompletes(r
 
 \* Everything idle and written: stutter (keeps deadlock detection meaningful).
 Done == \A r \in Ranks : Idle(r) /\ ls[r].sbq = {}
+\* sglang: none: the bounded run is over (stuttering)
 Terminated == Done /\ UNCHANGED vars
 
 Next == SomeCollectiveCompletes \/ Background \/ Terminated

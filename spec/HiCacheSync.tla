@@ -402,6 +402,16 @@ SyncGroupsDef(r, site) ==
         ELSE IF site = "S2" /\ "B5" \in Bugs THEN <<>>          \* B5: loading_check unsynchronized
         ELSE SelectSeq(gs, LAMBDA g : Cardinality(g.m) > 1)
 
+\* The names of each site's payload positions, for the counterexample pages (one line per shape):
+\* payload RECV: next request
+\* payload S1: write acks done
+\* payload S2: load acks done
+\* payload S3: revokes, backup acks, releases
+\* payload S123: write acks done, load acks done, revokes, backup acks, releases
+\* payload S4: cannot terminate, read failed
+\* payload S5: pages read
+\* payload S5: pages read, sidecar pages
+\* payload S7: pages hit
 Sites == {"RECV", "S1", "S2", "S3", "S4", "S5", "S6", "S7", "S123"}
 \* A constant table (TLC evaluates it once).
 SyncGroupsTable == [r \in Ranks |-> [site \in Sites |-> SyncGroupsDef(r, site)]]
@@ -926,6 +936,7 @@ CollectiveCompletes(g) ==
 \* posted S7 for the same operation wait there forever; no scheduler waits for a prefetch
 \* thread, so the schedulers go on (idle steps at RECV) and nothing deadlocks.
 \* cache_controller.py::prefetch_thread_func (try ... except Empty: continue). pf_thread_dies only.
+\* sglang: cache_controller.py::prefetch_thread_func (the exception that ends the thread)
 PrefetchThreadDies(r) ==
     /\ "pf_thread_dies" \in Knobs
     /\ EnvWindow(r)
@@ -938,6 +949,7 @@ PrefetchThreadDies(r) ==
 
 \* Rank r's prefetch thread takes the next operation, queries storage (h leading pages
 \* exist for this rank: environment) and posts S7. cache_controller.py::prefetch_thread_func
+\* sglang: cache_controller.py::prefetch_thread_func
 PrefetchThreadQueries(r) ==
     /\ EnvWindow(r)
     /\ coll[r]["pf"] = C!NoCall
@@ -950,6 +962,7 @@ PrefetchThreadQueries(r) ==
 
 \* The GPU event of rank r's oldest not-done write-through completes (in stream order).
 \* cache_controller.py::write (CUDA event of the backup copy)
+\* sglang: environment: the GPU copy of cache_controller.py::write completes (its CUDA event)
 WriteEventCompletes(r) ==
     /\ EnvWindow(r)
     /\ wDone[r] < Len(wq[r])
@@ -958,6 +971,7 @@ WriteEventCompletes(r) ==
                    prefetchVars, historyVars, pipeVars, lenv>>
 
 \* The GPU event of rank r's oldest not-done load-back completes. cache_controller.py::load
+\* sglang: environment: the GPU copy of cache_controller.py::load completes (its CUDA event)
 LoadEventCompletes(r) ==
     /\ EnvWindow(r)
     /\ lDone[r] < Len(lq[r])
@@ -967,6 +981,7 @@ LoadEventCompletes(r) ==
 
 \* Rank r's backup thread finishes writing its oldest node to storage and acks it.
 \* cache_controller.py::backup_thread_func
+\* sglang: cache_controller.py::backup_thread_func
 StorageBackupCompletes(r) ==
     /\ EnvWindow(r)
     /\ sbq[r] # <<>>
@@ -977,6 +992,7 @@ StorageBackupCompletes(r) ==
 
 \* Rank r's I/O thread reads the next page of prefetch i into its host slot (success), or
 \* the read fails and the operation stops. cache_controller.py::_page_transfer
+\* sglang: cache_controller.py::_page_transfer
 StorageReadsPage(r, i) ==
     /\ EnvWindow(r)
     /\ pf[r][i].st = "reading" /\ pf[r][i].c < pf[r][i].tgt /\ ~pf[r][i].fail
@@ -986,6 +1002,7 @@ StorageReadsPage(r, i) ==
                    lenv>>
 
 \* Rank r's wall clock passes the prefetch timeout of operation i (policy "timeout").
+\* sglang: environment: the wall clock passes the prefetch timeout (can_terminate_prefetch)
 TimeoutFires(r, i) ==
     /\ EnvWindow(r)
     /\ Policy = "timeout"
@@ -997,6 +1014,7 @@ TimeoutFires(r, i) ==
 \* Rank r's I/O thread reads the next sidecar page of prefetch i (the second per-page pool,
 \* e.g. the DSA indexer), independently of its KV pages: it succeeds or fails, and the
 \* reader goes on to the next page either way. sidecar only. cache_controller.py (extra pools)
+\* sglang: cache_controller.py::_page_transfer (extra pools)
 StorageReadsSidecarPage(r, i) ==
     /\ HasSidecarPool(r)
     /\ EnvWindow(r)
@@ -1014,6 +1032,7 @@ StorageReadsSidecarPage(r, i) ==
 \* rank's admission loop meets it at its early, rank-local batch-full test (req-pool headroom,
 \* available_size(); #30760) or only after the prefetch checks: which one is per rank.
 \* batch_full only. scheduler.py::get_new_batch_prefill (batch_is_full)
+\* sglang: scheduler.py::get_new_batch_prefill (batch_is_full)
 BatchFills(D) ==
     /\ "batch_full" \in Knobs
     /\ \A q \in D : EnvWindow(q) /\ lenv[q].bf = "no"
@@ -1031,6 +1050,7 @@ BatchFills(D) ==
 \* (time.perf_counter against the request's wait_queue_entry_time), so the timeout can fire on
 \* some ranks of D only. abort only.
 WQOf(q) == IF waiting[q] = 0 THEN <<>> ELSE <<waiting[q]>> \o backlog[q]
+\* sglang: scheduler.py::abort_request; scheduler.py::_abort_on_waiting_timeout
 AbortArrives(D) ==
     /\ "abort" \in Knobs
     /\ \A q \in D : EnvWindow(q) /\ lenv[q].ab = 0
@@ -1046,6 +1066,7 @@ AbortArrives(D) ==
 \* requests: the same on every rank): each rank finishes it as an abort at that RECV (Finish).
 \* scheduler.py::abort_request @6ed5780c (a running request: set_finish_with_abort).
 \* abort_running only.
+\* sglang: scheduler.py::abort_request
 AbortRunningArrives(D) ==
     /\ "abort_running" \in Knobs
     /\ \A q \in D : EnvWindow(q) /\ lenv[q].ab = 0 /\ running[q] # 0
@@ -1055,6 +1076,7 @@ AbortRunningArrives(D) ==
 
 \* Rank r's schedule policy comes to order the waiting queue the other way from the other
 \* ranks' (local_order only; see Pos).
+\* sglang: environment: the rank's schedule policy order (schedule_policy.py::_sort_randomly)
 OrderSkews(r) ==
     /\ "local_order" \in Knobs
     /\ EnvWindow(r)
@@ -1066,6 +1088,7 @@ OrderSkews(r) ==
 \* Rank r's clock comes to order the LRU timestamps of its nodes the other way from the other
 \* ranks' clocks (timestamps within the clock's resolution, or taken on another thread).
 \* local_clock only.
+\* sglang: environment: the rank's clock (the LRU timestamps of hiradix_cache.py::evict)
 ClockSkews(r) ==
     /\ "local_clock" \in Knobs
     /\ EnvWindow(r)
@@ -1075,6 +1098,7 @@ ClockSkews(r) ==
                    historyVars, pipeVars>>
 
 \* The legitimate end: nothing left anywhere; stutter (keeps deadlock detection meaningful).
+\* sglang: none: the bounded run is over (stuttering)
 Terminated ==
     /\ Done
     /\ UNCHANGED vars
@@ -1099,6 +1123,7 @@ Background ==
 \* a group completes only when every member has posted on it, the lowest one included, so this
 \* is the same action as trying it from every member, without computing its successor once per
 \* member.
+\* sglang: torch.distributed all_reduce / barrier returning on every member of the group
 SomeCollectiveCompletes ==
     \E r \in Ranks, th \in Threads :
         C!LeadsGroup(r, th) /\ CollectiveCompletes(coll[r][th].grp)

@@ -208,6 +208,13 @@ Clear(g) == [q1 \in Ranks |-> IF q1 \in g.m THEN [coll[q1] EXCEPT ![g.ch] = C!No
 Posted(r, th, site) == coll[r][th] # C!NoCall /\ coll[r][th].site = site
 Min2(a, b) == IF a < b THEN a ELSE b
 
+\* The names of each site's payload positions, for the counterexample pages (one line per shape):
+\* payload S123: writes, load acks done, digest, -digest
+\* payload S123: writes, load acks done, hits, prefetch acks, backup acks, releases, digest, -digest
+\* payload S2: load acks done, -, -
+\* payload S4: timed out
+\* payload S7: pages hit
+\* payload S5: pages read
 \* The S123 payload of rank r: [write acks, load acks, <storage queues>, digest, -digest].
 \* The storage part exists only while storage is enabled on r.
 \* unified_radix_cache.py::_sync_hicache_ready_counts @db570fe6 (+ ack_prefetch_queue @later)
@@ -228,6 +235,7 @@ AfterRecv == IF AttachSteps /\ AttachPending THEN "attach"
 (* Scheduler: RECV.                                                         *)
 
 \* Rank r posts the step's request broadcast. scheduler.py::recv_requests
+\* sglang: scheduler.py::recv_requests
 SchedRecv(r) ==
     /\ pc[r] = "recv" /\ coll[r]["sched"] = C!NoCall
     /\ Post(r, Dom, "RECV", "MAX", <<>>)
@@ -242,6 +250,7 @@ Issue(on) == IF on THEN [PfNone EXCEPT !.on = TRUE, !.st = "query"] ELSE PfNone
 \* its prefetch; the runtime attach request, if pending, is handled by every rank at this
 \* step, each with its own outcome (env.afail). scheduler.py::attach_hicache_storage_wrapped,
 \* storage_attachment.py::attach @db570fe6.
+\* sglang: scheduler.py::recv_requests (returns); scheduler.py::attach_hicache_storage_wrapped
 RecvComplete ==
     /\ C!AllPosted(Dom) /\ \A r \in Ranks : Posted(r, "sched", "RECV")
     /\ LET \* one prefetch per rank at a time (a bound: the next request arrives once every
@@ -278,6 +287,7 @@ ReleasePf(r) ==
 \* wait_timeout_min (#34457's shape, open): the stale verdicts are MIN-reduced over the
 \* attention ranks, so a request is dropped only where every rank's clock fired (the clocks are
 \* fixed between RECV and the abort check: reading them all equals the MIN collective).
+\* sglang: scheduler.py::_abort_on_waiting_timeout
 SchedAbortCheck(r) ==
     /\ pc[r] = "abort"
     /\ LET fires == "wait_timeout" \in Knobs /\ waiting[r] # 0
@@ -354,6 +364,7 @@ BufFlush(r, hf) == IF BufferOnly /\ q[r].wq > 0 /\ hf > 0 THEN 1 ELSE 0
 (* Scheduler: check_hicache_events (S123).                                  *)
 
 \* Rank r posts its S123 vector. unified_radix_cache.py::check_hicache_events @db570fe6
+\* sglang: unified_radix_cache.py::check_hicache_events
 SchedEvents(r) ==
     /\ pc[r] = "events"
     /\ Post(r, HG, "S123", "MIN", S123Payload(r))
@@ -390,6 +401,7 @@ DrainAck(r, n, p, t, av) ==
             own |-> 0, rel |-> p.hit - p.comp]
 
 \* S123 completes: every rank pops exactly the MIN of each queue.
+\* sglang: unified_radix_cache.py::_sync_hicache_ready_counts (the all_reduce returns, queues drained)
 EventsComplete ==
     /\ C!AllPosted(HG) /\ C!Matched(HG) /\ \A r \in Ranks : Posted(r, "sched", "S123")
     /\ LET res == C!Result(HG)
@@ -428,6 +440,7 @@ EventsComplete ==
 \* rank-local GPU event and, only when it is done, calls loading_check, whose MIN runs on
 \* the scheduler's groups. decode_hicache_mixin.py::_process_hicache_local_restores,
 \* unified_radix_cache.py::is_load_back_event_done @db570fe6. Fixed (#29483): a pure poll.
+\* sglang: decode_hicache_mixin.py::_process_hicache_local_restores; is_load_back_event_done
 SchedPdLoad(r) ==
     /\ pc[r] = "pdload"
     /\ IF "pd_decode" \in Knobs /\ "PDLB" \in Bugs /\ q[r].ldd > 0
@@ -480,6 +493,7 @@ Terminate(r) ==
 \* (env.bf) breaks the loop before check_prefetch_progress; fixed (#33029): every ongoing
 \* prefetch is checked once per step before any rank-local exit. scheduler.py::
 \* _get_new_batch_prefill_raw @db570fe6; unified_radix_cache.py::check_prefetch_progress @later
+\* sglang: scheduler.py::_get_new_batch_prefill_raw; unified_radix_cache.py::check_prefetch_progress
 SchedAdmit(r) ==
     /\ pc[r] = "admit"
     /\ LET i     == waiting[r]
@@ -510,6 +524,7 @@ SchedAdmit(r) ==
     /\ UNCHANGED <<ackv, envVars>>
 
 \* S4 completes: terminate iff some rank timed out. _can_terminate_prefetch @later
+\* sglang: unified_radix_cache.py::_can_terminate_prefetch (the all_reduce returns)
 S4Complete ==
     /\ C!AllPosted(HG) /\ C!Matched(HG) /\ \A r \in Ranks : Posted(r, "sched", "S4")
     /\ LET stop == C!Result(HG)[1] = 1
@@ -529,12 +544,14 @@ S4Complete ==
 
 \* Rank r's prefetch thread queries storage (hits h, 0 or 1 page: rank-local) and posts S7.
 \* A terminated operation contributes 0. cache_controller.py::prefetch_thread_func @db570fe6
+\* sglang: cache_controller.py::prefetch_thread_func
 PfQuery(r, h) ==
     /\ pf[r].st = "query" /\ coll[r]["pf"] = C!NoCall /\ ~env[r].pfdead
     /\ Post(r, PFG, "S7", "MIN", <<IF pf[r].term THEN 0 ELSE h>>)
     /\ UNCHANGED <<pc, requestVars, treeVars, prefetchVars, queueVars, envVars>>
 
 \* S7 completes for every member; each rank's thread then queues the result on its own.
+\* sglang: cache_controller.py::prefetch_thread_func (the all_reduce returns)
 S7Complete ==
     /\ C!AllPosted(PFG) /\ C!Matched(PFG)
     /\ LET m == C!Result(PFG)[1]
@@ -543,6 +560,7 @@ S7Complete ==
     /\ UNCHANGED <<pc, requestVars, treeVars, queueVars, envVars>>
 
 \* Rank r's prefetch thread puts the operation into its hit queue (prefetch_hit_queue.put).
+\* sglang: cache_controller.py::prefetch_thread_func (prefetch_hit_queue.put)
 PfPutHit(r) ==
     /\ pf[r].st = "hitres"
     /\ pf' = [pf EXCEPT ![r].st = "hitq"]
@@ -553,6 +571,7 @@ PfPutHit(r) ==
 \* batch even after a failure) and posts the completion MIN. io_term: a failed read also
 \* marks the operation terminated on this rank only (as _page_transfer did @db570fe6).
 \* cache_controller.py::_page_transfer, prefetch_sync_thread_func @later
+\* sglang: cache_controller.py::_page_transfer; cache_controller.py::prefetch_sync_thread_func
 PfRead(r, k) ==
     /\ pf[r].st = "read" /\ coll[r]["sync"] = C!NoCall /\ k <= pf[r].hit
     /\ Post(r, SYG, "S5", "MIN", <<IF pf[r].term THEN 0 ELSE k>>)
@@ -560,6 +579,7 @@ PfRead(r, k) ==
                                         !.term = @ \/ ("io_term" \in Knobs /\ k < pf[r].hit)]]
     /\ UNCHANGED <<pc, requestVars, treeVars, queueVars, envVars>>
 
+\* sglang: cache_controller.py::_reduce_prefetch_ack (the completion MIN returns)
 SyncComplete ==
     /\ C!AllPosted(SYG) /\ C!Matched(SYG)
     /\ LET m == C!Result(SYG)[1]
@@ -569,6 +589,7 @@ SyncComplete ==
     /\ UNCHANGED <<pc, requestVars, treeVars, q, envVars>>
 
 \* Rank r's completion-sync thread queues the synced ack (ack_prefetch_queue.put).
+\* sglang: cache_controller.py::prefetch_sync_thread_func (ack_prefetch_queue.put)
 PutAck(r) ==
     /\ pf[r].st = "ackres"
     /\ pf' = [pf EXCEPT ![r].st = "acked"]
@@ -581,6 +602,7 @@ PutAck(r) ==
 \* Under buffer_only with Bugs STAGE_LOCAL the write's staging page is freed here, on the
 \* backup thread at this rank's own time, instead of at the drain of its ack (the contract
 \* of buffer_mode/pipeline.py::finish_storage_write_ack, "rank-synced drain", broken).
+\* sglang: cache_controller.py::backup_thread_func
 BackupOk(r) ==
     /\ alive[r] /\ q[r].bk > 0
     /\ LET loc == BufferOnly /\ "STAGE_LOCAL" \in Bugs /\ q[r].stg > 0
@@ -588,6 +610,7 @@ BackupOk(r) ==
                             ![r].stg = @ - (IF loc THEN 1 ELSE 0)]
           /\ hostFree' = [hostFree EXCEPT ![r] = @ + (IF loc THEN 1 ELSE 0)]
     /\ UNCHANGED <<coll, pc, requestVars, tree, hostOwned, prefetchVars, ackv, envVars>>
+\* sglang: cache_controller.py::backup_thread_func (the storage backend raises)
 BackupRaise(r) ==
     /\ "backup_raise" \in Knobs /\ alive[r] /\ q[r].bk > 0
     /\ IF "B38428" \in Bugs
@@ -602,6 +625,7 @@ BackupRaise(r) ==
 EnvWindow(r) == Posted(r, "sched", "RECV")
 
 \* Rank r's clock passes a deadline (waiting timeout / prefetch timeout).
+\* sglang: environment: the rank's clock passes a deadline (time.perf_counter)
 EnvClock(r) ==
     /\ EnvWindow(r) /\ ~env[r].clk /\ ({"wait_timeout"} \cap Knobs # {} \/ Policy = "timeout")
     /\ env' = [env EXCEPT ![r].clk = TRUE]
@@ -610,6 +634,7 @@ EnvClock(r) ==
 \* The batch will be full at the next step (on every rank), and rank r's rank-local test
 \* (available_size drift) fires before the prefetch checks. Chosen while the whole domain
 \* waits at RECV, so every rank's step sees the same flags.
+\* sglang: environment: the rank-local batch-full test (available_size) of _get_new_batch_prefill_raw
 EnvBatchFull(r) ==
     /\ \A r2 \in Ranks : EnvWindow(r2)
     /\ "batch_full" \in Knobs /\ waiting[r] # 0     \* it only matters with a request waiting
@@ -617,6 +642,7 @@ EnvBatchFull(r) ==
     /\ UNCHANGED <<coll, pc, requestVars, treeVars, prefetchVars, queueVars, storage, alive,
                    popped, attachDone>>
 \* Rank r's storage backend fails to initialise at the pending attach.
+\* sglang: environment: the storage backend fails to initialise (storage_attachment.py::attach)
 EnvAttachFails(r) ==
     /\ EnvWindow(r) /\ "attach" \in Knobs /\ ~attachDone /\ ~env[r].afail /\ ~env[r].spent
     /\ "attach_all_ok" \notin Knobs        \* the scenario where every backend initialises
@@ -624,6 +650,7 @@ EnvAttachFails(r) ==
     /\ UNCHANGED <<coll, pc, requestVars, treeVars, prefetchVars, queueVars, storage, alive,
                    popped, attachDone>>
 \* Rank r's load-back GPU event completes (in order).
+\* sglang: environment: the GPU copy of a load-back completes (its CUDA event)
 EnvLoadDone(r) ==
     /\ EnvWindow(r) /\ q[r].ldd < q[r].ld
     /\ q' = [q EXCEPT ![r].ldd = @ + 1]

@@ -83,6 +83,7 @@ Init ==
     /\ confirmed = FALSE /\ bad = FALSE
 
 \* The completion sync delivers the final ack on every stage at once.
+\* sglang: cache_controller.py::prefetch_sync_thread_func (the final ack reaches every stage)
 AckArrives ==
     /\ ~env.ack
     /\ env' = [env EXCEPT !.ack = TRUE]
@@ -90,6 +91,7 @@ AckArrives ==
     /\ UNCHANGED <<step, fwd, done, inWait, admitted, confirmed, bad>>
 
 \* The request's KV bootstrap completes (seen by the ring from the next step on).
+\* sglang: environment: the request's KV bootstrap completes (disaggregation)
 Bootstrapped ==
     /\ ~env.boot
     /\ env' = [env EXCEPT !.boot = TRUE]
@@ -99,6 +101,7 @@ Bootstrapped ==
 ReadyAfter(s, n) == done[s] \/ n > 0 \/ (Ready = "thread" /\ env.ack)
 
 \* Stage 0's step: drain, decide the bootstrap consensus, admit, forward.
+\* sglang: scheduler_pp_mixin.py (stage 0's step: drain, admit, forward)
 Stage0Step ==
     /\ step[0] < Steps /\ step[0] - step[1] < MaxSkew
     /\ LET n       == q[0]
@@ -117,6 +120,7 @@ Stage0Step ==
     /\ UNCHANGED <<env, confirmed, bad>>
 
 \* Stage 1's step k: consumes stage 0's k-th message, drains, admits, confirms.
+\* sglang: scheduler_pp_mixin.py (a later stage's step: receive, drain, admit)
 Stage1Step ==
     /\ step[1] < step[0] /\ fwd # <<>>
     /\ LET m   == Head(fwd)
@@ -134,6 +138,7 @@ Stage1Step ==
           /\ fwd' = Tail(fwd)
     /\ UNCHANGED env
 
+\* sglang: none: the bounded run is over (stuttering)
 Finished == step[0] = Steps /\ step[1] = Steps /\ UNCHANGED vars
 
 Next == AckArrives \/ Bootstrapped \/ Stage0Step \/ Stage1Step \/ Finished

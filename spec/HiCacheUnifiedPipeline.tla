@@ -180,6 +180,10 @@ Zeros(n) == [i \in 1 .. n |-> 0]
 \* sizes its mask alike.
 S7Extra(s) == IF "s7_stage_mask" \in Knobs /\ "s7_agreed_bound" \notin Knobs /\ s = 0 THEN 1 ELSE 0
 
+\* The names of each site's payload positions, for the counterexample pages:
+\* payload S123: writes, loads, hits, prefetch acks, releases, backup acks, digest, -digest
+\* payload S7: pages hit
+\* payload S5: pages read
 \* The S123 vector rank r posts: [write, load, hit, ack-prefetch, release, backup acks, digest,
 \* -digest] (the code's order puts backup acks before releases; the order is immaterial here).
 \* unified_radix_cache.py::_sync_hicache_ready_counts @later (storage always on here)
@@ -219,6 +223,7 @@ DrainAck(r, n, p, t, av) ==
 Issue == [PfNone EXCEPT !.on = TRUE, !.st = "query"]
 
 \* unified_radix_cache.py::prefetch_from_storage @db570fe6 (issued at RECV, no host memory).
+\* sglang: scheduler.py::recv_requests; unified_radix_cache.py::prefetch_from_storage
 SchedRecv(r) ==
     /\ StageOf(r) = 0 /\ pc[r] = "recv" /\ step[r] < MaxSteps
     /\ Len(chan[Next_(r)]) < MaxLag                  \* _drain_async_work: bounded sends
@@ -230,6 +235,7 @@ SchedRecv(r) ==
 \* The broadcast completes on stage 0. A request is taken when none waits anywhere and no
 \* prefetch is alive (environment bound). With tickets every stage's prefetch starts now
 \* (eager, #36700); else downstream stages issue theirs when the relay reaches them.
+\* sglang: scheduler.py::recv_requests (the broadcast returns on stage 0)
 RecvComplete ==
     /\ C!AllPosted(RG) /\ \A r \in StageRanks(0) : Posted(r, "sched", "RECV")
     /\ LET take == reqIdx[0] < NReq /\ \A r \in Ranks : waiting[r] = 0 /\ pf[r].st \in {"none", "done"}
@@ -244,6 +250,7 @@ RecvComplete ==
 
 \* Stage 0 rank posts its S123 vector. check_hicache_events -> _sync_hicache_ready_counts
 \* (#37562) / the [write, load] vector of #33473 then drain_storage_control_queues @later.
+\* sglang: unified_radix_cache.py::check_hicache_events -> _sync_hicache_ready_counts
 SchedEvents(r) ==
     /\ pc[r] = "events"
     /\ Post(r, HG(StageOf(r)), "S123", "MIN", S123Payload(r))
@@ -254,6 +261,7 @@ SchedEvents(r) ==
 \* S123 completes on stage s's grid: every member drains exactly the MIN. On stage 0 the
 \* counts are also forwarded (_pp_sync's isend) with the step's requests; on a downstream
 \* stage (Drain "stage_local") they are the stage's own.
+\* sglang: unified_radix_cache.py::_sync_hicache_ready_counts; unified_radix_cache.py::_pp_sync
 EventsComplete(s) ==
     /\ C!AllPosted(HG(s)) /\ C!Matched(HG(s)) /\ \A r \in StageRanks(s) : Posted(r, "sched", "S123")
     /\ LET res == C!Result(HG(s))
@@ -295,6 +303,7 @@ EventsComplete(s) ==
 \* step: rank-local computation between two blocking points.
 \* scheduler_pp_mixin.py relay recv; unified_radix_cache.py::_pp_sync (recv, then isend),
 \* drain_storage_control_queues @later, _drain_storage_control_queues_impl._drain_queue.
+\* sglang: scheduler_pp_mixin.py (relay recv); unified_radix_cache.py::_pp_sync
 SchedRecvPipe(r) ==
     /\ StageOf(r) > 0 /\ pc[r] = "recv" /\ chan[r] # <<>>
     /\ LET m      == Head(chan[r])
@@ -342,6 +351,7 @@ SchedRecvPipe(r) ==
 \* them); wait_complete waits for the ack drain. check_prefetch_progress,
 \* _can_terminate_prefetch @later; scheduler.py::_get_new_batch_prefill_raw @db570fe6.
 \* The step ends here: its snapshot is logged.
+\* sglang: scheduler.py::_get_new_batch_prefill_raw; unified_radix_cache.py::check_prefetch_progress
 SchedAdmit(r) ==
     /\ pc[r] = "admit"
     /\ LET i   == waiting[r]
@@ -369,6 +379,7 @@ SchedAdmit(r) ==
 \* Rank r's prefetch thread queries storage (h hit pages, rank-local) and posts S7. With
 \* tickets only stage 0 queries; with own_hit a downstream stage takes its own h instead of
 \* the ticket's. cache_controller.py::prefetch_thread_func @db570fe6 / @later
+\* sglang: cache_controller.py::prefetch_thread_func
 PfQuery(r, h) ==
     /\ pf[r].st = "query" /\ coll[r]["pf"] = C!NoCall
     /\ IF r \in PFG.m
@@ -382,6 +393,7 @@ PfQuery(r, h) ==
 
 \* S7 completes; with tickets its result also reaches the downstream stages' ticket workers
 \* (the ticket), unless they took their own hit (own_hit).
+\* sglang: cache_controller.py::prefetch_thread_func (the all_reduce returns)
 S7Complete ==
     /\ C!AllPosted(PFG) /\ C!Matched(PFG)
     /\ LET m == C!Result(PFG)[1]
@@ -395,6 +407,7 @@ S7Complete ==
                    out, log>>
 
 \* Rank r's prefetch thread queues the hit (prefetch_hit_queue.put), on its own.
+\* sglang: cache_controller.py::prefetch_thread_func (prefetch_hit_queue.put)
 PfPutHit(r) ==
     /\ pf[r].st = "hitres"
     /\ pf' = [pf EXCEPT ![r].st = "hitq"]
@@ -405,6 +418,7 @@ PfPutHit(r) ==
 \* Rank r's IO thread reads k pages (rank-local; 0 = a failed read or a failed ticket-worker
 \* allocation) and posts the completion MIN. cache_controller.py::_page_transfer,
 \* prefetch_sync_thread_func, _reduce_prefetch_ack @later
+\* sglang: cache_controller.py::_page_transfer; cache_controller.py::prefetch_sync_thread_func
 PfRead(r, k) ==
     /\ pf[r].st = "read" /\ coll[r]["sync"] = C!NoCall /\ k <= pf[r].hit
     /\ Post(r, SYG(r), "S5", "MIN", <<IF pf[r].term THEN 0 ELSE k>>)
@@ -412,6 +426,7 @@ PfRead(r, k) ==
     /\ UNCHANGED <<pc, step, reqIdx, waiting, tree, hostFree, hostOwned, q, ackv, popped, chan,
                    out, log>>
 
+\* sglang: cache_controller.py::_reduce_prefetch_ack (the completion MIN returns)
 SyncComplete(g) ==
     /\ C!AllPosted(g) /\ C!Matched(g)
     /\ LET m == C!Result(g)[1]
@@ -424,6 +439,7 @@ SyncComplete(g) ==
     /\ UNCHANGED <<pc, step, reqIdx, waiting, tree, hostFree, hostOwned, popped, chan, out, log>>
 
 \* Rank r's completion-sync thread queues the synced ack (ack_prefetch_queue.put), on its own.
+\* sglang: cache_controller.py::prefetch_sync_thread_func (ack_prefetch_queue.put)
 PutAck(r) ==
     /\ pf[r].st = "ackres"
     /\ pf' = [pf EXCEPT ![r].st = "acked"]
@@ -433,6 +449,7 @@ PutAck(r) ==
 
 \* Rank r's backup thread writes one queued node to storage and acks it (ack_backup_queue.put),
 \* on its own clock. cache_controller.py::backup_thread_func @db570fe6
+\* sglang: cache_controller.py::backup_thread_func
 BackupOk(r) ==
     /\ q[r].bk > 0
     /\ q' = [q EXCEPT ![r].bk = @ - 1, ![r].bka = @ + 1]
@@ -458,6 +475,7 @@ Init ==
     /\ log = [r \in Ranks |-> <<>>]
 
 \* Every scheduler has logged MaxSteps steps: the end of the bounded run (not a deadlock).
+\* sglang: none: the bounded run is over (stuttering)
 Done == (\A r \in Ranks : pc[r] = "done") /\ UNCHANGED vars
 
 Next ==

@@ -14,12 +14,15 @@ import dev.hicachesync.modelcheck.TlcJar;
 import dev.hicachesync.modelcheck.TlcRunner;
 import dev.hicachesync.modelcheck.WorkerChoice;
 import dev.hicachesync.modelcheck.Workspace;
+import dev.hicachesync.report.swimlane.ReportDirectory;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
 import picocli.CommandLine.Command;
@@ -160,18 +163,29 @@ public final class CheckCommand implements Callable<Integer> {
         if (adhoc || catalogue || !models.isEmpty() || tier != null || record || list) {
           throw new BadInputException("--replay runs one catalogue model alone (no other model or tier options)");
         }
-        return new ReplayRun(out).run(workspace, Catalogue.load(workspace.catalogue()), replay,
+        return new ReplayRun(out, err).run(workspace, Catalogue.load(workspace.catalogue()), replay,
             checker(workspace, err, 1, false).onSlot());
       }
-      if (counterexamples == Counterexamples.NONE) {
-        counterexamples = swimlanes(workspace);
+      SwimlaneReports pages = null;
+      if (counterexamples == Counterexamples.NONE && !list) {
+        pages = swimlanes(workspace); // the folder is checked here, before TLC runs
+        SwimlaneReports writer = pages;
+        counterexamples = (model, topology, result) -> {
+          try {
+            return writer.write(model, topology, result);
+          } catch (IOException e) {
+            throw new java.io.UncheckedIOException("cannot write the swimlane page of " + model, e);
+          }
+        };
       }
       if (list && record) {
         throw new BadInputException("--list runs nothing, so there is nothing to --record");
       }
       if (adhoc) {
         AdhocModel model = AdhocModel.of(orOne(dp), orOne(cp), orOne(tp), orOne(pp), version, policy, storage);
-        return new AdhocRun(out, err, width, counterexamples).run(model, checker(workspace, err, 1, false));
+        int code = new AdhocRun(out, err, width, counterexamples).run(model, checker(workspace, err, 1, false));
+        noPage(out, pages);
+        return code;
       }
       Catalogue loaded = Catalogue.load(workspace.catalogue());
       List<ModelEntry> selected = models.isEmpty() ? loaded.tier(selectedTier()) : loaded.named(models);
@@ -189,6 +203,7 @@ public final class CheckCommand implements Callable<Integer> {
       boolean whole = verbose || models.size() == 1;
       CatalogueRun run = new CatalogueRun(out, err, width, catalogue, whole, counterexamples);
       int code = run.run(selected, checker(workspace, err, parallel, !whole), parallel);
+      noPage(out, pages);
       if (record) {
         int n = CatalogueRecorder.record(workspace.catalogue(), loaded, run.results());
         err.println("hicache-sync check: recorded the figures of " + n + " model(s) in " + workspace.catalogue());
@@ -197,6 +212,11 @@ public final class CheckCommand implements Callable<Integer> {
     } catch (BadInputException e) {
       err.println("hicache-sync check: " + e.getMessage());
       return Main.EXIT_BAD_INPUT;
+    } catch (java.io.UncheckedIOException e) {
+      // The folder was checked before the run: a page that cannot be written now is the disk's doing.
+      err.println("hicache-sync check: I/O failure during the run: " + e.getMessage() + " ("
+          + OutputPaths.reason(e.getCause()) + ")");
+      return Main.EXIT_IO_FAILED;
     } catch (IOException e) {
       err.println("hicache-sync check: " + e.getMessage());
       return Main.EXIT_TOOL_FAILED;
@@ -252,17 +272,32 @@ public final class CheckCommand implements Callable<Integer> {
     return size == null ? 1 : size;
   }
 
-  /** Every counterexample's swimlane page ({@code --report DIR}, by default {@code modelcheck/target/reports}). */
-  private Counterexamples swimlanes(Workspace workspace) {
-    SwimlaneReports pages =
-        new SwimlaneReports(reportDir != null ? reportDir : workspace.work().getParent().resolve("reports"));
-    return (model, topology, result) -> {
-      try {
-        return pages.write(model, topology, result);
-      } catch (IOException e) {
-        throw new java.io.UncheckedIOException("cannot write the swimlane page of " + model, e);
-      }
-    };
+  /**
+   * Every counterexample's swimlane page ({@code --report DIR}, by default {@code modelcheck/target/reports}),
+   * named under its text table; the folder is checked now, so that a bad one stops the command before TLC.
+   */
+  private SwimlaneReports swimlanes(Workspace workspace) throws BadInputException {
+    ReportDirectory dir;
+    try {
+      dir = ReportDirectory.checked("--report", reportDir != null ? reportDir : workspace.work().getParent().resolve("reports"));
+    } catch (IllegalArgumentException e) {
+      throw new BadInputException(e.getMessage());
+    }
+    Map<String, ModelEntry> byName = new HashMap<>();
+    try {
+      Catalogue.load(workspace.catalogue()).models().forEach(m -> byName.put(m.name(), m));
+    } catch (BadInputException e) {
+      // an ad-hoc run needs no catalogue; its pages go without the catalogue's bug and reference
+    }
+    return new SwimlaneReports(dir, workspace, byName);
+  }
+
+  /** After a run with {@code --report}: says so when no model produced a counterexample, so no page was written. */
+  private void noPage(PrintWriter out, SwimlaneReports pages) {
+    if (pages != null && reportDir != null && pages.written() == 0) {
+      out.println("swimlanes: no page written to " + pages.directory().dir()
+          + ": no model produced a counterexample");
+    }
   }
 
   /** Makes model checkers reporting to one progress display (one checker per parallel job). */

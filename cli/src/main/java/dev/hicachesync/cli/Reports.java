@@ -34,8 +34,7 @@ final class Reports {
       out.println();
       out.println("== " + name + ": " + r.verdict() + " - counterexample of " + r.trace().get().length()
           + " states" + (r.log() == null ? "" : " (TLC output: " + r.log() + ")"));
-      RankLayout layout = topology == null || topology.worldSize() < 2 ? null
-          : new RankLayout(topology.worldSize(), topology.cpTpGroup(0).size());
+      RankLayout layout = RankLayout.of(topology);
       out.print(TraceTable.render(r.trace().get(), layout, width));
     } else if (!r.message().isEmpty()) {
       out.println();

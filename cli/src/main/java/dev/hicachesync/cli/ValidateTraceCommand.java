@@ -75,6 +75,14 @@ public final class ValidateTraceCommand implements Callable<Integer> {
       err.println("hicache-sync validate-trace: --time-limit must be at least 1 second (got " + timeLimit + ")");
       return Main.EXIT_BAD_INPUT;
     }
+    ReportDirectory pages; // checked before the trace is read and TLC runs: a bad folder must not end a run
+    try {
+      pages = ReportDirectory.checked("--report", reportDir != null ? reportDir
+          : Workspace.fromRoot().work().getParent().resolve("reports"));
+    } catch (IllegalArgumentException e) {
+      err.println("hicache-sync validate-trace: " + e.getMessage());
+      return Main.EXIT_BAD_INPUT;
+    }
     Trace trace;
     try {
       trace = TraceReader.read(file);
@@ -117,8 +125,7 @@ public final class ValidateTraceCommand implements Callable<Integer> {
         .validate(trace, name, file.toString());
     int code = report(out, err, file.toString(), trace.header(), v);
     if (v.outcome() != Validation.Outcome.TLC_FAILED) {
-      Path page = new ReportDirectory(reportDir != null ? reportDir : workspace.work().getParent().resolve("reports"))
-          .write("trace-" + name, TracePage.render(file.toString(), trace.header(), SpecEvents.merge(trace), v));
+      Path page = pages.write("trace-" + name, TracePage.render(file.toString(), trace.header(), SpecEvents.merge(trace), v));
       out.println("swimlanes: " + page);
     }
     return code;

@@ -74,6 +74,48 @@ class SwimlaneCommandsTest {
   }
 
   @Test
+  void aReportPathThatCannotTakePagesIsExitTwoWithOneLineBeforeTlcRuns() throws Exception {
+    Path file = Files.createDirectories(TestSpecs.root().resolve("modelcheck/target/swimlane-cli-test"))
+        .resolve("a-file.html");
+    Files.writeString(file, "not a folder");
+    List<String> bad = new ArrayList<>(List.of(file.toString(), "/dev/full", ""));
+    if (Files.isDirectory(Path.of("/proc"))) {
+      bad.add("/proc/hicache-sync-pages");
+    }
+    for (String path : bad) {
+      Outcome o = run("check", "--model", "ok", "--models-dir", TestSpecs.dir().toString(), "--spec-dir",
+          TestSpecs.dir().toString(), "--report", path);
+      assertEquals(2, o.code(), "--report '" + path + "': " + o.out() + o.err());
+      assertEquals(1, o.err().lines().count(), o.err());
+      assertTrue(o.err().startsWith("hicache-sync check: --report"), o.err());
+      assertEquals("", o.out(), "nothing ran: no table, no TLC");
+      Outcome v = run("validate-trace", TestSpecs.root().resolve("modelcheck/src/test/resources/trace/hand-post20460-cp2.ndjson")
+          .toString(), "--report", path);
+      assertEquals(2, v.code(), "validate-trace --report '" + path + "': " + v.out() + v.err());
+      assertEquals(1, v.err().lines().count(), v.err());
+    }
+  }
+
+  @Test
+  void aModelThatHoldsSaysThatNoPageWasWritten() throws Exception {
+    Path d = emptyDir("holds");
+    Outcome o = run("check", "--model", "ok", "--models-dir", TestSpecs.dir().toString(), "--spec-dir",
+        TestSpecs.dir().toString(), "--report", d.toString());
+    assertEquals(0, o.code(), o.out() + o.err());
+    assertTrue(o.out().contains("swimlanes: no page written to " + d + ": no model produced a counterexample"), o.out());
+  }
+
+  @Test
+  void aReplayTheImplementationCannotRunIsRefusedWithExitTwoNamingWhy() {
+    // B10's batch-full exit has no seam in the spec-shaped driver: refused before TLC runs.
+    Outcome o = run("check", "--replay", "b10_batch_full_exit");
+    assertEquals(2, o.code(), o.out() + o.err());
+    assertEquals(1, o.err().lines().count(), o.err());
+    assertTrue(o.err().contains("--replay b10_batch_full_exit refused: not replayable: "), o.err());
+    assertTrue(o.out().contains("replay: not replayable:"), "the report still says what was refused: " + o.out());
+  }
+
+  @Test
   void replayOfAnUnknownModelOrWithOtherModelsIsExitTwo() {
     Outcome unknown = run("check", "--replay", "no_such_model");
     assertEquals(2, unknown.code(), unknown.out() + unknown.err());

@@ -14,9 +14,12 @@ import java.util.Set;
  *
  * <p>A variable is per-rank when in every state its value is a function with domain exactly
  * 0..N-1 or a tuple of length N, N being the rank count. Divergence is judged on the per-rank
- * variables that differ between two ranks of one domain in the last state: the step marked is the
- * first one from which they differ up to the end (ranks that only drift apart for a few steps,
- * such as program counters of ranks running at different speeds, are not marked).
+ * variables (record fields one by one) that differ between two ranks of one replica in the last state:
+ * the step marked is the first one from which they differ up to the end (ranks that only drift apart
+ * for a few steps, such as program counters of ranks running at different speeds, are not marked).
+ * Environment inputs ({@link #isEnvironment}) are not divergence but its causes, and are not judged.
+ * Pipeline stages, which are not in lockstep, are compared only in sequences (logs, queues), and only at
+ * the positions both ranks have.
  */
 public final class TraceAnalysis {
 
@@ -166,14 +169,30 @@ public final class TraceAnalysis {
     return result;
   }
 
+  /**
+   * Whether a per-rank variable or record field is an input from the environment (a rank-local clock, a
+   * batch-full test, a failed backend: {@code env}, {@code lenv} in the specs): ranks that differ there
+   * have been dealt different inputs, which is a cause of divergence, not divergence.
+   */
+  public static boolean isEnvironment(String name) {
+    return name.equals("env") || name.equals("lenv") || name.startsWith("env");
+  }
+
   private void markDivergence(List<Step> result) {
     List<TraceState> states = trace.states();
     for (String v : perRankVariables) {
+      if (isEnvironment(v)) {
+        continue;
+      }
       for (String field : fields(v)) {
+        if (isEnvironment(field)) {
+          continue;
+        }
+        boolean sequence = isSequence(v, field);
         int start = states.size();
         String pair = null;
         while (start > 0) {
-          String p = differingPair(part(states.get(start - 1).variables().get(v), field));
+          String p = differingPair(part(states.get(start - 1).variables().get(v), field), sequence);
           if (p == null) {
             break;
           }
@@ -185,6 +204,38 @@ public final class TraceAnalysis {
         }
       }
     }
+  }
+
+  /**
+   * Whether the per-rank part {@code v.field} is a sequence that grows and shrinks (a log, a queue): its
+   * length is not the same in every state and on every rank.
+   */
+  private boolean isSequence(String v, String field) {
+    int length = -1;
+    boolean varies = false;
+    for (TraceState s : trace.states()) {
+      TlaValue value = part(s.variables().get(v), field);
+      for (int r = 0; r < layout.ranks(); r++) {
+        if (!(component(value, r) instanceof TlaValue.Tuple t)) {
+          return false;
+        }
+        varies |= length != -1 && t.elements().size() != length;
+        length = t.elements().size();
+      }
+    }
+    return varies;
+  }
+
+  /**
+   * Whether two ranks' values agree: equal, or for ranks of different stages, equal at every position
+   * both sequences have (a later stage is behind the earlier one: LogAgree's comparison in the specs).
+   */
+  static boolean agree(TlaValue a, TlaValue b, boolean prefix) {
+    if (prefix && a instanceof TlaValue.Tuple ta && b instanceof TlaValue.Tuple tb) {
+      int n = Math.min(ta.elements().size(), tb.elements().size());
+      return ta.elements().subList(0, n).equals(tb.elements().subList(0, n));
+    }
+    return a.equals(b);
   }
 
   /**
@@ -219,14 +270,22 @@ public final class TraceAnalysis {
     return new TlaValue.Fn(byRank);
   }
 
-  /** "r0≠r1" for the first two ranks of one domain whose components differ, else null. */
-  private String differingPair(TlaValue value) {
+  /**
+   * "r0≠r1" for the first two ranks of one replica whose components disagree, else null. Ranks of one
+   * stage (one sync domain) step in lockstep and are compared in everything; ranks of different stages
+   * do not, so they are compared only in sequences, position by position.
+   */
+  private String differingPair(TlaValue value, boolean sequence) {
     if (value == null) {
       return null;
     }
     for (int r = 0; r < layout.ranks(); r++) {
-      for (int s = r + 1; s < layout.ranks() && layout.domain(s) == layout.domain(r); s++) {
-        if (!component(value, r).equals(component(value, s))) {
+      for (int s = r + 1; s < layout.ranks(); s++) {
+        boolean stages = layout.stage(s) != layout.stage(r);
+        if (layout.replica(s) != layout.replica(r) || (stages && !sequence)) {
+          continue;
+        }
+        if (!agree(component(value, r), component(value, s), stages)) {
           return "r" + r + "≠r" + s;
         }
       }

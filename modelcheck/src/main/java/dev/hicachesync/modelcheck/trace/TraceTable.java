@@ -44,9 +44,12 @@ public final class TraceTable {
     }
     if (!analysis.perRankVariables().isEmpty()) {
       String legend = "per-rank variables: " + String.join(", ", analysis.perRankVariables())
-          + (analysis.layout().hasSeveralDomains()
+          + (analysis.layout().hasSeveralStages()
+              ? " (pipeline stages of " + analysis.layout().stageSize() + " ranks, not in lockstep: compared only in"
+                  + " logs and queues, position by position)"
+              : analysis.layout().hasSeveralDomains()
               ? (analysis.layout().domainSize() == 1
-                  ? " (no two ranks step in lockstep here, e.g. PP stages: no divergence is marked)"
+                  ? " (no two ranks step in lockstep here: no divergence is marked)"
                   : " (sync domains of " + analysis.layout().domainSize() + " ranks)") : "")
           + "; v[*]: the same change on every rank; v+{..}/v-{..}: set elements added/removed;"
           + " v+<<..>>: appended; v-<<..>>: taken from the head.";

@@ -58,6 +58,7 @@ public final class CompletedCall {
     List<Integer> ranks = new ArrayList<>();
     Map<Integer, String> sent = new LinkedHashMap<>();
     List<TlaValue.Tuple> payloads = new ArrayList<>();
+    Map<Integer, List<Long>> vectors = new LinkedHashMap<>();
     for (TlaValue m : members.elements()) {
       TlaValue mine = field(perRank.mapping().get(m), thread);
       if (!(m instanceof TlaValue.Int r) || mine == null || !grp.equals(field(mine, "grp"))
@@ -69,6 +70,15 @@ public final class CompletedCall {
       sent.put((int) r.value(), val == null ? "" : val.format());
       if (val instanceof TlaValue.Tuple t) {
         payloads.add(t);
+        List<Long> numbers = new ArrayList<>();
+        for (TlaValue x : t.elements()) {
+          if (x instanceof TlaValue.Int n) {
+            numbers.add(n.value());
+          }
+        }
+        if (numbers.size() == t.elements().size()) {
+          vectors.put((int) r.value(), numbers);
+        }
       }
     }
     ranks.sort(null);
@@ -76,7 +86,8 @@ public final class CompletedCall {
     String kind = text(field(grp, "kind"));
     String ch = text(field(grp, "ch"));
     return Optional.of(new Collective(site, op == null ? "?" : op, kind == null ? "?" : kind,
-        ch == null ? thread : ch, ranks, sent, result(op, payloads, ranks.size())));
+        ch == null ? thread : ch, ranks, sent, result(op, payloads, ranks.size()),
+        vectors.size() == ranks.size() ? vectors : Map.of(), List.of()));
   }
 
   /** Element-wise MIN or MAX of the payloads, as the spec's {@code Result(g)}; "?" if they do not line up. */

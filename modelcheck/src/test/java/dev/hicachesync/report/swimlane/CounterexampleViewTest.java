@@ -25,12 +25,14 @@ class CounterexampleViewTest {
     assertEquals(Map.of(0, "<<2>>", 1, "<<2>>"), v.rows().get(2).collective().get().sent());
     assertEquals(5, v.violating());
     assertEquals(5, v.firstDivergence());
-    CounterexampleView.Difference d = v.difference().orElseThrow();
-    assertEquals(List.of(0, 1), List.of(d.rankA(), d.rankB()));
-    assertEquals(List.of("popped", "running", "tree", "nextId", "waiting", "wq"),
-        d.variables().stream().map(CounterexampleView.Differing::variable).toList());
-    CounterexampleView.Differing wq = d.variables().get(5);
-    assertEquals(List.of("<<>>", "<<1>>"), List.of(wq.valueA(), wq.valueB()));
+    RankDifferences d = v.differences();
+    assertEquals(List.of(0, 1), d.ranks());
+    // Field by field, not whole records; without the story every field is "other", in TLC's order.
+    assertEquals(List.of("popped.w", "running", "tree[1].dev", "tree[1].hp", "tree[1].hw", "tree[1].lock",
+        "tree[2].dev", "tree[2].lock", "tree[2].id", "tree[2].at", "nextId", "waiting", "wq"),
+        d.fields().stream().map(RankDifferences.Field::path).toList());
+    RankDifferences.Field wq = d.fields().get(d.fields().size() - 1);
+    assertEquals(Map.of(0, "<<>>", 1, "<<1>>"), wq.values());
     // Only rank 0 moved in state 4 (its write event completed).
     assertEquals(List.of(List.of("wDone=1"), List.of()), v.rows().get(3).perRank());
     assertEquals("0", v.states().get(3).ranks().get(1).get("wDone"));
@@ -56,8 +58,8 @@ class CounterexampleViewTest {
     assertEquals(5, v.violating());
     assertTrue(v.posted().stream().anyMatch(p -> p.startsWith("rank 0 sched: S1 MIN on attn_tp {0, 1}")), v.posted().toString());
     String html = SwimlanePage.render(v);
-    assertTrue(html.contains("<div id=\"posted\">"), "the deadlock says who waits");
-    assertFalse(SwimlanePage.render(KnownCounterexamples.b1()).contains("<div id=\"posted\">"), "only for a deadlock");
+    assertTrue(html.contains("<div id=\"waiting\">"), "the deadlock says who waits");
+    assertFalse(SwimlanePage.render(KnownCounterexamples.b1()).contains("<div id=\"waiting\">"), "only for a deadlock");
   }
 
   @Test
@@ -65,8 +67,9 @@ class CounterexampleViewTest {
     CounterexampleView v = CounterexampleView.of("b6_stage_local", "violates TreeAgreement",
         KnownCounterexamples.trace("b6_stage_local"), new dev.hicachesync.topology.Topology(1, 1, 1, 2));
     assertEquals("pp 1 · dp 0 · cp 0 · tp 0", v.lanes().get(1).coordinates());
-    CounterexampleView.Difference d = v.difference().orElseThrow();
-    assertEquals(List.of(0, 1), List.of(d.rankA(), d.rankB()));
+    RankDifferences d = v.differences();
+    assertEquals(List.of(0, 1), d.ranks());
+    assertTrue(d.fields().stream().anyMatch(f -> f.path().startsWith("ls.log[")), d.fields().toString());
   }
 
   @Test

@@ -25,6 +25,27 @@ final class KnownCounterexamples {
     return view("b3_early_return", "deadlock", new Topology(1, 1, 2, 1));
   }
 
+  /**
+   * A catalogue model's page as {@code check --report} makes it: with its story (bug, reference, cfg
+   * description, property, actions) from the catalogue and the real spec.
+   */
+  static CounterexampleView withStory(String model, String verdict) throws Exception {
+    var workspace = dev.hicachesync.modelcheck.Workspace.fromRoot();
+    var entry = dev.hicachesync.modelcheck.Catalogue.load(workspace.catalogue()).named(java.util.List.of(model)).get(0);
+    ErrorTrace t = trace(model);
+    Story story = Story.of(entry.bug(), entry.ref(), workspace.models().resolve(entry.cfg()), entry.module(),
+        verdict.startsWith("violates ") ? verdict.substring(9) : "", t, StoryTest.spec());
+    return CounterexampleView.of(model, verdict, t, entry.topology(), story);
+  }
+
+  /** The ad-hoc pre20460 model at (1,4,2,1): 8 ranks, TreeAgreement at state 30. */
+  static CounterexampleView eightRanks() {
+    ErrorTrace t = trace("adhoc_pre20460_cp4tp2");
+    Topology topology = new Topology(1, 4, 2, 1);
+    return CounterexampleView.of("adhoc_pre20460_1-4-2-1_best_effort_nostorage", "violates TreeAgreement", t, topology,
+        Story.of(null, null, null, "MCHiCacheSync", "TreeAgreement", t, StoryTest.spec()));
+  }
+
   static ErrorTrace trace(String model) {
     return TraceParser.parse(Captured.messages(model)).orElseThrow();
   }

@@ -24,6 +24,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
 import org.openqa.selenium.Rectangle;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
@@ -156,10 +157,153 @@ class SwimlanePageBrowserTest {
   }
 
   private static void open(String name, String html) throws Exception {
+    open(name, html, 1600, 1200);
+  }
+
+  private static void open(String name, String html, int width, int height) throws Exception {
+    driver.manage().window().setSize(new Dimension(width, height));
     Path file = pages.resolve(name + ".html");
     Files.writeString(file, html);
     driver.manage().logs().get(LogType.BROWSER);   // drop what earlier pages logged
     driver.get(file.toUri().toString());
+  }
+
+  @Test
+  void eightRanksFitAt1400PixelsBesideThePanelWithEveryRankInTheDifferences() throws Exception {
+    open("eight", SwimlanePage.render(KnownCounterexamples.eightRanks()), 1400, 900);
+    assertEquals(List.of("0", "1", "2", "3", "4", "5", "6", "7"), attributes(".lane-head", "data-lane"));
+    assertLaidOut();
+    assertEquals(8, driver.findElements(By.cssSelector("#difference th[data-rank]")).size(), "a column per rank");
+    // The property's own variables first: TreeAgreement compares tree, nextId, reqIdx, waiting, backlog, running.
+    String firstField = driver.findElement(By.cssSelector("#difference tr[data-path]")).getAttribute("data-path");
+    assertTrue(firstField.matches("(tree|nextId|reqIdx|waiting|backlog|running)\\b.*"), firstField);
+    assertTrue(text("#property").contains("TreeAgreement == AgreeAt("), text("#property"));
+    assertNoConsoleErrors();
+  }
+
+  @Test
+  void pipelinePageDrawsMessagesAsArrowsAndComparesTheStagesLogs() throws Exception {
+    open("pp", SwimlanePage.render(KnownCounterexamples.withStory("b6_stage_local", "violates TreeAgreement")), 1400, 900);
+    assertLaidOut();
+    List<WebElement> arrows = driver.findElements(By.cssSelector(".message[data-from='0'][data-to='1']"));
+    assertFalse(arrows.isEmpty(), "stage 0's messages to stage 1");
+    Rectangle arrow = arrows.get(0).getRect();
+    assertEquals(lane(0).getX(), arrow.getX(), 2, "the arrow starts at the sender's lane");
+    assertEquals(lane(1).getX() + lane(1).getWidth(), arrow.getX() + arrow.getWidth(), 2, "and ends at the receiver's");
+    assertFalse(driver.findElements(By.cssSelector(".cell[data-rank='1'] .recv[data-from='0']")).isEmpty(), "received");
+    assertEquals(List.of("8"), attributes(".step.first-divergence", "data-state"), "stages compared at equal steps");
+    String first = driver.findElement(By.cssSelector("#difference tr[data-path]")).getAttribute("data-path");
+    assertTrue(first.startsWith("ls.log["), "the logged entries the property compares come first: " + first);
+    assertTrue(driver.findElement(By.cssSelector("#bug a.ref")).getAttribute("href").endsWith("/issues/22607"));
+    assertNoConsoleErrors();
+  }
+
+  @Test
+  void deadlockPageNamesWhoNeverPostedAndFoldsTheStartUpBarriers() throws Exception {
+    open("b2", SwimlanePage.render(KnownCounterexamples.withStory("b2_cache_group_spans_replicas", "deadlock")), 1400, 900);
+    assertLaidOut();
+    assertEquals(List.of("2", "3", "2", "3"), attributes("#waiting .missing", "data-rank"));
+    WebElement bar = driver.findElement(By.cssSelector(".fold[data-fold^='setup']"));
+    WebElement row = driver.findElement(By.cssSelector(".step[data-state='3'] > .num"));
+    assertFalse(row.isDisplayed(), "a start-up barrier row is folded");
+    bar.findElement(By.tagName("button")).click();
+    assertTrue(row.isDisplayed(), "and opens on a click");
+    assertNoConsoleErrors();
+  }
+
+  @Test
+  void livenessPageMarksTheLoopAndFoldsItsSixtyStatesToOneScreenOfEvents() throws Exception {
+    open("live", SwimlanePage.render(KnownCounterexamples.withStory("unified_buffer_b38428_stuck",
+        "violates RequestsProgress")), 1400, 900);
+    assertLaidOut();
+    assertEquals(61 - 50 + 1, driver.findElements(By.cssSelector(".step.in-loop")).size(), "states 50..61");
+    assertTrue(driver.findElement(By.cssSelector(".loop-back[data-loop-target='50']")).isDisplayed());
+    int folded = driver.findElements(By.cssSelector(".step.folded")).size();
+    assertTrue(folded >= 10, "posting-only steps folded: " + folded);
+    driver.findElement(By.id("unfold-all")).click();
+    assertEquals(0, driver.findElements(By.cssSelector(".step.folded")).size());
+    // Vector payloads: positions named, the member that sent something else marked.
+    List<String> marked = attributes(".sent mark.odd", "data-position");
+    assertFalse(marked.isEmpty(), "a member that sent something else is marked");
+    assertTrue(driver.findElements(By.cssSelector(".sent[title*=' = '] mark.odd")).size() > 0,
+        "in a vector whose positions are named (S5's pages read, in this counterexample)");
+    assertNoConsoleErrors();
+  }
+
+  @Test
+  void unifiedPageMarksTheDivergenceNotTheEnvironmentChoiceThatCausedIt() throws Exception {
+    open("unified", SwimlanePage.render(KnownCounterexamples.withStory("unified_b10_batch_full_exit", "deadlock")), 1400, 900);
+    List<String> marked = attributes(".step.first-divergence", "data-state");
+    assertEquals(1, marked.size());
+    String action = driver.findElement(By.cssSelector(".step.first-divergence > .action .aname")).getText();
+    assertFalse(action.startsWith("Env"), "the mark is not on an environment step: " + action);
+    assertTrue(text("#causes").contains("EnvBatchFull: rank 0 env.bf=TRUE"), text("#causes"));
+    assertNoConsoleErrors();
+  }
+
+  @Test
+  void sixteenRanksFitAt1920Pixels() throws Exception {
+    // A trace of 16 ranks (CP 8 x TP 2) made here: no catalogue model has 16; the layout is what is tested.
+    List<dev.hicachesync.modelcheck.trace.TraceState> states = new ArrayList<>();
+    for (int n = 1; n <= 3; n++) {
+      StringBuilder tree = new StringBuilder("(");
+      for (int r = 0; r < 16; r++) {
+        tree.append(r == 0 ? "" : " @@ ").append(r).append(" :> [dev |-> ").append(n > 1 && r % 3 == 0 ? "TRUE" : "FALSE")
+            .append(", lock |-> ").append(n == 3 && r == 5 ? 1 : 0).append(", key |-> <<1, 2, 3, 4>>]");
+      }
+      states.add(new dev.hicachesync.modelcheck.trace.TraceState(n, n == 1 ? "Initial predicate" : "WriteEventCompletes",
+          "", Map.of("tree", dev.hicachesync.modelcheck.value.TlaValueParser.parse(tree + ")"))));
+    }
+    var trace = new dev.hicachesync.modelcheck.trace.ErrorTrace(states, dev.hicachesync.modelcheck.trace.ErrorTrace.Ending.PREFIX, 0);
+    open("sixteen", SwimlanePage.render(CounterexampleView.of("sixteen", "violates TreeAgreement", trace,
+        new dev.hicachesync.topology.Topology(1, 8, 2, 1))), 1920, 1000);
+    assertEquals(16, driver.findElements(By.cssSelector(".lane-head")).size());
+    assertLaidOut();
+    assertEquals(16, driver.findElements(By.cssSelector("#difference th[data-rank]")).size());
+    assertEquals(List.of("5"), attributes("#difference tr[data-path='tree.lock'] td.odd", "data-rank"), "the odd member");
+    assertNoConsoleErrors();
+  }
+
+  /**
+   * Nothing hidden, nothing overlapping: every lane heading and the shared column inside the window and left
+   * of the side panel, the headings side by side, every box inside its lane cell, no label wider than its box,
+   * no action name broken inside a word.
+   */
+  private static void assertLaidOut() {
+    @SuppressWarnings("unchecked")
+    List<String> problems = (List<String>) driver.executeScript("""
+        var out = [];
+        var panel = document.getElementById('details').getBoundingClientRect();
+        var width = document.documentElement.clientWidth;
+        var heads = Array.from(document.querySelectorAll('.lane-head, .global-head'));
+        heads.forEach(function (h, i) {
+          var r = h.getBoundingClientRect();
+          if (r.left < 0 || r.right > width + 1) { out.push(h.textContent + ' outside the window'); }
+          if (r.right > panel.left + 1) { out.push(h.textContent + ' under the side panel'); }
+          if (i > 0 && heads[i - 1].getBoundingClientRect().right > r.left + 1) { out.push(h.textContent + ' overlaps'); }
+        });
+        document.querySelectorAll('.box').forEach(function (b) {
+          var r = b.getBoundingClientRect(), c = b.parentElement.getBoundingClientRect();
+          if (r.left < c.left - 1 || r.right > c.right + 1) { out.push('box of state ' + b.dataset.state + ' leaves its lane'); }
+        });
+        document.querySelectorAll('.act, .aname, .lane-head, .coll-label').forEach(function (e) {
+          if (e.offsetParent !== null && e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).display !== 'inline') {
+            out.push('"' + e.textContent + '" wider than its box');
+          }
+        });
+        // A name breaks only between its words (at its <wbr>s): no word's text spans two lines.
+        document.querySelectorAll('.act, .aname').forEach(function (e) {
+          e.childNodes.forEach(function (t) {
+            if (t.nodeType !== 3 || t.textContent.trim() === '') { return; }
+            var range = document.createRange();
+            range.selectNodeContents(t);
+            var lines = new Set(Array.from(range.getClientRects()).map(function (r) { return Math.round(r.top); }));
+            if (lines.size > 1) { out.push('"' + t.textContent + '" of ' + e.textContent + ' broken mid-word'); }
+          });
+        });
+        return out;
+        """);
+    assertEquals(List.of(), problems);
   }
 
   /** "state site group members result" of every collective, in page order. */
