@@ -29,7 +29,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * The per-step cost of {@link HiCacheRank#checkHicacheEvents} with nothing pending, at 8 in-JVM ranks
  * ({@code merged}, CP 2 × TP 4: one S123 all-reduce of 5 longs per step), next to the cost of that collective
  * alone ({@code variant=collectives}: the same all-reduce on the same kind of group, no controller) in the
- * same run. The difference is what the API and the controller add per step (issue 10's target: 10 µs).
+ * same run. The difference is what the API and the controller add per step (target: 10 µs).
  *
  * <p>Workload: one operation is one step of all 8 ranks. Each rank is a thread that waits at a barrier,
  * runs its step and meets the others at a second barrier; the benchmark thread is the barriers' ninth party.

@@ -339,7 +339,7 @@ public final class HiCacheRank implements AutoCloseable {
   /**
    * Returns {@code tokens} cut (or padded) to {@code length}: the array itself when only a partial last page
    * lies beyond it, which the tree ignores anyway. Why not always a copy: a replay's prompts are thousands
-   * of tokens, copied once per rank per admission (issue 13), and the data path finds a prompt's page seeds
+   * of tokens, copied once per rank per admission, and the data path finds a prompt's page seeds
    * by the prompt array's identity.
    */
   private int[] wholePages(int[] tokens, int length) {

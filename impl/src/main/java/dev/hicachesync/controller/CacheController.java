@@ -146,7 +146,7 @@ public final class CacheController {
   }
 
   /**
-   * Creates the controller of one rank with deliberate bugs: the simulator's and the tests' seam (issue 5);
+   * Creates the controller of one rank with deliberate bugs: the simulator's and the tests' seam;
    * no production caller passes anything but {@link ControllerFaults#NONE}.
    */
   public CacheController(ControllerConfig config, ControllerFaults faults, ControllerEnv env, SyncLayer sync,
@@ -497,7 +497,7 @@ public final class CacheController {
     TreeNode created = r.newNode();
     if (created != null && data.moves()) {
       // The new node holds the last whole pages of tokens: its seeds come from the data path, which knows
-      // them when it just wrote the same prompt's prefill (issue 13), instead of a pass over the node's key.
+      // them when it just wrote the same prompt's prefill, instead of a pass over the node's key.
       int ps = config.pageSize();
       int pages = created.tokens() / ps;
       created.cachedPageSeeds(n -> data.pageSeeds(tokens, tokens.length / ps - pages, pages, ps));

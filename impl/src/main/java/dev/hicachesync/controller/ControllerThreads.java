@@ -68,7 +68,7 @@ public final class ControllerThreads implements AutoCloseable {
   /**
    * Runs one prefetch pass (S7 for every operation queued so far) on the prefetch thread; none is handed
    * over while nothing new is queued. A pass takes exactly the operations queued at its hand-over, never one
-   * queued while it runs (issue #10: otherwise the passes, and the release-queue order, differ per rank). Version {@code unified}: then this pass's completion sync (one batch ack of every read in flight,
+   * queued while it runs (otherwise the passes, and the release-queue order, differ per rank). Version {@code unified}: then this pass's completion sync (one batch ack of every read in flight,
    * picked here) on the completion-sync thread. Stepped, S7 ends before the completion sync begins, the order
    * the simulator's seeds replay; free-running, the two threads race, each on its own groups. Scheduler
    * thread (the only producer of the queue and of the reads in flight, so neither changes under it).

@@ -6,8 +6,8 @@ import java.util.EnumSet;
 import java.util.Set;
 
 /**
- * Deliberate protocol bugs the simulator can inject so that tests prove the invariant checks catch them
- * (issue 5). Off by default; each applies to every rank (a code bug), and the ranks' timing skew makes it
+ * Deliberate protocol bugs the simulator can inject so that tests prove the invariant checks catch them.
+ * Off by default; each applies to every rank (a code bug), and the ranks' timing skew makes it
  * bite.
  */
 public enum Fault {

@@ -9,7 +9,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  *
  * <p>Why: a rank seeds a prompt's computed pages when prefill writes them ({@link DataPath#compute}) and
  * again when its controller checks the node that holds them; with four ranks that was eight serial passes
- * over every computed token, a fifth of a replay's profile (issue 13). The ranks of a replay share their
+ * over every computed token, a fifth of a replay's profile. The ranks of a replay share their
  * request objects (the workload's), so keyed by the prompt array's identity one pass serves all of them.
  *
  * <p>Correctness does not rest on sharing: a seed is a pure function of a page's tokens, an entry is found

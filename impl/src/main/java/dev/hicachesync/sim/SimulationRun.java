@@ -14,7 +14,7 @@ import java.util.concurrent.Semaphore;
 import java.util.function.LongFunction;
 
 /**
- * A simulation driven one lockstep point at a time (issue 5's stateful tests), on the same engine as
+ * A simulation driven one lockstep point at a time (stateful tests), on the same engine as
  * {@link Simulator#run()}: the rank threads park at every sync point (after its collective and its
  * recorded digest) until {@link #advance()} releases them all to their next one, and then every sync
  * domain is compared ({@code DomainChecker}) before the call returns.

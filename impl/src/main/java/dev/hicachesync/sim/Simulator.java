@@ -60,7 +60,7 @@ public final class Simulator {
    * or more; when every processor already has a rank to run, the worker must take a processor from a rank
    * and give it back each time: the Mooncake replay's first 3,000 requests at CP 2 x TP 2 on 2 cores made
    * 790,000 involuntary context switches with the hand-offs and 179,000 without, 5.3 s of system time
-   * against 3.3 s (docs/performance.md, issue 13). With a spare processor per rank the threads cost little and keep
+   * against 3.3 s (docs/performance.md). With a spare processor per rank the threads cost little and keep
    * running, so the simulator still exercises them where it can. Timing never decides anything: the
    * choice is a function of the topology and the machine, and either choice gives the same report.
    */
@@ -425,7 +425,7 @@ public final class Simulator {
     if (cfg.specShaped() != null) { // the same loop; RECV carries the spec's request index instead
       engine.intake = new SpecIntake(engine, cfg.specShaped(), tracedRecv, recv,
           traced != null ? traced.recorder() : null, cfg.pageSize());
-      // No victim order of its own: the spec evicts LRU on the replicated clock too (issue 12), so the
+      // No victim order of its own: the spec evicts LRU on the replicated clock too, so the
       // tree's own LRU order is the spec's.
     }
     return engine;

@@ -1,5 +1,7 @@
 package dev.hicachesync.topology;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -32,6 +34,16 @@ public record Topology(int dp, int cp, int tp, int pp) {
   /** Returns the validated topology; throws {@link InvalidTopologyException} naming a size below 1. */
   public static Topology of(int dp, int cp, int tp, int pp) {
     return new Topology(dp, cp, tp, pp);
+  }
+
+  /**
+   * Reads a topology from JSON ({@code {"dp":1,"cp":2,"tp":2}}, as the model catalogue writes it): a missing
+   * {@code pp} is 1; a size below 1 throws {@link InvalidTopologyException} naming it.
+   */
+  @JsonCreator
+  public static Topology fromJson(@JsonProperty("dp") int dp, @JsonProperty("cp") int cp,
+      @JsonProperty("tp") int tp, @JsonProperty("pp") Integer pp) {
+    return new Topology(dp, cp, tp, pp == null ? 1 : pp);
   }
 
   /**
@@ -74,6 +86,16 @@ public record Topology(int dp, int cp, int tp, int pp) {
   /** Returns dp·cp·tp, the number of TP ranks in one pipeline stage. */
   public int tpSize() {
     return dp * cp * tp;
+  }
+
+  /** Returns cp·tp, the ranks of one {@link GroupKind#CP_TP} group (one replica's ranks within one stage). */
+  public int cpTpSize() {
+    return cp * tp;
+  }
+
+  /** Returns {@code "dp,cp,tp,pp"}, e.g. {@code 1,2,2,1}: the sizes alone, as report tables and model names show them. */
+  public String sizes() {
+    return dp + "," + cp + "," + tp + "," + pp;
   }
 
   /** Returns the coordinates of global {@code rank}. */

@@ -24,7 +24,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * Issue #10's TreeAgreement in {@code FreeRunningServingLoopTest.mergedOnCp2Tp2} (about 1 run in 80):
+ * A TreeAgreement divergence once seen in {@code FreeRunningServingLoopTest.mergedOnCp2Tp2} (about 1 run in 80):
  * {@code hostReleaseQueue} has two producers, the prefetch thread (S7's slots past the hit) and the
  * scheduler (an aborted prefetch's tail, S6), and S3 pops the MIN count of whole entries; free-running,
  * their order depended on whether this rank's S7 had run when the scheduler stopped the prefetch, and a

@@ -14,7 +14,7 @@ import java.util.EnumSet;
 import org.junit.jupiter.api.Test;
 
 /**
- * The short soak of issue 16 (CI): every fixed protocol version keeps its ranks in agreement, and drains
+ * The short soak of environment faults (CI): every fixed protocol version keeps its ranks in agreement, and drains
  * leak-free, under seeded environment faults ({@link EnvironmentFaults}); the legacy version and an
  * injected protocol bug are still caught under the same faults; a backend exception fails its rank by
  * name and its peers with the collective error, without a hang. The long soak is in docs/faults.md.

@@ -17,7 +17,7 @@ import org.quicktheories.core.Gen;
 import org.quicktheories.generators.Generate;
 
 /**
- * QuickTheories generators for simulations (issue 5): topologies, request scripts, environments and
+ * QuickTheories generators for simulations: topologies, request scripts, environments and
  * policies. Every generator shrinks toward the small and the plain: fewer ranks, fewer and shorter turns,
  * no aborts, no read failures, seed 0 — so a shrunk counterexample is a minimal schedule.
  *

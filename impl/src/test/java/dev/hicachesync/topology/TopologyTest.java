@@ -28,6 +28,23 @@ class TopologyTest {
   }
 
   @Test
+  void readsTheCatalogueJsonWithPpOneWhenLeftOut() throws Exception {
+    com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+    assertEquals(Topology.of(1, 2, 2, 1), json.readValue("{\"dp\":1,\"cp\":2,\"tp\":2}", Topology.class));
+    assertEquals(Topology.of(2, 1, 2, 3), json.readValue("{\"dp\":2,\"cp\":1,\"tp\":2,\"pp\":3}", Topology.class));
+    Exception e = assertThrows(Exception.class, () -> json.readValue("{\"dp\":1,\"cp\":0,\"tp\":2}", Topology.class));
+    assertTrue(e.getMessage().contains("cp must be >= 1, got 0"), e.getMessage());
+  }
+
+  @Test
+  void sizesAndCpTpSizeAsTheReportsShowThem() {
+    Topology t = Topology.of(2, 2, 4, 3);
+    assertEquals("2,2,4,3", t.sizes());
+    assertEquals(8, t.cpTpSize());
+    assertEquals(t.cpTpSize(), t.cpTpGroup(t.worldSize() - 1).size());
+  }
+
+  @Test
   void tp8Cp2GroupsMatchTheBrief() {
     Topology t = Topology.of(1, 2, 4, 1); // tp_size 8 = cp 2 x attn_tp 4
     assertEquals(List.of(List.of(0, 1, 2, 3), List.of(4, 5, 6, 7)), t.groups(GroupKind.ATTN_TP));
