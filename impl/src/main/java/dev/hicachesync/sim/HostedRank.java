@@ -1,5 +1,6 @@
 package dev.hicachesync.sim;
 
+import dev.hicachesync.sim.environment.EnvironmentFaults;
 import dev.hicachesync.cluster.ClusterNode;
 import dev.hicachesync.collective.CollectiveException;
 import dev.hicachesync.controller.ControllerStats;
@@ -78,7 +79,7 @@ public final class HostedRank {
         .put("prefetches_terminated", c.prefetchesTerminated).put("prefetches_completed", c.prefetchesCompleted)
         .put("prefetches_aborted", c.prefetchesAborted);
     if (e.data != null) {
-      r.put("data_bytes", e.data.movedBytes).put("checked_pages", e.data.checkedPages)
+      r.put("data_bytes", e.data.movedBytes()).put("checked_pages", e.data.checkedPages())
           .put("device_tier", e.data.tierName());
     }
     r.put("storage_pages_at_start", sim.storagePagesAtStart())

@@ -1,5 +1,10 @@
 package dev.hicachesync.sim;
 
+import dev.hicachesync.sim.datapath.DataPath;
+import dev.hicachesync.sim.environment.Fault;
+import dev.hicachesync.sim.environment.RankEnv;
+import dev.hicachesync.sim.workload.Request;
+import dev.hicachesync.sim.workload.Workload;
 import dev.hicachesync.api.CachedRequest;
 import dev.hicachesync.api.HiCacheRank;
 import dev.hicachesync.api.PrefixMatch;

@@ -1,5 +1,6 @@
 package dev.hicachesync.sim;
 
+import dev.hicachesync.sim.workload.Workload;
 import dev.hicachesync.controller.ControllerStats;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,5 +1,6 @@
 package dev.hicachesync.sim;
 
+import dev.hicachesync.sim.workload.Request;
 import dev.hicachesync.controller.CacheController;
 import dev.hicachesync.sync.Invariant;
 import dev.hicachesync.topology.GroupKind;

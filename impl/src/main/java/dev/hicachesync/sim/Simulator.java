@@ -1,5 +1,15 @@
 package dev.hicachesync.sim;
 
+import dev.hicachesync.sim.datapath.DataPath;
+import dev.hicachesync.sim.datapath.PromptSeeds;
+import dev.hicachesync.sim.environment.EnvironmentFaults;
+import dev.hicachesync.sim.environment.Fault;
+import dev.hicachesync.sim.environment.RankEnv;
+import dev.hicachesync.sim.environment.SeededTiming;
+import dev.hicachesync.sim.environment.Timing;
+import dev.hicachesync.sim.spec.SpecTraces;
+import dev.hicachesync.sim.workload.SyntheticWorkload;
+import dev.hicachesync.sim.workload.Workload;
 import dev.hicachesync.api.Seam;
 import dev.hicachesync.api.TraceInstrumentation;
 import dev.hicachesync.collective.CollectiveException;
@@ -641,8 +651,8 @@ public final class Simulator {
     }
     for (RankEngine e : engines) {
       if (e.data != null) {
-        s.dataBytes += e.data.movedBytes;
-        s.checkedPages += e.data.checkedPages;
+        s.dataBytes += e.data.movedBytes();
+        s.checkedPages += e.data.checkedPages();
       }
       if (t.syncDomain(e.rank).get(0) == e.rank) {
         s.addDomain(e.stats, e.controller.stats());

@@ -1,5 +1,7 @@
 package dev.hicachesync.sim;
 
+import dev.hicachesync.sim.spec.SpecShaped;
+import dev.hicachesync.sim.workload.Request;
 import dev.hicachesync.collective.ProcessGroup;
 import dev.hicachesync.collective.ReduceOp;
 import dev.hicachesync.controller.CacheController;

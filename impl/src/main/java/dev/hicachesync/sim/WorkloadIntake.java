@@ -1,5 +1,6 @@
 package dev.hicachesync.sim;
 
+import dev.hicachesync.sim.workload.Request;
 import dev.hicachesync.collective.ProcessGroup;
 import dev.hicachesync.sync.SyncPoint;
 import java.util.List;

@@ -1,5 +1,8 @@
 package dev.hicachesync.sim;
 
+import dev.hicachesync.sim.environment.EnvironmentFaults;
+import dev.hicachesync.sim.environment.Fault;
+import dev.hicachesync.sim.workload.SyntheticWorkload;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;

@@ -1,4 +1,4 @@
-package dev.hicachesync.sim;
+package dev.hicachesync.sim.datapath;
 
 import dev.hicachesync.tier.PageContent;
 import java.util.concurrent.atomic.AtomicReferenceArray;
@@ -17,7 +17,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * afterwards (prompts and sequences are built once). A miss (another array in the slot) computes again.
  * Any thread: entries are immutable and published through an {@link AtomicReferenceArray}.
  */
-final class PromptSeeds {
+public final class PromptSeeds {
   /** Arrays remembered; far more than the requests admitted in the few steps the ranks may drift apart. */
   private static final int SLOTS = 256;
 
