@@ -1,9 +1,9 @@
 package dev.hicachesync.sim;
 
-import dev.hicachesync.sim.environment.EnvironmentFaults;
 import dev.hicachesync.cluster.ClusterNode;
 import dev.hicachesync.collective.CollectiveException;
 import dev.hicachesync.controller.ControllerStats;
+import dev.hicachesync.sim.environment.EnvironmentFaults;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;

@@ -1,16 +1,16 @@
 package dev.hicachesync.sim;
 
-import dev.hicachesync.sim.datapath.DataPath;
-import dev.hicachesync.sim.environment.Fault;
-import dev.hicachesync.sim.environment.RankEnv;
-import dev.hicachesync.sim.workload.Request;
-import dev.hicachesync.sim.workload.Workload;
 import dev.hicachesync.api.CachedRequest;
 import dev.hicachesync.api.HiCacheRank;
 import dev.hicachesync.api.PrefixMatch;
 import dev.hicachesync.collective.PipeChannel;
 import dev.hicachesync.collective.ProcessGroup;
 import dev.hicachesync.controller.CacheController;
+import dev.hicachesync.sim.datapath.DataPath;
+import dev.hicachesync.sim.environment.Fault;
+import dev.hicachesync.sim.environment.RankEnv;
+import dev.hicachesync.sim.workload.Request;
+import dev.hicachesync.sim.workload.Workload;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Iterator;

@@ -133,7 +133,7 @@ final class RankRecorder implements SyncObserver {
       log.write(stepOf[slot], code, tree, acks, prefetch, alloc);
     }
     if (stepOf[slot] == viewStep && controller != null) {
-      views.add(new View(Simulator.queues(controller), controller.tree().describe()));
+      views.add(new View(StopViews.queues(controller), controller.tree().describe()));
     }
   }
 }

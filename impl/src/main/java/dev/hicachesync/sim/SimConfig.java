@@ -1,14 +1,14 @@
 package dev.hicachesync.sim;
 
+import dev.hicachesync.controller.ControllerConfig;
+import dev.hicachesync.controller.ControllerFaults;
+import dev.hicachesync.controller.PrefetchPolicy;
+import dev.hicachesync.controller.WritePolicy;
 import dev.hicachesync.sim.datapath.DataOptions;
 import dev.hicachesync.sim.environment.Fault;
 import dev.hicachesync.sim.environment.Timing;
 import dev.hicachesync.sim.spec.SpecShaped;
 import dev.hicachesync.sim.workload.Workload;
-import dev.hicachesync.controller.ControllerConfig;
-import dev.hicachesync.controller.ControllerFaults;
-import dev.hicachesync.controller.PrefetchPolicy;
-import dev.hicachesync.controller.WritePolicy;
 import dev.hicachesync.sync.ProtocolVersion;
 import dev.hicachesync.topology.Topology;
 import java.nio.file.Path;

@@ -1,7 +1,7 @@
 package dev.hicachesync.sim;
 
-import dev.hicachesync.sim.workload.Request;
 import dev.hicachesync.controller.CacheController;
+import dev.hicachesync.sim.workload.Request;
 import dev.hicachesync.sync.Invariant;
 import dev.hicachesync.topology.GroupKind;
 import dev.hicachesync.topology.Topology;
@@ -229,7 +229,7 @@ public final class SimulationRun implements AutoCloseable {
     for (RankEngine e : engines) {
       completed = Math.min(completed, e.stats.stepsRun);
     }
-    return sim.stats(topology, engines, completed);
+    return SimStats.of(sim.config(), topology, engines, completed);
   }
 
   /**

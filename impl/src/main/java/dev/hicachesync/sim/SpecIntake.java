@@ -1,10 +1,10 @@
 package dev.hicachesync.sim;
 
-import dev.hicachesync.sim.spec.SpecShaped;
-import dev.hicachesync.sim.workload.Request;
 import dev.hicachesync.collective.ProcessGroup;
 import dev.hicachesync.collective.ReduceOp;
 import dev.hicachesync.controller.CacheController;
+import dev.hicachesync.sim.spec.SpecShaped;
+import dev.hicachesync.sim.workload.Request;
 import dev.hicachesync.sync.SyncPoint;
 import dev.hicachesync.trace.TraceRecorder;
 import java.util.List;

@@ -1,10 +1,10 @@
 package dev.hicachesync.sim.environment;
 
+import dev.hicachesync.env.TransferKind;
 import dev.hicachesync.sim.SimConfig;
 import dev.hicachesync.sim.workload.ForwardingWorkload;
 import dev.hicachesync.sim.workload.Request;
 import dev.hicachesync.sim.workload.Workload;
-import dev.hicachesync.env.TransferKind;
 import dev.hicachesync.storage.FaultyStorageBackend;
 import dev.hicachesync.storage.StorageBackend;
 import java.util.LinkedHashMap;

@@ -1,11 +1,11 @@
 package dev.hicachesync.sim.spec;
 
+import dev.hicachesync.controller.ControllerConfig;
+import dev.hicachesync.env.TransferKind;
 import dev.hicachesync.sim.SimConfig;
 import dev.hicachesync.sim.StorageMode;
 import dev.hicachesync.sim.environment.ForwardingTiming;
 import dev.hicachesync.sim.environment.Timing;
-import dev.hicachesync.controller.ControllerConfig;
-import dev.hicachesync.env.TransferKind;
 import dev.hicachesync.trace.TraceFeature;
 import dev.hicachesync.trace.TraceHeader;
 import java.util.ArrayList;
