@@ -6,11 +6,8 @@ import dev.hicachesync.sync.SyncLayer;
 import dev.hicachesync.sync.SyncObserver;
 import dev.hicachesync.tree.InsertResult;
 import dev.hicachesync.tree.MatchResult;
-import dev.hicachesync.tree.RadixTree;
 import dev.hicachesync.tree.TreeNode;
 import java.util.Arrays;
-import java.util.Collection;
-import java.util.List;
 
 /**
  * <b>Internal</b>: engines use {@code api.HiCacheRank}, which wraps one of these; the simulator reaches it
@@ -30,6 +27,7 @@ public final class CacheController {
   private final RankState s;
   private final ProtocolSteps steps;
   private final LoadBack loadBack;
+  private final ControllerView view;
 
   /**
    * Creates the controller of one rank.
@@ -54,6 +52,7 @@ public final class CacheController {
     this.s = new RankState(config, faults, env, sync, prefetchSync, observer, storage, storageSuffix);
     this.steps = ProtocolSteps.of(sync == null ? null : sync.version(), s);
     this.loadBack = new LoadBack(s);
+    this.view = new ControllerView(s, steps);
   }
 
   // ================================================================ set-up, before the first step
@@ -165,7 +164,7 @@ public final class CacheController {
    * Runs one pass of the prefetch thread on the caller's thread: S7 for every queued operation; in {@code
    * unified}, then the completion sync of this pass's batches. Prefetch thread only.
    */
-  public void prefetchThreadStep() {
+  void prefetchThreadStep() {
     steps.prefetchPassInline();
   }
 
@@ -269,92 +268,11 @@ public final class CacheController {
     return s.prefetches().isOngoing(rid);
   }
 
-  // ================================================================ read-only views (the simulator's checks)
+  // ================================================================ read-only views
 
-  /** Returns the tree. */
-  public RadixTree tree() {
-    return s.tree();
-  }
-
-  /** Returns the counters. */
-  public ControllerStats stats() {
-    return s.stats();
-  }
-
-  /** Returns the protocol version. */
-  public ProtocolVersion version() {
-    return s.sync().version();
-  }
-
-  /** Returns the collectives the sync layers (scheduler, prefetch, completion sync) issued so far. */
-  public long collectives() {
-    return s.collectives();
-  }
-
-  /** Returns this rank's digest, one running hash per invariant. */
-  public ControllerDigest digest() {
-    DecisionHashes h = s.hashes();
-    return new ControllerDigest(s.tree().mutationHash(), h.ack(), h.prefetch(), s.pools().allocDigest());
-  }
-
-  /** Returns the acks popped so far: [write, load, revoke, backup, release] (readable AckAgreement view). */
-  public long[] poppedCounts() {
-    ControllerStats st = s.stats();
-    return new long[] {st.writeAcksPopped, st.loadAcksPopped, st.revokesPopped, st.backupAcksPopped,
-        st.releasesPopped};
-  }
-
-  /** Returns the ongoing prefetches, in issue order. */
-  public Collection<PrefetchOperation> ongoingPrefetches() {
-    return s.prefetches().ongoing();
-  }
-
-  /** Returns the free device pages. */
-  public int freeDevicePages() {
-    return s.pools().freeDevicePages();
-  }
-
-  /** Returns the free host pages. */
-  public int freeHostPages() {
-    return s.pools().freeHostPages();
-  }
-
-  /** Returns the host slots some transfer still uses (0 once quiet). */
-  public int busyHostSlots() {
-    return s.pools().host().busySlots();
-  }
-
-  /** Returns [write acks, load acks, revokes, backup acks, host releases, prefetch queue] still queued. */
-  public int[] queueSizes() {
-    return s.queueSizes();
-  }
-
-  /**
-   * Returns what is still in flight or unaccounted once the rank should be quiet; empty when all is well
-   * (see {@link QuiescenceCheck}). Scheduler thread only.
-   */
-  public List<String> quiescenceErrors() {
-    return new QuiescenceCheck(s, steps).run();
-  }
-
-  /**
-   * Whether every S7 outcome has reached this rank's scheduler side and every revoke and host-release entry
-   * queued so far is ready (no read still writes a released slot). A spec-shaped run waits for it where the
-   * spec makes those entries poppable at once (the spec has no storage-query latency and lands a page read
-   * atomically). Scheduler thread.
-   */
-  public boolean storageQueuesSettled() {
-    return s.prefetches().allDeposited() && s.queues().revokesAndReleasesReady();
-  }
-
-  /**
-   * Whether no prefetch of this rank is in flight anywhere: none ongoing, none queued for S7 and, in {@code
-   * unified}, no hit or batch ack waiting for the scheduler's drain, no read whose acks are not all synced and
-   * none holding host slots until its final ack. A spec-shaped {@code unified} run delivers the next request
-   * only then (the spec's {@code RecvComplete}). Scheduler thread (the storage threads stepped).
-   */
-  public boolean prefetchesSettled() {
-    return steps.prefetchesSettled();
+  /** Returns the rank's read-only views: what the simulator's checks and the API's figures read. */
+  public ControllerView view() {
+    return view;
   }
 
   /** The rank's state, for the concurrency tests of this package. */

@@ -69,8 +69,8 @@ public final class HostedRank {
         .put("device_hit_tokens", s.deviceHitTokens).put("host_hit_tokens", s.hostHitTokens)
         .put("storage_hit_tokens", s.storageHitTokens).put("computed_tokens", s.computedTokens)
         .put("recv_collectives", s.recvCollectives);
-    ControllerStats c = e.controller.stats();
-    r.put("controller_collectives", e.controller.collectives())
+    ControllerStats c = e.controller.view().stats();
+    r.put("controller_collectives", e.controller.view().collectives())
         .put("device_to_host_copies", c.deviceToHostCopies).put("device_to_host_pages", c.deviceToHostPages)
         .put("host_to_device_copies", c.hostToDeviceCopies).put("host_to_device_pages", c.hostToDevicePages)
         .put("storage_read_pages", c.storageReadPages.get()).put("storage_write_pages", c.storageWritePages.get())
@@ -84,7 +84,7 @@ public final class HostedRank {
     }
     r.put("storage_pages_at_start", sim.storagePagesAtStart())
         .put("storage_evicted_pages", sim.storageEvictedPages())
-        .put("tree_digest", e.controller.tree().digest().hash())
+        .put("tree_digest", e.controller.view().tree().digest().hash())
         .put("elapsed_ms", elapsedMillis);
     if (faults != null) {
       r.put("faults", faults.describe());

@@ -191,10 +191,10 @@ public final class SimStats {
         s.checkedPages += e.data.checkedPages();
       }
       if (t.syncDomain(e.rank).get(0) == e.rank) {
-        s.addDomain(e.stats, e.controller.stats());
+        s.addDomain(e.stats, e.controller.view().stats());
         s.domainWorkloads.add(e.workload);
       }
-      s.addRank(e.stats, e.controller.stats(), e.controller.collectives());
+      s.addRank(e.stats, e.controller.view().stats(), e.controller.view().collectives());
     }
     return s;
   }

@@ -215,11 +215,11 @@ public final class SimulationRun implements AutoCloseable {
     RankEngine e = engines[rank];
     CacheController c = e.controller;
     List<Integer> q = new ArrayList<>();
-    for (int n : c.queueSizes()) {
+    for (int n : c.view().queueSizes()) {
       q.add(n);
     }
-    return new RankView(rank, e.recorder.step, e.recorder.lastPoint(), e.env.now(), c.tree().digest().toString(),
-        List.copyOf(q), c.ongoingPrefetches().size(), c.freeDevicePages(), c.freeHostPages(), e.env.pending(),
+    return new RankView(rank, e.recorder.step, e.recorder.lastPoint(), e.env.now(), c.view().tree().digest().toString(),
+        List.copyOf(q), c.view().ongoingPrefetches().size(), c.view().freeDevicePages(), c.view().freeHostPages(), e.env.pending(),
         ended[rank]);
   }
 

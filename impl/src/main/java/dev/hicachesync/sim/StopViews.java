@@ -18,8 +18,8 @@ final class StopViews {
     }
     CacheController a = engines[d.rankA()].controller;
     CacheController b = engines[d.rankB()].controller;
-    List<String> ta = a.tree().describe();
-    List<String> tb = b.tree().describe();
+    List<String> ta = a.view().tree().describe();
+    List<String> tb = b.view().tree().describe();
     String na = "(same)";
     String nb = "(same)";
     for (int i = 0; i < Math.max(ta.size(), tb.size()); i++) {
@@ -41,10 +41,10 @@ final class StopViews {
 
   /** Returns a rank's tree digest, queue lengths, free pages and ongoing prefetches, on one line. */
   static String queues(CacheController c) {
-    int[] q = c.queueSizes();
+    int[] q = c.view().queueSizes();
     return String.format("%s; queues write=%d load=%d revoke=%d backup=%d release=%d; "
             + "free device=%d host=%d; ongoing prefetches=%d",
-        c.tree().digest(), q[0], q[1], q[2], q[3], q[4], c.freeDevicePages(), c.freeHostPages(),
-        c.ongoingPrefetches().size());
+        c.view().tree().digest(), q[0], q[1], q[2], q[3], q[4], c.view().freeDevicePages(), c.view().freeHostPages(),
+        c.view().ongoingPrefetches().size());
   }
 }

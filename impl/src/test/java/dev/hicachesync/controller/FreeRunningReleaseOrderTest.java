@@ -53,7 +53,7 @@ class FreeRunningReleaseOrderTest {
       issue(r, "y", Y); // queued while that pass runs
       l3.open();
       assertTrue(r.awaitThreadsIdle(5_000));
-      assertEquals(1, c.queueSizes()[5], "y went into the pass handed over before it was queued");
+      assertEquals(1, c.view().queueSizes()[5], "y went into the pass handed over before it was queued");
     }
   }
 
