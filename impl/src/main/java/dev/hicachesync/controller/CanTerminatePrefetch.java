@@ -24,13 +24,13 @@ final class CanTerminatePrefetch {
     if (policy == PrefetchPolicy.BEST_EFFORT) {
       return true;
     }
-    boolean completed = op.deposited && !op.revoked && op.completedPages == op.hitPages;
+    boolean completed = op.deposited() && !op.revoked() && op.completedPages() == op.hitPages();
     boolean may = completed;
     if (policy == PrefetchPolicy.TIMEOUT) {
-      long limit = s.config().timeoutBaseTicks() + s.config().timeoutTicksPer1024() * op.tokens.length / 1024;
-      may |= s.env().clock().ticks() - op.issueTick >= limit; // this rank's clock: S4 makes it common
+      long limit = s.config().timeoutBaseTicks() + s.config().timeoutTicksPer1024() * op.tokens().length / 1024;
+      may |= s.env().clock().ticks() - op.issueTick() >= limit; // this rank's clock: S4 makes it common
     }
-    long[] r = s.sync().reduce(SyncPoint.S4, ReduceOp.MAX, new long[] {may ? 0 : 1, op.ioFailed ? 1 : 0});
+    long[] r = s.sync().reduce(SyncPoint.S4, ReduceOp.MAX, new long[] {may ? 0 : 1, op.ioFailed() ? 1 : 0});
     boolean stop = r[0] == 0 || r[1] == 1;
     s.hashes().mixPrefetch(4, stop ? 1 : 0);
     s.after(SyncPoint.S4);

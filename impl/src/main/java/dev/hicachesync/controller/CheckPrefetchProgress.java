@@ -31,32 +31,32 @@ final class CheckPrefetchProgress {
       return false;
     }
     int ps = s.config().pageSize();
-    long local = op.deposited && !op.revoked ? (long) op.completedPages * ps : 0;
+    long local = op.deposited() && !op.revoked() ? (long) op.completedPages() * ps : 0;
     int pages = (int) (s.sync().reduce(SyncPoint.S5, ReduceOp.MIN, new long[] {local})[0] / ps);
-    if (pages > 0 && op.completedPages < pages) {
-      s.env().awaitCondition(() -> op.completedPages >= pages); // later PP stage: block on its own reads
+    if (pages > 0 && op.completedPages() < pages) {
+      s.env().awaitCondition(() -> op.completedPages() >= pages); // later PP stage: block on its own reads
     }
     s.prefetches().awaitHandedS7(); // the tail below is queued after the same S7 entries on every rank
-    op.state = PrefetchState.TERMINATED;
+    op.moveTo(PrefetchState.TERMINATED);
     s.stats().prefetchesTerminated++;
     if (pages > 0) {
-      s.data().path().checkHost(op.hostPages, 0, pages, s.data().seeds(op), "S5 insert of prefetch " + rid);
-      int present = s.tree().insertHost(op.anchor, Arrays.copyOf(op.tokens, pages * ps),
-          Arrays.copyOf(op.hostPages, pages));
+      s.data().path().checkHost(op.hostPages(), 0, pages, s.data().seeds(op), "S5 insert of prefetch " + rid);
+      int present = s.tree().insertHost(op.anchor(), Arrays.copyOf(op.tokens(), pages * ps),
+          Arrays.copyOf(op.hostPages(), pages));
       if (present > 0) {
-        s.pools().freeHost(Arrays.copyOf(op.hostPages, present), "S5 pages already in the tree");
+        s.pools().freeHost(Arrays.copyOf(op.hostPages(), present), "S5 pages already in the tree");
       }
       s.stats().prefetchInsertedPages += pages - present;
       s.prefetches().recordInserted(rid, (pages - present) * ps);
     }
-    if (!op.revoked && pages == op.hitPages) {
+    if (!op.revoked() && pages == op.hitPages()) {
       s.stats().prefetchesCompleted++;
     }
     op.stopAt(pages);
     s.prefetches().releaseTail(op);
-    s.tree().releaseHost(op.anchor);
+    s.tree().releaseHost(op.anchor());
     s.prefetches().remove(rid);
-    op.state = PrefetchState.INSERTED;
+    op.moveTo(PrefetchState.INSERTED);
     s.hashes().mixPrefetch(5, rid.hashCode(), pages);
     s.after(SyncPoint.S5);
     return true;

@@ -36,6 +36,6 @@ final class PageData {
 
   /** Returns the content seed of each page of {@code op}'s key, or null when the data path moves no bytes. */
   long[] seeds(PrefetchOperation op) {
-    return data.moves() ? PageSeeds.of(op.tokens, op.hostPages.length, pageSize) : null;
+    return data.moves() ? PageSeeds.of(op.tokens(), op.hostPages().length, pageSize) : null;
   }
 }

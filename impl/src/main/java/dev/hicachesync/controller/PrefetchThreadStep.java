@@ -27,21 +27,20 @@ final class PrefetchThreadStep {
   void run(int doneBound) {
     PrefetchOperation op;
     while (s.prefetches().s7Done() < doneBound && (op = s.prefetches().pollS7()) != null) {
-      int local = Math.min(op.keys.length, s.storage().backend().leadingHits(Arrays.asList(op.keys)));
+      int local = Math.min(op.keys().length, s.storage().backend().leadingHits(Arrays.asList(op.keys())));
       int hit = (int) s.prefetchSync().reduce(SyncPoint.S7, ReduceOp.MIN, new long[] {local})[0];
-      op.hitPages = hit;
-      op.revoked = (long) hit * s.config().pageSize() < s.config().prefetchThresholdTokens();
-      op.state = op.revoked ? PrefetchState.REVOKED : PrefetchState.HIT_SYNCED;
-      if (op.revoked) {
+      op.hitSynced(hit);
+      op.setRevoked((long) hit * s.config().pageSize() < s.config().prefetchThresholdTokens());
+      op.moveTo(op.revoked() ? PrefetchState.REVOKED : PrefetchState.HIT_SYNCED);
+      if (op.revoked()) {
         s.stats().prefetchesRevoked.incrementAndGet();
       }
-      s.hashes().mixPrefetch(3, op.rid.hashCode(), hit);
+      s.hashes().mixPrefetch(3, op.rid().hashCode(), hit);
       // Appended now, in S7 order (the prefetch thread is sequential); ready when the outcome lands here.
-      if (op.revoked) {
-        op.s7Release = s.queues().addRelease(op.hostPages.clone());
-        op.revokeEntry = s.queues().addRevoke(op.rid);
-      } else if (hit < op.hostPages.length) {
-        op.s7Release = s.queues().addRelease(Arrays.copyOfRange(op.hostPages, hit, op.hostPages.length));
+      if (op.revoked()) {
+        op.s7Entries(s.queues().addRelease(op.hostPages().clone()), s.queues().addRevoke(op.rid()));
+      } else if (hit < op.hostPages().length) {
+        op.s7Entries(s.queues().addRelease(Arrays.copyOfRange(op.hostPages(), hit, op.hostPages().length)), null);
       }
       if (op.terminatedByScheduler()) {
         s.prefetches().releaseTail(op); // stopped (S5/S6) before its S7: the hit's slots go back too, in S7 order
@@ -58,17 +57,12 @@ final class PrefetchThreadStep {
   private void deposit(PrefetchOperation op) {
     boolean read = op.beginReading();
     s.prefetches().outcomeDeposited();
-    if (op.s7Release != null) {
-      op.s7Release.markReady();
-    }
-    if (op.revokeEntry != null) {
-      op.revokeEntry.markReady();
-    }
+    op.markS7EntriesReady();
     if (!read) {
       s.prefetches().updateTail(op);
       return;
     }
-    s.pools().host().markBusy(op.hostPages, 0, batchEnd(s, op, 0));
+    s.pools().host().markBusy(op.hostPages(), 0, batchEnd(s, op, 0));
     issueBatch(op, 0);
   }
 
@@ -94,7 +88,7 @@ final class PrefetchThreadStep {
 
   /** Returns the end of the batch that starts at page {@code from}. */
   static int batchEnd(RankState s, PrefetchOperation op, int from) {
-    return Math.min(from + s.config().ioBatchPages(), op.hitPages);
+    return Math.min(from + s.config().ioBatchPages(), op.hitPages());
   }
 
   /**
@@ -103,12 +97,12 @@ final class PrefetchThreadStep {
    * stopped and the tail, if the scheduler queued one, becomes ready (returns -1). I/O thread.
    */
   static int landBatch(RankState s, PrefetchOperation op, int from, int to, boolean landed) {
-    s.pools().host().clearBusy(op.hostPages, from, to);
+    s.pools().host().clearBusy(op.hostPages(), from, to);
     if (!op.batchLanded(to, landed)) {
       s.prefetches().updateTail(op);
       return -1;
     }
-    s.pools().host().markBusy(op.hostPages, to, batchEnd(s, op, to));
+    s.pools().host().markBusy(op.hostPages(), to, batchEnd(s, op, to));
     return to;
   }
 }

@@ -61,7 +61,7 @@ final class Prefetches {
 
   /** Issues {@code op}: ongoing from now on and queued for S7. */
   void issue(PrefetchOperation op) {
-    ongoing.put(op.rid, op);
+    ongoing.put(op.rid(), op);
     s7Queue.add(op);
   }
 

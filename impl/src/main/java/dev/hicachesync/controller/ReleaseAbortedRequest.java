@@ -23,10 +23,10 @@ final class ReleaseAbortedRequest {
     }
     s.sync().barrier(SyncPoint.S6);
     s.prefetches().awaitHandedS7(); // the tail below is queued after the same S7 entries on every rank
-    op.state = PrefetchState.ABORTED;
+    op.moveTo(PrefetchState.ABORTED);
     op.stopAt(0);
     s.prefetches().releaseTail(op);
-    s.tree().releaseHost(op.anchor);
+    s.tree().releaseHost(op.anchor());
     s.prefetches().remove(rid);
     s.stats().prefetchesAborted++;
     s.hashes().mixPrefetch(6, rid.hashCode());

@@ -79,7 +79,7 @@ final class StorageQueues {
       String rid = revokes.poll();
       PrefetchOperation op = s.prefetches().remove(rid);
       if (op != null) {
-        s.tree().releaseHost(op.anchor);
+        s.tree().releaseHost(op.anchor());
         s.hashes().mixPrefetch(7, rid.hashCode());
       }
     }

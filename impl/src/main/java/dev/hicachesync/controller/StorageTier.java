@@ -105,9 +105,9 @@ final class StorageTier {
     boolean moves = data.moves();
     int ps = s.config().pageSize();
     for (int i = from; i < to; i++) {
-      long seed = moves ? SharedPageSeeds.seed(op.tokens, i * ps, ps) : 0; // the replicas read the same pages
+      long seed = moves ? SharedPageSeeds.seed(op.tokens(), i * ps, ps) : 0; // the replicas read the same pages
       try {
-        if (!data.load(backend, op.keys[i], op.hostPages[i], seed)) {
+        if (!data.load(backend, op.keys()[i], op.hostPages()[i], seed)) {
           return false;
         }
       } catch (CorruptPageException e) {

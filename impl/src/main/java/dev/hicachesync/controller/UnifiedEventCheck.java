@@ -107,8 +107,8 @@ final class UnifiedEventCheck {
     retryParked();
     for (int i = 0; i < n; i++) {
       PrefetchOperation op = unified.pollHit();
-      if (op.terminatedByScheduler() || op.hitPages == 0
-          || (long) op.hitPages * s.config().pageSize() < s.config().prefetchThresholdTokens()) {
+      if (op.terminatedByScheduler() || op.hitPages() == 0
+          || (long) op.hitPages() * s.config().pageSize() < s.config().prefetchThresholdTokens()) {
         if (!op.terminatedByScheduler()) {
           settle.revoke(op);
         }
@@ -128,7 +128,7 @@ final class UnifiedEventCheck {
   private void retryParked() {
     PrefetchOperation op;
     while ((op = unified.firstParked()) != null) {
-      if (op.terminatedByScheduler() || !s.prefetches().isOngoing(op.rid)) {
+      if (op.terminatedByScheduler() || !s.prefetches().isOngoing(op.rid())) {
         unified.dropFirstParked(); // S4, best_effort or an abort ended it meanwhile: it holds nothing
         continue;
       }
@@ -137,24 +137,23 @@ final class UnifiedEventCheck {
       }
       unified.dropFirstParked();
       s.stats().parkedHitsGranted++;
-      s.hashes().mixPrefetch(20, op.rid.hashCode(), op.hitPages);
+      s.hashes().mixPrefetch(20, op.rid().hashCode(), op.hitPages());
     }
   }
 
   private void park(PrefetchOperation op) {
     unified.park(op);
     s.stats().prefetchesParked++;
-    s.hashes().mixPrefetch(21, op.rid.hashCode(), op.hitPages); // a park one rank alone took shows as PrefetchAgreement
+    s.hashes().mixPrefetch(21, op.rid().hashCode(), op.hitPages()); // a park one rank alone took shows as PrefetchAgreement
   }
 
   /** Allocates {@code op}'s hit slots and starts its reads; false when the pool cannot give them now. */
   private boolean grant(PrefetchOperation op) {
-    int[] slots = s.pools().allocateHost(op.hitPages);
+    int[] slots = s.pools().allocateHost(op.hitPages());
     if (slots == null) {
       return false;
     }
-    op.hostPages = slots;
-    op.hostAllocated = true;
+    op.grantSlots(slots);
     unified.startReading(op);
     reads.start(op);
     return true;
@@ -169,12 +168,11 @@ final class UnifiedEventCheck {
     for (int i = 0; i < n; i++) {
       UnifiedState.BatchAck ack = unified.pollAck();
       PrefetchOperation op = ack.op();
-      op.drainedBatches++;
-      if (op.settledPages < 0) {
-        op.syncedPages += ack.pages();
+      if (op.settledPages() < 0) {
+        op.addSynced(ack.pages());
       }
-      if (op.drainedBatches == op.batches(s.config().ioBatchPages())) {
-        if (op.settledPages < 0) {
+      if (op.drainBatch(s.config().ioBatchPages())) {
+        if (op.settledPages() < 0) {
           settle.terminate(op, PrefetchState.INSERTED);
         }
         settle.finalAck(op);

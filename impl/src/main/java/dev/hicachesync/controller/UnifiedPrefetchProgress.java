@@ -31,7 +31,7 @@ final class UnifiedPrefetchProgress {
     if (op == null) {
       return true; // none, revoked, or inserted at its final ack
     }
-    boolean isTerminated = s.faults().localTerminate() && op.ioFailed; // rank-local only under the fault
+    boolean isTerminated = s.faults().localTerminate() && op.ioFailed(); // rank-local only under the fault
     if (isTerminated || s.config().prefetchPolicy() == PrefetchPolicy.BEST_EFFORT) {
       settle.terminate(op, PrefetchState.TERMINATED);
       return true;
@@ -39,8 +39,8 @@ final class UnifiedPrefetchProgress {
     if (s.config().prefetchPolicy() == PrefetchPolicy.WAIT_COMPLETE) {
       return false;
     }
-    long limit = s.config().timeoutBaseTicks() + s.config().timeoutTicksPer1024() * op.tokens.length / 1024;
-    boolean timedOut = s.env().clock().ticks() - op.issueTick >= limit; // this rank's clock: S4 makes it common
+    long limit = s.config().timeoutBaseTicks() + s.config().timeoutTicksPer1024() * op.tokens().length / 1024;
+    boolean timedOut = s.env().clock().ticks() - op.issueTick() >= limit; // this rank's clock: S4 makes it common
     boolean stop = s.sync().reduce(SyncPoint.S4, ReduceOp.MAX, new long[] {timedOut ? 1 : 0})[0] == 1;
     s.after(SyncPoint.S4);
     if (!stop) {

@@ -74,18 +74,18 @@ final class UnifiedPrefetchThread {
     PrefetchOperation op;
     while ((op = s.prefetches().pollS7()) != null) {
       int local = op.terminatedByScheduler() ? 0
-          : Math.min(op.keys.length, s.storage().backend().leadingHits(Arrays.asList(op.keys)));
+          : Math.min(op.keys().length, s.storage().backend().leadingHits(Arrays.asList(op.keys())));
       int hit = (int) s.prefetchSync().reduce(SyncPoint.S7, ReduceOp.MIN, new long[] {local})[0];
-      op.hitPages = hit;
-      op.state = PrefetchState.HIT_SYNCED;
-      s.hashes().mixPrefetch(3, op.rid.hashCode(), hit);
+      op.hitSynced(hit);
+      op.moveTo(PrefetchState.HIT_SYNCED);
+      s.hashes().mixPrefetch(3, op.rid().hashCode(), hit);
       ReadyQueue.Entry<PrefetchOperation> entry = unified.putHit(op); // prefetch_hit_queue.put
       s.after(SyncPoint.S7);
       s.prefetches().outcomeSent();
       PrefetchOperation o = op;
       deposit(s.faults().lateDeposits() ? ControllerFaults.LATE_DEPOSIT_QUERIES : 1, () -> {
         s.prefetches().outcomeDeposited();
-        o.deposited = true;
+        o.markDeposited();
         entry.markReady();
       });
     }
@@ -100,8 +100,8 @@ final class UnifiedPrefetchThread {
     int batch = s.config().ioBatchPages();
     List<Pick> picks = new ArrayList<>();
     for (PrefetchOperation r : unified.reads()) {
-      picks.add(new Pick(r, r.pickedBatches++));
-      if (r.pickedBatches == r.batches(batch)) {
+      picks.add(new Pick(r, r.pickBatch()));
+      if (r.allBatchesPicked(batch)) {
         unified.lastBatchPicked(r);
       }
     }
@@ -114,9 +114,9 @@ final class UnifiedPrefetchThread {
     for (Pick p : picks) {
       PrefetchOperation r = p.op();
       int from = p.batch() * batch;
-      int to = Math.min(from + batch, r.hitPages);
-      s.env().awaitCondition(() -> r.completedPages >= to || !r.reading); // this rank's batch landed or stopped
-      long local = r.completedPages >= to ? to - from : 0; // 0 once this rank's reader failed or stopped
+      int to = Math.min(from + batch, r.hitPages());
+      s.env().awaitCondition(() -> r.completedPages() >= to || !r.reading()); // this rank's batch landed or stopped
+      long local = r.completedPages() >= to ? to - from : 0; // 0 once this rank's reader failed or stopped
       int pages = (int) s.completionSync().reduce(SyncPoint.S5, ReduceOp.MIN, new long[] {local})[0];
       unified.putAck(new UnifiedState.BatchAck(r, pages)); // ack_prefetch_queue.put
       s.after(SyncPoint.S5);

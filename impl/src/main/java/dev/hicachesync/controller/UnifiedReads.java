@@ -21,7 +21,7 @@ final class UnifiedReads {
     if (!op.beginReading()) {
       return;
     }
-    s.pools().host().markBusy(op.hostPages, 0, PrefetchThreadStep.batchEnd(s, op, 0));
+    s.pools().host().markBusy(op.hostPages(), 0, PrefetchThreadStep.batchEnd(s, op, 0));
     issue(op, 0);
   }
 

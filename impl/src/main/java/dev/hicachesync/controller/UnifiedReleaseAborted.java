@@ -24,7 +24,7 @@ final class UnifiedReleaseAborted {
     if (op == null) {
       return;
     }
-    if (op.hostAllocated) {
+    if (op.hostAllocated()) {
       s.sync().barrier(SyncPoint.S6);
     }
     settle.abort(op);

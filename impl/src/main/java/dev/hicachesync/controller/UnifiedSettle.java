@@ -22,19 +22,19 @@ final class UnifiedSettle {
    * ({@code _handle_prefetch_result}); the slots past them stay the prefetch's until its final ack.
    */
   void terminate(PrefetchOperation op, PrefetchState how) {
-    int pages = op.hostAllocated ? op.syncedPages : 0;
+    int pages = op.hostAllocated() ? op.syncedPages() : 0;
     if (pages > 0) {
       int ps = s.config().pageSize();
-      s.data().path().checkHost(op.hostPages, 0, pages, s.data().seeds(op), "insert of prefetch " + op.rid);
-      int present = s.tree().insertHost(op.anchor, Arrays.copyOf(op.tokens, pages * ps),
-          Arrays.copyOf(op.hostPages, pages));
+      s.data().path().checkHost(op.hostPages(), 0, pages, s.data().seeds(op), "insert of prefetch " + op.rid());
+      int present = s.tree().insertHost(op.anchor(), Arrays.copyOf(op.tokens(), pages * ps),
+          Arrays.copyOf(op.hostPages(), pages));
       if (present > 0) {
-        s.pools().freeHost(Arrays.copyOf(op.hostPages, present), "prefetched pages already in the tree");
+        s.pools().freeHost(Arrays.copyOf(op.hostPages(), present), "prefetched pages already in the tree");
       }
       s.stats().prefetchInsertedPages += pages - present;
-      s.prefetches().recordInserted(op.rid, (pages - present) * ps);
+      s.prefetches().recordInserted(op.rid(), (pages - present) * ps);
     }
-    if (op.hostAllocated && pages == op.hitPages) {
+    if (op.hostAllocated() && pages == op.hitPages()) {
       s.stats().prefetchesCompleted++;
     }
     s.stats().prefetchesTerminated++;
@@ -46,7 +46,7 @@ final class UnifiedSettle {
    * once, the rest at its final ack.
    */
   void abort(PrefetchOperation op) {
-    int pages = op.hostAllocated ? op.syncedPages : 0;
+    int pages = op.hostAllocated() ? op.syncedPages() : 0;
     release(op, 0, pages);
     s.stats().prefetchesAborted++;
     leave(op, PrefetchState.ABORTED, pages);
@@ -54,7 +54,7 @@ final class UnifiedSettle {
 
   /** Revokes {@code op} at the hit drain (below the threshold, stopped, or the host pool is short). */
   void revoke(PrefetchOperation op) {
-    op.revoked = true;
+    op.setRevoked(true);
     s.stats().prefetchesRevoked.incrementAndGet();
     leave(op, PrefetchState.REVOKED, 0);
   }
@@ -62,23 +62,23 @@ final class UnifiedSettle {
   /** The final batch ack was drained: the slots the prefetch kept no claim on go back. */
   void finalAck(PrefetchOperation op) {
     unified.finalAckDrained(op);
-    release(op, op.settledPages, op.hitPages);
+    release(op, op.settledPages(), op.hitPages());
   }
 
   /** Queues host slots [from, to) for release at a later S123 (ready at once: no read writes them now). */
   private void release(PrefetchOperation op, int from, int to) {
     if (to > from) {
-      s.queues().addRelease(Arrays.copyOfRange(op.hostPages, from, to)).markReady();
+      s.queues().addRelease(Arrays.copyOfRange(op.hostPages(), from, to)).markReady();
     }
   }
 
   private void leave(PrefetchOperation op, PrefetchState how, int kept) {
-    op.settledPages = kept;
+    op.settle(kept);
     op.stopAt(kept); // the I/O thread stops at its next batch
-    op.state = how;
-    if (s.prefetches().remove(op.rid) != null) {
-      s.tree().releaseHost(op.anchor);
+    op.moveTo(how);
+    if (s.prefetches().remove(op.rid()) != null) {
+      s.tree().releaseHost(op.anchor());
     }
-    s.hashes().mixPrefetch(8 + how.ordinal(), op.rid.hashCode(), kept);
+    s.hashes().mixPrefetch(8 + how.ordinal(), op.rid().hashCode(), kept);
   }
 }

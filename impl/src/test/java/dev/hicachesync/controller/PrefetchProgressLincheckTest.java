@@ -40,16 +40,16 @@ public class PrefetchProgressLincheckTest extends AbstractPrefetchProgressLinche
     Real() {
       int[] slots = s.pools().host().allocate(4);
       op = new PrefetchOperation("r0", s.tree().root(), new int[4 * 64], new PageKey[4], slots, 0);
-      op.hitPages = 3; // S7
+      op.hitSynced(3); // S7
       if (!op.beginReading()) { // the deposit
         throw new IllegalStateException("nothing to read");
       }
-      s.pools().host().markBusy(op.hostPages, 0, PrefetchThreadStep.batchEnd(s, op, 0));
+      s.pools().host().markBusy(op.hostPages(), 0, PrefetchThreadStep.batchEnd(s, op, 0));
     }
 
     @Override
     public String batchLanded() {
-      if (!op.reading) {
+      if (!op.reading()) {
         return "idle";
       }
       int from = inFlight;
