@@ -4,7 +4,7 @@ import dev.hicachesync.cluster.ClusterConfig;
 import dev.hicachesync.cluster.ClusterNode;
 import dev.hicachesync.cluster.ClusterStartException;
 import dev.hicachesync.collective.CollectiveException;
-import dev.hicachesync.sim.EnvironmentFaults;
+import dev.hicachesync.sim.environment.EnvironmentFaults;
 import dev.hicachesync.sim.HostedRank;
 import dev.hicachesync.sim.ProcessReports;
 import dev.hicachesync.sim.RankReport;

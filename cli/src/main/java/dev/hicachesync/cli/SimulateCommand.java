@@ -2,10 +2,10 @@ package dev.hicachesync.cli;
 
 import dev.hicachesync.controller.PrefetchPolicy;
 import dev.hicachesync.controller.WritePolicy;
-import dev.hicachesync.sim.DataOptions;
-import dev.hicachesync.sim.EnvironmentFaults;
-import dev.hicachesync.sim.SyntheticWorkload;
-import dev.hicachesync.sim.Fault;
+import dev.hicachesync.sim.datapath.DataOptions;
+import dev.hicachesync.sim.environment.EnvironmentFaults;
+import dev.hicachesync.sim.workload.SyntheticWorkload;
+import dev.hicachesync.sim.environment.Fault;
 import dev.hicachesync.sim.SimConfig;
 import dev.hicachesync.sim.SimResult;
 import dev.hicachesync.sim.Simulator;

@@ -3,7 +3,7 @@ package dev.hicachesync.cli;
 import dev.hicachesync.sim.SimConfig;
 import dev.hicachesync.sim.SimResult;
 import dev.hicachesync.sim.Simulator;
-import dev.hicachesync.sim.SpecShaped;
+import dev.hicachesync.sim.spec.SpecShaped;
 import dev.hicachesync.sim.StorageMode;
 import dev.hicachesync.trace.NdjsonTraceRecorder;
 import java.io.IOException;
@@ -129,7 +129,7 @@ public final class TraceOptions {
       b.writePolicy(dev.hicachesync.controller.WritePolicy.WRITE_BACK);
     }
     if (!given.hasMatchedOption("--data")) {
-      b.data(dev.hicachesync.sim.DataOptions.OFF);
+      b.data(dev.hicachesync.sim.datapath.DataOptions.OFF);
     }
     if (!given.hasMatchedOption("--steps")) {
       b.steps(5L * requests + 4);

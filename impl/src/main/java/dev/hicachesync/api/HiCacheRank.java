@@ -156,8 +156,8 @@ public final class HiCacheRank implements AutoCloseable {
    */
   public void beforeRecv(int waiting, int running) {
     if (trace != null) {
-      int[] q = controller.queueSizes();
-      trace.beforeRecv(new Snapshot(controller.freeDevicePages(), controller.freeHostPages(), q[0], q[1], q[2],
+      int[] q = controller.view().queueSizes();
+      trace.beforeRecv(new Snapshot(controller.view().freeDevicePages(), controller.view().freeHostPages(), q[0], q[1], q[2],
           q[4], waiting, running));
     }
   }
@@ -245,7 +245,7 @@ public final class HiCacheRank implements AutoCloseable {
    * a null everywhere, INV-6).
    */
   public CachedRequest allocForExtend(String rid, PrefixMatch m, int loadedTokens) {
-    int ps = controller.tree().pageSize();
+    int ps = controller.view().tree().pageSize();
     MatchResult r = m.result;
     TreeNode prefix = loadedTokens > 0 ? r.lastNode() : r.lastDeviceNode();
     int prefixTokens = r.deviceTokens() + loadedTokens;
@@ -269,9 +269,9 @@ public final class HiCacheRank implements AutoCloseable {
    * <p>Thread: scheduler. Collectives: none (write acks are consumed at S1). Order: same on every rank.
    */
   public void cacheUnfinishedReq(CachedRequest req) {
-    int ps = controller.tree().pageSize();
+    int ps = controller.view().tree().pageSize();
     InsertResult ins = insert(wholePages(req.tokens, req.pages.length * ps), req.pages);
-    TreeNode last = ins.lastNode() == null ? controller.tree().root() : ins.lastNode();
+    TreeNode last = ins.lastNode() == null ? controller.view().tree().root() : ins.lastNode();
     controller.lock(last);
     controller.unlock(req.locked);
     req.locked = last;
@@ -286,7 +286,7 @@ public final class HiCacheRank implements AutoCloseable {
    * <p>Thread: scheduler. Collectives: none. Order: same on every rank.
    */
   public int[] allocForDecode(CachedRequest req, int[] allTokens) {
-    int ps = controller.tree().pageSize();
+    int ps = controller.view().tree().pageSize();
     int[] have = devicePages(req.locked);
     int extra = allTokens.length / ps - have.length;
     if (extra <= 0) {
@@ -315,7 +315,7 @@ public final class HiCacheRank implements AutoCloseable {
     }
     TreeNode last = req.locked;
     if (req.decodePending) {
-      int ps = controller.tree().pageSize();
+      int ps = controller.view().tree().pageSize();
       InsertResult ins = insert(wholePages(req.tokens, req.tokens.length / ps * ps), req.pages);
       req.decodePending = false;
       if (ins.lastNode() != null) {
@@ -339,11 +339,11 @@ public final class HiCacheRank implements AutoCloseable {
   /**
    * Returns {@code tokens} cut (or padded) to {@code length}: the array itself when only a partial last page
    * lies beyond it, which the tree ignores anyway. Why not always a copy: a replay's prompts are thousands
-   * of tokens, copied once per rank per admission (issue 13), and the data path finds a prompt's page seeds
+   * of tokens, copied once per rank per admission, and the data path finds a prompt's page seeds
    * by the prompt array's identity.
    */
   private int[] wholePages(int[] tokens, int length) {
-    int ps = controller.tree().pageSize();
+    int ps = controller.view().tree().pageSize();
     return length == tokens.length - tokens.length % ps ? tokens : Arrays.copyOf(tokens, length);
   }
 
@@ -366,17 +366,17 @@ public final class HiCacheRank implements AutoCloseable {
 
   /** Returns the digest of the tree; equal on every rank of a domain after the same step. Scheduler thread. */
   public long treeDigest() {
-    return controller.tree().digest().hash();
+    return controller.view().tree().digest().hash();
   }
 
   /** Returns the free device pages. Scheduler thread. */
   public int freeDevicePages() {
-    return controller.freeDevicePages();
+    return controller.view().freeDevicePages();
   }
 
   /** Returns the free host pages. Scheduler thread. */
   public int freeHostPages() {
-    return controller.freeHostPages();
+    return controller.view().freeHostPages();
   }
 
   /**
@@ -390,7 +390,7 @@ public final class HiCacheRank implements AutoCloseable {
     if (free != null && busy != null) {
       busy.awaitIdle(IDLE_WAIT_MILLIS);
     }
-    List<String> errors = new ArrayList<>(controller.quiescenceErrors());
+    List<String> errors = new ArrayList<>(controller.view().quiescenceErrors());
     if (steps != null && steps.pending() > 0) {
       errors.add(steps.pending() + " background operations still pending");
     }

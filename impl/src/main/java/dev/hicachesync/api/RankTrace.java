@@ -91,7 +91,7 @@ final class RankTrace implements TraceRecorder, SyncObserver {
     }
     if (channel.equals("sched") && stage == lastStage && pops(site) > 0 && controller != null) {
       held = c;
-      poppedBefore = controller.poppedCounts();
+      poppedBefore = controller.view().poppedCounts();
       return;
     }
     out.record(c);
@@ -101,7 +101,7 @@ final class RankTrace implements TraceRecorder, SyncObserver {
   public void afterSync(SyncPoint point) {
     next.afterSync(point);
     if (held != null && held.site().equals(point.name())) {
-      long[] now = controller.poppedCounts();
+      long[] now = controller.view().poppedCounts();
       long[] d = new long[5];
       for (int i = 0; i < 5; i++) {
         d[i] = now[i] - poppedBefore[i];

@@ -14,7 +14,7 @@ import java.util.function.Consumer;
  * tick per {@link HiCacheRank#checkHicacheEvents}), a copy completes one step after it starts, and
  * background I/O runs, in the order it was started, at the start of the next step. Deterministic and
  * identical on every rank, so an engine without a device of its own (the worked example, tests) gets the
- * protocol's behaviour with no timing skew. A GPU engine supplies CUDA events instead (issue 10, item 6).
+ * protocol's behaviour with no timing skew. A GPU engine supplies CUDA events instead.
  *
  * <p>Scheduler thread, or one of the rank's stepped threads while the scheduler waits for it: the
  * background work due at a step boundary is handed to the rank's I/O or backup thread ({@code

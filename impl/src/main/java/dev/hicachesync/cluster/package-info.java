@@ -1,5 +1,5 @@
 /**
- * Process groups across processes and machines (issue 15), on JGroups.
+ * Process groups across processes and machines, on JGroups.
  *
  * <p>A rank process joins the cluster of its world with a {@link dev.hicachesync.cluster.ClusterNode}: one
  * JGroups channel (TCP, bound to the address the configuration names; loopback in tests and in

@@ -10,7 +10,7 @@ import java.util.concurrent.locks.LockSupport;
  * The shared state of one group in a {@link LocalFabric}: a sequence of generations, the k-th call of
  * every member landing in generation k.
  *
- * <p>Why this shape (issue 13): no member waits for another to compute its result. Each member copies
+ * <p>Why this shape: no member waits for another to compute its result. Each member copies
  * its call into its own {@link MemberSlot} (buffer {@code k & 1}) and publishes its arrival with one
  * CAS on its own counter; then it waits until every other member's counter shows an arrival in k, checks
  * INV-1 against the others' calls and reduces their payloads itself, in member order, so every member

@@ -2,7 +2,7 @@ package dev.hicachesync.collective;
 
 /**
  * A group's choice between waiting actively (spinning when its members leave a core free, yielding when
- * they fill or outnumber the cores) and parking at once, made by measuring both in turn (issue 13).
+ * they fill or outnumber the cores) and parking at once, made by measuring both in turn.
  *
  * <p>Why measure: on an idle machine a spinning member catches its partner within a µs, and a member
  * that yields hands its core straight to another member of the group (a round of 4 or 8 members on 2

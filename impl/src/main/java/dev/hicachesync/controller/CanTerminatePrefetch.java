@@ -13,27 +13,27 @@ import dev.hicachesync.sync.SyncPoint;
  * the collective (B15). Scheduler thread only.
  */
 final class CanTerminatePrefetch {
-  private final CacheController c;
+  private final RankState s;
 
-  CanTerminatePrefetch(CacheController c) {
-    this.c = c;
+  CanTerminatePrefetch(RankState s) {
+    this.s = s;
   }
 
   boolean run(PrefetchOperation op) {
-    PrefetchPolicy policy = c.config.prefetchPolicy();
+    PrefetchPolicy policy = s.config().prefetchPolicy();
     if (policy == PrefetchPolicy.BEST_EFFORT) {
       return true;
     }
-    boolean completed = op.deposited && !op.revoked && op.completedPages == op.hitPages;
+    boolean completed = op.deposited() && !op.revoked() && op.completedPages() == op.hitPages();
     boolean may = completed;
     if (policy == PrefetchPolicy.TIMEOUT) {
-      long limit = c.config.timeoutBaseTicks() + c.config.timeoutTicksPer1024() * op.tokens.length / 1024;
-      may |= c.env.clock().ticks() - op.issueTick >= limit; // this rank's clock: S4 makes it common
+      long limit = s.config().timeoutBaseTicks() + s.config().timeoutTicksPer1024() * op.tokens().length / 1024;
+      may |= s.env().clock().ticks() - op.issueTick() >= limit; // this rank's clock: S4 makes it common
     }
-    long[] r = c.sync.reduce(SyncPoint.S4, ReduceOp.MAX, new long[] {may ? 0 : 1, op.ioFailed ? 1 : 0});
+    long[] r = s.sync().reduce(SyncPoint.S4, ReduceOp.MAX, new long[] {may ? 0 : 1, op.ioFailed() ? 1 : 0});
     boolean stop = r[0] == 0 || r[1] == 1;
-    c.mixPrefetchHash(4, stop ? 1 : 0);
-    c.after(SyncPoint.S4);
+    s.hashes().mixPrefetch(4, stop ? 1 : 0);
+    s.after(SyncPoint.S4);
     return stop;
   }
 }

@@ -14,51 +14,51 @@ import java.util.Arrays;
  * Scheduler thread only.
  */
 final class CheckPrefetchProgress {
-  private final CacheController c;
+  private final RankState s;
   private final CanTerminatePrefetch canTerminate;
 
-  CheckPrefetchProgress(CacheController c) {
-    this.c = c;
-    this.canTerminate = new CanTerminatePrefetch(c);
+  CheckPrefetchProgress(RankState s) {
+    this.s = s;
+    this.canTerminate = new CanTerminatePrefetch(s);
   }
 
   boolean run(String rid) {
-    PrefetchOperation op = c.ongoingPrefetch.get(rid);
+    PrefetchOperation op = s.prefetches().get(rid);
     if (op == null) {
       return true; // none, or revoked and drained at S3
     }
     if (!canTerminate.run(op)) {
       return false;
     }
-    int ps = c.config.pageSize();
-    long local = op.deposited && !op.revoked ? (long) op.completedPages * ps : 0;
-    int pages = (int) (c.sync.reduce(SyncPoint.S5, ReduceOp.MIN, new long[] {local})[0] / ps);
-    if (pages > 0 && op.completedPages < pages) {
-      c.env.awaitCondition(() -> op.completedPages >= pages); // later PP stage: block on its own reads
+    int ps = s.config().pageSize();
+    long local = op.deposited() && !op.revoked() ? (long) op.completedPages() * ps : 0;
+    int pages = (int) (s.sync().reduce(SyncPoint.S5, ReduceOp.MIN, new long[] {local})[0] / ps);
+    if (pages > 0 && op.completedPages() < pages) {
+      s.env().awaitCondition(() -> op.completedPages() >= pages); // later PP stage: block on its own reads
     }
-    c.awaitHandedS7(); // the tail below is queued after the same S7 entries on every rank
-    op.state = PrefetchState.TERMINATED;
-    c.stats.prefetchesTerminated++;
+    s.prefetches().awaitHandedS7(); // the tail below is queued after the same S7 entries on every rank
+    op.moveTo(PrefetchState.TERMINATED);
+    s.stats().prefetchesTerminated++;
     if (pages > 0) {
-      c.data.checkHost(op.hostPages, 0, pages, c.seeds(op), "S5 insert of prefetch " + rid);
-      int present = c.tree.insertHost(op.anchor, Arrays.copyOf(op.tokens, pages * ps),
-          Arrays.copyOf(op.hostPages, pages));
+      s.data().path().checkHost(op.hostPages(), 0, pages, s.data().seeds(op), "S5 insert of prefetch " + rid);
+      int present = s.tree().insertHost(op.anchor(), Arrays.copyOf(op.tokens(), pages * ps),
+          Arrays.copyOf(op.hostPages(), pages));
       if (present > 0) {
-        c.freeHost(Arrays.copyOf(op.hostPages, present), "S5 pages already in the tree");
+        s.pools().freeHost(Arrays.copyOf(op.hostPages(), present), "S5 pages already in the tree");
       }
-      c.stats.prefetchInsertedPages += pages - present;
-      c.prefetchedTokens.put(rid, (pages - present) * ps);
+      s.stats().prefetchInsertedPages += pages - present;
+      s.prefetches().recordInserted(rid, (pages - present) * ps);
     }
-    if (!op.revoked && pages == op.hitPages) {
-      c.stats.prefetchesCompleted++;
+    if (!op.revoked() && pages == op.hitPages()) {
+      s.stats().prefetchesCompleted++;
     }
     op.stopAt(pages);
-    c.releaseTail(op);
-    c.tree.releaseHost(op.anchor);
-    c.ongoingPrefetch.remove(rid);
-    op.state = PrefetchState.INSERTED;
-    c.mixPrefetchHash(5, rid.hashCode(), pages);
-    c.after(SyncPoint.S5);
+    s.prefetches().releaseTail(op);
+    s.tree().releaseHost(op.anchor());
+    s.prefetches().remove(rid);
+    op.moveTo(PrefetchState.INSERTED);
+    s.hashes().mixPrefetch(5, rid.hashCode(), pages);
+    s.after(SyncPoint.S5);
     return true;
   }
 }

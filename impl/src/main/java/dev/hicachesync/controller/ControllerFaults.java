@@ -2,7 +2,7 @@ package dev.hicachesync.controller;
 
 /**
  * Deliberate protocol bugs the controller can be built with, so that tests can prove the invariant checks
- * bite (issue 5); {@link #NONE} in every real run. Set through {@code sim.Fault}; internal: never part of the
+ * bite; {@link #NONE} in every real run. Set through {@code sim.Fault}; internal: never part of the
  * public API ({@code api.HiCacheConfig} has no fault switch), only the simulator's seam passes it to
  * {@link CacheController}.
  *

@@ -66,28 +66,22 @@ public final class ControllerThreads implements AutoCloseable {
   }
 
   /**
-   * Runs one prefetch pass (S7 for every operation queued so far) on the prefetch thread; none is handed
-   * over while nothing new is queued. A pass takes exactly the operations queued at its hand-over, never one
-   * queued while it runs (issue #10: otherwise the passes, and the release-queue order, differ per rank). Version {@code unified}: then this pass's completion sync (one batch ack of every read in flight,
-   * picked here) on the completion-sync thread. Stepped, S7 ends before the completion sync begins, the order
-   * the simulator's seeds replay; free-running, the two threads race, each on its own groups. Scheduler
-   * thread (the only producer of the queue and of the reads in flight, so neither changes under it).
+   * Runs {@code pass} (the prefetch thread's S7 for the operations handed over with it) on the prefetch
+   * thread. A pass takes exactly the operations queued at its hand-over, never one queued while it runs
+   * (otherwise the passes, and the release-queue order, differ per rank); which operations that is, and
+   * whether there is a pass at all, the version's steps decide on the scheduler thread, the only producer of
+   * the queue. Scheduler thread.
    */
-  public void prefetchPass(CacheController c) {
-    if (c.unified == null) {
-      int bound = c.handQueuedToS7(); // exactly what is queued now, on every rank alike
-      if (bound >= 0) {
-        handOff(prefetch, () -> c.prefetchThreadStep(bound));
-      }
-      return;
-    }
-    if (!c.prefetchQueue.isEmpty()) {
-      handOff(prefetch, c::unifiedHitsStep);
-    }
-    Runnable acks = c.unifiedCompletionStep();
-    if (acks != null) {
-      handOff(completionSync, acks);
-    }
+  void onPrefetchThread(Runnable pass) {
+    handOff(prefetch, pass);
+  }
+
+  /**
+   * Runs {@code acks} (version {@code unified}: the completion sync of the batch acks picked for this pass)
+   * on the completion-sync thread, whose groups are its own. Scheduler thread.
+   */
+  void onCompletionSyncThread(Runnable acks) {
+    handOff(completionSync, acks);
   }
 
   /**

@@ -12,16 +12,16 @@ import dev.hicachesync.sync.SyncPoint;
  * host allocation or eviction differs (INV-6, INV-3). Scheduler thread only.
  */
 final class DrainStorageQueues {
-  private final CacheController c;
+  private final RankState s;
 
-  DrainStorageQueues(CacheController c) {
-    this.c = c;
+  DrainStorageQueues(RankState s) {
+    this.s = s;
   }
 
   void run() {
-    long[] n = c.sync.reduce(SyncPoint.S3, ReduceOp.MIN, new long[] {
-        c.revokeQueue.leadingReady(), c.backupAckQueue.leadingReady(), c.hostReleaseQueue.leadingReady()});
-    c.drainControlQueues((int) n[0], (int) n[1], (int) n[2]);
-    c.after(SyncPoint.S3);
+    long[] n = s.sync().reduce(SyncPoint.S3, ReduceOp.MIN, new long[] {
+        s.queues().revokesReady(), s.queues().backupAcksReady(), s.queues().releasesReady()});
+    s.queues().drain((int) n[0], (int) n[1], (int) n[2]);
+    s.after(SyncPoint.S3);
   }
 }

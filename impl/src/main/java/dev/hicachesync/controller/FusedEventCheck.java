@@ -12,31 +12,31 @@ import dev.hicachesync.sync.SyncPoint;
  * fault the whole fused collective is skipped when no write ack is ready. Scheduler thread only.
  */
 final class FusedEventCheck {
-  private final CacheController c;
+  private final RankState s;
 
-  FusedEventCheck(CacheController c) {
-    this.c = c;
+  FusedEventCheck(RankState s) {
+    this.s = s;
   }
 
   void run() {
-    boolean storage = c.storage != null;
+    boolean storage = s.storage().attached();
     long[] local = {
-      CacheController.leadingDone(c.writeAcks),
-      CacheController.leadingDone(c.loadAcks),
-      storage ? c.revokeQueue.leadingReady() : 0,
-      storage ? c.backupAckQueue.leadingReady() : 0,
-      storage ? c.hostReleaseQueue.leadingReady() : 0
+      s.acks().writesDone(),
+      s.acks().loadsDone(),
+      storage ? s.queues().revokesReady() : 0,
+      storage ? s.queues().backupAcksReady() : 0,
+      storage ? s.queues().releasesReady() : 0
     };
-    if (local[0] == 0 && c.faults.skipIdleWriteCheck()) {
+    if (local[0] == 0 && s.faults().skipIdleWriteCheck()) {
       return; // B3 in the fused form
     }
-    long[] n = c.sync.reduce(SyncPoint.S123, ReduceOp.MIN, local);
-    if (c.faults.unsyncedLoadingCheck()) {
+    long[] n = s.sync().reduce(SyncPoint.S123, ReduceOp.MIN, local);
+    if (s.faults().unsyncedLoadingCheck()) {
       n[1] = local[1]; // B5: the load count taken from this rank alone
     }
-    c.popWriteAcks((int) n[0]);
-    c.popLoadAcks((int) n[1]);
-    c.drainControlQueues((int) n[2], (int) n[3], (int) n[4]);
-    c.after(SyncPoint.S123);
+    s.acks().popWrites((int) n[0]);
+    s.acks().popLoads((int) n[1]);
+    s.queues().drain((int) n[2], (int) n[3], (int) n[4]);
+    s.after(SyncPoint.S123);
   }
 }

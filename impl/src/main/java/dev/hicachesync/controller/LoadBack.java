@@ -17,14 +17,14 @@ import java.util.List;
  * fastest rank only (B5). Scheduler thread only.
  */
 final class LoadBack {
-  private final CacheController c;
+  private final RankState s;
 
-  LoadBack(CacheController c) {
-    this.c = c;
+  LoadBack(RankState s) {
+    this.s = s;
   }
 
   int run(MatchResult m) {
-    if (m.hostTokens() == 0 || m.hostTokens() < c.config.loadBackThresholdTokens()) {
+    if (m.hostTokens() == 0 || m.hostTokens() < s.config().loadBackThresholdTokens()) {
       return 0;
     }
     List<TreeNode> path = new ArrayList<>();
@@ -32,42 +32,42 @@ final class LoadBack {
       path.add(n);
     }
     Collections.reverse(path);
-    int pages = m.hostTokens() / c.config.pageSize();
-    c.tree.lockRef(m.lastNode()); // keeps the device part of the path while we evict for room
-    int[] dev = c.allocateDevice(pages);
+    int pages = m.hostTokens() / s.config().pageSize();
+    s.tree().lockRef(m.lastNode()); // keeps the device part of the path while we evict for room
+    int[] dev = s.pools().allocateDevice(pages);
     if (dev == null) {
-      c.tree.unlockRef(m.lastNode());
+      s.tree().unlockRef(m.lastNode());
       return 0;
     }
     int[] hostPages = new int[pages];
     int at = 0;
     for (TreeNode n : path) {
       int[] hp = n.hostPages();
-      c.tree.setDevice(n, Arrays.copyOfRange(dev, at, at + hp.length));
+      s.tree().setDevice(n, Arrays.copyOfRange(dev, at, at + hp.length));
       System.arraycopy(hp, 0, hostPages, at, hp.length);
       at += hp.length;
     }
-    TransferEvent ev = c.data.fromHost(c.env.copy(TransferKind.HOST_TO_DEVICE, pages), hostPages, dev,
+    TransferEvent ev = s.data().path().fromHost(s.env().copy(TransferKind.HOST_TO_DEVICE, pages), hostPages, dev,
         seeds(path, pages));
-    c.host.markBusy(hostPages, 0, pages);
-    c.loadAcks.add(new LoadAck(m.lastNode().id(), ev, hostPages));
-    c.stats.hostToDeviceCopies++;
-    c.stats.hostToDevicePages += pages;
+    s.pools().host().markBusy(hostPages, 0, pages);
+    s.acks().addLoad(new LoadAck(m.lastNode().id(), ev, hostPages));
+    s.stats().hostToDeviceCopies++;
+    s.stats().hostToDevicePages += pages;
     return m.hostTokens();
   }
 
   /** Returns the content seeds of the path's pages in order, or null when no bytes move. */
   private long[] seeds(List<TreeNode> path, int pages) {
-    if (!c.data.moves()) {
+    if (!s.data().moves()) {
       return null;
     }
-    long[] s = new long[pages];
+    long[] seeds = new long[pages];
     int at = 0;
     for (TreeNode n : path) {
-      long[] ns = c.seeds(n);
-      System.arraycopy(ns, 0, s, at, ns.length);
+      long[] ns = s.data().seeds(n);
+      System.arraycopy(ns, 0, seeds, at, ns.length);
       at += ns.length;
     }
-    return s;
+    return seeds;
   }
 }

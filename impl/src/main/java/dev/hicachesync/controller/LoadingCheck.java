@@ -11,18 +11,18 @@ import dev.hicachesync.sync.SyncPoint;
  * the loaded node early on the fastest rank; an admission then evicts it there only. Scheduler thread only.
  */
 final class LoadingCheck {
-  private final CacheController c;
+  private final RankState s;
 
-  LoadingCheck(CacheController c) {
-    this.c = c;
+  LoadingCheck(RankState s) {
+    this.s = s;
   }
 
   void run() {
-    int ready = CacheController.leadingDone(c.loadAcks);
-    long n = c.faults.unsyncedLoadingCheck()
+    int ready = s.acks().loadsDone();
+    long n = s.faults().unsyncedLoadingCheck()
         ? ready
-        : c.sync.reduce(SyncPoint.S2, ReduceOp.MIN, new long[] {ready})[0];
-    c.popLoadAcks((int) n);
-    c.after(SyncPoint.S2);
+        : s.sync().reduce(SyncPoint.S2, ReduceOp.MIN, new long[] {ready})[0];
+    s.acks().popLoads((int) n);
+    s.after(SyncPoint.S2);
   }
 }

@@ -24,44 +24,44 @@ import dev.hicachesync.tree.TreeNode;
  * expose beyond what Lincheck's sequentially consistent model explores.
  */
 public final class PrefetchOperation {
-  final String rid;
-  final TreeNode anchor;
-  final int[] tokens;
-  final PageKey[] keys;
+  private final String rid;
+  private final TreeNode anchor;
+  private final int[] tokens;
+  private final PageKey[] keys;
   /**
    * The host slots of the key. Allocated at issue, except in {@code unified}, where the scheduler allocates
    * the synced hit's slots when it drains the hit queue (empty until then); written once, before the reads.
    */
-  volatile int[] hostPages;
-  final long issueTick;
-  volatile PrefetchState state = PrefetchState.ISSUED;
+  private volatile int[] hostPages;
+  private final long issueTick;
+  private volatile PrefetchState state = PrefetchState.ISSUED;
   /** Synced storage hit in pages (S7), -1 before. Prefetch thread writes, before the deposit. */
-  volatile int hitPages = -1;
-  volatile boolean revoked;
+  private volatile int hitPages = -1;
+  private volatile boolean revoked;
   /** The S7 outcome has reached this rank's scheduler (rank-local time). Written under the monitor. */
-  volatile boolean deposited;
+  private volatile boolean deposited;
   /** This rank's I/O thread has a batch in flight. Written under the monitor. */
-  volatile boolean reading;
+  private volatile boolean reading;
   /** A read failed here: this rank's operation is terminated locally (S4 spreads it). Under the monitor. */
-  volatile boolean ioFailed;
+  private volatile boolean ioFailed;
   /** Pages read so far; the I/O thread writes it under the monitor, the scheduler polls it (S4, S5). */
-  volatile int completedPages;
+  private volatile int completedPages;
   /** First slot to hand back once reading stops, set by S5/S6 termination; -1 while running. Under the monitor. */
-  volatile int releaseFrom = -1;
+  private volatile int releaseFrom = -1;
   /** S7's queue entries: the revoke, and the slots past the hit (all of them when revoked). */
-  volatile ReadyQueue.Entry<String> revokeEntry;
-  volatile ReadyQueue.Entry<int[]> s7Release;
+  private volatile ReadyQueue.Entry<String> revokeEntry;
+  private volatile ReadyQueue.Entry<int[]> s7Release;
   // ---- version unified only (controller.Unified*): scheduler thread.
   /** The hit drain allocated {@link #hostPages} (HiCacheUnified.tla {@code pf.host}). */
-  boolean hostAllocated;
+  private boolean hostAllocated;
   /** Batch acks handed to the completion-sync thread so far (one per pass while reading). */
-  int pickedBatches;
+  private int pickedBatches;
   /** Batch acks the scheduler drained at S123 so far. */
-  int drainedBatches;
+  private int drainedBatches;
   /** Synced completed pages the scheduler applied ({@code pf.comp}); frozen once terminated. */
-  int syncedPages;
+  private int syncedPages;
   /** Pages the termination or abort kept (inserted or released then), -1 while ongoing. */
-  int settledPages = -1;
+  private int settledPages = -1;
 
   /** The slots [releaseFrom, hit) queued at termination. Guarded by this. */
   private ReadyQueue.Entry<int[]> tail;
@@ -103,6 +103,133 @@ public final class PrefetchOperation {
   /** Returns the pages this rank has read so far (rank-local). */
   public int completedPages() {
     return completedPages;
+  }
+
+  // ================================================================ the key and its slots
+
+  TreeNode anchor() {
+    return anchor;
+  }
+
+  int[] tokens() {
+    return tokens;
+  }
+
+  /** The L3 keys of the prefetched pages, with this rank's suffix. */
+  PageKey[] keys() {
+    return keys;
+  }
+
+  /** The host slots of the key (in {@code unified}, of the synced hit once the hit drain granted them). */
+  int[] hostPages() {
+    return hostPages;
+  }
+
+  long issueTick() {
+    return issueTick;
+  }
+
+  // ================================================================ decisions, made at sync points
+
+  void moveTo(PrefetchState next) {
+    this.state = next;
+  }
+
+  /** S7 decided the synced hit. Prefetch thread, before the deposit. */
+  void hitSynced(int hit) {
+    this.hitPages = hit;
+  }
+
+  boolean revoked() {
+    return revoked;
+  }
+
+  void setRevoked(boolean revoked) {
+    this.revoked = revoked;
+  }
+
+  /** S7's queue entries: the revoke, and the slots past the hit (all of them when revoked); either may be null. */
+  void s7Entries(ReadyQueue.Entry<int[]> release, ReadyQueue.Entry<String> revoke) {
+    this.s7Release = release;
+    this.revokeEntry = revoke;
+  }
+
+  /** The S7 outcome reached this rank: S3 may pop its entries now. */
+  void markS7EntriesReady() {
+    if (s7Release != null) {
+      s7Release.markReady();
+    }
+    if (revokeEntry != null) {
+      revokeEntry.markReady();
+    }
+  }
+
+  // ================================================================ this rank's progress
+
+  /** Whether the S7 outcome has reached this rank's scheduler. */
+  boolean deposited() {
+    return deposited;
+  }
+
+  /** {@code unified}: the S7 outcome reached this rank's hit queue. */
+  void markDeposited() {
+    this.deposited = true;
+  }
+
+  /** Whether this rank's I/O thread has a batch in flight. */
+  boolean reading() {
+    return reading;
+  }
+
+  /** Whether a read failed here (this rank's operation is terminated locally; S4 spreads it). */
+  boolean ioFailed() {
+    return ioFailed;
+  }
+
+  // ================================================================ version unified only: scheduler thread
+
+  /** The hit drain allocated the hit's slots ({@code HiCacheUnified.tla} {@code pf.host}). */
+  void grantSlots(int[] slots) {
+    this.hostPages = slots;
+    this.hostAllocated = true;
+  }
+
+  boolean hostAllocated() {
+    return hostAllocated;
+  }
+
+  /** Picks the next batch ack for the completion sync; returns its index. */
+  int pickBatch() {
+    return pickedBatches++;
+  }
+
+  /** Whether every batch ack has been picked for the completion sync. */
+  boolean allBatchesPicked(int ioBatchPages) {
+    return pickedBatches == batches(ioBatchPages);
+  }
+
+  /** One batch ack was drained at S123; returns whether it was the final one. */
+  boolean drainBatch(int ioBatchPages) {
+    drainedBatches++;
+    return drainedBatches == batches(ioBatchPages);
+  }
+
+  /** Synced completed pages applied ({@code pf.comp}). */
+  void addSynced(int pages) {
+    syncedPages += pages;
+  }
+
+  int syncedPages() {
+    return syncedPages;
+  }
+
+  /** Pages the termination or abort kept, -1 while ongoing. */
+  int settledPages() {
+    return settledPages;
+  }
+
+  void settle(int kept) {
+    this.settledPages = kept;
   }
 
   /** Returns whether the scheduler has stopped this operation (S4/S5/S6). */

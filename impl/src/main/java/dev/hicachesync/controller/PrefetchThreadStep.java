@@ -17,84 +17,78 @@ import java.util.Arrays;
  * where the environment runs them).
  */
 final class PrefetchThreadStep {
-  private final CacheController c;
+  private final RankState s;
 
-  PrefetchThreadStep(CacheController c) {
-    this.c = c;
+  PrefetchThreadStep(RankState s) {
+    this.s = s;
   }
 
-  /** S7 for queued operations while {@link CacheController#s7Done} is below {@code doneBound}. */
+  /** S7 for queued operations while {@link Prefetches#s7Done()} is below {@code doneBound}. */
   void run(int doneBound) {
     PrefetchOperation op;
-    while (c.s7Done.get() < doneBound && (op = c.prefetchQueue.poll()) != null) {
-      int local = Math.min(op.keys.length, c.storage.leadingHits(Arrays.asList(op.keys)));
-      int hit = (int) c.prefetchSync.reduce(SyncPoint.S7, ReduceOp.MIN, new long[] {local})[0];
-      op.hitPages = hit;
-      op.revoked = (long) hit * c.config.pageSize() < c.config.prefetchThresholdTokens();
-      op.state = op.revoked ? PrefetchState.REVOKED : PrefetchState.HIT_SYNCED;
-      if (op.revoked) {
-        c.stats.prefetchesRevoked.incrementAndGet();
+    while (s.prefetches().s7Done() < doneBound && (op = s.prefetches().pollS7()) != null) {
+      int local = Math.min(op.keys().length, s.storage().backend().leadingHits(Arrays.asList(op.keys())));
+      int hit = (int) s.prefetchSync().reduce(SyncPoint.S7, ReduceOp.MIN, new long[] {local})[0];
+      op.hitSynced(hit);
+      op.setRevoked((long) hit * s.config().pageSize() < s.config().prefetchThresholdTokens());
+      op.moveTo(op.revoked() ? PrefetchState.REVOKED : PrefetchState.HIT_SYNCED);
+      if (op.revoked()) {
+        s.stats().prefetchesRevoked.incrementAndGet();
       }
-      c.mixPrefetchHash(3, op.rid.hashCode(), hit);
+      s.hashes().mixPrefetch(3, op.rid().hashCode(), hit);
       // Appended now, in S7 order (the prefetch thread is sequential); ready when the outcome lands here.
-      if (op.revoked) {
-        op.s7Release = c.hostReleaseQueue.add(op.hostPages.clone());
-        op.revokeEntry = c.revokeQueue.add(op.rid);
-      } else if (hit < op.hostPages.length) {
-        op.s7Release = c.hostReleaseQueue.add(Arrays.copyOfRange(op.hostPages, hit, op.hostPages.length));
+      if (op.revoked()) {
+        op.s7Entries(s.queues().addRelease(op.hostPages().clone()), s.queues().addRevoke(op.rid()));
+      } else if (hit < op.hostPages().length) {
+        op.s7Entries(s.queues().addRelease(Arrays.copyOfRange(op.hostPages(), hit, op.hostPages().length)), null);
       }
       if (op.terminatedByScheduler()) {
-        c.releaseTail(op); // stopped (S5/S6) before its S7: the hit's slots go back too, in S7 order
+        s.prefetches().releaseTail(op); // stopped (S5/S6) before its S7: the hit's slots go back too, in S7 order
       }
-      c.after(SyncPoint.S7);
-      c.s7Done.incrementAndGet(); // after this operation's release entries: see awaitHandedS7
+      s.after(SyncPoint.S7);
+      s.prefetches().s7Finished(); // after this operation's release entries: see awaitHandedS7
       PrefetchOperation o = op;
-      c.undeposited.incrementAndGet();
-      c.env.background(TransferKind.STORAGE_READ, 0, ok -> deposit(o));
+      s.prefetches().outcomeSent();
+      s.env().background(TransferKind.STORAGE_READ, 0, ok -> deposit(o));
     }
   }
 
   /** The S7 outcome reaches this rank's scheduler side. */
   private void deposit(PrefetchOperation op) {
     boolean read = op.beginReading();
-    c.undeposited.decrementAndGet();
-    if (op.s7Release != null) {
-      op.s7Release.markReady();
-    }
-    if (op.revokeEntry != null) {
-      op.revokeEntry.markReady();
-    }
+    s.prefetches().outcomeDeposited();
+    op.markS7EntriesReady();
     if (!read) {
-      c.updateTail(op);
+      s.prefetches().updateTail(op);
       return;
     }
-    c.host.markBusy(op.hostPages, 0, batchEnd(c, op, 0));
+    s.pools().host().markBusy(op.hostPages(), 0, batchEnd(s, op, 0));
     issueBatch(op, 0);
   }
 
   /** Hands batch [from, batchEnd) to the I/O thread; its slots are already marked busy. */
   private void issueBatch(PrefetchOperation op, int from) {
-    int to = batchEnd(c, op, from);
-    c.env.background(TransferKind.STORAGE_READ, to - from, ok -> onBatch(op, from, to, ok));
+    int to = batchEnd(s, op, from);
+    s.env().background(TransferKind.STORAGE_READ, to - from, ok -> onBatch(op, from, to, ok));
   }
 
   /** One batch landed (or failed) in the host slots; the I/O thread goes on unless stopped. */
   private void onBatch(PrefetchOperation op, int from, int to, boolean ok) {
-    boolean landed = ok && c.readPages(op, from, to);
+    boolean landed = ok && s.storage().readPages(op, from, to);
     if (landed) {
-      c.stats.storageReadPages.addAndGet(to - from);
+      s.stats().storageReadPages.addAndGet(to - from);
     } else {
-      c.stats.storageReadFailures.incrementAndGet();
+      s.stats().storageReadFailures.incrementAndGet();
     }
-    int next = landBatch(c, op, from, to, landed);
+    int next = landBatch(s, op, from, to, landed);
     if (next >= 0) {
       issueBatch(op, next);
     }
   }
 
   /** Returns the end of the batch that starts at page {@code from}. */
-  static int batchEnd(CacheController c, PrefetchOperation op, int from) {
-    return Math.min(from + c.config.ioBatchPages(), op.hitPages);
+  static int batchEnd(RankState s, PrefetchOperation op, int from) {
+    return Math.min(from + s.config().ioBatchPages(), op.hitPages());
   }
 
   /**
@@ -102,13 +96,13 @@ final class PrefetchThreadStep {
    * busy; either the next batch is in flight (its slots marked busy; returns its first page) or the reader
    * stopped and the tail, if the scheduler queued one, becomes ready (returns -1). I/O thread.
    */
-  static int landBatch(CacheController c, PrefetchOperation op, int from, int to, boolean landed) {
-    c.host.clearBusy(op.hostPages, from, to);
+  static int landBatch(RankState s, PrefetchOperation op, int from, int to, boolean landed) {
+    s.pools().host().clearBusy(op.hostPages(), from, to);
     if (!op.batchLanded(to, landed)) {
-      c.updateTail(op);
+      s.prefetches().updateTail(op);
       return -1;
     }
-    c.host.markBusy(op.hostPages, to, batchEnd(c, op, to));
+    s.pools().host().markBusy(op.hostPages(), to, batchEnd(s, op, to));
     return to;
   }
 }

@@ -3,6 +3,7 @@ package dev.hicachesync.controller;
 import dev.hicachesync.tree.TreeNode;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The bounded liveness and no-leak check of a rank that should have fallen quiet (no requests, a long
@@ -11,15 +12,17 @@ import java.util.List;
  * nor the free list ({@code HostSlotSafety}: no leaks). Scheduler thread only.
  */
 final class QuiescenceCheck {
-  private final CacheController c;
+  private final RankState s;
+  private final ProtocolSteps steps;
 
-  QuiescenceCheck(CacheController c) {
-    this.c = c;
+  QuiescenceCheck(RankState s, ProtocolSteps steps) {
+    this.s = s;
+    this.steps = steps;
   }
 
   List<String> run() {
     List<String> errors = new ArrayList<>();
-    int[] q = c.queueSizes();
+    int[] q = s.queueSizes();
     if (q[0] + q[1] > 0) {
       errors.add("AcksConsumed: " + q[0] + " write and " + q[1] + " load acks never consumed");
     }
@@ -27,40 +30,33 @@ final class QuiescenceCheck {
       errors.add("AcksConsumed: control queues not drained (revoke " + q[2] + ", backup " + q[3]
           + ", release " + q[4] + ")");
     }
-    if (!c.ongoingPrefetch.isEmpty() || q[5] > 0) {
-      errors.add("PrefetchTerminates: " + c.ongoingPrefetch.size() + " prefetches still ongoing "
-          + c.ongoingPrefetch.keySet());
+    Set<String> ongoing = s.prefetches().ongoingIds();
+    if (!ongoing.isEmpty() || q[5] > 0) {
+      errors.add("PrefetchTerminates: " + ongoing.size() + " prefetches still ongoing " + ongoing);
     }
-    if (c.unified != null) {
-      int hits = c.unified.hitQueue.size();
-      int acks = c.unified.ackQueue.size();
-      if (hits + acks > 0 || !c.unified.holding.isEmpty()) {
-        errors.add("AcksConsumed: unified queues not drained (hit " + hits + ", ack-prefetch " + acks
-            + ", prefetches holding host slots " + c.unified.holding.size() + ")");
-      }
-    }
-    int busy = c.host.busySlots();
+    steps.addQueueErrors(errors);
+    int busy = s.pools().host().busySlots();
     if (busy > 0) {
       errors.add("HostSlotSafety: " + busy + " host slots still used by a transfer");
     }
     int treeDevice = 0;
     int treeHost = 0;
-    for (TreeNode n : c.tree.nodesById()) {
+    for (TreeNode n : s.tree().nodesById()) {
       if (n.parent() != null) {
-        treeDevice += n.onDevice() ? n.tokens() / c.config.pageSize() : 0;
-        treeHost += n.onHost() ? n.tokens() / c.config.pageSize() : 0;
+        treeDevice += n.onDevice() ? n.tokens() / s.config().pageSize() : 0;
+        treeHost += n.onHost() ? n.tokens() / s.config().pageSize() : 0;
         if (n.lockRef() != 0 || n.hostRef() != 0) {
           errors.add("locks left on " + n);
         }
       }
     }
-    if (treeHost + c.host.pool().freeCount() != c.config.hostPages()) {
-      errors.add("HostSlotSafety: host pages leak: tree " + treeHost + " + free " + c.host.pool().freeCount()
-          + " != capacity " + c.config.hostPages());
+    if (treeHost + s.pools().freeHostPages() != s.config().hostPages()) {
+      errors.add("HostSlotSafety: host pages leak: tree " + treeHost + " + free " + s.pools().freeHostPages()
+          + " != capacity " + s.config().hostPages());
     }
-    if (treeDevice + c.device.freeCount() != c.config.devicePages()) {
-      errors.add("device pages leak: tree " + treeDevice + " + free " + c.device.freeCount()
-          + " != capacity " + c.config.devicePages());
+    if (treeDevice + s.pools().freeDevicePages() != s.config().devicePages()) {
+      errors.add("device pages leak: tree " + treeDevice + " + free " + s.pools().freeDevicePages()
+          + " != capacity " + s.config().devicePages());
     }
     return errors;
   }

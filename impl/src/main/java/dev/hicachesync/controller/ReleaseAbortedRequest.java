@@ -10,26 +10,26 @@ import dev.hicachesync.sync.SyncPoint;
  * for another request (INV-7). Scheduler thread only.
  */
 final class ReleaseAbortedRequest {
-  private final CacheController c;
+  private final RankState s;
 
-  ReleaseAbortedRequest(CacheController c) {
-    this.c = c;
+  ReleaseAbortedRequest(RankState s) {
+    this.s = s;
   }
 
   void run(String rid) {
-    PrefetchOperation op = c.ongoingPrefetch.get(rid);
+    PrefetchOperation op = s.prefetches().get(rid);
     if (op == null) {
       return;
     }
-    c.sync.barrier(SyncPoint.S6);
-    c.awaitHandedS7(); // the tail below is queued after the same S7 entries on every rank
-    op.state = PrefetchState.ABORTED;
+    s.sync().barrier(SyncPoint.S6);
+    s.prefetches().awaitHandedS7(); // the tail below is queued after the same S7 entries on every rank
+    op.moveTo(PrefetchState.ABORTED);
     op.stopAt(0);
-    c.releaseTail(op);
-    c.tree.releaseHost(op.anchor);
-    c.ongoingPrefetch.remove(rid);
-    c.stats.prefetchesAborted++;
-    c.mixPrefetchHash(6, rid.hashCode());
-    c.after(SyncPoint.S6);
+    s.prefetches().releaseTail(op);
+    s.tree().releaseHost(op.anchor());
+    s.prefetches().remove(rid);
+    s.stats().prefetchesAborted++;
+    s.hashes().mixPrefetch(6, rid.hashCode());
+    s.after(SyncPoint.S6);
   }
 }

@@ -11,7 +11,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * settle of the same prefetch), so one of them runs the serial per-token mix and the others take its seed.
  *
  * <p>Why: after the prompts' seeds were shared ({@code sim.PromptSeeds}), the prefetched pages' seeds, four
- * times over at CP 2 x TP 2, were the largest remaining share of seeding in the Mooncake replay (issue 13).
+ * times over at CP 2 x TP 2, were the largest remaining share of seeding in the Mooncake replay.
  * No seed changes: an entry is taken only when every token of the page equals the tokens it was computed
  * from (copied into the entry), and a seed is a pure function of them. Any thread: entries are immutable
  * and published through an {@link AtomicReferenceArray}; threads that race for a slot both compute.

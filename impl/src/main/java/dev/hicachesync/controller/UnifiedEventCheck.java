@@ -24,30 +24,32 @@ import dev.hicachesync.sync.SyncPoint;
  * runs an extra S2 its peers never join (#29483). Scheduler thread only.
  */
 final class UnifiedEventCheck {
-  private final CacheController c;
+  private final RankState s;
+  private final UnifiedState unified;
   private final UnifiedSettle settle;
   private final UnifiedReads reads;
 
-  UnifiedEventCheck(CacheController c, UnifiedSettle settle, UnifiedReads reads) {
-    this.c = c;
+  UnifiedEventCheck(RankState s, UnifiedState unified, UnifiedSettle settle, UnifiedReads reads) {
+    this.s = s;
+    this.unified = unified;
     this.settle = settle;
     this.reads = reads;
   }
 
   void run() {
-    UnifiedState u = c.unified;
-    boolean st = u.storageEnabled;
-    long d = c.tree.mutationHash() >>> 2; // non-negative, and -d does not overflow
+    UnifiedState u = unified;
+    boolean st = s.storage().active();
+    long d = s.tree().mutationHash() >>> 2; // non-negative, and -d does not overflow
     long[] local = st
-        ? new long[] {CacheController.leadingDone(c.writeAcks), CacheController.leadingDone(c.loadAcks),
-            u.hitQueue.leadingReady(), u.ackQueue.leadingReady(), c.backupAckQueue.leadingReady(),
-            c.hostReleaseQueue.leadingReady(), d, -d}
-        : new long[] {CacheController.leadingDone(c.writeAcks), CacheController.leadingDone(c.loadAcks), d, -d};
-    if (local[0] == 0 && c.faults.skipIdleWriteCheck()) {
+        ? new long[] {s.acks().writesDone(), s.acks().loadsDone(),
+            u.hitsReady(), u.acksReady(), s.queues().backupAcksReady(),
+            s.queues().releasesReady(), d, -d}
+        : new long[] {s.acks().writesDone(), s.acks().loadsDone(), d, -d};
+    if (local[0] == 0 && s.faults().skipIdleWriteCheck()) {
       return; // B3 in the fused form
     }
-    long[] n = c.sync.reduce(SyncPoint.S123, ReduceOp.MIN, local);
-    if (c.faults.unsyncedLoadingCheck()) {
+    long[] n = s.sync().reduce(SyncPoint.S123, ReduceOp.MIN, local);
+    if (s.faults().unsyncedLoadingCheck()) {
       n[1] = local[1]; // B5: the load count taken from this rank alone
     }
     int k = n.length;
@@ -55,16 +57,16 @@ final class UnifiedEventCheck {
       throw new InvariantViolation(Invariant.TreeAgreement, "S123 digest conjunct: this rank's tree digest "
           + d + " is not every rank's (MIN " + n[k - 2] + ", MAX " + -n[k - 1] + ")");
     }
-    c.popWriteAcks((int) n[0]);
-    c.popLoadAcks((int) n[1]);
+    s.acks().popWrites((int) n[0]);
+    s.acks().popLoads((int) n[1]);
     if (st) {
       ownQueuesHold(n);
       drainHits((int) n[2]);
       drainAcks((int) n[3]);
-      c.drainControlQueues(0, (int) n[4], (int) n[5]);
+      s.queues().drain(0, (int) n[4], (int) n[5]);
     }
-    c.after(SyncPoint.S123);
-    if (c.faults.loadReadinessBeforeMin()) {
+    s.after(SyncPoint.S123);
+    if (s.faults().loadReadinessBeforeMin()) {
       pdDecodeLoadBack();
     }
   }
@@ -78,17 +80,17 @@ final class UnifiedEventCheck {
    * no-ops: its counts are a MIN that includes its own.
    */
   private void ownQueuesHold(long[] n) {
-    UnifiedState u = c.unified;
-    if (c.faults.ppDrainNowait()) {
-      n[2] = Math.min(n[2], u.hitQueue.leadingReady());
-      n[3] = Math.min(n[3], u.ackQueue.leadingReady());
-      n[4] = Math.min(n[4], c.backupAckQueue.leadingReady());
-      n[5] = Math.min(n[5], c.hostReleaseQueue.leadingReady());
+    UnifiedState u = unified;
+    if (s.faults().ppDrainNowait()) {
+      n[2] = Math.min(n[2], u.hitsReady());
+      n[3] = Math.min(n[3], u.acksReady());
+      n[4] = Math.min(n[4], s.queues().backupAcksReady());
+      n[5] = Math.min(n[5], s.queues().releasesReady());
       return;
     }
     int hits = (int) n[2];
     int acks = (int) n[3];
-    c.env.awaitCondition(() -> u.hitQueue.leadingReady() >= hits && u.ackQueue.leadingReady() >= acks);
+    s.env().awaitCondition(() -> u.hitsReady() >= hits && u.acksReady() >= acks);
   }
 
   /**
@@ -104,16 +106,16 @@ final class UnifiedEventCheck {
   private void drainHits(int n) {
     retryParked();
     for (int i = 0; i < n; i++) {
-      PrefetchOperation op = c.unified.hitQueue.poll();
-      if (op.terminatedByScheduler() || op.hitPages == 0
-          || (long) op.hitPages * c.config.pageSize() < c.config.prefetchThresholdTokens()) {
+      PrefetchOperation op = unified.pollHit();
+      if (op.terminatedByScheduler() || op.hitPages() == 0
+          || (long) op.hitPages() * s.config().pageSize() < s.config().prefetchThresholdTokens()) {
         if (!op.terminatedByScheduler()) {
           settle.revoke(op);
         }
         continue;
       }
       if (!grant(op)) {
-        if (c.unified.bufferOnly) {
+        if (unified.bufferOnly()) {
           park(op);
         } else {
           settle.revoke(op); // revoke_pending_prefetch: the pool is short (the same on every rank, INV-6)
@@ -124,38 +126,35 @@ final class UnifiedEventCheck {
 
   /** The parked hits first ({@code pending_hit_allocs}): drop the stopped ones, grant in order while slots last. */
   private void retryParked() {
-    java.util.ArrayDeque<PrefetchOperation> parked = c.unified.parked;
-    while (!parked.isEmpty()) {
-      PrefetchOperation op = parked.peekFirst();
-      if (op.terminatedByScheduler() || !c.ongoingPrefetch.containsKey(op.rid)) {
-        parked.pollFirst(); // S4, best_effort or an abort ended it meanwhile: it holds nothing
+    PrefetchOperation op;
+    while ((op = unified.firstParked()) != null) {
+      if (op.terminatedByScheduler() || !s.prefetches().isOngoing(op.rid())) {
+        unified.dropFirstParked(); // S4, best_effort or an abort ended it meanwhile: it holds nothing
         continue;
       }
       if (!grant(op)) {
         return;
       }
-      parked.pollFirst();
-      c.stats.parkedHitsGranted++;
-      c.mixPrefetchHash(20, op.rid.hashCode(), op.hitPages);
+      unified.dropFirstParked();
+      s.stats().parkedHitsGranted++;
+      s.hashes().mixPrefetch(20, op.rid().hashCode(), op.hitPages());
     }
   }
 
   private void park(PrefetchOperation op) {
-    c.unified.parked.addLast(op);
-    c.stats.prefetchesParked++;
-    c.mixPrefetchHash(21, op.rid.hashCode(), op.hitPages); // a park one rank alone took shows as PrefetchAgreement
+    unified.park(op);
+    s.stats().prefetchesParked++;
+    s.hashes().mixPrefetch(21, op.rid().hashCode(), op.hitPages()); // a park one rank alone took shows as PrefetchAgreement
   }
 
   /** Allocates {@code op}'s hit slots and starts its reads; false when the pool cannot give them now. */
   private boolean grant(PrefetchOperation op) {
-    int[] slots = c.allocateHost(op.hitPages);
+    int[] slots = s.pools().allocateHost(op.hitPages());
     if (slots == null) {
       return false;
     }
-    op.hostPages = slots;
-    op.hostAllocated = true;
-    c.unified.reading.add(op);
-    c.unified.holding.add(op);
+    op.grantSlots(slots);
+    unified.startReading(op);
     reads.start(op);
     return true;
   }
@@ -167,14 +166,13 @@ final class UnifiedEventCheck {
    */
   private void drainAcks(int n) {
     for (int i = 0; i < n; i++) {
-      UnifiedState.BatchAck ack = c.unified.ackQueue.poll();
+      UnifiedState.BatchAck ack = unified.pollAck();
       PrefetchOperation op = ack.op();
-      op.drainedBatches++;
-      if (op.settledPages < 0) {
-        op.syncedPages += ack.pages();
+      if (op.settledPages() < 0) {
+        op.addSynced(ack.pages());
       }
-      if (op.drainedBatches == op.batches(c.config.ioBatchPages())) {
-        if (op.settledPages < 0) {
+      if (op.drainBatch(s.config().ioBatchPages())) {
+        if (op.settledPages() < 0) {
           settle.terminate(op, PrefetchState.INSERTED);
         }
         settle.finalAck(op);
@@ -187,11 +185,11 @@ final class UnifiedEventCheck {
    * event and, only when it is done, runs {@code loading_check}'s MIN (S2).
    */
   private void pdDecodeLoadBack() {
-    int ready = CacheController.leadingDone(c.loadAcks);
+    int ready = s.acks().loadsDone();
     if (ready > 0) {
-      long[] n = c.sync.reduce(SyncPoint.S2, ReduceOp.MIN, new long[] {ready});
-      c.popLoadAcks((int) n[0]);
-      c.after(SyncPoint.S2);
+      long[] n = s.sync().reduce(SyncPoint.S2, ReduceOp.MIN, new long[] {ready});
+      s.acks().popLoads((int) n[0]);
+      s.after(SyncPoint.S2);
     }
   }
 }

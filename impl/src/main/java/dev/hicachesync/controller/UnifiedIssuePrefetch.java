@@ -15,32 +15,31 @@ import java.util.Arrays;
  * <p>Decided from the request and the synced tree only (INV-5). Scheduler thread only.
  */
 final class UnifiedIssuePrefetch {
-  private final CacheController c;
+  private final RankState s;
 
-  UnifiedIssuePrefetch(CacheController c) {
-    this.c = c;
+  UnifiedIssuePrefetch(RankState s) {
+    this.s = s;
   }
 
   boolean run(String rid, MatchResult m, int[] tokens) {
-    if (c.storage == null || !c.unified.storageEnabled || c.ongoingPrefetch.containsKey(rid)) {
+    if (!s.storage().active() || s.prefetches().isOngoing(rid)) {
       return false;
     }
-    int ps = c.config.pageSize();
+    int ps = s.config().pageSize();
     int start = m.treeTokens();
-    int len = IssuePrefetch.prefetchableTokens(c, start, tokens.length);
+    int len = IssuePrefetch.prefetchableTokens(s, start, tokens.length);
     if (len == 0) {
       return false;
     }
     TreeNode anchor = m.lastNode();
-    c.tree.protectHost(anchor);
+    s.tree().protectHost(anchor);
     int pages = len / ps;
     int[] key = Arrays.copyOfRange(tokens, start, start + len);
-    PageKey[] keys = IssuePrefetch.storageKeys(c, anchor, key, pages);
-    PrefetchOperation op = new PrefetchOperation(rid, anchor, key, keys, new int[0], c.env.clock().ticks());
-    c.ongoingPrefetch.put(rid, op);
-    c.prefetchQueue.add(op);
-    c.stats.prefetchesIssued++;
-    c.mixPrefetchHash(1, rid.hashCode(), pages);
+    PageKey[] keys = s.storage().keys(anchor, key, pages);
+    PrefetchOperation op = new PrefetchOperation(rid, anchor, key, keys, new int[0], s.env().clock().ticks());
+    s.prefetches().issue(op);
+    s.stats().prefetchesIssued++;
+    s.hashes().mixPrefetch(1, rid.hashCode(), pages);
     return true;
   }
 }

@@ -18,31 +18,31 @@ import dev.hicachesync.sync.SyncPoint;
  * ongoing_prefetch}. Scheduler thread only.
  */
 final class UnifiedPrefetchProgress {
-  private final CacheController c;
+  private final RankState s;
   private final UnifiedSettle settle;
 
-  UnifiedPrefetchProgress(CacheController c, UnifiedSettle settle) {
-    this.c = c;
+  UnifiedPrefetchProgress(RankState s, UnifiedSettle settle) {
+    this.s = s;
     this.settle = settle;
   }
 
   boolean run(String rid) {
-    PrefetchOperation op = c.ongoingPrefetch.get(rid);
+    PrefetchOperation op = s.prefetches().get(rid);
     if (op == null) {
       return true; // none, revoked, or inserted at its final ack
     }
-    boolean isTerminated = c.faults.localTerminate() && op.ioFailed; // rank-local only under the fault
-    if (isTerminated || c.config.prefetchPolicy() == PrefetchPolicy.BEST_EFFORT) {
+    boolean isTerminated = s.faults().localTerminate() && op.ioFailed(); // rank-local only under the fault
+    if (isTerminated || s.config().prefetchPolicy() == PrefetchPolicy.BEST_EFFORT) {
       settle.terminate(op, PrefetchState.TERMINATED);
       return true;
     }
-    if (c.config.prefetchPolicy() == PrefetchPolicy.WAIT_COMPLETE) {
+    if (s.config().prefetchPolicy() == PrefetchPolicy.WAIT_COMPLETE) {
       return false;
     }
-    long limit = c.config.timeoutBaseTicks() + c.config.timeoutTicksPer1024() * op.tokens.length / 1024;
-    boolean timedOut = c.env.clock().ticks() - op.issueTick >= limit; // this rank's clock: S4 makes it common
-    boolean stop = c.sync.reduce(SyncPoint.S4, ReduceOp.MAX, new long[] {timedOut ? 1 : 0})[0] == 1;
-    c.after(SyncPoint.S4);
+    long limit = s.config().timeoutBaseTicks() + s.config().timeoutTicksPer1024() * op.tokens().length / 1024;
+    boolean timedOut = s.env().clock().ticks() - op.issueTick() >= limit; // this rank's clock: S4 makes it common
+    boolean stop = s.sync().reduce(SyncPoint.S4, ReduceOp.MAX, new long[] {timedOut ? 1 : 0})[0] == 1;
+    s.after(SyncPoint.S4);
     if (!stop) {
       return false;
     }

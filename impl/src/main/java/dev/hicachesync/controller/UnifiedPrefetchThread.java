@@ -27,18 +27,20 @@ import java.util.List;
  *
  * <p>Two threads, two sets of groups, as in SGLang ({@code prefetch_hits_sync_groups} and {@code
  * prefetch_completion_sync_groups}, each made by {@code _create_sync_groups()}, hits first, on every rank):
- * S7 reduces on {@link CacheController#prefetchSync}, the completion sync on {@link
- * CacheController#completionSync()}. Free-running, the two race each other on every rank; on one set of
+ * S7 reduces on {@link RankState#prefetchSync()}, the completion sync on {@link
+ * RankState#completionSync()}. Free-running, the two race each other on every rank; on one set of
  * groups each rank would interleave them its own way (CollectiveMatching, {@code FreeRunningServingLoopTest}).
  * What the completion sync reduces in a pass is picked by the scheduler ({@link #takeCompletionBatches}), so
  * every rank reduces the same batches in the same order however its threads run. Stepped (the simulator),
  * the pass runs S7 and then the completion sync, as before.
  */
 final class UnifiedPrefetchThread {
-  private final CacheController c;
+  private final RankState s;
+  private final UnifiedState unified;
 
-  UnifiedPrefetchThread(CacheController c) {
-    this.c = c;
+  UnifiedPrefetchThread(RankState s, UnifiedState unified) {
+    this.s = s;
+    this.unified = unified;
   }
 
   /**
@@ -46,7 +48,7 @@ final class UnifiedPrefetchThread {
    * stage, {@link ControllerFaults#lateDeposits()}: its thread reaches {@code prefetch_hit_queue.put} later).
    */
   private void deposit(int queries, Runnable done) {
-    c.env.background(TransferKind.STORAGE_READ, 0, ok -> {
+    s.env().background(TransferKind.STORAGE_READ, 0, ok -> {
       if (queries <= 1) {
         done.run();
       } else {
@@ -70,20 +72,20 @@ final class UnifiedPrefetchThread {
   /** S7 for every queued operation. Prefetch thread. */
   void runS7() {
     PrefetchOperation op;
-    while ((op = c.prefetchQueue.poll()) != null) {
+    while ((op = s.prefetches().pollS7()) != null) {
       int local = op.terminatedByScheduler() ? 0
-          : Math.min(op.keys.length, c.storage.leadingHits(Arrays.asList(op.keys)));
-      int hit = (int) c.prefetchSync.reduce(SyncPoint.S7, ReduceOp.MIN, new long[] {local})[0];
-      op.hitPages = hit;
-      op.state = PrefetchState.HIT_SYNCED;
-      c.mixPrefetchHash(3, op.rid.hashCode(), hit);
-      ReadyQueue.Entry<PrefetchOperation> entry = c.unified.hitQueue.add(op); // prefetch_hit_queue.put
-      c.after(SyncPoint.S7);
-      c.undeposited.incrementAndGet();
+          : Math.min(op.keys().length, s.storage().backend().leadingHits(Arrays.asList(op.keys())));
+      int hit = (int) s.prefetchSync().reduce(SyncPoint.S7, ReduceOp.MIN, new long[] {local})[0];
+      op.hitSynced(hit);
+      op.moveTo(PrefetchState.HIT_SYNCED);
+      s.hashes().mixPrefetch(3, op.rid().hashCode(), hit);
+      ReadyQueue.Entry<PrefetchOperation> entry = unified.putHit(op); // prefetch_hit_queue.put
+      s.after(SyncPoint.S7);
+      s.prefetches().outcomeSent();
       PrefetchOperation o = op;
-      deposit(c.faults.lateDeposits() ? ControllerFaults.LATE_DEPOSIT_QUERIES : 1, () -> {
-        c.undeposited.decrementAndGet();
-        o.deposited = true;
+      deposit(s.faults().lateDeposits() ? ControllerFaults.LATE_DEPOSIT_QUERIES : 1, () -> {
+        s.prefetches().outcomeDeposited();
+        o.markDeposited();
         entry.markReady();
       });
     }
@@ -95,12 +97,12 @@ final class UnifiedPrefetchThread {
    * so every rank picks the same batches at the same step.
    */
   List<Pick> takeCompletionBatches() {
-    int batch = c.config.ioBatchPages();
+    int batch = s.config().ioBatchPages();
     List<Pick> picks = new ArrayList<>();
-    for (PrefetchOperation r : new ArrayList<>(c.unified.reading)) {
-      picks.add(new Pick(r, r.pickedBatches++));
-      if (r.pickedBatches == r.batches(batch)) {
-        c.unified.reading.remove(r);
+    for (PrefetchOperation r : unified.reads()) {
+      picks.add(new Pick(r, r.pickBatch()));
+      if (r.allBatchesPicked(batch)) {
+        unified.lastBatchPicked(r);
       }
     }
     return picks;
@@ -108,16 +110,16 @@ final class UnifiedPrefetchThread {
 
   /** MIN-reduces the picked batch acks, in order, and queues each result. Completion-sync thread. */
   void runCompletionSync(List<Pick> picks) {
-    int batch = c.config.ioBatchPages();
+    int batch = s.config().ioBatchPages();
     for (Pick p : picks) {
       PrefetchOperation r = p.op();
       int from = p.batch() * batch;
-      int to = Math.min(from + batch, r.hitPages);
-      c.env.awaitCondition(() -> r.completedPages >= to || !r.reading); // this rank's batch landed or stopped
-      long local = r.completedPages >= to ? to - from : 0; // 0 once this rank's reader failed or stopped
-      int pages = (int) c.completionSync().reduce(SyncPoint.S5, ReduceOp.MIN, new long[] {local})[0];
-      c.unified.ackQueue.add(new UnifiedState.BatchAck(r, pages)).markReady(); // ack_prefetch_queue.put
-      c.after(SyncPoint.S5);
+      int to = Math.min(from + batch, r.hitPages());
+      s.env().awaitCondition(() -> r.completedPages() >= to || !r.reading()); // this rank's batch landed or stopped
+      long local = r.completedPages() >= to ? to - from : 0; // 0 once this rank's reader failed or stopped
+      int pages = (int) s.completionSync().reduce(SyncPoint.S5, ReduceOp.MIN, new long[] {local})[0];
+      unified.putAck(new UnifiedState.BatchAck(r, pages)); // ack_prefetch_queue.put
+      s.after(SyncPoint.S5);
     }
   }
 }

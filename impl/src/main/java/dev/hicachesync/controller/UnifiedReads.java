@@ -10,10 +10,10 @@ import dev.hicachesync.env.TransferKind;
  * the final ack is drained. I/O thread (the simulator: the rank's event queue).
  */
 final class UnifiedReads {
-  private final CacheController c;
+  private final RankState s;
 
-  UnifiedReads(CacheController c) {
-    this.c = c;
+  UnifiedReads(RankState s) {
+    this.s = s;
   }
 
   /** Starts reading {@code op} (its slots allocated); the scheduler thread, at the hit drain. */
@@ -21,23 +21,23 @@ final class UnifiedReads {
     if (!op.beginReading()) {
       return;
     }
-    c.host.markBusy(op.hostPages, 0, PrefetchThreadStep.batchEnd(c, op, 0));
+    s.pools().host().markBusy(op.hostPages(), 0, PrefetchThreadStep.batchEnd(s, op, 0));
     issue(op, 0);
   }
 
   private void issue(PrefetchOperation op, int from) {
-    int to = PrefetchThreadStep.batchEnd(c, op, from);
-    c.env.background(TransferKind.STORAGE_READ, to - from, ok -> landed(op, from, to, ok));
+    int to = PrefetchThreadStep.batchEnd(s, op, from);
+    s.env().background(TransferKind.STORAGE_READ, to - from, ok -> landed(op, from, to, ok));
   }
 
   private void landed(PrefetchOperation op, int from, int to, boolean ok) {
-    boolean read = ok && c.readPages(op, from, to);
+    boolean read = ok && s.storage().readPages(op, from, to);
     if (read) {
-      c.stats.storageReadPages.addAndGet(to - from);
+      s.stats().storageReadPages.addAndGet(to - from);
     } else {
-      c.stats.storageReadFailures.incrementAndGet();
+      s.stats().storageReadFailures.incrementAndGet();
     }
-    int next = PrefetchThreadStep.landBatch(c, op, from, to, read);
+    int next = PrefetchThreadStep.landBatch(s, op, from, to, read);
     if (next >= 0) {
       issue(op, next);
     }

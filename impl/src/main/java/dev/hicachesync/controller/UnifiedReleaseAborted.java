@@ -11,23 +11,23 @@ import dev.hicachesync.sync.SyncPoint;
  * so every rank takes the same branch. Scheduler thread only.
  */
 final class UnifiedReleaseAborted {
-  private final CacheController c;
+  private final RankState s;
   private final UnifiedSettle settle;
 
-  UnifiedReleaseAborted(CacheController c, UnifiedSettle settle) {
-    this.c = c;
+  UnifiedReleaseAborted(RankState s, UnifiedSettle settle) {
+    this.s = s;
     this.settle = settle;
   }
 
   void run(String rid) {
-    PrefetchOperation op = c.ongoingPrefetch.get(rid);
+    PrefetchOperation op = s.prefetches().get(rid);
     if (op == null) {
       return;
     }
-    if (op.hostAllocated) {
-      c.sync.barrier(SyncPoint.S6);
+    if (op.hostAllocated()) {
+      s.sync().barrier(SyncPoint.S6);
     }
     settle.abort(op);
-    c.after(SyncPoint.S6);
+    s.after(SyncPoint.S6);
   }
 }

@@ -9,10 +9,12 @@ import java.util.Arrays;
  * drained acks, and the sync point that called it. Scheduler thread only.
  */
 final class UnifiedSettle {
-  private final CacheController c;
+  private final RankState s;
+  private final UnifiedState unified;
 
-  UnifiedSettle(CacheController c) {
-    this.c = c;
+  UnifiedSettle(RankState s, UnifiedState unified) {
+    this.s = s;
+    this.unified = unified;
   }
 
   /**
@@ -20,22 +22,22 @@ final class UnifiedSettle {
    * ({@code _handle_prefetch_result}); the slots past them stay the prefetch's until its final ack.
    */
   void terminate(PrefetchOperation op, PrefetchState how) {
-    int pages = op.hostAllocated ? op.syncedPages : 0;
+    int pages = op.hostAllocated() ? op.syncedPages() : 0;
     if (pages > 0) {
-      int ps = c.config.pageSize();
-      c.data.checkHost(op.hostPages, 0, pages, c.seeds(op), "insert of prefetch " + op.rid);
-      int present = c.tree.insertHost(op.anchor, Arrays.copyOf(op.tokens, pages * ps),
-          Arrays.copyOf(op.hostPages, pages));
+      int ps = s.config().pageSize();
+      s.data().path().checkHost(op.hostPages(), 0, pages, s.data().seeds(op), "insert of prefetch " + op.rid());
+      int present = s.tree().insertHost(op.anchor(), Arrays.copyOf(op.tokens(), pages * ps),
+          Arrays.copyOf(op.hostPages(), pages));
       if (present > 0) {
-        c.freeHost(Arrays.copyOf(op.hostPages, present), "prefetched pages already in the tree");
+        s.pools().freeHost(Arrays.copyOf(op.hostPages(), present), "prefetched pages already in the tree");
       }
-      c.stats.prefetchInsertedPages += pages - present;
-      c.prefetchedTokens.put(op.rid, (pages - present) * ps);
+      s.stats().prefetchInsertedPages += pages - present;
+      s.prefetches().recordInserted(op.rid(), (pages - present) * ps);
     }
-    if (op.hostAllocated && pages == op.hitPages) {
-      c.stats.prefetchesCompleted++;
+    if (op.hostAllocated() && pages == op.hitPages()) {
+      s.stats().prefetchesCompleted++;
     }
-    c.stats.prefetchesTerminated++;
+    s.stats().prefetchesTerminated++;
     leave(op, how, pages);
   }
 
@@ -44,39 +46,39 @@ final class UnifiedSettle {
    * once, the rest at its final ack.
    */
   void abort(PrefetchOperation op) {
-    int pages = op.hostAllocated ? op.syncedPages : 0;
+    int pages = op.hostAllocated() ? op.syncedPages() : 0;
     release(op, 0, pages);
-    c.stats.prefetchesAborted++;
+    s.stats().prefetchesAborted++;
     leave(op, PrefetchState.ABORTED, pages);
   }
 
   /** Revokes {@code op} at the hit drain (below the threshold, stopped, or the host pool is short). */
   void revoke(PrefetchOperation op) {
-    op.revoked = true;
-    c.stats.prefetchesRevoked.incrementAndGet();
+    op.setRevoked(true);
+    s.stats().prefetchesRevoked.incrementAndGet();
     leave(op, PrefetchState.REVOKED, 0);
   }
 
   /** The final batch ack was drained: the slots the prefetch kept no claim on go back. */
   void finalAck(PrefetchOperation op) {
-    c.unified.holding.remove(op);
-    release(op, op.settledPages, op.hitPages);
+    unified.finalAckDrained(op);
+    release(op, op.settledPages(), op.hitPages());
   }
 
   /** Queues host slots [from, to) for release at a later S123 (ready at once: no read writes them now). */
   private void release(PrefetchOperation op, int from, int to) {
     if (to > from) {
-      c.hostReleaseQueue.add(Arrays.copyOfRange(op.hostPages, from, to)).markReady();
+      s.queues().addRelease(Arrays.copyOfRange(op.hostPages(), from, to)).markReady();
     }
   }
 
   private void leave(PrefetchOperation op, PrefetchState how, int kept) {
-    op.settledPages = kept;
+    op.settle(kept);
     op.stopAt(kept); // the I/O thread stops at its next batch
-    op.state = how;
-    if (c.ongoingPrefetch.remove(op.rid) != null) {
-      c.tree.releaseHost(op.anchor);
+    op.moveTo(how);
+    if (s.prefetches().remove(op.rid()) != null) {
+      s.tree().releaseHost(op.anchor());
     }
-    c.mixPrefetchHash(8 + how.ordinal(), op.rid.hashCode(), kept);
+    s.hashes().mixPrefetch(8 + how.ordinal(), op.rid().hashCode(), kept);
   }
 }

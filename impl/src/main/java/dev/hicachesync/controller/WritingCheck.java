@@ -13,19 +13,19 @@ import dev.hicachesync.sync.SyncPoint;
  * {@link ControllerFaults#skipIdleWriteCheck()}). Scheduler thread only.
  */
 final class WritingCheck {
-  private final CacheController c;
+  private final RankState s;
 
-  WritingCheck(CacheController c) {
-    this.c = c;
+  WritingCheck(RankState s) {
+    this.s = s;
   }
 
   void run() {
-    int ready = CacheController.leadingDone(c.writeAcks);
-    if (ready == 0 && c.faults.skipIdleWriteCheck()) {
+    int ready = s.acks().writesDone();
+    if (ready == 0 && s.faults().skipIdleWriteCheck()) {
       return; // B3: the early return before the all_reduce
     }
-    long n = c.sync.reduce(SyncPoint.S1, ReduceOp.MIN, new long[] {ready})[0];
-    c.popWriteAcks((int) n);
-    c.after(SyncPoint.S1);
+    long n = s.sync().reduce(SyncPoint.S1, ReduceOp.MIN, new long[] {ready})[0];
+    s.acks().popWrites((int) n);
+    s.after(SyncPoint.S1);
   }
 }

@@ -7,6 +7,14 @@
  * {@code DrainStorageQueues} S3, {@code FusedEventCheck} S123, {@code CanTerminatePrefetch} S4, {@code
  * CheckPrefetchProgress} S5, {@code ReleaseAbortedRequest} S6, {@code PrefetchThreadStep} S7).
  *
+ * <p>How it is built: {@code CacheController} is the rank's facade (the scheduler's calls and read-only
+ * views); {@code RankState} is the rank's state, one holder per kind ({@code Pools}, {@code CopyAcks}, {@code
+ * StorageQueues}, {@code Prefetches}, {@code StorageTier}, {@code HostWrites}, {@code PageData}, {@code
+ * DecisionHashes}), each owning its fields; {@code ProtocolSteps} is the protocol version's steps, chosen
+ * once at construction ({@code SeparateEventChecks} for {@code pre20460} and {@code post20460}, {@code
+ * FusedEventChecks} for {@code merged}, both on the prefetch steps of {@code HiCacheSyncSteps}; {@code
+ * UnifiedSteps} for {@code unified}), so no step asks which version it is in.
+ *
  * <p>Core types: {@link dev.hicachesync.controller.CacheController}, {@link
  * dev.hicachesync.controller.ControllerConfig}, {@link dev.hicachesync.controller.ControllerEnv}, {@link
  * dev.hicachesync.controller.KvData} (where copies move the KV bytes; none by default), {@link

@@ -1,6 +1,8 @@
 package dev.hicachesync.sim;
 
 import dev.hicachesync.sync.Invariant;
+import dev.hicachesync.topology.GroupKind;
+import dev.hicachesync.topology.Topology;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -83,5 +85,38 @@ final class DomainChecker {
             + "write %d, load %d, revoke %d, backup %d, release %d",
         RankRecorder.label(e[i]), e[i + 1], e[i + 2], e[i + 3], e[i + 4], e[i + 5], e[i + 6], e[i + 7],
         e[i + 8], e[i + 9]);
+  }
+
+  /**
+   * The checks at the end of an in-JVM run: every sync domain's digests of the last two steps, then its final
+   * tree digests; returns the first divergence, else null with each domain's tree digest added to {@code
+   * digests}.
+   */
+  static Divergence endOfRun(Topology t, RankEngine[] engines, RankRecorder[] recorders, long completed,
+      List<Long> digests) {
+    for (List<Integer> domain : t.groups(GroupKind.SYNC_DOMAIN)) {
+      int[] ranks = domain.stream().mapToInt(Integer::intValue).toArray();
+      RankRecorder[] members = new RankRecorder[ranks.length];
+      for (int i = 0; i < ranks.length; i++) {
+        members[i] = recorders[ranks[i]];
+      }
+      DomainChecker checker = new DomainChecker(ranks, members);
+      for (long s = Math.max(0, completed - 2); s < completed; s++) {
+        Divergence d = checker.check(s);
+        if (d != null) {
+          return d;
+        }
+      }
+      long ref = engines[ranks[0]].controller.view().tree().digest().hash();
+      for (int i = 1; i < ranks.length; i++) {
+        long other = engines[ranks[i]].controller.view().tree().digest().hash();
+        if (other != ref) {
+          return new Divergence(completed, "tree digest at the end", List.of(Invariant.TreeAgreement),
+              ranks[0], ranks[i], Long.toHexString(ref), Long.toHexString(other));
+        }
+      }
+      digests.add(ref);
+    }
+    return null;
   }
 }

@@ -1,5 +1,6 @@
 package dev.hicachesync.sim;
 
+import dev.hicachesync.sim.environment.RankEnv;
 import dev.hicachesync.sync.SyncObserver;
 import dev.hicachesync.sync.SyncPoint;
 import java.io.IOException;

@@ -3,6 +3,7 @@ package dev.hicachesync.sim;
 import dev.hicachesync.cluster.ClusterNode;
 import dev.hicachesync.collective.CollectiveException;
 import dev.hicachesync.controller.ControllerStats;
+import dev.hicachesync.sim.environment.EnvironmentFaults;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -68,8 +69,8 @@ public final class HostedRank {
         .put("device_hit_tokens", s.deviceHitTokens).put("host_hit_tokens", s.hostHitTokens)
         .put("storage_hit_tokens", s.storageHitTokens).put("computed_tokens", s.computedTokens)
         .put("recv_collectives", s.recvCollectives);
-    ControllerStats c = e.controller.stats();
-    r.put("controller_collectives", e.controller.collectives())
+    ControllerStats c = e.controller.view().stats();
+    r.put("controller_collectives", e.controller.view().collectives())
         .put("device_to_host_copies", c.deviceToHostCopies).put("device_to_host_pages", c.deviceToHostPages)
         .put("host_to_device_copies", c.hostToDeviceCopies).put("host_to_device_pages", c.hostToDevicePages)
         .put("storage_read_pages", c.storageReadPages.get()).put("storage_write_pages", c.storageWritePages.get())
@@ -78,12 +79,12 @@ public final class HostedRank {
         .put("prefetches_terminated", c.prefetchesTerminated).put("prefetches_completed", c.prefetchesCompleted)
         .put("prefetches_aborted", c.prefetchesAborted);
     if (e.data != null) {
-      r.put("data_bytes", e.data.movedBytes).put("checked_pages", e.data.checkedPages)
+      r.put("data_bytes", e.data.movedBytes()).put("checked_pages", e.data.checkedPages())
           .put("device_tier", e.data.tierName());
     }
     r.put("storage_pages_at_start", sim.storagePagesAtStart())
         .put("storage_evicted_pages", sim.storageEvictedPages())
-        .put("tree_digest", e.controller.tree().digest().hash())
+        .put("tree_digest", e.controller.view().tree().digest().hash())
         .put("elapsed_ms", elapsedMillis);
     if (faults != null) {
       r.put("faults", faults.describe());

@@ -1,5 +1,6 @@
 package dev.hicachesync.sim;
 
+import dev.hicachesync.sim.workload.Request;
 import java.util.List;
 
 /**

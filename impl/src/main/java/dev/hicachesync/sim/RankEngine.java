@@ -6,6 +6,11 @@ import dev.hicachesync.api.PrefixMatch;
 import dev.hicachesync.collective.PipeChannel;
 import dev.hicachesync.collective.ProcessGroup;
 import dev.hicachesync.controller.CacheController;
+import dev.hicachesync.sim.datapath.DataPath;
+import dev.hicachesync.sim.environment.Fault;
+import dev.hicachesync.sim.environment.RankEnv;
+import dev.hicachesync.sim.workload.Request;
+import dev.hicachesync.sim.workload.Workload;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -132,7 +137,7 @@ final class RankEngine {
       }
     }
     if (cfg.fullDigestEvery() > 0 && s % cfg.fullDigestEvery() == cfg.fullDigestEvery() - 1) {
-      recorder.fullDigest(controller.tree().digest().hash());
+      recorder.fullDigest(controller.view().tree().digest().hash());
     }
     recorder.endStep();
     stats.stepsRun = s + 1;
@@ -157,7 +162,7 @@ final class RankEngine {
     if (shape.settleStorage()) {
       where = "step " + stats.stepsRun + " prefetch thread";
       api.runPrefetchThread();
-      env.awaitCondition(controller::storageQueuesSettled);
+      env.awaitCondition(controller.view()::storageQueuesSettled);
     } else {
       where = "step " + s + " events";
       api.runPrefetchThread();
@@ -185,7 +190,7 @@ final class RankEngine {
       errors.add(env.pending() + " background operations still pending at tick " + env.now() + " after step "
           + (stats.stepsRun - 1));
     }
-    errors.addAll(controller.quiescenceErrors());
+    errors.addAll(controller.view().quiescenceErrors());
     return errors;
   }
 
@@ -196,7 +201,7 @@ final class RankEngine {
           || waitingTimeout != null && waitingTimeout.expired(r.rid(), s, env.now())) {
         api.releaseAbortedRequest(r.rid());
         if (shape.settleStorage()) { // the spec frees an aborted read's pages at once: wait for this rank's reader
-          env.awaitCondition(controller::storageQueuesSettled);
+          env.awaitCondition(controller.view()::storageQueuesSettled);
         }
         it.remove();
         if (waitingTimeout != null) {
@@ -224,7 +229,7 @@ final class RankEngine {
         continue;
       }
       if (settle) { // S5's released slots wait for this rank's reader to stop (B7's fix): wait for that
-        env.awaitCondition(controller::storageQueuesSettled);
+        env.awaitCondition(controller.view()::storageQueuesSettled);
       }
       if (!tryAdmit(r, s)) {
         break; // no device memory: the same on every rank, since the pools agree (INV-6)

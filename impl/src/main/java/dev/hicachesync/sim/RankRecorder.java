@@ -60,7 +60,7 @@ final class RankRecorder implements SyncObserver {
 
   @Override
   public void afterSync(SyncPoint point) {
-    ControllerDigest d = controller.digest();
+    ControllerDigest d = controller.view().digest();
     add(point.ordinal(), d.tree(), d.acks(), d.prefetch(), d.alloc());
     if (gate != null) {
       gate.run();
@@ -78,7 +78,7 @@ final class RankRecorder implements SyncObserver {
   }
 
   void endStep() {
-    ControllerDigest d = controller.digest();
+    ControllerDigest d = controller.view().digest();
     add(END, d.tree(), d.acks(), d.prefetch(), d.alloc());
   }
 
@@ -125,7 +125,7 @@ final class RankRecorder implements SyncObserver {
     d[n + 3] = prefetch;
     d[n + 4] = alloc;
     if (controller != null) {
-      long[] popped = controller.poppedCounts();
+      long[] popped = controller.view().poppedCounts();
       System.arraycopy(popped, 0, d, n + 5, 5);
     }
     size[slot] = n + WIDTH;
@@ -133,7 +133,7 @@ final class RankRecorder implements SyncObserver {
       log.write(stepOf[slot], code, tree, acks, prefetch, alloc);
     }
     if (stepOf[slot] == viewStep && controller != null) {
-      views.add(new View(Simulator.queues(controller), controller.tree().describe()));
+      views.add(new View(StopViews.queues(controller), controller.view().tree().describe()));
     }
   }
 }

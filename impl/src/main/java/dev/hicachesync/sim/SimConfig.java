@@ -4,6 +4,11 @@ import dev.hicachesync.controller.ControllerConfig;
 import dev.hicachesync.controller.ControllerFaults;
 import dev.hicachesync.controller.PrefetchPolicy;
 import dev.hicachesync.controller.WritePolicy;
+import dev.hicachesync.sim.datapath.DataOptions;
+import dev.hicachesync.sim.environment.Fault;
+import dev.hicachesync.sim.environment.Timing;
+import dev.hicachesync.sim.spec.SpecShaped;
+import dev.hicachesync.sim.workload.Workload;
 import dev.hicachesync.sync.ProtocolVersion;
 import dev.hicachesync.topology.Topology;
 import java.nio.file.Path;
@@ -68,7 +73,7 @@ public record SimConfig(
   }
 
   /** Returns the controller configuration every rank uses. */
-  ControllerConfig controllerConfig() {
+  public ControllerConfig controllerConfig() {
     // A spec-shaped unified run's prefetch timeout never fires: HiCacheUnified's clock (env.clk) fires at most
     // once per rank per run and is never reset, so a timeout that fired for one request and not for the next
     // would be no behaviour of the spec; S4 still runs, MAX of 0s, and the prefetch completes at its final ack.

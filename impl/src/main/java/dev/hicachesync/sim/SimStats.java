@@ -1,6 +1,8 @@
 package dev.hicachesync.sim;
 
 import dev.hicachesync.controller.ControllerStats;
+import dev.hicachesync.sim.workload.Workload;
+import dev.hicachesync.topology.Topology;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -168,5 +170,32 @@ public final class SimStats {
       return String.format(Locale.ROOT, "data path: off (MiB above are pages x %d KiB nominal)", pageBytes / 1024);
     }
     return String.format(Locale.ROOT, "device tier: %s%nhost layout: %s%ndata path: moved %.1f MiB, checked %d pages on arrival", deviceTier, hostLayout, dataBytes / (1024.0 * 1024.0), checkedPages);
+  }
+
+  /** The statistics of an in-JVM run of {@code cfg} over its {@code engines}, {@code completed} steps in. */
+  static SimStats of(SimConfig cfg, Topology t, RankEngine[] engines, long completed) {
+    SimStats s = new SimStats();
+    s.steps = completed;
+    s.ranks = engines.length;
+    s.pageBytes = cfg.controllerConfig().pageBytes();
+    if (cfg.data().on()) {
+      // Real bytes: the page counts are multiplied by the data path's page size.
+      s.pageBytes = cfg.data().pageBytes();
+      s.deviceTier = engines[0].data.tierName();
+      s.hostLayout = String.format("%s, page %d B (%d layers x %d B)", cfg.data().hostLayout().label(),
+          cfg.data().pageBytes(), cfg.data().layers(), cfg.data().layerBytes());
+    }
+    for (RankEngine e : engines) {
+      if (e.data != null) {
+        s.dataBytes += e.data.movedBytes();
+        s.checkedPages += e.data.checkedPages();
+      }
+      if (t.syncDomain(e.rank).get(0) == e.rank) {
+        s.addDomain(e.stats, e.controller.view().stats());
+        s.domainWorkloads.add(e.workload);
+      }
+      s.addRank(e.stats, e.controller.view().stats(), e.controller.view().collectives());
+    }
+    return s;
   }
 }

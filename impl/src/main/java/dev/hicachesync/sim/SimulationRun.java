@@ -1,6 +1,7 @@
 package dev.hicachesync.sim;
 
 import dev.hicachesync.controller.CacheController;
+import dev.hicachesync.sim.workload.Request;
 import dev.hicachesync.sync.Invariant;
 import dev.hicachesync.topology.GroupKind;
 import dev.hicachesync.topology.Topology;
@@ -14,7 +15,7 @@ import java.util.concurrent.Semaphore;
 import java.util.function.LongFunction;
 
 /**
- * A simulation driven one lockstep point at a time (issue 5's stateful tests), on the same engine as
+ * A simulation driven one lockstep point at a time (stateful tests), on the same engine as
  * {@link Simulator#run()}: the rank threads park at every sync point (after its collective and its
  * recorded digest) until {@link #advance()} releases them all to their next one, and then every sync
  * domain is compared ({@code DomainChecker}) before the call returns.
@@ -214,11 +215,11 @@ public final class SimulationRun implements AutoCloseable {
     RankEngine e = engines[rank];
     CacheController c = e.controller;
     List<Integer> q = new ArrayList<>();
-    for (int n : c.queueSizes()) {
+    for (int n : c.view().queueSizes()) {
       q.add(n);
     }
-    return new RankView(rank, e.recorder.step, e.recorder.lastPoint(), e.env.now(), c.tree().digest().toString(),
-        List.copyOf(q), c.ongoingPrefetches().size(), c.freeDevicePages(), c.freeHostPages(), e.env.pending(),
+    return new RankView(rank, e.recorder.step, e.recorder.lastPoint(), e.env.now(), c.view().tree().digest().toString(),
+        List.copyOf(q), c.view().ongoingPrefetches().size(), c.view().freeDevicePages(), c.view().freeHostPages(), e.env.pending(),
         ended[rank]);
   }
 
@@ -228,7 +229,7 @@ public final class SimulationRun implements AutoCloseable {
     for (RankEngine e : engines) {
       completed = Math.min(completed, e.stats.stepsRun);
     }
-    return sim.stats(topology, engines, completed);
+    return SimStats.of(sim.config(), topology, engines, completed);
   }
 
   /**

@@ -1,34 +1,19 @@
 package dev.hicachesync.sim;
 
-import dev.hicachesync.api.Seam;
-import dev.hicachesync.api.TraceInstrumentation;
 import dev.hicachesync.collective.CollectiveException;
 import dev.hicachesync.collective.LocalFabric;
-import dev.hicachesync.collective.PipeChannel;
 import dev.hicachesync.collective.ProcessGroup;
-import dev.hicachesync.controller.CacheController;
-import dev.hicachesync.controller.ControllerThreads;
-import dev.hicachesync.storage.FileStorageBackend;
-import dev.hicachesync.storage.LruStorageBackend;
-import dev.hicachesync.storage.MemoryStorageBackend;
+import dev.hicachesync.sim.datapath.PromptSeeds;
+import dev.hicachesync.sim.environment.EnvironmentFaults;
+import dev.hicachesync.sim.environment.Timing;
+import dev.hicachesync.sim.spec.SpecTraces;
 import dev.hicachesync.storage.StorageBackend;
-import dev.hicachesync.sync.GroupRegistry;
 import dev.hicachesync.sync.Invariant;
 import dev.hicachesync.sync.InvariantViolation;
-import dev.hicachesync.sync.ProtocolVersion;
-import dev.hicachesync.sync.SyncGroups;
-import dev.hicachesync.sync.SyncLayer;
-import dev.hicachesync.sync.SyncObserver;
-import dev.hicachesync.topology.RankCoord;
 import dev.hicachesync.topology.Topology;
-import dev.hicachesync.trace.TraceHeader;
 import dev.hicachesync.trace.TraceRecorder;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -80,15 +65,9 @@ public final class Simulator {
   private final int[] viewRanks;
   private RankRecorder[] recorders;
   /** Each rank's L3 store, set by {@link #setUp} (evictions are summed into the statistics at the end). */
-  private StorageBackend[] stores;
+  private RunStores stores;
   /** The collective errors of the peers of a rank that crashed (each names the rank it happened on). */
   private final List<String> peerErrors = java.util.Collections.synchronizedList(new ArrayList<>());
-  /** Temporary folders of file stores the run made itself (no --storage-dir): removed when it ends. */
-  private final List<Path> tempStores = new ArrayList<>();
-  /** Page objects the file stores held when opened (a reused --storage-dir); 0 for fresh stores. */
-  private long storagePagesAtStart;
-  /** This run's file stores (their fsync counts go into the statistics at the end). */
-  private final List<FileStorageBackend> fileStores = java.util.Collections.synchronizedList(new ArrayList<>());
   /** Where the run's trace goes ({@link TraceRecorder#NONE}: nothing is wrapped or recorded). */
   private final TraceRecorder trace;
   /** The abort threads {@link #poison} started, for {@link SimulationRun#close} to join. */
@@ -203,8 +182,8 @@ public final class Simulator {
     Topology t = cfg.topology();
     int world = t.worldSize();
     GroupSource fabric = groups != null ? groups : GroupSource.of(new LocalFabric(cfg.collectiveTimeout()));
-    StorageBackend[] storage = storage(world);
-    this.stores = storage;
+    this.stores = new RunStores(cfg, viewStep >= 0, this::hosts);
+    StorageBackend[] storage = stores.open(world);
     if (faults != null) {
       storage = faults.wrapStores(cfg, storage);
     }
@@ -223,9 +202,13 @@ public final class Simulator {
     if (trace.enabled()) {
       trace.header(SpecTraces.header(cfg));
     }
+    // Every rank thread of the topology counts, also in a rank process (its peers run on the same machine).
+    boolean inline = inlineRankThreads != null ? inlineRankThreads
+        : inlineRankThreads(INLINE_RANK_THREADS, t.worldSize(), Runtime.getRuntime().availableProcessors());
+    RankAssembly assembly = new RankAssembly(this, cfg, trace, inline, hosted >= 0, promptSeeds);
     for (int r = 0; r < world; r++) {
       if (hosts(r)) {
-        engines[hosted < 0 ? r : 0] = build(r, t, fabric, storage[r], recorders);
+        engines[hosted < 0 ? r : 0] = assembly.build(r, t, fabric, storage[r], recorders);
       }
     }
     return engines;
@@ -263,12 +246,15 @@ public final class Simulator {
     }
     List<Long> digests = new ArrayList<>();
     if (first.get() == null) {
-      finalChecks(t, engines, recorders, completed, digests);
+      Divergence end = DomainChecker.endOfRun(t, engines, recorders, completed, digests);
+      if (end != null) {
+        report(end);
+      }
     }
     Divergence d = first.get();
     if (d != null) {
       Divergence exact = viewStep < 0 ? ExactViews.replay(cfg, d) : null;
-      d = exact != null ? exact : withViews(d, engines);
+      d = exact != null ? exact : StopViews.withViews(d, engines);
     }
     if (cfg.logFile() != null && viewStep < 0) {
       List<EventLog> logs = new ArrayList<>();
@@ -285,150 +271,12 @@ public final class Simulator {
         }
       }
     }
-    SimStats stats = stats(t, engines, Math.min(completed, cfg.steps()));
-    stats.storagePagesAtStart = storagePagesAtStart;
+    SimStats stats = SimStats.of(cfg, t, engines, Math.min(completed, cfg.steps()));
     stats.storageDurable = cfg.storageDurable();
     stats.hostBufferOnly = cfg.hostBufferOnly();
-    for (FileStorageBackend f : fileStores) {
-      stats.storageFilesForced += f.filesForced();
-      stats.storageFoldersForced += f.foldersForced();
-    }
-    if (cfg.storageBounded()) {
-      stats.storageCapacityPages = cfg.storagePages();
-      for (StorageBackend b : stores) {
-        stats.storageEvictedPages += ((LruStorageBackend) b).evicted();
-      }
-    }
+    stores.addTo(stats);
     return new SimResult(cfg, stats, d, Math.min(completed, cfg.steps()), digests, quiescence,
         (System.nanoTime() - start) / 1_000_000);
-  }
-
-  private RankEngine build(int r, Topology t, GroupSource fabric, StorageBackend storage,
-      RankRecorder[] recorders) {
-    // Every rank thread of the topology counts, also in a rank process (its peers run on the same machine).
-    boolean inline = inlineRankThreads != null ? inlineRankThreads
-        : inlineRankThreads(INLINE_RANK_THREADS, t.worldSize(), Runtime.getRuntime().availableProcessors());
-    RankCoord c = t.coords(r);
-    PipeChannel fromPrev = null;
-    PipeChannel toNext = null;
-    if (c.pp() > 0) {
-      fromPrev = fabric.channel("pp", t.rankOf(new RankCoord(c.dp(), c.cp(), c.tp(), c.pp() - 1)), r);
-    }
-    if (c.pp() < t.pp() - 1) {
-      toNext = fabric.channel("pp", r, t.rankOf(new RankCoord(c.dp(), c.cp(), c.tp(), c.pp() + 1)));
-    }
-    ProcessGroup sched = fabric.group("sched", t.cpTpGroup(r), r);
-    ProcessGroup attnTp = fabric.group("attn_tp", t.attnTpGroup(r), r);
-    ProcessGroup attnCp = fabric.group("attn_cp", t.attnCpGroup(r), r);
-    RankEngine[] self = new RankEngine[1];
-    SyncGroups schedGroups = new SyncGroups(attnTp, attnCp, sched, null, fromPrev, toNext);
-    SyncGroups prefetchGroups = new SyncGroups(fabric.group("pf_attn_tp", t.attnTpGroup(r), r),
-        fabric.group("pf_attn_cp", t.attnCpGroup(r), r), fabric.group("pf_cp_tp", t.cpTpGroup(r), r),
-        t.pp() > 1 ? fabric.group("pf_pp", t.ppGroup(r), r) : null, null, null);
-    // Version unified's completion sync (#27010) on groups of its own, made after the prefetch ones
-    // (GroupRegistry); the earlier versions have no such thread and make none.
-    SyncGroups completionGroups = cfg.version() != ProtocolVersion.UNIFIED ? null
-        : new SyncGroups(fabric.group(GroupRegistry.PFC_ATTN_TP, t.attnTpGroup(r), r),
-            fabric.group(GroupRegistry.PFC_ATTN_CP, t.attnCpGroup(r), r),
-            fabric.group(GroupRegistry.PFC_CP_TP, t.cpTpGroup(r), r),
-            t.pp() > 1 ? fabric.group(GroupRegistry.PFC_PP, t.ppGroup(r), r) : null, null, null);
-    // The API's own trace instrumentation (null when nothing is recorded: no handle is wrapped).
-    TraceInstrumentation traced = Seam.instrument(cfg.version(), schedGroups, prefetchGroups, trace, recorders[r],
-        cfg.pageSize(), () -> self[0].stats.stepsRun);
-    if (traced != null) {
-      schedGroups = traced.sched();
-      prefetchGroups = traced.prefetch();
-      if (completionGroups != null) {
-        completionGroups = traced.completion(cfg.version(), completionGroups);
-      }
-    }
-    // RECV shares the scheduler's group (as SGLang's request broadcast shares the TP CPU group), so a rank
-    // that skips a sync point meets the others' next collective there: a mismatch, not a silent hang.
-    ProcessGroup recv = t.pp() == 1 ? sched : fabric.group("sched", t.syncDomain(r), r);
-    Timing.Factory tf = cfg.timing() != null ? cfg.timing() : SeededTiming.factory();
-    if (cfg.specShaped() != null) {
-      tf = SpecTraces.copiesEndAfterTheStep(tf);
-    }
-    // Read failures on stage 0 only: later stages block on their own reads (see the report's limits).
-    RankEnv env = new RankEnv(r, tf.create(cfg.seed(), r, c.pp() == 0 ? cfg.readFailure() : 0.0));
-    RankRecorder rec = recorders[r];
-    EventLog log = cfg.logFile() == null ? null : new EventLog(r, env);
-    SyncObserver reductions = log == null ? SyncObserver.NONE : log;
-    // The rank's prefetch, I/O, backup threads, stepped: they do the work at the virtual times env decides
-    // (same reports as inline; inlineRankThreads runs that work on the rank's thread, for speed).
-    ControllerThreads threads = inline ? null : ControllerThreads.stepped("rank" + r);
-    CacheController controller = new CacheController(cfg.controllerConfig(), Fault.controllerFaults(cfg.faults(), r, c.pp()),
-        threads == null ? env : threads.around(env),
-        new SyncLayer(cfg.version(), schedGroups, reductions),
-        new SyncLayer(cfg.version(), prefetchGroups, reductions), traced != null ? traced.observer() : rec, storage,
-        "tp" + t.tpRank(r) + "pp" + c.pp());
-    if (Fault.runtimeAttach(cfg.faults())) {
-      controller.detachStorageAtStart(); // attached at runtime, at Fault.ATTACH_STEP
-    }
-    if (cfg.hostBufferOnly()) {
-      controller.parkStorageHits(); // --hicache-host-memory-mode buffer_only (#34798)
-    }
-    if (completionGroups != null) {
-      controller.useCompletionSync(new SyncLayer(cfg.version(), completionGroups, reductions));
-    }
-    if (threads != null) {
-      controller.attachThreads(threads);
-    }
-    rec.attach(controller);
-    DataPath data = cfg.data().on()
-        ? new DataPath(cfg.data(), cfg.devicePages(), cfg.hostPages(), env.clock(), r, promptSeeds) : null;
-    if (data != null) {
-      controller.attachData(data);
-    }
-    List<Integer> domain = t.syncDomain(r);
-    DomainChecker checker = null;
-    // A rank process cannot read its peers' recorders: the launcher compares the gathered digest logs.
-    if (domain.get(0) == r && domain.size() > 1 && hosted < 0) {
-      int[] ranks = domain.stream().mapToInt(Integer::intValue).toArray();
-      RankRecorder[] members = new RankRecorder[ranks.length];
-      for (int i = 0; i < ranks.length; i++) {
-        members[i] = recorders[ranks[i]];
-      }
-      checker = new DomainChecker(ranks, members);
-    }
-    Workload.Factory wf = cfg.workload() != null ? cfg.workload() : SyntheticWorkload.factory(cfg.pageSize());
-    boolean unifiedSpec = cfg.specShaped() != null && cfg.version() == ProtocolVersion.UNIFIED;
-    LoopShape shape = cfg.specShaped() == null ? LoopShape.simulator(cfg.maxRunning())
-        : unifiedSpec ? LoopShape.specUnified()
-        : cfg.specShaped().finishInStep() ? LoopShape.specInStep() : LoopShape.spec();
-    if (unifiedSpec && storage != null) { // HiCacheUnified writes nothing to storage: what S7 finds is seeded
-      cfg.specShaped().seedStorage(storage, "tp" + t.tpRank(r) + "pp" + c.pp(), r, cfg.seed(), cfg.pageSize());
-    }
-    RankEngine engine = new RankEngine(r, this, cfg, shape, Seam.wrap(controller, shape.writeThroughAtFinish(),
-        traced), controller, env, rec, wf.create(cfg.seed(), c.dp()), recv, checker, log);
-    engine.handles.addAll(List.of(sched, schedGroups.attnTp(), schedGroups.attnCp(), prefetchGroups.attnTp(),
-        prefetchGroups.attnCp(), prefetchGroups.cpTp()));
-    if (prefetchGroups.pp() != null) {
-      engine.handles.add(prefetchGroups.pp());
-    }
-    if (completionGroups != null) {
-      engine.handles.addAll(List.of(completionGroups.attnTp(), completionGroups.attnCp(), completionGroups.cpTp()));
-      if (completionGroups.pp() != null) {
-        engine.handles.add(completionGroups.pp());
-      }
-    }
-    if (recv != sched) {
-      engine.handles.add(recv);
-    }
-    engine.toNext = toNext;
-    engine.data = data;
-    self[0] = engine;
-    ProcessGroup tracedRecv = engine.api.traceRecv(recv);
-    if (cfg.specShaped() == null && traced != null) {
-      engine.intake = new WorkloadIntake(engine, cfg.steps(), tracedRecv);
-    }
-    if (cfg.specShaped() != null) { // the same loop; RECV carries the spec's request index instead
-      engine.intake = new SpecIntake(engine, cfg.specShaped(), tracedRecv, recv,
-          traced != null ? traced.recorder() : null, cfg.pageSize());
-      // No victim order of its own: the spec evicts LRU on the replicated clock too (issue 12), so the
-      // tree's own LRU order is the spec's.
-    }
-    return engine;
   }
 
   static void closeData(RankEngine[] engines) {
@@ -447,18 +295,19 @@ public final class Simulator {
 
   /** Page objects the stores this simulator opened held at the start. */
   long storagePagesAtStart() {
-    return storagePagesAtStart;
+    return stores.pagesAtStart();
   }
 
   /** Pages the bounded L3 shards this simulator opened have evicted (0 when unbounded). */
   long storageEvictedPages() {
-    long n = 0;
-    if (cfg.storageBounded()) {
-      for (StorageBackend b : stores) {
-        n += b == null ? 0 : ((LruStorageBackend) b).evicted();
-      }
+    return stores.evictedPages();
+  }
+
+  /** Removes the temporary folders of this run's file stores (every rank thread has ended). */
+  void deleteTempStores() {
+    if (stores != null) {
+      stores.deleteTemp();
     }
-    return n;
   }
 
   Throwable crash() {
@@ -547,71 +396,6 @@ public final class Simulator {
   }
 
   /** Compares the last steps the leaders could not, and the canonical tree digests at the end. */
-  private void finalChecks(Topology t, RankEngine[] engines, RankRecorder[] recorders, long completed,
-      List<Long> digests) {
-    for (List<Integer> domain : t.groups(dev.hicachesync.topology.GroupKind.SYNC_DOMAIN)) {
-      int[] ranks = domain.stream().mapToInt(Integer::intValue).toArray();
-      RankRecorder[] members = new RankRecorder[ranks.length];
-      for (int i = 0; i < ranks.length; i++) {
-        members[i] = recorders[ranks[i]];
-      }
-      DomainChecker checker = new DomainChecker(ranks, members);
-      for (long s = Math.max(0, completed - 2); s < completed; s++) {
-        Divergence d = checker.check(s);
-        if (d != null) {
-          report(d);
-          return;
-        }
-      }
-      long ref = engines[ranks[0]].controller.tree().digest().hash();
-      for (int i = 1; i < ranks.length; i++) {
-        long other = engines[ranks[i]].controller.tree().digest().hash();
-        if (other != ref) {
-          report(new Divergence(completed, "tree digest at the end", List.of(Invariant.TreeAgreement),
-              ranks[0], ranks[i], Long.toHexString(ref), Long.toHexString(other)));
-          return;
-        }
-      }
-      digests.add(ref);
-    }
-  }
-
-  /** Adds both ranks' state after the stop (every thread has been joined): queues, pools and the first tree node where they differ. */
-  private Divergence withViews(Divergence d, RankEngine[] engines) {
-    if (d.rankB() < 0) {
-      return d;
-    }
-    CacheController a = engines[d.rankA()].controller;
-    CacheController b = engines[d.rankB()].controller;
-    List<String> ta = a.tree().describe();
-    List<String> tb = b.tree().describe();
-    String na = "(same)";
-    String nb = "(same)";
-    for (int i = 0; i < Math.max(ta.size(), tb.size()); i++) {
-      String x = i < ta.size() ? ta.get(i) : "(no node)";
-      String y = i < tb.size() ? tb.get(i) : "(no node)";
-      if (!x.equals(y)) {
-        na = x;
-        nb = y;
-        break;
-      }
-    }
-    return d.withViews(d.viewA() + "\n" + state(a, na), d.viewB() + "\n" + state(b, nb));
-  }
-
-  private static String state(CacheController c, String node) {
-    return String.format("after the stop: %s%nfirst differing tree node: %s", queues(c),
-        node.equals("(same)") ? "none now (the difference was transient)" : node);
-  }
-
-  /** Returns a rank's tree digest, queue lengths, free pages and ongoing prefetches, on one line. */
-  static String queues(CacheController c) {
-    int[] q = c.queueSizes();
-    return String.format("%s; queues write=%d load=%d revoke=%d backup=%d release=%d; "
-            + "free device=%d host=%d; ongoing prefetches=%d",
-        c.tree().digest(), q[0], q[1], q[2], q[3], q[4], c.freeDevicePages(), c.freeHostPages(),
-        c.ongoingPrefetches().size());
-  }
 
   /** Replays {@code cfg} (same seed, fresh storage, no log) recording ranks' views at step {@code step}; returns its recorders. */
   static RankRecorder[] replayViews(SimConfig cfg, long step, int rankA, int rankB, Divergence expect) {
@@ -627,104 +411,6 @@ public final class Simulator {
     return same ? again.recorders : null; // another outcome: the views would not explain this divergence
   }
 
-  SimStats stats(Topology t, RankEngine[] engines, long completed) {
-    SimStats s = new SimStats();
-    s.steps = completed;
-    s.ranks = engines.length;
-    s.pageBytes = cfg.controllerConfig().pageBytes();
-    if (cfg.data().on()) {
-      // Real bytes: the page counts are multiplied by the data path's page size.
-      s.pageBytes = cfg.data().pageBytes();
-      s.deviceTier = engines[0].data.tierName();
-      s.hostLayout = String.format("%s, page %d B (%d layers x %d B)", cfg.data().hostLayout().label(),
-          cfg.data().pageBytes(), cfg.data().layers(), cfg.data().layerBytes());
-    }
-    for (RankEngine e : engines) {
-      if (e.data != null) {
-        s.dataBytes += e.data.movedBytes;
-        s.checkedPages += e.data.checkedPages;
-      }
-      if (t.syncDomain(e.rank).get(0) == e.rank) {
-        s.addDomain(e.stats, e.controller.stats());
-        s.domainWorkloads.add(e.workload);
-      }
-      s.addRank(e.stats, e.controller.stats(), e.controller.collectives());
-    }
-    return s;
-  }
 
-  /**
-   * Returns each rank's L3 (nulls when storage is off).
-   *
-   * <p>Unbounded: one store shared by every rank, as a real L3 is; nothing is ever deleted, so whether a
-   * rank sees a peer's object depends only on whether the peer wrote it, which for ranks of one sync
-   * domain the lockstep collectives order (writes run before RECV).
-   *
-   * <p>Bounded ({@code storagePages}): every rank gets its own shard of that many pages, an {@link
-   * LruStorageBackend} over its own memory map or its own folder {@code rank-N}. Why not one shared
-   * bounded store: evictions would then happen in the order rank threads reach the store, so which pages
-   * a rank finds (S7's local hit, a read that fails) would depend on thread timing, and a seed would not
-   * replay. A shard is touched only by its rank's thread, in that rank's event order, and its LRU clock
-   * is that call order, so eviction is a pure function of (seed, rank) like the rest of the rank's
-   * environment. Agreement does not rest on the shards agreeing: S7 MIN-reduces the local hits and S5 the
-   * pages read, so a page one rank evicted and another kept is read by neither (an evicted page that
-   * was already counted in S7 is a failed read, which the protocol handles). The capacity is per rank,
-   * as SGLang sizes its host tier ({@code --hicache-size} is per rank); peers no longer see each other's
-   * objects, which matters only with {@code --dp > 1}, where replicas hit each other's pages in the
-   * shared store (in an order the threads decide).
-   */
-  private StorageBackend[] storage(int world) {
-    StorageBackend[] out = new StorageBackend[world];
-    if (cfg.storage() == StorageMode.OFF) {
-      return out;
-    }
-    if (!cfg.storageBounded()) {
-      Arrays.fill(out, open(cfg.storageDir() != null && viewStep < 0 ? cfg.storageDir() : null));
-      return out;
-    }
-    // A replay (viewStep >= 0) starts from empty shards in temporary folders, as the run it repeats did.
-    Path root = cfg.storageDir() != null && viewStep < 0 ? cfg.storageDir() : null;
-    for (int r = 0; r < world; r++) {
-      if (!hosts(r)) {
-        continue;
-      }
-      out[r] = new LruStorageBackend(open(root == null ? null : root.resolve("rank-" + r)), cfg.storagePages());
-    }
-    return out;
-  }
 
-  /**
-   * Returns a fresh memory store, or a file store under {@code dir} (null: a new temporary folder, removed
-   * when the run ends; a folder the user named is kept, and the pages it already held are counted).
-   */
-  private StorageBackend open(Path dir) {
-    if (cfg.storage() == StorageMode.MEMORY) {
-      return new MemoryStorageBackend();
-    }
-    Path folder = dir;
-    if (folder == null) {
-      try {
-        folder = Files.createTempDirectory("hicache-sim-");
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-      synchronized (tempStores) {
-        tempStores.add(folder);
-      }
-    }
-    FileStorageBackend store = new FileStorageBackend(folder, cfg.storageDurable());
-    storagePagesAtStart += store.pagesAtOpen();
-    fileStores.add(store);
-    return store;
-  }
-
-  /** Removes the temporary folders of this run's file stores (every rank thread has ended). */
-  void deleteTempStores() {
-    synchronized (tempStores) {
-      for (Path p : tempStores) {
-        StoreFolders.deleteTree(p);
-      }
-      tempStores.clear();
-    }
-  }
 }

@@ -3,6 +3,8 @@ package dev.hicachesync.sim;
 import dev.hicachesync.collective.ProcessGroup;
 import dev.hicachesync.collective.ReduceOp;
 import dev.hicachesync.controller.CacheController;
+import dev.hicachesync.sim.spec.SpecShaped;
+import dev.hicachesync.sim.workload.Request;
 import dev.hicachesync.sync.SyncPoint;
 import dev.hicachesync.trace.TraceRecorder;
 import java.util.List;
@@ -42,7 +44,7 @@ final class SpecIntake implements Intake {
     this.harness = harness;
     this.trace = trace;
     this.pageSize = pageSize;
-    this.unified = engine.controller.version() == dev.hicachesync.sync.ProtocolVersion.UNIFIED;
+    this.unified = engine.controller.view().version() == dev.hicachesync.sync.ProtocolVersion.UNIFIED;
   }
 
   @Override
@@ -54,7 +56,7 @@ final class SpecIntake implements Intake {
     int waiting = index(engine.firstWaiting());
     // unified: the next request only once no prefetch is in flight on any rank (HiCacheUnified's RecvComplete),
     // hence MIN: every rank must be ready
-    boolean ready = waiting == 0 && reqIdx < shape.requests().size() && (!unified || c.prefetchesSettled());
+    boolean ready = waiting == 0 && reqIdx < shape.requests().size() && (!unified || c.view().prefetchesSettled());
     long[] mine = {ready ? reqIdx + 1 : 0};
     ReduceOp op = unified ? ReduceOp.MIN : ReduceOp.MAX;
     engine.api.beforeRecv(waiting, index(engine.firstRunning())); // the RECV line's snapshot, when traced
@@ -86,8 +88,8 @@ final class SpecIntake implements Intake {
   /** The spec's {@code LocalDone} on every rank of the domain (see the class javadoc). */
   private boolean allDone(CacheController c) {
     boolean done = reqIdx == shape.requests().size() && engine.firstWaiting() == null
-        && engine.firstRunning() == null && c.ongoingPrefetches().isEmpty() && (!unified || c.prefetchesSettled());
-    for (int n : c.queueSizes()) {
+        && engine.firstRunning() == null && c.view().ongoingPrefetches().isEmpty() && (!unified || c.view().prefetchesSettled());
+    for (int n : c.view().queueSizes()) {
       done &= n == 0;
     }
     long[] v = {done ? 1 : 0};

@@ -1,5 +1,6 @@
 package dev.hicachesync.sim;
 
+import dev.hicachesync.sim.environment.Fault;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;

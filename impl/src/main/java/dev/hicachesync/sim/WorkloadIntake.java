@@ -1,6 +1,7 @@
 package dev.hicachesync.sim;
 
 import dev.hicachesync.collective.ProcessGroup;
+import dev.hicachesync.sim.workload.Request;
 import dev.hicachesync.sync.SyncPoint;
 import java.util.List;
 

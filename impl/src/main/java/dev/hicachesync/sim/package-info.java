@@ -5,11 +5,19 @@
  *
  * <p>Core types: {@link dev.hicachesync.sim.Simulator}, {@link dev.hicachesync.sim.SimConfig}, {@link
  * dev.hicachesync.sim.SimResult}, {@link dev.hicachesync.sim.Divergence}, {@link
- * dev.hicachesync.sim.Workload} (the request source: synthetic sessions, later replayed traces), {@link
- * dev.hicachesync.sim.Timing} (each rank's environment schedule: seeded, scripted or generated) and {@link
- * dev.hicachesync.sim.Fault} (deliberate protocol bugs, off by default), {@link
- * dev.hicachesync.sim.DataOptions} (whether each rank's {@code DataPath} moves and checks real KV bytes).
+ * dev.hicachesync.sim.workload.Workload} (the request source: synthetic sessions, later replayed traces), {@link
+ * dev.hicachesync.sim.environment.Timing} (each rank's environment schedule: seeded, scripted or generated) and {@link
+ * dev.hicachesync.sim.environment.Fault} (deliberate protocol bugs, off by default), {@link
+ * dev.hicachesync.sim.datapath.DataOptions} (whether each rank's {@code DataPath} moves and checks real KV bytes).
  * A divergence's readable views come from a replay of the same seed ({@code ExactViews}).
+ *
+ * <p>This package is the run itself: building the ranks and stepping them ({@code Simulator}, {@code
+ * SimulationRun}), each rank's scheduler loop ({@code RankEngine}), the checks of their digests ({@code
+ * RankRecorder}, {@code DomainChecker}, {@code ExactViews}, {@code EventLog}, {@code DigestLog}) and ranks run
+ * as processes ({@code HostedRank}, {@code RankReport}, {@code ProcessReports}, {@code DigestLogs}). The jobs
+ * around it have packages of their own: {@code sim.environment} (timing and faults), {@code sim.datapath}
+ * (the KV bytes), {@code sim.workload} (the requests) and {@code sim.spec} (spec-shaped runs for trace
+ * validation).
  *
  * <p>Each rank's scheduler loop ({@code RankEngine}, one loop for every run; a {@code LoopShape} orders its
  * phases and sets its limits, an {@code Intake} says what RECV carries, {@code SpecShaped} runs for {@code

@@ -5,7 +5,7 @@ import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * One rank's view of a store with seeded environment faults (issue 16's soak): a read finds its page
+ * One rank's view of a store with seeded environment faults (soak): a read finds its page
  * corrupt ({@link CorruptPageException}) or missing (absent although the hit query saw it), or an
  * operation fails outright ({@link StorageBackendException}). Existence queries are not faulted: S7's hit
  * count stays what the store holds, so a fault shows as a read that fails after the ranks agreed to read.

@@ -217,7 +217,7 @@ public final class FileStorageBackend implements StorageBackend {
     Path p = paths.pathOf(key);
     ByteBuffer object;
     // Opened without following a final symlink: one open instead of a symlink check and then an open, and
-    // no window between the two (issue 13). A symlink fails the open (ELOOP) and is named below.
+    // no window between the two. A symlink fails the open (ELOOP) and is named below.
     try (FileChannel ch = FileChannel.open(p, READ_OWN_FILE)) {
       object = WholeObjectReader.readWhole(ch);
     } catch (NoSuchFileException e) {

@@ -12,7 +12,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * {@code _} itself) becomes {@code _hh}; the result is injective and can never contain {@code ..} or a
  * separator. The final containment check is a second, independent guard.
  *
- * <p>Why the 256 page folders are remembered (issue 13): every get and put names its file, and building
+ * <p>Why the 256 page folders are remembered: every get and put names its file, and building
  * {@code root/xx} and normalizing the whole path per call cost as much as a tenth of a page read. A folder
  * is resolved and checked once; each call then appends one file name whose characters it checks.
  */

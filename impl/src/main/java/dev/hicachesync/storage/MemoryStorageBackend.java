@@ -11,7 +11,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>Why not a map of byte-array copies (what this was): an unbounded replay stores millions of small
  * pages, and each was four to six heap objects (the map's node, the key, its strings, the copy) that every
  * young collection copied and every marking traced; in the Mooncake replay that was a fifth of the
- * profile and a third of the wall time in collection pauses (issue 13). Here a stored page is a few slots
+ * profile and a third of the wall time in collection pauses. Here a stored page is a few slots
  * of primitive arrays: its key as the four longs of its SHA-256 hash plus a number for its suffix, in an
  * open-addressing table, and its bytes in large shared chunks ({@link Stripe}).
  *
@@ -138,7 +138,7 @@ public final class MemoryStorageBackend implements StorageBackend {
      * Longs per table slot: {@code [len << 32 | suffix number (or EMPTY / DELETED), the hash's four words,
      * chunk << 32 | offset]}. Why one array: a probe reads a slot's suffix and key together (one or two
      * cache lines), and a put writes where the bytes go in the same lines; with one array per field a put
-     * of a new key missed the cache five times, the largest cost of the Mooncake replay's L3 (issue 13).
+     * of a new key missed the cache five times, the largest cost of the Mooncake replay's L3.
      */
     private static final int SLOT = 6;
 

@@ -21,13 +21,13 @@ public final class PageKey {
   /**
    * The hash's 64 lower-case hex digits as ASCII bytes: what the next link hashes, what keys compare by.
    * Never modified. Why bytes and not a string: a replay makes a key per page per rank, and the string
-   * (a copy of these bytes) was built for every one of them and read by none on the hot path (issue 13).
+   * (a copy of these bytes) was built for every one of them and read by none on the hot path.
    */
   private final byte[] hashAscii;
   /**
    * The hash as four big-endian longs (the value of each 16 hex digits of {@link #hashAscii}). Never
    * modified. Why: the in-memory L3 keys its tables by them, and parsing them from the hex digits at every
-   * put, get and exists was a twentieth of a replay's profile (issue 13).
+   * put, get and exists was a twentieth of a replay's profile.
    */
   private final long[] words;
   private final String suffix;
@@ -57,7 +57,7 @@ public final class PageKey {
    * Returns the key of the page with tokens {@code tokens[from, from + len)} that follows {@code prev}
    * (null: the first page): the same key as {@link #chain(PageKey, int[])} of that range, without a copy.
    *
-   * <p>Why this shape (issue 13): a replay hashes every page of every prompt; looking SHA-256 up per call,
+   * <p>Why this shape: a replay hashes every page of every prompt; looking SHA-256 up per call,
    * re-encoding the previous hash and allocating buffers cost more than the hash itself. So each thread
    * keeps its digest and byte buffer, and a key keeps its hex digits as ASCII bytes for the next link. A key
    * another thread chained from the same previous key and tokens moments ago is taken from {@link
@@ -90,7 +90,7 @@ public final class PageKey {
     }
     sha.update(buf, 0, 4 * len);
     // Digest into the thread's buffer and write the hex digits straight into the key's own byte array:
-    // one array and one string per key (the HexFormat route made five allocations; issue 13).
+    // one array and one string per key (the HexFormat route made five allocations).
     try {
       sha.digest(h.digest, 0, DIGEST_BYTES);
     } catch (java.security.DigestException e) {

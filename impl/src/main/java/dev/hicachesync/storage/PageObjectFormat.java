@@ -105,7 +105,7 @@ final class PageObjectFormat {
   /**
    * Whether the first {@code length} bytes of {@code name} spell {@code key.toString()} in UTF-8: the same
    * answer as decoding them and comparing strings, without building either string when the name is ASCII
-   * (every hash, and every suffix this project makes; issue 13).
+   * (every hash, and every suffix this project makes).
    */
   static boolean namesKey(ByteBuffer name, int length, PageKey key) {
     byte[] hash = key.asciiHash();

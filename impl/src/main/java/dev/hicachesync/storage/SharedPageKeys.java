@@ -10,7 +10,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * others take its key.
  *
  * <p>Why: SHA-256 per page per rank was, after the tree's key hash, the largest cost of the Mooncake replay
- * at CP 2 x TP 2 (issue 13). No key changes: an entry is taken only when the previous key's hash and every
+ * at CP 2 x TP 2. No key changes: an entry is taken only when the previous key's hash and every
  * token of the page are equal to what it was computed from (the tokens are copied into the entry, so a
  * caller that reuses its array later cannot change it), and a key is a pure function of those. Any thread:
  * entries are immutable and published through an {@link AtomicReferenceArray}; threads that race for a

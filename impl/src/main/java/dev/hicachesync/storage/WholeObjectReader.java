@@ -8,7 +8,7 @@ import java.nio.channels.FileChannel;
  * Reads a whole page object into this thread's reusable direct buffer: what {@link FileStorageBackend#get}
  * checks before it copies the payload out.
  *
- * <p>Why (issue 13): {@code Files.readAllBytes} asked the file's size (one more system call), read into a
+ * <p>Why: {@code Files.readAllBytes} asked the file's size (one more system call), read into a
  * fresh heap array through the JDK's own direct buffer (a second copy), and allocated the array per page.
  * Here a page-sized object costs one {@code read} into memory the thread keeps, and the checksum and the
  * copy out read that memory directly.

@@ -28,8 +28,8 @@ public enum ProtocolVersion implements Labelled {
   public static final ProtocolVersion DEFAULT = MERGED;
 
   /**
-   * The protocol SGLang runs today (#35081): the default of {@code simulate} and of an ad-hoc {@code check}
-   * (issue 11). A spec-shaped run ({@code simulate --trace}) without {@code --version} stays on {@link
+   * The protocol SGLang runs today (#35081): the default of {@code simulate} and of an ad-hoc {@code check}.
+   * A spec-shaped run ({@code simulate --trace}) without {@code --version} stays on {@link
    * #DEFAULT}: its trace module follows HiCacheSync.tla.
    */
   public static final ProtocolVersion TODAY = UNIFIED;

@@ -16,7 +16,7 @@ public interface SyncObserver {
 
   /**
    * A sync layer has reduced {@code local} to {@code result} at {@code point} (one call per sync point,
-   * whatever number of collectives or pipeline receives it took): the seam for trace recording (issue 6).
+   * whatever number of collectives or pipeline receives it took): the seam for trace recording.
    * The default does nothing; it must not mutate the arrays.
    */
   default void onReduce(SyncPoint point, long[] local, long[] result) {}

@@ -45,7 +45,7 @@ final class CudaCopy implements TransferEvent {
 
   /**
    * Waits by polling {@link #isDone()} (parking 20 µs between polls). Why not {@code cudaEventSynchronize}
-   * under the lock, as before issue 10: that held the monitor for the whole copy, so a concurrent {@link
+   * under the lock, as an earlier version did: that held the monitor for the whole copy, so a concurrent {@link
    * #isDone()} from another thread blocked too, against {@link TransferEvent}'s "never blocks"; and outside
    * the lock the event could be destroyed under the waiter by the thread that completes it.
    */

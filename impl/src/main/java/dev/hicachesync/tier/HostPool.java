@@ -68,7 +68,7 @@ public final class HostPool {
    * Returns a view of the pool's whole memory in its layout's order (position 0, limit all pages), sharing
    * the pool's bytes. For measurements that must copy the very bytes a page copy copies, at the same
    * addresses: the same copies into two different buffers of the same size measured up to 10 % apart
-   * (docs/reference/measurements.md).
+   * (docs/explanation/concurrency.md).
    */
   public ByteBuffer poolView() {
     return memory.duplicate().clear();
@@ -100,7 +100,7 @@ public final class HostPool {
     }
     checkRoom(dst);
     geometry.checkPage(page);
-    // Absolute bulk copies: no view object per layer, one copy per contiguous range (issue 13).
+    // Absolute bulk copies: no view object per layer, one copy per contiguous range.
     int at = dst.position();
     dst.put(at, memory, geometry.pageFirstOffset(page, 0), geometry.pageBytes());
     dst.position(at + geometry.pageBytes());
@@ -122,8 +122,8 @@ public final class HostPool {
   /*
    * The layer_first page copies: one bulk copy per layer, {@code stride} (a whole layer of every page) apart,
    * two layers per turn of the loop, the layout chosen before anything else and every size read once into a
-   * local. Why this shape (issue 13), measured with a scratch probe (100-150 interleaved trials of 20,000
-   * pages of 8 x 512 bytes each, under chrt -f 1 on 2 cores, 1 Dec 2026), as speed against eight bulk puts with constant offsets into the same
+   * local. Why this shape, measured with a scratch probe (100-150 interleaved trials of 20,000
+   * pages of 8 x 512 bytes each, under chrt -f 1 on 2 cores, 1 Dec 2026; docs/explanation/concurrency.md), as speed against eight bulk puts with constant offsets into the same
    * buffer:
    * - the fields in locals: a bulk copy is a call the JIT must assume writes any memory, so a field read in
    *   the loop (the pool's buffer, the geometry's sizes) was read again after each copy, and with it the

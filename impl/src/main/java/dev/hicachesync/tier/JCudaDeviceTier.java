@@ -22,7 +22,7 @@ import jcuda.runtime.cudaStream_t;
  *
  * <p>Two non-blocking streams: {@code stream} carries the asynchronous copies, {@code syncStream} the
  * synchronous {@link #read}/{@link #write}, which wait for their own stream only, so a copy in flight stays
- * in flight ({@link DeviceTier}'s rule 4; synchronizing the copy stream there, as before issue 10, made
+ * in flight ({@link DeviceTier}'s rule 4; synchronizing the copy stream there, as an earlier version did, made
  * every earlier copy synchronous). Non-blocking: neither stream serializes with CUDA's legacy default
  * stream. Within {@link DeviceTier}'s rule 3 this tier reads a host → device source at issue (into
  * staging), and writes a device → host destination when the event is first observed done.

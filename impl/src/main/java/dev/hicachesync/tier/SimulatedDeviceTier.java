@@ -59,7 +59,7 @@ public final class SimulatedDeviceTier implements DeviceTier {
     return geometry.layerBytes();
   }
 
-  /** Offset of one layer of a device page; copies use absolute bulk puts, no view per layer (issue 13). */
+  /** Offset of one layer of a device page; copies use absolute bulk puts, no view per layer. */
   private int layer(int page, int layer) {
     geometry.checkPage(page);
     return geometry.layerFirstOffset(page, layer);

@@ -76,6 +76,16 @@ public record Topology(int dp, int cp, int tp, int pp) {
     return dp * cp * tp;
   }
 
+  /** Returns cp·tp, the ranks of one {@link GroupKind#CP_TP} group (one replica's ranks within one stage). */
+  public int cpTpSize() {
+    return cp * tp;
+  }
+
+  /** Returns {@code "dp,cp,tp,pp"}, e.g. {@code 1,2,2,1}: the sizes alone, as report tables and model names show them. */
+  public String sizes() {
+    return dp + "," + cp + "," + tp + "," + pp;
+  }
+
   /** Returns the coordinates of global {@code rank}. */
   public RankCoord coords(int rank) {
     checkRank(rank);
@@ -201,11 +211,6 @@ public record Topology(int dp, int cp, int tp, int pp) {
     if (value < 0 || value >= size) {
       throw new InvalidTopologyException(name + " coordinate " + value + " is outside [0, " + size + ")");
     }
-  }
-
-  /** Returns the sizes as {@code dp,cp,tp,pp} (e.g. {@code 1,2,1,1}), the compact form of report tables. */
-  public String sizes() {
-    return dp + "," + cp + "," + tp + "," + pp;
   }
 
   @Override

@@ -5,7 +5,7 @@ import java.util.Map;
 
 /**
  * The checks of a trace's fields that TLC does not make, so that every field the format carries is
- * checked by someone (issue 16: an edited {@code step} and a changed {@code Policy} were accepted).
+ * checked by someone (an edited {@code step} and a changed {@code Policy} were accepted).
  *
  * <ul>
  *   <li>At least one event: a header alone is no run.

@@ -1,5 +1,5 @@
 /**
- * Trace recording for trace validation (issue 6): {@link dev.hicachesync.trace.TraceRecorder} (off by
+ * Trace recording for trace validation: {@link dev.hicachesync.trace.TraceRecorder} (off by
  * default: {@link dev.hicachesync.trace.TraceRecorder#NONE}), the NDJSON writer {@link
  * dev.hicachesync.trace.NdjsonTraceRecorder}, the strict {@link dev.hicachesync.trace.TraceReader}, and the
  * records: {@link dev.hicachesync.trace.TraceHeader}, {@link dev.hicachesync.trace.CollectiveRecord},

@@ -38,7 +38,7 @@ public final class RadixTree {
   /**
    * The nodes of {@link #lru} that hold device pages, in the same order: what device eviction walks. Why a
    * second set: eviction skips every node without device pages, and in a long replay most of the tree is
-   * host-only, so each eviction walked past thousands of them (issue 13). Same victims in the same order:
+   * host-only, so each eviction walked past thousands of them. Same victims in the same order:
    * eviction never gives a node device pages, so the walk over this set meets exactly the nodes the walk
    * over {@link #lru} did not skip. Kept by {@link #setDeviceOf}, {@link #touch} and {@link #delete}.
    */
@@ -374,7 +374,7 @@ public final class RadixTree {
   public int evictHost(int pages, Consumer<int[]> freeHost) {
     if (hostNodes == 0) {
       // Nothing holds host pages (no host pool, or none written yet): the scan below would visit every
-      // node to find nothing, once per insert under write_through (issue 16: a run that never finished).
+      // node to find nothing, once per insert under write_through (a run that never finished).
       return 0;
     }
     int freed = 0;

@@ -10,7 +10,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  *
  * <p>Why: the chains are serial (each token's mix waits for the previous one's), and with four ranks every
  * new node's key was hashed four times; in the whole Mooncake replay at CP 2 x TP 2 that was the largest
- * single frame of the profile (issue 13). The hash values are unchanged: the digest logs and reports are
+ * single frame of the profile. The hash values are unchanged: the digest logs and reports are
  * the same with or without this table.
  *
  * <p>Correctness does not rest on the ranks agreeing: an entry is a pure function of the running hash it

@@ -26,7 +26,7 @@ public final class TreeNode {
    * Content seed per key page, or null until first asked for ({@link #cachedPageSeeds}); a pure function
    * of each page's tokens, so a split divides it like {@link #hashes}. Why cached: the data path asks for
    * a node's seeds at every backup, write-back, load and check, and a replay's prompts are thousands of
-   * tokens long (issue 13).
+   * tokens long.
    */
   private long[] pageSeeds;
   /** Locks held on this node's subtree; device eviction needs 0 ({@code lock_ref}). */
@@ -45,7 +45,7 @@ public final class TreeNode {
   /**
    * Returns a 64-bit fingerprint of the node's key, computed once per key (a split changes the key and
    * calls {@link #keyChanged}). Why: the tree digest mixes every node's key, and re-reading every token of
-   * the tree at every digest was the largest single cost of a replay's profile (issue 13).
+   * the tree at every digest was the largest single cost of a replay's profile.
    */
   long keyMix() {
     if (!keyMixValid) {
@@ -59,7 +59,7 @@ public final class TreeNode {
    * Returns {@link Mix64#mix(long, int[]) Mix64.mix(h, key)} and sets {@link #keyMix()} in the same pass
    * over the key. Why: a new node's key is mixed into the tree's mutation hash at once and into the digest
    * later; the two chains are independent, so the processor runs them side by side for about the cost of
-   * one (the digest's pass was a sixth of a replay's profile, issue 13). Same values as computed apart; a
+   * one (the digest's pass was a sixth of a replay's profile). Same values as computed apart; a
    * replica that already hashed an equal key from the same running hash lends its result
    * ({@link SharedKeyMixes}).
    */

@@ -1,8 +1,8 @@
 package dev.hicachesync.workload;
 
-import dev.hicachesync.sim.ForwardingWorkload;
-import dev.hicachesync.sim.Request;
-import dev.hicachesync.sim.Workload;
+import dev.hicachesync.sim.workload.ForwardingWorkload;
+import dev.hicachesync.sim.workload.Request;
+import dev.hicachesync.sim.workload.Workload;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

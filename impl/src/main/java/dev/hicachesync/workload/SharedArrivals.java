@@ -1,6 +1,6 @@
 package dev.hicachesync.workload;
 
-import dev.hicachesync.sim.Request;
+import dev.hicachesync.sim.workload.Request;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.Supplier;
 

@@ -12,7 +12,7 @@ import org.jetbrains.lincheck.datastructures.Param;
 import org.jetbrains.lincheck.datastructures.ThreadIdGen;
 
 /**
- * The operation catalogue for Lincheck checks of a collective rendezvous (issue 5): every Lincheck thread
+ * The operation catalogue for Lincheck checks of a collective rendezvous: every Lincheck thread
  * is one rank of one group and each {@link #allReduce} is that rank's next collective.
  *
  * <p>Why a scripted payload: a blocking rendezvous has no sequential specification in Lincheck's sense

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 13: a collective allocates nothing per call but the fresh array the interface returns (no call
+ * A collective allocates nothing per call but the fresh array the interface returns (no call
  * record, no wait-board entry, no payload copy), and nothing at all when the caller passes its own. Measured with the JVM's per-thread allocation counter
  * over many calls, so that a stray object per call shows as tens of bytes per call above the result.
  */

@@ -12,7 +12,7 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 13: a timeout decides a generation for every member. Here rank 2 arrives around the deadline of
+ * A timeout decides a generation for every member. Here rank 2 arrives around the deadline of
  * ranks 0 and 1, trial after trial; whether it made it is decided once (the CAS that counts its arrival
  * against the CAS that fences it out, {@link MemberSlot}), so in every trial either all three members get
  * the result or all three fail — never a rank that returned a result while another saw a timeout.

@@ -9,7 +9,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 13: every group that waits actively, spinning ones included, times active waiting against parking
+ * Every group that waits actively, spinning ones included, times active waiting against parking
  * with its {@link WaitModeChooser} (a spinning pair once fell into parking every call with nothing to
  * bring it back). A one-member group completes each call at once, so one thread drives its chooser.
  */

@@ -10,7 +10,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Issue 13: members that parked are woken by the member that completes the generation (and by each other),
+ * Members that parked are woken by the member that completes the generation (and by each other),
  * each unparked exactly by the waker that takes its registration. The fabric's timeout is minutes, so a
  * lost wake-up shows as a member still parked long after the last arrival, not as a timeout error.
  */

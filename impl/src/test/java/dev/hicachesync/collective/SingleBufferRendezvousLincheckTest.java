@@ -6,7 +6,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * The rendezvous check bites on the shape {@link Rendezvous} has now (issue 13): every member publishes
+ * The rendezvous check bites on the shape {@link Rendezvous} has now: every member publishes
  * its arrival on its own counter and reduces the others' copies itself. The twin below does exactly that
  * but keeps one payload copy per member instead of {@link MemberSlot}'s two (buffer {@code k & 1}).
  *

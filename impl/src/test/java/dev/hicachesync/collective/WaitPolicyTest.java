@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 
-/** {@link WaitPolicy} (issue 13): how a member waits before it parks. */
+/** {@link WaitPolicy}: how a member waits before it parks. */
 class WaitPolicyTest {
   @Test
   void autoSpinsWhenTheGroupLeavesACoreFreeAndYieldsOtherwise() {

@@ -52,9 +52,9 @@ public abstract class AbstractAckQueueLincheckTest {
     return acks.popLeading().toString();
   }
 
-  /** The controller's own write-ack queue and {@code CacheController.leadingDone}. */
+  /** The controller's own write-ack queue and its {@code leadingDone}. */
   static Acks real() {
-    CopyAckQueue<WriteAck> writeAcks = ControllerFixtures.controller().writeAcks;
+    CopyAckQueue<WriteAck> writeAcks = ControllerFixtures.controller().state().acks().writeQueue();
     ControllerFixtures.CopyEvent[] events = new ControllerFixtures.CopyEvent[ACKS];
     for (int i = 0; i < ACKS; i++) {
       events[i] = new ControllerFixtures.CopyEvent();
@@ -68,12 +68,12 @@ public abstract class AbstractAckQueueLincheckTest {
 
       @Override
       public int leadingDone() {
-        return CacheController.leadingDone(writeAcks);
+        return writeAcks.leadingDone();
       }
 
       @Override
       public List<Long> popLeading() {
-        int n = CacheController.leadingDone(writeAcks);
+        int n = writeAcks.leadingDone();
         List<Long> ids = new ArrayList<>();
         for (int k = 0; k < n; k++) {
           ids.add(writeAcks.poll().nodeId()); // what popWriteAcks pops, minus the tree updates

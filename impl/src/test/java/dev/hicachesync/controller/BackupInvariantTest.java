@@ -47,8 +47,8 @@ class BackupInvariantTest {
     TreeNode child = r.newNode();
     assertNotNull(child);
     assertFalse(child.onHost(), "a child must not be backed up before its parent");
-    assertEquals(2, c.freeHostPages(), "no host slot was taken");
-    assertEquals(0, c.queueSizes()[0], "no write ack queued");
+    assertEquals(2, c.view().freeHostPages(), "no host slot was taken");
+    assertEquals(0, c.view().queueSizes()[0], "no write ack queued");
   }
 
   @Test
@@ -59,6 +59,6 @@ class BackupInvariantTest {
     assertTrue(parent.onHost());
     TreeNode child = c.insert(tokens(4), dev).newNode();
     assertTrue(child.onHost());
-    assertEquals(2, c.queueSizes()[0]);
+    assertEquals(2, c.view().queueSizes()[0]);
   }
 }

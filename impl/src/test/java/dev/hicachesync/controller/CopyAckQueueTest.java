@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@link CopyAckQueue}'s local S1/S2 value, directly: the run of completed acks at the head. Catches
- * issue 10's mutant (b), a count of every done ack, which the controller's tests could not see because
+ * the mutant of {@code EveryDoneAckCountLincheckTest}, a count of every done ack, which the controller's tests could not see because
  * {@code popWriteAcks} blocks on each popped ack's event.
  */
 class CopyAckQueueTest {

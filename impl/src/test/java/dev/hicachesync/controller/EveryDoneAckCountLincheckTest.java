@@ -7,7 +7,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * Broken twin (b) of issue 10: {@link CopyAckQueue#leadingDone} counting every done ack instead of the
+ * Broken twin (b) of the ack queues' Lincheck tests: {@link CopyAckQueue#leadingDone} counting every done ack instead of the
  * leading run. With acks 0 and 2 done and ack 1 pending it answers 2 where S1/S2 may pop only 1; in the
  * controller {@code popWriteAcks}' {@code await()} then blocks on ack 1 and hides the wrong count, which is
  * why the whole impl suite used to pass with this mutant. {@link AckQueueSpec} rejects it (no

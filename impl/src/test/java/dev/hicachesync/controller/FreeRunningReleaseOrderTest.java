@@ -24,7 +24,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * Issue #10's TreeAgreement in {@code FreeRunningServingLoopTest.mergedOnCp2Tp2} (about 1 run in 80):
+ * A TreeAgreement divergence once seen in {@code FreeRunningServingLoopTest.mergedOnCp2Tp2} (about 1 run in 80):
  * {@code hostReleaseQueue} has two producers, the prefetch thread (S7's slots past the hit) and the
  * scheduler (an aborted prefetch's tail, S6), and S3 pops the MIN count of whole entries; free-running,
  * their order depended on whether this rank's S7 had run when the scheduler stopped the prefetch, and a
@@ -53,7 +53,7 @@ class FreeRunningReleaseOrderTest {
       issue(r, "y", Y); // queued while that pass runs
       l3.open();
       assertTrue(r.awaitThreadsIdle(5_000));
-      assertEquals(1, c.prefetchQueue.size(), "y went into the pass handed over before it was queued");
+      assertEquals(1, c.view().queueSizes()[5], "y went into the pass handed over before it was queued");
     }
   }
 
@@ -92,7 +92,7 @@ class FreeRunningReleaseOrderTest {
       assertTrue(aborted.await(10, TimeUnit.SECONDS), "S6 did not return");
       assertTrue(r.awaitThreadsIdle(5_000));
       List<Integer> sizes = new ArrayList<>();
-      for (int[] slots : c.hostReleaseQueue.items()) {
+      for (int[] slots : c.state().queues().queuedReleases()) {
         sizes.add(slots.length);
       }
       // x: 3 of 5 pages hit, 2 past the hit at S7; z: 2 of 4 hit, 2 past; then x's abort frees its 3 hit pages.

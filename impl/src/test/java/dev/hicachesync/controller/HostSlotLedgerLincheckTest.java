@@ -7,7 +7,7 @@ import org.junit.jupiter.api.Test;
 /**
  * {@link AbstractHostSlotLedgerLincheckTest} on the production {@link HostSlotLedger}. Model checking gets
  * at least {@link #SCENARIOS} scenarios: a non-atomic decrement in the production ledger ({@code
- * busy.set(s, busy.get(s) - 1)}, a lost update) survived the default 4 and is caught at 30 (issue 10).
+ * busy.set(s, busy.get(s) - 1)}, a lost update) survived the default 4 and is caught at 30.
  */
 @Tag("lincheck")
 public class HostSlotLedgerLincheckTest extends AbstractHostSlotLedgerLincheckTest {

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
  * {@link AbstractPrefetchProgressLincheckTest} on the production classes, with no lock of its own: the
  * I/O side is {@code PrefetchThreadStep.landBatch} (what the I/O thread runs when a batch lands), the
  * scheduler side is {@code ReleaseAbortedRequest}'s stop ({@link PrefetchOperation#stopAt} and {@code
- * CacheController.releaseTail}) and S3's pop of the host-release queue through the {@link HostSlotLedger}.
+ * Prefetches.releaseTail}) and S3's pop of the host-release queue through the {@link HostSlotLedger}.
  * The exclusion that makes it linearizable is {@link PrefetchOperation}'s own monitor;
  * {@link UnsyncedPrefetchProgressLincheckTest} is the same hand-off without it.
  */
@@ -32,28 +32,28 @@ public class PrefetchProgressLincheckTest extends AbstractPrefetchProgressLinche
 
   /** A real controller and operation, brought by production calls to: hit 3, first batch in flight. */
   static final class Real implements Progress {
-    private final CacheController c = ControllerFixtures.controller(); // I/O batches of 1 page
+    private final RankState s = ControllerFixtures.controller().state(); // I/O batches of 1 page
     private final PrefetchOperation op;
     /** The batch in flight starts here; written by the I/O side only. */
     private int inFlight;
 
     Real() {
-      int[] slots = c.host.allocate(4);
-      op = new PrefetchOperation("r0", c.tree().root(), new int[4 * 64], new PageKey[4], slots, 0);
-      op.hitPages = 3; // S7
+      int[] slots = s.pools().host().allocate(4);
+      op = new PrefetchOperation("r0", s.tree().root(), new int[4 * 64], new PageKey[4], slots, 0);
+      op.hitSynced(3); // S7
       if (!op.beginReading()) { // the deposit
         throw new IllegalStateException("nothing to read");
       }
-      c.host.markBusy(op.hostPages, 0, PrefetchThreadStep.batchEnd(c, op, 0));
+      s.pools().host().markBusy(op.hostPages(), 0, PrefetchThreadStep.batchEnd(s, op, 0));
     }
 
     @Override
     public String batchLanded() {
-      if (!op.reading) {
+      if (!op.reading()) {
         return "idle";
       }
       int from = inFlight;
-      int next = PrefetchThreadStep.landBatch(c, op, from, PrefetchThreadStep.batchEnd(c, op, from), true);
+      int next = PrefetchThreadStep.landBatch(s, op, from, PrefetchThreadStep.batchEnd(s, op, from), true);
       if (next < 0) {
         return "stopped";
       }
@@ -67,16 +67,16 @@ public class PrefetchProgressLincheckTest extends AbstractPrefetchProgressLinche
         return false;
       }
       op.stopAt(0); // as ReleaseAbortedRequest, after S6's barrier
-      c.releaseTail(op);
+      s.prefetches().releaseTail(op);
       return true;
     }
 
     @Override
     public String popReleased() {
-      int n = c.hostReleaseQueue.leadingReady();
+      int n = s.queues().releasesReady();
       try {
         for (int i = 0; i < n; i++) {
-          c.freeHost(c.hostReleaseQueue.poll(), "S3 host release");
+          s.queues().freeNextRelease("S3 host release");
         }
       } catch (InvariantViolation e) {
         return e.invariant().name();

@@ -92,7 +92,7 @@ class SyncPointsTest {
     both(r -> rs.get(r).c().checkHicacheEvents());
     assertEquals(0, n0.lockRef());
     assertEquals(0, n1.lockRef());
-    assertEquals(rs.get(0).c().digest(), rs.get(1).c().digest());
+    assertEquals(rs.get(0).c().view().digest(), rs.get(1).c().view().digest());
   }
 
   /** B1: under pre20460 with attn_tp = 1 each rank pops its own count, and the ranks' digests part. */
@@ -105,8 +105,8 @@ class SyncPointsTest {
     both(r -> rs.get(r).c().checkHicacheEvents());
     assertEquals(0, n0.lockRef());
     assertEquals(1, n1.lockRef());
-    assertNotEquals(rs.get(0).c().digest().acks(), rs.get(1).c().digest().acks());
-    assertNotEquals(rs.get(0).c().digest().tree(), rs.get(1).c().digest().tree());
+    assertNotEquals(rs.get(0).c().view().digest().acks(), rs.get(1).c().view().digest().acks());
+    assertNotEquals(rs.get(0).c().view().digest().tree(), rs.get(1).c().view().digest().tree());
   }
 
   /** S123 in one collective; S3 drains the backup acks only once both ranks' storage writes landed. */
@@ -126,7 +126,7 @@ class SyncPointsTest {
     both(r -> rs.get(r).c().checkHicacheEvents());
     assertEquals(0, n0.hostRef());
     assertEquals(0, n1.hostRef());
-    assertEquals(rs.get(0).c().digest(), rs.get(1).c().digest());
+    assertEquals(rs.get(0).c().view().digest(), rs.get(1).c().view().digest());
   }
 
   /**
@@ -164,6 +164,6 @@ class SyncPointsTest {
     for (Rank r : rs) {
       assertEquals(2 * PS, r.c().matchPrefix(key).hostTokens(), "exactly the MIN was inserted");
     }
-    assertEquals(rs.get(0).c().digest(), rs.get(1).c().digest());
+    assertEquals(rs.get(0).c().view().digest(), rs.get(1).c().view().digest());
   }
 }

@@ -5,7 +5,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * Broken twin of the prefetch progress hand-off: the logic production had before issue 10, where the I/O
+ * Broken twin of the prefetch progress hand-off: the logic production once had, where the I/O
  * thread cleared {@code reading}, then decided whether to go on and set it again, with no exclusion
  * against the scheduler. The race: the scheduler stops the prefetch in the instant between one batch
  * landing and the next being issued, sees no read in flight, marks the tail ready, and S3 frees slots the

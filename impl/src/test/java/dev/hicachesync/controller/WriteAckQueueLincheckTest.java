@@ -5,7 +5,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link AbstractAckQueueLincheckTest} on the controller's write-ack queue: {@code CacheController.leadingDone}
+ * {@link AbstractAckQueueLincheckTest} on the controller's write-ack queue: {@code CopyAckQueue.leadingDone}
  * scans events that copy engines complete concurrently; it is linearizable because an event never
  * becomes undone (the scan's stop point is a valid instant).
  */

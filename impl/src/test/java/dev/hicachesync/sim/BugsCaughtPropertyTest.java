@@ -1,5 +1,6 @@
 package dev.hicachesync.sim;
 
+import dev.hicachesync.sim.environment.Fault;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -15,7 +16,7 @@ import org.quicktheories.core.Gen;
 import org.quicktheories.generators.Generate;
 
 /**
- * The properties of {@link SimPropertyTest} catch real bugs (issue 5): for each way to break the protocol,
+ * The properties of {@link SimPropertyTest} catch real bugs: for each way to break the protocol,
  * the same property ({@link SimOracle#assertHolds}) must FAIL within the default number of examples, and
  * the failure must name the invariant the bug breaks. Each generator keeps only the preconditions of its
  * bug (e.g. CP for B1); everything else is generated as for the fixed protocol.

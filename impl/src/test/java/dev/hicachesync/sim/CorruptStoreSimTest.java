@@ -1,5 +1,6 @@
 package dev.hicachesync.sim;
 
+import dev.hicachesync.sim.datapath.DataOptions;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -17,7 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A damaged {@code --storage file} store (issue 16): flipped bytes, cut objects and swapped objects are
+ * A damaged {@code --storage file} store: flipped bytes, cut objects and swapped objects are
  * failed reads, as SGLang treats a storage read that fails: the prefetch ends short, the ranks agree on
  * it through S5/S6's MIN, the page is counted and never inserted, and the run ends without divergence.
  */

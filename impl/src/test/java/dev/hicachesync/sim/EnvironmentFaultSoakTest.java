@@ -1,5 +1,8 @@
 package dev.hicachesync.sim;
 
+import dev.hicachesync.sim.environment.EnvironmentFaults;
+import dev.hicachesync.sim.environment.Fault;
+import dev.hicachesync.sim.workload.SyntheticWorkload;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -14,7 +17,7 @@ import java.util.EnumSet;
 import org.junit.jupiter.api.Test;
 
 /**
- * The short soak of issue 16 (CI): every fixed protocol version keeps its ranks in agreement, and drains
+ * The short soak of environment faults (CI): every fixed protocol version keeps its ranks in agreement, and drains
  * leak-free, under seeded environment faults ({@link EnvironmentFaults}); the legacy version and an
  * injected protocol bug are still caught under the same faults; a backend exception fails its rank by
  * name and its peers with the collective error, without a hang. The long soak is in docs/howto/run-a-soak.md.

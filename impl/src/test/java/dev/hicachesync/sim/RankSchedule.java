@@ -1,5 +1,6 @@
 package dev.hicachesync.sim;
 
+import dev.hicachesync.sim.environment.Timing;
 import dev.hicachesync.env.TransferKind;
 import java.util.Arrays;
 import java.util.List;

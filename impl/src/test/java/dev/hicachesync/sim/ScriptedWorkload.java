@@ -1,5 +1,7 @@
 package dev.hicachesync.sim;
 
+import dev.hicachesync.sim.workload.Request;
+import dev.hicachesync.sim.workload.Workload;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

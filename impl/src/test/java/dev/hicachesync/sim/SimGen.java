@@ -1,5 +1,6 @@
 package dev.hicachesync.sim;
 
+import dev.hicachesync.sim.environment.Fault;
 import static org.quicktheories.generators.SourceDSL.integers;
 import static org.quicktheories.generators.SourceDSL.lists;
 import static org.quicktheories.generators.SourceDSL.longs;
@@ -17,7 +18,7 @@ import org.quicktheories.core.Gen;
 import org.quicktheories.generators.Generate;
 
 /**
- * QuickTheories generators for simulations (issue 5): topologies, request scripts, environments and
+ * QuickTheories generators for simulations: topologies, request scripts, environments and
  * policies. Every generator shrinks toward the small and the plain: fewer ranks, fewer and shorter turns,
  * no aborts, no read failures, seed 0 — so a shrunk counterexample is a minimal schedule.
  *

@@ -11,7 +11,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /**
- * Property-based tests of the fixed protocol against the spec's invariants (issue 5): for generated
+ * Property-based tests of the fixed protocol against the spec's invariants: for generated
  * topologies, request scripts, environments and policies, the simulator finds no divergence at any
  * lockstep point ({@code CollectiveMatching}, {@code TreeAgreement}, {@code AckAgreement}, {@code
  * PrefetchAgreement}, {@code AllocAgreement}, {@code HostSlotSafety}) and every rank falls quiet within

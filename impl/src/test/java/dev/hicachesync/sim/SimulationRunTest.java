@@ -1,5 +1,8 @@
 package dev.hicachesync.sim;
 
+import dev.hicachesync.sim.environment.Fault;
+import dev.hicachesync.sim.workload.Request;
+import dev.hicachesync.sim.workload.Workload;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;

@@ -1,5 +1,7 @@
 package dev.hicachesync.sim;
 
+import dev.hicachesync.sim.environment.Fault;
+import dev.hicachesync.sim.environment.Timing;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;

@@ -1,5 +1,6 @@
 package dev.hicachesync.sim;
 
+import dev.hicachesync.sim.environment.Fault;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -25,7 +26,7 @@ import org.quicktheories.core.stateful.Sequential;
 import org.quicktheories.generators.Generate;
 
 /**
- * Step-by-step stateful tests of the multi-rank simulator (issue 5), with QuickTheories' {@code
+ * Step-by-step stateful tests of the multi-rank simulator, with QuickTheories' {@code
  * org.quicktheories.core.stateful}: a generated {@link StatefulCase} is a configuration and a list of
  * {@link SimCommand}s (advance one lockstep point or a few steps, a request arrives, an abort, a rank is
  * late, its next I/O lands, its next read fails) run on a {@link SimulationRun}; after every command {@code

@@ -1,5 +1,6 @@
 package dev.hicachesync.sim;
 
+import dev.hicachesync.sim.environment.Fault;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.hicachesync.controller.PrefetchPolicy;

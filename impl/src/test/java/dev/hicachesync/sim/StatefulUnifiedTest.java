@@ -1,5 +1,6 @@
 package dev.hicachesync.sim;
 
+import dev.hicachesync.sim.environment.Fault;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -16,7 +17,7 @@ import org.quicktheories.core.Gen;
 import org.quicktheories.generators.Generate;
 
 /**
- * {@link StatefulSimTest}'s properties for version {@code unified} (issue 11, {@code spec/HiCacheUnified.tla}):
+ * {@link StatefulSimTest}'s properties for version {@code unified} ({@code spec/HiCacheUnified.tla}):
  * generated command lists on every PP = 1 multi-rank topology, any policy; every invariant holds after every
  * command and the ranks drain; B10 under {@code timeout} must fail it, with its seed and replay line. The
  * unified bugs that need a failed read, a timeout or a runtime attach at the right moment are in {@code

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 16: a {@code --storage file} run without {@code --storage-dir} wrote its pages into a
+ * A {@code --storage file} run without {@code --storage-dir} wrote its pages into a
  * {@code hicache-sim-N} folder of the temporary directory and left it there. A child JVM with its own
  * temporary directory runs one such simulation; afterwards that directory must be empty.
  */

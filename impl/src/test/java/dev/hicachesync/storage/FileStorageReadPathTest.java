@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The file backend's read path as issue 13 made it: one open that refuses a symlink, one read of a page
+ * The file backend's read path as it is now: one open that refuses a symlink, one read of a page
  * object into the thread's buffer (stopping where the header says the object ends), objects larger than
  * that buffer, and the same corruption reports as before.
  */

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A damaged or hostile file store (issue 16): swapped, cut and flipped objects read as corrupt, a crashed
+ * A damaged or hostile file store: swapped, cut and flipped objects read as corrupt, a crashed
  * writer's leftovers are removed at open, a killed writer leaves only whole pages, symlinked page folders
  * and unusable roots are refused by name.
  */

@@ -120,7 +120,7 @@ class PageKeyTest {
   }
 
   /**
-   * A key keeps its hash as bytes and builds the string only when asked (issue 13): equality, the hash code
+   * A key keeps its hash as bytes and builds the string only when asked: equality, the hash code
    * (which tree digests mix) and the text are those of the hash string, whichever is asked first.
    */
   @Test

@@ -8,7 +8,7 @@ import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 import org.jetbrains.lincheck.datastructures.StressOptions;
 
 /**
- * Sizes and helpers shared by the {@code *LincheckTest} classes (issue 5): one place for the knobs, so that
+ * Sizes and helpers shared by the {@code *LincheckTest} classes: one place for the knobs, so that
  * a longer exploration is one flag away and CI stays fast.
  *
  * <p>Flags (system properties; fast defaults suit 2 shared cores):

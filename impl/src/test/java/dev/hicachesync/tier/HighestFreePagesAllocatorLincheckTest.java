@@ -7,7 +7,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * Broken twin (a) of issue 10: an allocator that hands out the <em>highest</em> free pages. It is
+ * Broken twin (a) of the allocator's Lincheck test: an allocator that hands out the <em>highest</em> free pages. It is
  * perfectly thread-safe (one monitor, like {@link PageAllocator}), so a check that compares the allocator
  * with itself run sequentially accepts it; against {@link LowestFreePagesSpec} it must be rejected. Why a
  * model is needed: highest-first depends on the set of free pages alone, as lowest-first does, so every

@@ -10,7 +10,7 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
- * The page copies of both layouts against a byte-by-byte model (issue 13: the {@code layer_first} loop copies
+ * The page copies of both layouts against a byte-by-byte model (the {@code layer_first} loop copies
  * two layers per turn with offsets stepped in locals, plus a last layer when the count is odd). Random
  * geometries (1 to 7 layers, so odd and even counts and a single layer), random pages, buffers of either kind
  * with the page at a random position: a written page must land layer by layer exactly where

@@ -28,6 +28,14 @@ class TopologyTest {
   }
 
   @Test
+  void sizesAndCpTpSizeAsTheReportsShowThem() {
+    Topology t = Topology.of(2, 2, 4, 3);
+    assertEquals("2,2,4,3", t.sizes());
+    assertEquals(8, t.cpTpSize());
+    assertEquals(t.cpTpSize(), t.cpTpGroup(t.worldSize() - 1).size());
+  }
+
+  @Test
   void tp8Cp2GroupsMatchTheBrief() {
     Topology t = Topology.of(1, 2, 4, 1); // tp_size 8 = cp 2 x attn_tp 4
     assertEquals(List.of(List.of(0, 1, 2, 3), List.of(4, 5, 6, 7)), t.groups(GroupKind.ATTN_TP));

@@ -9,7 +9,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 16: {@code write_through} with no host pool asks the tree for host pages on every insert; with
+ * {@code write_through} with no host pool asks the tree for host pages on every insert; with
  * nothing on the host, {@link RadixTree#evictHost} must answer at once instead of scanning every node
  * (the conversation trace at 4 ranks never finished). The bound is a thousand times the fixed cost, so
  * load on the machine does not decide the outcome: 100,000 calls over 10,000 device-only nodes are

@@ -89,7 +89,7 @@ class RadixTreeTest {
   }
 
   /**
-   * The digest caches each node's key fingerprint (issue 13): a digest taken before a split must not leave
+   * The digest caches each node's key fingerprint: a digest taken before a split must not leave
    * a stale fingerprint behind, so a tree digested before and after a split equals its twin digested only
    * after, and a split changes the digest.
    */
@@ -297,7 +297,7 @@ class RadixTreeTest {
   }
 
   /**
-   * The node map iterates in id order without a sort (issue 13): after splits and evictions have freed
+   * The node map iterates in id order without a sort: after splits and evictions have freed
    * many ids and the counter has run far past the live nodes, {@code nodesById} is still sorted by id.
    */
   @Test

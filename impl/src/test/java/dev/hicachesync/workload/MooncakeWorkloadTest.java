@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.hicachesync.sim.Request;
-import dev.hicachesync.sim.Workload;
+import dev.hicachesync.sim.workload.Request;
+import dev.hicachesync.sim.workload.Workload;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -3,7 +3,7 @@ package dev.hicachesync.sim.bugs;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 
-import dev.hicachesync.sim.Fault;
+import dev.hicachesync.sim.environment.Fault;
 import dev.hicachesync.sim.SimResult;
 import dev.hicachesync.sync.Invariant;
 import org.junit.jupiter.api.Test;

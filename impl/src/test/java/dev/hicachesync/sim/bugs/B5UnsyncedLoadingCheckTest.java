@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.hicachesync.sim.Fault;
+import dev.hicachesync.sim.environment.Fault;
 import dev.hicachesync.sim.SimResult;
 import dev.hicachesync.sync.Invariant;
 import org.junit.jupiter.api.Test;

@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.hicachesync.sim.DataOptions;
-import dev.hicachesync.sim.Fault;
+import dev.hicachesync.sim.datapath.DataOptions;
+import dev.hicachesync.sim.environment.Fault;
 import dev.hicachesync.sim.SimResult;
 import dev.hicachesync.sync.Invariant;
 import dev.hicachesync.tier.HostLayout;

@@ -1,6 +1,6 @@
 package dev.hicachesync.sim.bugs;
 
-import dev.hicachesync.sim.Fault;
+import dev.hicachesync.sim.environment.Fault;
 import dev.hicachesync.sim.SimConfig;
 import dev.hicachesync.sim.SimResult;
 import dev.hicachesync.sim.Simulator;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.hicachesync.controller.PrefetchPolicy;
-import dev.hicachesync.sim.Fault;
+import dev.hicachesync.sim.environment.Fault;
 import dev.hicachesync.sim.SimResult;
 import dev.hicachesync.topology.Topology;
 import dev.hicachesync.sync.Invariant;

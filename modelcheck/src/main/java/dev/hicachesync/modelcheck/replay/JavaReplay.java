@@ -2,13 +2,13 @@ package dev.hicachesync.modelcheck.replay;
 
 import dev.hicachesync.modelcheck.Verdict;
 import dev.hicachesync.modelcheck.trace.ErrorTrace;
-import dev.hicachesync.sim.DataOptions;
+import dev.hicachesync.sim.datapath.DataOptions;
 import dev.hicachesync.sim.Divergence;
-import dev.hicachesync.sim.Fault;
+import dev.hicachesync.sim.environment.Fault;
 import dev.hicachesync.sim.SimConfig;
 import dev.hicachesync.sim.SimulationRun;
 import dev.hicachesync.sim.Simulator;
-import dev.hicachesync.sim.SpecShaped;
+import dev.hicachesync.sim.spec.SpecShaped;
 import dev.hicachesync.sim.StorageMode;
 import dev.hicachesync.sync.ProtocolVersion;
 import dev.hicachesync.topology.Topology;

@@ -1,7 +1,7 @@
 package dev.hicachesync.modelcheck.replay;
 
 import dev.hicachesync.env.TransferKind;
-import dev.hicachesync.sim.Timing;
+import dev.hicachesync.sim.environment.Timing;
 import java.util.List;
 
 /**

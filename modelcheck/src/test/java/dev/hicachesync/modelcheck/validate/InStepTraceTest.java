@@ -8,7 +8,7 @@ import dev.hicachesync.controller.PrefetchPolicy;
 import dev.hicachesync.sim.SimConfig;
 import dev.hicachesync.sim.SimResult;
 import dev.hicachesync.sim.Simulator;
-import dev.hicachesync.sim.SpecShaped;
+import dev.hicachesync.sim.spec.SpecShaped;
 import dev.hicachesync.sim.StorageMode;
 import dev.hicachesync.sync.ProtocolVersion;
 import dev.hicachesync.topology.Topology;

@@ -6,11 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.hicachesync.controller.PrefetchPolicy;
 import dev.hicachesync.controller.WritePolicy;
-import dev.hicachesync.sim.DataOptions;
+import dev.hicachesync.sim.datapath.DataOptions;
 import dev.hicachesync.sim.SimConfig;
 import dev.hicachesync.sim.SimResult;
 import dev.hicachesync.sim.Simulator;
-import dev.hicachesync.sim.SpecShaped;
+import dev.hicachesync.sim.spec.SpecShaped;
 import dev.hicachesync.sim.StorageMode;
 import dev.hicachesync.sync.ProtocolVersion;
 import dev.hicachesync.topology.Topology;

@@ -1,5 +1,7 @@
-package dev.hicachesync.sim;
+package dev.hicachesync.sim.spec;
 
+import dev.hicachesync.sim.SimConfig;
+import dev.hicachesync.sim.StorageMode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -86,7 +88,7 @@ public record SpecShaped(List<Integer> requests, int pagesPerKey, boolean finish
   }
 
   /** Whether rank {@code rank}'s backend initialises at a runtime attach of this run. */
-  boolean attachSucceedsOn(int rank) {
+  public boolean attachSucceedsOn(int rank) {
     return attachFailsOn == null ? rank % 2 == 0 : !attachFailsOn.contains(rank);
   }
 
@@ -126,14 +128,14 @@ public record SpecShaped(List<Integer> requests, int pagesPerKey, boolean finish
   }
 
   /** The prompt of key {@code key}: {@code pagesPerKey} pages of {@code pageSize} tokens, all equal to the key. */
-  int[] prompt(int key, int pageSize) {
+  public int[] prompt(int key, int pageSize) {
     int[] t = new int[pagesPerKey * pageSize];
     java.util.Arrays.fill(t, key);
     return t;
   }
 
   /** Checks that {@code cfg} is a configuration this mapping covers; one-line exception otherwise. */
-  void check(SimConfig cfg) {
+  public void check(SimConfig cfg) {
     if (cfg.storage() != StorageMode.OFF && pagesPerKey != 1) {
       throw new IllegalArgumentException("a spec-shaped run (--trace) with storage on needs --pages-per-key 1:"
           + " a partial prefetch is one node in the spec, a host node and a computed child in the simulator");
@@ -224,7 +226,7 @@ public record SpecShaped(List<Integer> requests, int pagesPerKey, boolean finish
    * Seeds rank {@code rank}'s key space ({@code suffix}) of {@code store} with the keys {@link #stored} says
    * it holds; a spec-shaped {@code unified} run writes nothing to storage itself (write_back, no eviction).
    */
-  void seedStorage(dev.hicachesync.storage.StorageBackend store, String suffix, int rank, long seed, int pageSize) {
+  public void seedStorage(dev.hicachesync.storage.StorageBackend store, String suffix, int rank, long seed, int pageSize) {
     for (int k : requests) {
       if (stored(seed, rank, k)) {
         dev.hicachesync.storage.PageKey key =

@@ -1,4 +1,4 @@
-package dev.hicachesync.sim;
+package dev.hicachesync.sim.environment;
 
 import dev.hicachesync.controller.ControllerFaults;
 import dev.hicachesync.sync.ProtocolVersion;
@@ -6,8 +6,8 @@ import java.util.EnumSet;
 import java.util.Set;
 
 /**
- * Deliberate protocol bugs the simulator can inject so that tests prove the invariant checks catch them
- * (issue 5). Off by default; each applies to every rank (a code bug), and the ranks' timing skew makes it
+ * Deliberate protocol bugs the simulator can inject so that tests prove the invariant checks catch them.
+ * Off by default; each applies to every rank (a code bug), and the ranks' timing skew makes it
  * bite.
  */
 public enum Fault {
@@ -106,7 +106,7 @@ public enum Fault {
   }
 
   /** Refuses a {@code unified}-only fault in another version (one line). */
-  static void checkVersion(Set<Fault> faults, ProtocolVersion version) {
+  public static void checkVersion(Set<Fault> faults, ProtocolVersion version) {
     for (Fault f : faults) {
       if (f.unifiedOnly() && version != ProtocolVersion.UNIFIED) {
         throw new IllegalArgumentException("fault " + f.name().toLowerCase(java.util.Locale.ROOT)
@@ -116,12 +116,12 @@ public enum Fault {
   }
 
   /** Returns the controller's part of {@code faults}. */
-  static ControllerFaults controllerFaults(Set<Fault> faults) {
+  public static ControllerFaults controllerFaults(Set<Fault> faults) {
     return controllerFaults(faults, 0);
   }
 
   /** Returns the controller's part of {@code faults} for rank {@code rank} of stage 0. */
-  static ControllerFaults controllerFaults(Set<Fault> faults, int rank) {
+  public static ControllerFaults controllerFaults(Set<Fault> faults, int rank) {
     return controllerFaults(faults, rank, 0);
   }
 
@@ -129,7 +129,7 @@ public enum Fault {
    * Returns the controller's part of {@code faults} for rank {@code rank} on pipeline stage {@code stage} (a
    * backend raises on rank 0; the PP drain faults make the later stages' storage threads late).
    */
-  static ControllerFaults controllerFaults(Set<Fault> faults, int rank, int stage) {
+  public static ControllerFaults controllerFaults(Set<Fault> faults, int rank, int stage) {
     boolean ppDrain = faults.contains(PP_DRAIN_NOWAIT) || faults.contains(PP_DRAIN_BLOCKING);
     return new ControllerFaults(faults.contains(SKIP_IDLE_WRITE_CHECK),
         faults.contains(UNSYNCED_LOADING_CHECK),
@@ -141,7 +141,7 @@ public enum Fault {
   }
 
   /** Refuses a PP drain fault without pipeline stages (one line): its scenario needs a later stage. */
-  static void checkStages(Set<Fault> faults, int pp) {
+  public static void checkStages(Set<Fault> faults, int pp) {
     for (Fault f : EnumSet.of(PP_DRAIN_NOWAIT, PP_DRAIN_BLOCKING)) {
       if (faults.contains(f) && pp < 2) {
         throw new IllegalArgumentException("fault " + f.name().toLowerCase(java.util.Locale.ROOT)
@@ -151,7 +151,7 @@ public enum Fault {
   }
 
   /** Returns whether {@code faults} runs the runtime-attach scenario (storage starts detached). */
-  static boolean runtimeAttach(Set<Fault> faults) {
+  public static boolean runtimeAttach(Set<Fault> faults) {
     return faults.contains(ATTACH_FAILS_LOCALLY) || faults.contains(ATTACH_AGREED) || faults.contains(ATTACH_ALL_OK);
   }
 }

@@ -1,4 +1,4 @@
-package dev.hicachesync.sim;
+package dev.hicachesync.sim.datapath;
 
 import dev.hicachesync.controller.KvData;
 import dev.hicachesync.env.LatencyModel;
@@ -27,24 +27,34 @@ import java.util.Arrays;
  * Rank thread, or the rank's stepped I/O and backup threads while it waits for them (storage reads and
  * writes run there; the hand-off orders every access).
  */
-final class DataPath implements KvData, AutoCloseable {
+public final class DataPath implements KvData, AutoCloseable {
   private final DeviceTier device;
   private final HostPool host;
   private final String tierName;
   private final int pageBytes;
   /** One page, for layer_first storage I/O and device checks. */
   private final ByteBuffer scratch;
-  long movedBytes;
-  long checkedPages;
+  private long movedBytes;
+  private long checkedPages;
+  /** Returns the KV bytes this rank's copies, stores and loads moved so far. */
+  public long movedBytes() {
+    return movedBytes;
+  }
+
+  /** Returns the pages checked on arrival so far. */
+  public long checkedPages() {
+    return checkedPages;
+  }
+
   /** Prompt seeds shared with the other ranks' data paths of the run. */
   private final PromptSeeds promptSeeds;
 
-  DataPath(DataOptions o, int devicePages, int hostPages, Ticker clock, int rank) {
+  public DataPath(DataOptions o, int devicePages, int hostPages, Ticker clock, int rank) {
     this(o, devicePages, hostPages, clock, rank, new PromptSeeds());
   }
 
   /** @param promptSeeds the run's prompt seeds, shared by every rank's data path */
-  DataPath(DataOptions o, int devicePages, int hostPages, Ticker clock, int rank, PromptSeeds promptSeeds) {
+  public DataPath(DataOptions o, int devicePages, int hostPages, Ticker clock, int rank, PromptSeeds promptSeeds) {
     this.promptSeeds = promptSeeds;
     this.device = DeviceTiers.open(o.device(), devicePages, o.layers(), o.layerBytes(), clock,
         LatencyModel.zero(), rank);
@@ -58,12 +68,12 @@ final class DataPath implements KvData, AutoCloseable {
   }
 
   /** Returns the device tier in use, e.g. {@code simulated (CUDA unavailable: ...)}. */
-  String tierName() {
+  public String tierName() {
     return tierName;
   }
 
   /** Writes what prefill computes for pages {@code firstPage..} of {@code tokens} into {@code devicePages}. */
-  void compute(int[] devicePages, int[] tokens, int firstPage, int pageSize) {
+  public void compute(int[] devicePages, int[] tokens, int firstPage, int pageSize) {
     for (int j = 0; j < devicePages.length; j++) {
       write(devicePages[j], PageContent.seed(tokens, (firstPage + j) * pageSize, pageSize));
     }
@@ -74,7 +84,7 @@ final class DataPath implements KvData, AutoCloseable {
    * once for all ranks ({@link PromptSeeds}) and found again when the controller asks for the seeds of the
    * node the prompt's pages go into ({@link #pageSeeds}).
    */
-  void computePrompt(int[] devicePages, int[] prompt, int firstPage, int pageSize) {
+  public void computePrompt(int[] devicePages, int[] prompt, int firstPage, int pageSize) {
     long[] seeds = promptSeeds.of(prompt, pageSize);
     for (int j = 0; j < devicePages.length; j++) {
       write(devicePages[j], seeds[firstPage + j]);

@@ -1,6 +1,10 @@
-package dev.hicachesync.sim;
+package dev.hicachesync.sim.environment;
 
 import dev.hicachesync.env.TransferKind;
+import dev.hicachesync.sim.SimConfig;
+import dev.hicachesync.sim.workload.ForwardingWorkload;
+import dev.hicachesync.sim.workload.Request;
+import dev.hicachesync.sim.workload.Workload;
 import dev.hicachesync.storage.FaultyStorageBackend;
 import dev.hicachesync.storage.StorageBackend;
 import java.util.LinkedHashMap;
@@ -102,7 +106,7 @@ public final class EnvironmentFaults {
   }
 
   /** Returns each rank's store wrapped with the storage faults (stage 0 only), or {@code stores} itself. */
-  StorageBackend[] wrapStores(SimConfig cfg, StorageBackend[] stores) {
+  public StorageBackend[] wrapStores(SimConfig cfg, StorageBackend[] stores) {
     double c = p.get("corrupt");
     double m = p.get("missing");
     double e = p.get("backend_error");

@@ -1,10 +1,10 @@
-package dev.hicachesync.sim;
+package dev.hicachesync.sim.environment;
 
 import dev.hicachesync.env.TransferKind;
 
 /**
  * One rank's environment schedule: how long its copies and background I/O take, which storage reads fail,
- * and its rank-local conditions. The seam through which tests script or generate schedules (issue 5); the
+ * and its rank-local conditions. The seam through which tests script or generate schedules; the
  * default is {@link SeededTiming}.
  *
  * <p>Rank thread only. Must be a pure function of its construction arguments and its own call sequence,

@@ -1,4 +1,4 @@
-package dev.hicachesync.sim;
+package dev.hicachesync.sim.environment;
 
 import dev.hicachesync.controller.ControllerEnv;
 import dev.hicachesync.env.ManualTicker;
@@ -18,7 +18,7 @@ import java.util.function.Consumer;
  * here; the hand-off orders every access, so the calls reach {@link Timing} in the same order. What takes how long comes from the rank's {@link Timing}, a pure function of
  * (seed, rank, its own call sequence); this class only keeps the clock and runs the queue.
  */
-final class RankEnv implements ControllerEnv {
+public final class RankEnv implements ControllerEnv {
   private final ManualTicker clock = new ManualTicker();
   private final PriorityQueue<Pending> queue = new PriorityQueue<>();
   private final Timing timing;
@@ -29,7 +29,7 @@ final class RankEnv implements ControllerEnv {
   private int pendingCompletions;
   private boolean failNextRead;
 
-  RankEnv(int rank, Timing timing) {
+  public RankEnv(int rank, Timing timing) {
     this.rank = rank;
     this.timing = timing;
   }
@@ -40,7 +40,7 @@ final class RankEnv implements ControllerEnv {
   }
 
   /** Returns this rank's virtual time. */
-  long now() {
+  public long now() {
     return clock.ticks();
   }
 
@@ -48,7 +48,7 @@ final class RankEnv implements ControllerEnv {
    * Starts step {@code step}: the clock moves on by at least one tick (to the step if it is behind; a rank
    * that blocked on its own events runs ahead and stays ahead) and due background work runs.
    */
-  void beginStep(long step) {
+  public void beginStep(long step) {
     clock.set(Math.max(clock.ticks() + 1, step) + pendingDelay);
     pendingDelay = 0;
     for (; pendingCompletions > 0 && !queue.isEmpty(); pendingCompletions--) {
@@ -106,23 +106,23 @@ final class RankEnv implements ControllerEnv {
    * (a storage read or write lands). Only ever delays this rank, as a slow rank would be delayed, so the run
    * stays a pure function of the seed and the commands.
    */
-  void schedule(long ticks, int completions) {
+  public void schedule(long ticks, int completions) {
     pendingDelay += ticks;
     pendingCompletions += completions;
   }
 
   /** Makes the next storage read batch this rank issues fail (called while the rank thread is parked). */
-  void failNextRead() {
+  public void failNextRead() {
     failNextRead = true;
   }
 
   /** A rank-local "batch full" condition (B10's fault). */
-  boolean localBatchFull() {
+  public boolean localBatchFull() {
     return timing.localBatchFull();
   }
 
   /** Returns the pending background operations (0 when the rank's I/O is quiet). */
-  int pending() {
+  public int pending() {
     return queue.size();
   }
 

@@ -1,4 +1,4 @@
-package dev.hicachesync.sim;
+package dev.hicachesync.sim.datapath;
 
 import dev.hicachesync.env.TransferEvent;
 

@@ -1,4 +1,4 @@
-package dev.hicachesync.sim;
+package dev.hicachesync.sim.datapath;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -65,8 +65,8 @@ class DataPathTest {
     assertFalse(d.load(l3, PageKey.first(new int[] {9}), 4, seeds[1]), "absent object: a failed read");
     TransferEvent back = d.fromHost(TransferEvent.completed(), new int[] {5, 3}, new int[] {7, 2}, seeds);
     back.await();
-    assertEquals(6 * 64, d.movedBytes, "two copies of 2 pages, one write, one read");
-    assertTrue(d.checkedPages >= 6);
+    assertEquals(6 * 64, d.movedBytes(), "two copies of 2 pages, one write, one read");
+    assertTrue(d.checkedPages() >= 6);
   }
 
   /** The device source of a write-through is recomputed before the copy lands: the host slot is corrupt. */

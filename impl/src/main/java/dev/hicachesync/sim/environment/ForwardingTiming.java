@@ -1,4 +1,4 @@
-package dev.hicachesync.sim;
+package dev.hicachesync.sim.environment;
 
 import dev.hicachesync.env.TransferKind;
 
@@ -6,10 +6,10 @@ import dev.hicachesync.env.TransferKind;
  * A {@link Timing} that asks another for everything: the base of decorators that change one answer (a copy
  * that takes a tick longer, background I/O slowed by a fault) and must pass the rest through unchanged.
  */
-abstract class ForwardingTiming implements Timing {
+public abstract class ForwardingTiming implements Timing {
   private final Timing inner;
 
-  ForwardingTiming(Timing inner) {
+  public ForwardingTiming(Timing inner) {
     this.inner = inner;
   }
 

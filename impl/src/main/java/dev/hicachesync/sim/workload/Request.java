@@ -1,4 +1,4 @@
-package dev.hicachesync.sim;
+package dev.hicachesync.sim.workload;
 
 /**
  * One request of a workload: prompt tokens, the tokens it will generate, how long it decodes, when it may

@@ -1,4 +1,4 @@
-package dev.hicachesync.sim;
+package dev.hicachesync.sim.environment;
 
 import dev.hicachesync.env.ManualTicker;
 import dev.hicachesync.env.TransferEvent;

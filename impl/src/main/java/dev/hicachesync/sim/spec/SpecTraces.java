@@ -1,7 +1,11 @@
-package dev.hicachesync.sim;
+package dev.hicachesync.sim.spec;
 
 import dev.hicachesync.controller.ControllerConfig;
 import dev.hicachesync.env.TransferKind;
+import dev.hicachesync.sim.SimConfig;
+import dev.hicachesync.sim.StorageMode;
+import dev.hicachesync.sim.environment.ForwardingTiming;
+import dev.hicachesync.sim.environment.Timing;
 import dev.hicachesync.trace.TraceFeature;
 import dev.hicachesync.trace.TraceHeader;
 import java.util.ArrayList;
@@ -11,7 +15,7 @@ import java.util.List;
  * What a traced run adds (the rank's instrumentation is the API's, {@code api.TraceInstrumentation}): the
  * header, and the timing of a {@link SpecShaped} run.
  */
-final class SpecTraces {
+public final class SpecTraces {
 
   private SpecTraces() {}
 
@@ -20,7 +24,7 @@ final class SpecTraces {
    * simulator's own scheduler ({@link LoopShape#simulator}) no request stream, and features the spec cannot
    * follow, so that {@code validate-trace} refuses it by name.
    */
-  static TraceHeader header(SimConfig cfg) {
+  public static TraceHeader header(SimConfig cfg) {
     SpecShaped s = cfg.specShaped();
     ControllerConfig c = cfg.controllerConfig();
     boolean storage = cfg.storage() != StorageMode.OFF;
@@ -57,7 +61,7 @@ final class SpecTraces {
    * {@code inner} with every GPU copy taking at least one tick, so that a copy is never done inside the step
    * that started it: the spec completes copies only while the whole domain waits at RECV.
    */
-  static Timing.Factory copiesEndAfterTheStep(Timing.Factory inner) {
+  public static Timing.Factory copiesEndAfterTheStep(Timing.Factory inner) {
     return (seed, rank, readFailure) -> {
       Timing t = inner.create(seed, rank, readFailure);
       return new ForwardingTiming(t) {

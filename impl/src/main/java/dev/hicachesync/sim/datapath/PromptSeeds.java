@@ -1,4 +1,4 @@
-package dev.hicachesync.sim;
+package dev.hicachesync.sim.datapath;
 
 import dev.hicachesync.tier.PageContent;
 import java.util.concurrent.atomic.AtomicReferenceArray;
@@ -9,7 +9,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  *
  * <p>Why: a rank seeds a prompt's computed pages when prefill writes them ({@link DataPath#compute}) and
  * again when its controller checks the node that holds them; with four ranks that was eight serial passes
- * over every computed token, a fifth of a replay's profile (issue 13). The ranks of a replay share their
+ * over every computed token, a fifth of a replay's profile. The ranks of a replay share their
  * request objects (the workload's), so keyed by the prompt array's identity one pass serves all of them.
  *
  * <p>Correctness does not rest on sharing: a seed is a pure function of a page's tokens, an entry is found
@@ -17,7 +17,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * afterwards (prompts and sequences are built once). A miss (another array in the slot) computes again.
  * Any thread: entries are immutable and published through an {@link AtomicReferenceArray}.
  */
-final class PromptSeeds {
+public final class PromptSeeds {
   /** Arrays remembered; far more than the requests admitted in the few steps the ranks may drift apart. */
   private static final int SLOTS = 256;
 

@@ -1,0 +1,73 @@
+package dev.hicachesync.controller;
+
+import dev.hicachesync.env.TransferEvent;
+import dev.hicachesync.env.TransferKind;
+import dev.hicachesync.tree.RadixTree;
+import dev.hicachesync.tree.TreeNode;
+
+/**
+ * Device → host writes of one rank: write-through ({@code write_backup}: slots, copy, lock, a queued write
+ * ack that S1 pops) and write-back's synchronous copy of a node about to lose its device pages. Scheduler
+ * thread only.
+ */
+final class HostWrites {
+  private final RankState s;
+
+  HostWrites(RankState s) {
+    this.s = s;
+  }
+
+  /**
+   * Writes a node through to the host: slots, copy event, lock, queued ack ({@code write_backup}). Returns
+   * false without touching anything when its parent is not backed up yet: the backup invariant (a parent
+   * reaches the host before its child) keeps a device-only node from sitting over host-only children, a
+   * shape device eviction could otherwise only clear by dropping the children's host pages.
+   */
+  boolean writeBackup(TreeNode node) {
+    RadixTree tree = s.tree();
+    TreeNode parent = node.parent();
+    if (parent != tree.root() && !parent.onHost()) {
+      return false;
+    }
+    int pages = node.tokens() / s.config().pageSize();
+    int[] slots = s.pools().allocateHost(pages);
+    if (slots == null) {
+      return false;
+    }
+    tree.setHost(node, slots);
+    long[] seeds = s.data().seeds(node);
+    TransferEvent ev = s.data().path().toHost(s.env().copy(TransferKind.DEVICE_TO_HOST, pages), node.devicePages(),
+        slots, seeds);
+    s.pools().host().markBusy(slots, 0, pages);
+    tree.lockRef(node);
+    s.acks().addWrite(new WriteAck(node.id(), ev, slots, seeds));
+    s.stats().deviceToHostCopies++;
+    s.stats().deviceToHostPages += pages;
+    return true;
+  }
+
+  /**
+   * Write-back: copies a device-only node to the host before eviction takes its device pages, and waits for
+   * the copy; false under the other write policies or when no host slots can be had.
+   */
+  boolean backupBeforeEviction(TreeNode node) {
+    if (s.config().writePolicy() != WritePolicy.WRITE_BACK) {
+      return false;
+    }
+    int pages = node.tokens() / s.config().pageSize();
+    int[] slots = s.pools().allocateHost(pages);
+    if (slots == null) {
+      return false;
+    }
+    TransferEvent ev = s.data().path().toHost(s.env().copy(TransferKind.DEVICE_TO_HOST, pages), node.devicePages(),
+        slots, s.data().seeds(node));
+    ev.await(); // write_back is synchronous: the device pages go only once the host has them
+    s.tree().setHost(node, slots);
+    s.stats().deviceToHostCopies++;
+    s.stats().deviceToHostPages += pages;
+    if (s.storage().active()) {
+      s.storage().backup(node);
+    }
+    return true;
+  }
+}

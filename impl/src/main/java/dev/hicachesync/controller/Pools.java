@@ -1,0 +1,106 @@
+package dev.hicachesync.controller;
+
+import dev.hicachesync.tier.PageAllocator;
+import dev.hicachesync.tree.DeviceEvictionSink;
+import dev.hicachesync.tree.Mix64;
+import dev.hicachesync.tree.RadixTree;
+import dev.hicachesync.tree.TreeNode;
+import java.util.function.Predicate;
+
+/**
+ * One rank's device pages and host slots: allocation with eviction when short, frees, and the tree's view
+ * of both during a device eviction ({@link DeviceEvictionSink}). Every allocation and free is mixed into
+ * the allocation hash, so ranks whose pools diverge are named ({@code AllocAgreement}). Scheduler thread,
+ * except the host ledger's busy marks ({@link HostSlotLedger}).
+ */
+final class Pools implements DeviceEvictionSink {
+  private final PageAllocator device;
+  private final HostSlotLedger host;
+  private final RadixTree tree;
+  private final ControllerStats stats;
+  private final DecisionHashes hashes;
+  /** Write-back's synchronous copy of a device-only node before its device pages go ({@link HostWrites}). */
+  private final Predicate<TreeNode> backupBeforeEviction;
+
+  Pools(ControllerConfig config, ControllerFaults faults, RadixTree tree, ControllerStats stats,
+      DecisionHashes hashes, Predicate<TreeNode> backupBeforeEviction) {
+    this.device = new PageAllocator(config.devicePages());
+    this.host = new HostSlotLedger(config.hostPages(), !faults.untrackedSlots());
+    this.tree = tree;
+    this.stats = stats;
+    this.hashes = hashes;
+    this.backupBeforeEviction = backupBeforeEviction;
+  }
+
+  /** The host slots and which of them a transfer still uses. */
+  HostSlotLedger host() {
+    return host;
+  }
+
+  int freeDevicePages() {
+    return device.freeCount();
+  }
+
+  int freeHostPages() {
+    return host.pool().freeCount();
+  }
+
+  /** The allocation hash with both pools' free counts: the digest's {@code alloc} part. */
+  long allocDigest() {
+    return Mix64.mix(Mix64.mix(hashes.alloc(), device.freeCount()), host.pool().freeCount());
+  }
+
+  /** Returns {@code pages} device pages, evicting LRU leaves if needed, or null. */
+  int[] allocateDevice(int pages) {
+    int[] r = device.allocate(pages);
+    if (r == null) {
+      int want = pages - device.freeCount();
+      stats.deviceEvictedPages += tree.evictDevice(want, this);
+      r = device.allocate(pages);
+    }
+    hashes.mixAlloc(1, pages, r == null ? -1 : r.length == 0 ? -2 : r[0]);
+    return r;
+  }
+
+  /** Evicts unlocked device leaves for {@code pages} pages; returns the pages freed. */
+  int evictDevice(int pages) {
+    int n = tree.evictDevice(pages, this);
+    stats.deviceEvictedPages += n;
+    return n;
+  }
+
+  /** Returns {@code pages} host slots, evicting host-only leaves if needed, or null. */
+  int[] allocateHost(int pages) {
+    int[] r = host.allocate(pages);
+    if (r == null) {
+      int want = pages - host.pool().freeCount();
+      stats.hostEvictedPages += tree.evictHost(want, s -> freeHost(s, "host eviction"));
+      r = host.allocate(pages);
+    }
+    hashes.mixAlloc(2, pages, r == null ? -1 : r.length == 0 ? -2 : r[0]);
+    return r;
+  }
+
+  /** Returns host slots to the pool; {@code why} names the caller in a leak or double-free report. */
+  void freeHost(int[] slots, String why) {
+    hashes.mixAlloc(3, slots.length);
+    host.free(slots, why);
+  }
+
+  @Override
+  public void freeDevice(int[] pages) {
+    hashes.mixAlloc(4, pages.length);
+    device.free(pages);
+  }
+
+  @Override
+  public void freeHost(int[] pages) {
+    stats.hostEvictedPages += pages.length;
+    freeHost(pages, "device eviction of a device-only parent");
+  }
+
+  @Override
+  public boolean backupBeforeEviction(TreeNode node) {
+    return backupBeforeEviction.test(node);
+  }
+}

@@ -1,0 +1,181 @@
+package dev.hicachesync.sim;
+
+import dev.hicachesync.api.Seam;
+import dev.hicachesync.api.TraceInstrumentation;
+import dev.hicachesync.collective.PipeChannel;
+import dev.hicachesync.collective.ProcessGroup;
+import dev.hicachesync.controller.CacheController;
+import dev.hicachesync.controller.ControllerThreads;
+import dev.hicachesync.sim.datapath.DataPath;
+import dev.hicachesync.sim.datapath.PromptSeeds;
+import dev.hicachesync.sim.environment.Fault;
+import dev.hicachesync.sim.environment.RankEnv;
+import dev.hicachesync.sim.environment.SeededTiming;
+import dev.hicachesync.sim.environment.Timing;
+import dev.hicachesync.sim.spec.SpecTraces;
+import dev.hicachesync.sim.workload.SyntheticWorkload;
+import dev.hicachesync.sim.workload.Workload;
+import dev.hicachesync.storage.StorageBackend;
+import dev.hicachesync.sync.GroupRegistry;
+import dev.hicachesync.sync.ProtocolVersion;
+import dev.hicachesync.sync.SyncGroups;
+import dev.hicachesync.sync.SyncLayer;
+import dev.hicachesync.sync.SyncObserver;
+import dev.hicachesync.topology.RankCoord;
+import dev.hicachesync.topology.Topology;
+import dev.hicachesync.trace.TraceRecorder;
+import java.util.List;
+
+/**
+ * Builds one rank of a simulation: its process groups (scheduler, prefetch and, in {@code unified}, the
+ * completion sync's, each on groups of its own), its sync layers, the controller with its seeded environment,
+ * faults, observers and threads, the API handle the scheduler loop calls, its data path and, on a sync
+ * domain's first rank, the checker of the domain's digests; then the {@link RankEngine} that steps it.
+ * The groups are made in the same order on every rank, so they pair up however the ranks are hosted.
+ */
+final class RankAssembly {
+  private final Simulator sim;
+  private final SimConfig cfg;
+  private final TraceRecorder trace;
+  /** Whether the stepped controller work runs on the rank threads ({@link Simulator#inlineRankThreads}). */
+  private final boolean inline;
+  /** This process hosts one rank of a world of processes: its peers' recorders are not here. */
+  private final boolean hostedProcess;
+  private final PromptSeeds promptSeeds;
+
+  RankAssembly(Simulator sim, SimConfig cfg, TraceRecorder trace, boolean inline, boolean hostedProcess,
+      PromptSeeds promptSeeds) {
+    this.sim = sim;
+    this.cfg = cfg;
+    this.trace = trace;
+    this.inline = inline;
+    this.hostedProcess = hostedProcess;
+    this.promptSeeds = promptSeeds;
+  }
+
+  /** Builds rank {@code r}: its groups, sync layers, controller, API handle, data path, checker and engine. */
+  RankEngine build(int r, Topology t, GroupSource fabric, StorageBackend storage, RankRecorder[] recorders) {
+    RankCoord c = t.coords(r);
+    PipeChannel fromPrev = null;
+    PipeChannel toNext = null;
+    if (c.pp() > 0) {
+      fromPrev = fabric.channel("pp", t.rankOf(new RankCoord(c.dp(), c.cp(), c.tp(), c.pp() - 1)), r);
+    }
+    if (c.pp() < t.pp() - 1) {
+      toNext = fabric.channel("pp", r, t.rankOf(new RankCoord(c.dp(), c.cp(), c.tp(), c.pp() + 1)));
+    }
+    ProcessGroup sched = fabric.group("sched", t.cpTpGroup(r), r);
+    ProcessGroup attnTp = fabric.group("attn_tp", t.attnTpGroup(r), r);
+    ProcessGroup attnCp = fabric.group("attn_cp", t.attnCpGroup(r), r);
+    RankEngine[] self = new RankEngine[1];
+    SyncGroups schedGroups = new SyncGroups(attnTp, attnCp, sched, null, fromPrev, toNext);
+    SyncGroups prefetchGroups = new SyncGroups(fabric.group("pf_attn_tp", t.attnTpGroup(r), r),
+        fabric.group("pf_attn_cp", t.attnCpGroup(r), r), fabric.group("pf_cp_tp", t.cpTpGroup(r), r),
+        t.pp() > 1 ? fabric.group("pf_pp", t.ppGroup(r), r) : null, null, null);
+    // Version unified's completion sync (#27010) on groups of its own, made after the prefetch ones
+    // (GroupRegistry); the earlier versions have no such thread and make none.
+    SyncGroups completionGroups = cfg.version() != ProtocolVersion.UNIFIED ? null
+        : new SyncGroups(fabric.group(GroupRegistry.PFC_ATTN_TP, t.attnTpGroup(r), r),
+            fabric.group(GroupRegistry.PFC_ATTN_CP, t.attnCpGroup(r), r),
+            fabric.group(GroupRegistry.PFC_CP_TP, t.cpTpGroup(r), r),
+            t.pp() > 1 ? fabric.group(GroupRegistry.PFC_PP, t.ppGroup(r), r) : null, null, null);
+    // The API's own trace instrumentation (null when nothing is recorded: no handle is wrapped).
+    TraceInstrumentation traced = Seam.instrument(cfg.version(), schedGroups, prefetchGroups, trace, recorders[r],
+        cfg.pageSize(), () -> self[0].stats.stepsRun);
+    if (traced != null) {
+      schedGroups = traced.sched();
+      prefetchGroups = traced.prefetch();
+      if (completionGroups != null) {
+        completionGroups = traced.completion(cfg.version(), completionGroups);
+      }
+    }
+    // RECV shares the scheduler's group (as SGLang's request broadcast shares the TP CPU group), so a rank
+    // that skips a sync point meets the others' next collective there: a mismatch, not a silent hang.
+    ProcessGroup recv = t.pp() == 1 ? sched : fabric.group("sched", t.syncDomain(r), r);
+    Timing.Factory tf = cfg.timing() != null ? cfg.timing() : SeededTiming.factory();
+    if (cfg.specShaped() != null) {
+      tf = SpecTraces.copiesEndAfterTheStep(tf);
+    }
+    // Read failures on stage 0 only: later stages block on their own reads (see the report's limits).
+    RankEnv env = new RankEnv(r, tf.create(cfg.seed(), r, c.pp() == 0 ? cfg.readFailure() : 0.0));
+    RankRecorder rec = recorders[r];
+    EventLog log = cfg.logFile() == null ? null : new EventLog(r, env);
+    SyncObserver reductions = log == null ? SyncObserver.NONE : log;
+    // The rank's prefetch, I/O, backup threads, stepped: they do the work at the virtual times env decides
+    // (same reports as inline; inlineRankThreads runs that work on the rank's thread, for speed).
+    ControllerThreads threads = inline ? null : ControllerThreads.stepped("rank" + r);
+    CacheController controller = new CacheController(cfg.controllerConfig(), Fault.controllerFaults(cfg.faults(), r, c.pp()),
+        threads == null ? env : threads.around(env),
+        new SyncLayer(cfg.version(), schedGroups, reductions),
+        new SyncLayer(cfg.version(), prefetchGroups, reductions), traced != null ? traced.observer() : rec, storage,
+        "tp" + t.tpRank(r) + "pp" + c.pp());
+    if (Fault.runtimeAttach(cfg.faults())) {
+      controller.detachStorageAtStart(); // attached at runtime, at Fault.ATTACH_STEP
+    }
+    if (cfg.hostBufferOnly()) {
+      controller.parkStorageHits(); // --hicache-host-memory-mode buffer_only (#34798)
+    }
+    if (completionGroups != null) {
+      controller.useCompletionSync(new SyncLayer(cfg.version(), completionGroups, reductions));
+    }
+    if (threads != null) {
+      controller.attachThreads(threads);
+    }
+    rec.attach(controller);
+    DataPath data = cfg.data().on()
+        ? new DataPath(cfg.data(), cfg.devicePages(), cfg.hostPages(), env.clock(), r, promptSeeds) : null;
+    if (data != null) {
+      controller.attachData(data);
+    }
+    List<Integer> domain = t.syncDomain(r);
+    DomainChecker checker = null;
+    // A rank process cannot read its peers' recorders: the launcher compares the gathered digest logs.
+    if (domain.get(0) == r && domain.size() > 1 && !hostedProcess) {
+      int[] ranks = domain.stream().mapToInt(Integer::intValue).toArray();
+      RankRecorder[] members = new RankRecorder[ranks.length];
+      for (int i = 0; i < ranks.length; i++) {
+        members[i] = recorders[ranks[i]];
+      }
+      checker = new DomainChecker(ranks, members);
+    }
+    Workload.Factory wf = cfg.workload() != null ? cfg.workload() : SyntheticWorkload.factory(cfg.pageSize());
+    boolean unifiedSpec = cfg.specShaped() != null && cfg.version() == ProtocolVersion.UNIFIED;
+    LoopShape shape = cfg.specShaped() == null ? LoopShape.simulator(cfg.maxRunning())
+        : unifiedSpec ? LoopShape.specUnified()
+        : cfg.specShaped().finishInStep() ? LoopShape.specInStep() : LoopShape.spec();
+    if (unifiedSpec && storage != null) { // HiCacheUnified writes nothing to storage: what S7 finds is seeded
+      cfg.specShaped().seedStorage(storage, "tp" + t.tpRank(r) + "pp" + c.pp(), r, cfg.seed(), cfg.pageSize());
+    }
+    RankEngine engine = new RankEngine(r, sim, cfg, shape, Seam.wrap(controller, shape.writeThroughAtFinish(),
+        traced), controller, env, rec, wf.create(cfg.seed(), c.dp()), recv, checker, log);
+    engine.handles.addAll(List.of(sched, schedGroups.attnTp(), schedGroups.attnCp(), prefetchGroups.attnTp(),
+        prefetchGroups.attnCp(), prefetchGroups.cpTp()));
+    if (prefetchGroups.pp() != null) {
+      engine.handles.add(prefetchGroups.pp());
+    }
+    if (completionGroups != null) {
+      engine.handles.addAll(List.of(completionGroups.attnTp(), completionGroups.attnCp(), completionGroups.cpTp()));
+      if (completionGroups.pp() != null) {
+        engine.handles.add(completionGroups.pp());
+      }
+    }
+    if (recv != sched) {
+      engine.handles.add(recv);
+    }
+    engine.toNext = toNext;
+    engine.data = data;
+    self[0] = engine;
+    ProcessGroup tracedRecv = engine.api.traceRecv(recv);
+    if (cfg.specShaped() == null && traced != null) {
+      engine.intake = new WorkloadIntake(engine, cfg.steps(), tracedRecv);
+    }
+    if (cfg.specShaped() != null) { // the same loop; RECV carries the spec's request index instead
+      engine.intake = new SpecIntake(engine, cfg.specShaped(), tracedRecv, recv,
+          traced != null ? traced.recorder() : null, cfg.pageSize());
+      // No victim order of its own: the spec evicts LRU on the replicated clock too, so the
+      // tree's own LRU order is the spec's.
+    }
+    return engine;
+  }
+
+}
