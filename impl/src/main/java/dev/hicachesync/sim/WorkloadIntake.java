@@ -31,6 +31,7 @@ final class WorkloadIntake implements Intake {
     }
     long[] head = {s, arrivals.size(), stop ? 1 : 0};
     long[] mine = head;
+    engine.api.beforeRecv(engine.waitingCount(), engine.runningCount()); // the RECV line's snapshot, when traced
     if (recv.size() > 1) {
       head = recv.broadcast(SyncPoint.RECV.name(), recvRoot, head);
       engine.stats.recvCollectives++;

@@ -6,6 +6,7 @@ import dev.hicachesync.modelcheck.TlcJar;
 import dev.hicachesync.modelcheck.TlcRunner;
 import dev.hicachesync.modelcheck.Workspace;
 import dev.hicachesync.modelcheck.validate.PipelineTraces;
+import dev.hicachesync.modelcheck.validate.RunTraces;
 import dev.hicachesync.modelcheck.validate.SpecEvent;
 import dev.hicachesync.modelcheck.validate.SpecEvents;
 import dev.hicachesync.modelcheck.validate.TraceValidator;
@@ -78,7 +79,12 @@ public final class ValidateTraceCommand implements Callable<Integer> {
     Trace trace;
     try {
       trace = TraceReader.read(file);
-      TraceFeature unfollowable = trace.header().unfollowable();
+      String runRefusal = RunTraces.refusal(trace.header()); // a run's own loop: TraceHiCacheRun.tla
+      if (runRefusal != null) {
+        err.println("hicache-sync validate-trace: " + runRefusal);
+        return Main.EXIT_BAD_INPUT;
+      }
+      TraceFeature unfollowable = RunTraces.applies(trace.header()) ? null : trace.header().unfollowable();
       if (unfollowable != null && !UNIFIED.equals(trace.header().version())) {
         // before the consistency checks: those assume the spec's scheduler
         err.println("hicache-sync validate-trace: the trace uses feature '" + unfollowable.label()
@@ -97,7 +103,7 @@ public final class ValidateTraceCommand implements Callable<Integer> {
       err.println("hicache-sync validate-trace: not a trace: " + e.getMessage());
       return Main.EXIT_BAD_INPUT;
     }
-    String pipelineRefusal = UNIFIED.equals(trace.header().version()) ? null
+    String pipelineRefusal = UNIFIED.equals(trace.header().version()) || RunTraces.applies(trace.header()) ? null
         : PipelineTraces.refusal(trace.header()); // PP > 1 beyond TraceHiCachePipeline.tla
     if (pipelineRefusal != null) {
       err.println("hicache-sync validate-trace: " + file + ": " + pipelineRefusal);
@@ -129,7 +135,7 @@ public final class ValidateTraceCommand implements Callable<Integer> {
     String tlc = v.tlc().map(r -> String.format("TLC: %,d distinct states, %.1f s", r.distinct(), r.seconds()))
         .orElse("");
     String model = h.version() + " dp,cp,tp,pp=" + h.dp() + "," + h.cp() + "," + h.tp() + "," + h.pp();
-    String module = UNIFIED.equals(h.version()) ? "HiCacheUnified"
+    String module = RunTraces.applies(h) ? RunTraces.MODEL : UNIFIED.equals(h.version()) ? "HiCacheUnified"
         : PipelineTraces.applies(h) ? PipelineTraces.MODEL : "HiCacheSync";
     switch (v.outcome()) {
       case ACCEPTED:

@@ -1,0 +1,41 @@
+package dev.hicachesync.modelcheck.validate;
+
+import dev.hicachesync.trace.TraceFeature;
+import dev.hicachesync.trace.TraceHeader;
+
+/**
+ * Traces of a run's own loop (the simulator's, {@code simulate --trace}; the Mooncake replay; a soak): which trace
+ * spec follows them ({@code spec/TraceHiCacheRun.tla}: every event against the protocol rule it must follow,
+ * the cache's own computation taken from the trace) and what it still refuses.
+ *
+ * <p>A trace goes here when it uses a feature the model-shaped trace specs ({@code TraceHiCacheSync.tla},
+ * {@code TraceHiCachePipeline.tla}) cannot follow ({@link TraceHeader#unfollowable}): the workload's RECV,
+ * several running requests, decode, shared prefixes, write-through at insert, keys of many pages with storage
+ * on, write_back, write_through_selective.
+ */
+public final class RunTraces {
+  /** The trace spec of a run's own loop. */
+  public static final String SPEC = "TraceHiCacheRun";
+  /** What its verdicts name: the protocol whose rules it checks. */
+  public static final String MODEL = "HiCacheSync's protocol rules (" + SPEC + ")";
+
+  private RunTraces() {}
+
+  /** Whether {@code h}'s run is one for {@link #SPEC}. */
+  public static boolean applies(TraceHeader h) {
+    return !"unified".equals(h.version()) && h.unfollowable() != null;
+  }
+
+  /** Why {@link #SPEC} cannot follow {@code h}'s run (one line, for exit 2), or null when it can. */
+  public static String refusal(TraceHeader h) {
+    if (!applies(h)) {
+      return null;
+    }
+    if (h.pp() > 1) {
+      return "the trace uses feature '" + TraceFeature.PP.label() + "' (PP " + h.pp() + ") in a run's own loop,"
+          + " which " + SPEC + ".tla cannot follow: a later stage takes stage 0's decisions over the pipeline"
+          + " channel and over its pp group, neither of which the trace records";
+    }
+    return null;
+  }
+}

@@ -1,0 +1,314 @@
+--------------------------- MODULE TraceHiCacheRun ---------------------------
+(***************************************************************************)
+(* Trace validation of a run as users make it: the simulator's own         *)
+(* scheduler loop (`simulate --trace FILE`, the same run as without        *)
+(* --trace), the Mooncake replay, a soak, an engine's loop. Is every event *)
+(* of the recorded run a step the HiCache sync protocol allows?            *)
+(*                                                                          *)
+(* Such a run has what HiCacheSync's models abstract away: the workload's  *)
+(* broadcast RECV delivering any number of requests, several requests      *)
+(* running at once, decode steps, prompts sharing prefixes (node splits),  *)
+(* LRU over a real radix tree, keys of many pages with storage on, every   *)
+(* write policy and prefetch policy, aborts. Following the cache's own     *)
+(* computation (which node a match splits, which leaf eviction picks, how  *)
+(* many pages a decode adds) would make the trace spec the implementation  *)
+(* a second time. This module takes that computation from the trace, as   *)
+(* the trace's data (the design of trace validation: the trace resolves    *)
+(* nondeterminism), and checks every event against the protocol rule it    *)
+(* must follow:                                                             *)
+(*                                                                          *)
+(*  R1 group   : each sync point reduces over the groups HiCacheSync's     *)
+(*               SyncGroups gives its site under the run's Version (the     *)
+(*               heart of the versions: pre20460 tp_cache_group, post20460 *)
+(*               attn_cp then attn_tp, merged one fused S123), in order of *)
+(*               stage, singletons skipped; RECV over the sync domain.      *)
+(*  R2 result  : every member got the MIN / MAX (HiCacheSync's OpOf) of    *)
+(*               what the members posted; a later stage posts what the     *)
+(*               earlier one returned.                                      *)
+(*  R3 order   : a rank's scheduler runs RECV, then the event check (S1,  *)
+(*               S2, S3 or S123, every stage), then aborts (S6) and the     *)
+(*               admission loop (S4, S5), then RECV again; S5 follows an S4 *)
+(*               exactly when the S4 result lets the prefetch stop (S4's    *)
+(*               MAX [not done, failed] has not done 0 or failed 1);        *)
+(*               best_effort has no S4. The prefetch thread runs S7 only.   *)
+(*  R4 local   : the local value of a queue at the event check is the     *)
+(*               number of its leading done (ready) entries: at least what *)
+(*               was known done after the last pop (a completed transfer    *)
+(*               stays completed: nothing un-completes), at most the queue *)
+(*               length where it is known (write and load acks: RECV's      *)
+(*               snapshot, no push between RECV and the event check; revokes:*)
+(*               the snapshot plus the revoking S7 decisions since).        *)
+(*  R5 decision: every member pops exactly the agreed result (HP5: the      *)
+(*               MIN is at most its own done count), as logged in pop.      *)
+(*  R6 S7      : a revoke (MIN below PrefetchThreshold) queues one revoke.  *)
+(*  R7 RECV    : a rank's snapshot at RECV (a lockstep point) shows no      *)
+(*               queue shorter than what it held after its last pops        *)
+(*               (entries leave a queue only by a synced pop) and exactly   *)
+(*               the revokes it holds.                                      *)
+(* and, as the model's invariants, on every state that matches a prefix:   *)
+(*  TreeAgreement, AckAgreement, AllocAgreement, PrefetchAgreement: the    *)
+(*  members of each RECV logged the same snapshot (tree digest, requests   *)
+(*  waiting and running; queues and acks digest; free pages and allocations*)
+(*  digest; prefetch digest and prefetch queues between ranks that made the*)
+(*  same number of S7 decisions, as HiCacheSync's AgreeSettledAt).          *)
+(*                                                                          *)
+(* Taken from the trace (checked only through agreement): the tree and its *)
+(* pools (which node is hit, split, evicted, loaded back; free pages), the *)
+(* requests waiting and running, how many entries a step pushes onto each  *)
+(* queue (an insert's write-through, a load-back, a storage backup, the    *)
+(* host slots an S5 or an abort hands back), and what the environment did  *)
+(* (which copies and reads completed: the local values).                   *)
+(*                                                                          *)
+(* Cost: the module is deterministic given the trace (every choice is a    *)
+(* logged value), one state per event: linear in the trace's length. A     *)
+(* trace may therefore be validated in windows, each starting from the     *)
+(* single state the previous window ended in (TraceStart): the same set of *)
+(* behaviours as one pass.                                                  *)
+(***************************************************************************)
+EXTENDS Integers, Sequences, FiniteSets, Topology, TraceLog, TLC
+
+CONSTANTS
+    Version,            \* "pre20460" | "post20460" | "merged" (the run's; the header's Version)
+    Policy,             \* "best_effort" | "wait_complete" | "timeout"
+    StorageOn,          \* L3 storage on (S3 with post20460 / pre20460, S4-S7)
+    PrefetchThreshold   \* pages: an S7 MIN below it revokes
+
+ASSUME Version \in {"pre20460", "post20460", "merged"}
+ASSUME Policy \in {"best_effort", "wait_complete", "timeout"}
+
+\* HiCacheSync, for its sync groups and reduction ops only: every one of its variables and the constants
+\* its group choice does not read are fixed (none of them is state here).
+HS == INSTANCE HiCacheSync WITH
+        WritePolicy <- "write_through", Requests <- <<1>>, PagesPerKey <- 1, DeviceCap <- 1, HostCap <- 1,
+        PoolSizes <- [r \in Ranks |-> [dev |-> 1, host |-> 1]], Bugs <- {}, Knobs <- {}, WaitingCap <- 1,
+        coll <- 0, reqIdx <- 0, waiting <- 0, backlog <- 0, cursor <- 0, running <- 0, tree <- 0,
+        nextId <- 0, devFree <- 0, hostFree <- 0, wq <- 0, wDone <- 0, lq <- 0, lDone <- 0, sbq <- 0,
+        baq <- 0, rvq <- 0, rlq <- 0, pf <- 0, popped <- 0, ares <- 0, lenv <- 0
+
+\* The queues a sync point pops, in HiCacheSync's order (popped's fields).
+Queues == <<"w", "l", "rv", "ba", "rl">>
+\* The queue of entry j of a site's payload (S1 <<w>>, S2 <<l>>, S3 <<rv, ba, rl>>, S123 all five).
+QueueAt(site, j) == CASE site = "S1" -> "w" [] site = "S2" -> "l" [] site = "S3" -> Queues[2 + j]
+                      [] OTHER -> Queues[j]
+PopSites == {"S1", "S2", "S3", "S123"}
+
+\* The event check's chain of collectives of rank r: <<site, stage>> in order (HiCacheSync's Enter chain
+\* S1 -> S2 -> S3, or S123; S3 only with storage on), singleton groups skipped.
+EvSites == IF Version = "merged" THEN <<"S123">>
+           ELSE <<"S1", "S2">> \o (IF StorageOn THEN <<"S3">> ELSE <<>>)
+RECURSIVE ChainOf(_, _)
+ChainOf(r, ss) == IF ss = <<>> THEN <<>>
+                  ELSE [k \in 1 .. Len(HS!SyncGroups(r, Head(ss))) |-> <<Head(ss), k>>] \o ChainOf(r, Tail(ss))
+EvChainTable == [r \in Ranks |-> ChainOf(r, EvSites)]
+EvChain(r) == EvChainTable[r]
+\* Stages of a site on rank r.
+Stages(r, site) == Len(HS!SyncGroups(r, site))
+
+NoSnapRec == [obs |-> FALSE]
+
+\* A rank's state as far as the protocol sees it. len[f]: entries of queue f (-1: not known yet);
+\* dn[f]: leading entries known done (ready); ph: "start" | "ev" (in the event check, at chain index ev)
+\* | "adm" (aborts and admission) | "stop"; s5: "free" | "need" (the last S4 let its prefetch stop: S5
+\* next) | "no" (it did not); adm: an S4 or S5 ran this step (S6 must come before); open: the sync point
+\* whose next stage is due (<<>>: none); carry: what its last stage returned; lv: the local value of the
+\* sync point in progress; s7: S7 decisions made; pfOpen, pfCarry: the same for the prefetch thread;
+\* snap: the last RECV snapshot.
+Fresh == [len |-> [f \in {"w", "l", "rv", "ba", "rl"} |-> 0], dn |-> [f \in {"w", "l", "rv", "ba", "rl"} |-> 0],
+          ph |-> "start", ev |-> 0, s5 |-> "free", adm |-> FALSE, open |-> <<>>, carry |-> <<>>,
+          lv |-> <<>>, s7 |-> 0, pfOpen |-> <<>>, pfCarry |-> <<>>, snap |-> NoSnapRec]
+
+VARIABLES
+    l,          \* index of the next event of Trace to match
+    T,          \* T[r]: rank r's protocol state (Fresh's fields)
+    lastRecv    \* the members of the last RECV matched ({} before the first)
+
+traceVars == <<l, T, lastRecv>>
+
+-----------------------------------------------------------------------------
+(* Reading one event.                                                       *)
+
+Members(e) == {e.m[i] : i \in DOMAIN e.m}
+SeqMin(S) == CHOOSE x \in S : \A y \in S : x <= y
+SeqMax(S) == CHOOSE x \in S : \A y \in S : x >= y
+\* R2: what a collective of these members returns.
+Reduced(e) == [k \in DOMAIN e.val[1] |->
+                 IF e.op = "MIN" THEN SeqMin({e.val[i][k] : i \in DOMAIN e.m})
+                 ELSE SeqMax({e.val[i][k] : i \in DOMAIN e.m})]
+
+\* R1: the group the spec reduces this site's stage over, for member q.
+GroupAsSpec(e, q) ==
+    LET gs == HS!SyncGroups(q, e.site)
+    IN  /\ e.stage \in 1 .. Len(gs)
+        /\ gs[e.stage] = [kind |-> e.grp, ch |-> e.ch, m |-> Members(e)]
+        /\ e.op = HS!OpOf(e.site)
+
+\* R4: the local value of a queue is a done count between what was known done and the queue's length.
+QueueValueOk(t, f, v) == /\ t.dn[f] <= v
+                         /\ t.len[f] < 0 \/ f \in {"ba", "rl"} \/ v <= t.len[f]
+
+\* R5 and the new queue state after popping x[j] of each queue of the site, the local values lv.
+AfterPops(t, site, lv, x) ==
+    LET fs == {QueueAt(site, j) : j \in DOMAIN x}
+        n(f) == x[CHOOSE j \in DOMAIN x : QueueAt(site, j) = f]
+        v(f) == lv[CHOOSE j \in DOMAIN x : QueueAt(site, j) = f]
+    IN  [t EXCEPT !.len = [f \in DOMAIN @ |-> IF f \in fs /\ @[f] >= 0 THEN @[f] - n(f) ELSE @[f]],
+                  !.dn  = [f \in DOMAIN @ |-> IF f \in fs THEN v(f) - n(f) ELSE @[f]]]
+
+\* The site the scheduler of a rank in state t may run next (R3), with the stage.
+NextEvent(r, t) == IF t.ev <= Len(EvChain(r)) THEN EvChain(r)[t.ev] ELSE <<>>
+
+-----------------------------------------------------------------------------
+(* The step of one member of a scheduler collective: its new state, or "no" if the rules forbid it. *)
+
+\* Entering a sync point at stage 1 (lv: the local value) or going on at a later stage.
+Staged(t, e, i, r) ==
+    IF e.stage = 1 THEN [t EXCEPT !.lv = e.val[i]]
+    ELSE t
+
+\* The member's state after its last stage of a sync point: the decision.
+Decided(t, e, i, r) ==
+    LET x == e.res[i]
+    IN  CASE e.site \in PopSites -> AfterPops(t, e.site, t.lv, x)
+          [] e.site = "S4" -> [t EXCEPT !.s5 = IF x[1] = 0 \/ x[2] = 1 THEN "need" ELSE "no", !.adm = TRUE]
+          [] e.site = "S5" -> [t EXCEPT !.s5 = "free", !.adm = TRUE]
+          [] OTHER -> t
+
+\* Rules of one member's scheduler collective (other than RECV).
+SchedOk(t, e, i, r) ==
+    /\ t.ph \in {"ev", "adm"}
+    /\ e.stage > 1 => t.open = <<e.site, e.stage - 1>> /\ e.val[i] = t.carry        \* R2 chain of stages
+    /\ e.stage = 1 => t.open = <<>>
+    /\ t.ph = "ev" => NextEvent(r, t) = <<e.site, e.stage>>                          \* R3 event check first
+    /\ t.ph = "adm" =>
+         /\ e.site \in {"S4", "S5", "S6"}
+         /\ e.stage = 1 =>
+              /\ e.site = "S6" => ~t.adm                                             \* aborts before admission
+              /\ e.site = "S4" => Policy # "best_effort" /\ t.s5 # "need"
+              /\ e.site = "S5" => IF Policy = "best_effort" THEN TRUE ELSE t.s5 = "need"
+    /\ e.stage = 1 /\ e.site \in PopSites =>                                          \* R4
+         \A j \in DOMAIN e.val[i] : QueueValueOk(t, QueueAt(e.site, j), e.val[i][j])
+    /\ e.stage = 1 /\ e.site = "S4" => \A j \in 1 .. 2 : e.val[i][j] \in {0, 1}
+    /\ e.stage = 1 /\ e.site = "S6" => e.val[i] \in {<<>>, <<0>>}
+    /\ e.stage = Stages(r, e.site) /\ e.site \in PopSites =>                          \* R5
+         e.pop[i] = e.res[i]
+
+SchedNext(t, e, i, r) ==
+    LET s  == Staged(t, e, i, r)
+        last == e.stage = Stages(r, e.site)
+        d  == IF last THEN Decided(s, e, i, r) ELSE s
+        ev == IF t.ph = "ev" THEN t.ev + 1 ELSE t.ev
+    IN  [d EXCEPT !.open = IF last THEN <<>> ELSE <<e.site, e.stage>>,
+                  !.carry = IF last THEN <<>> ELSE e.res[i],
+                  !.ev = ev,
+                  !.ph = IF t.ph = "ev" /\ ev > Len(EvChain(r)) THEN "adm" ELSE t.ph]
+
+\* A rank whose chain of event-check collectives is empty goes to admission at once.
+AfterRecv(r, t) == [t EXCEPT !.ph = IF Len(EvChain(r)) = 0 THEN "adm" ELSE "ev", !.ev = 1, !.s5 = "free",
+                             !.adm = FALSE, !.open = <<>>, !.carry = <<>>]
+
+\* R7: RECV's snapshot against the queues the rank held after its last pops; then they are known.
+SnapOk(t, s) ==
+    ~s.obs \/ /\ s.nwq >= t.len["w"] /\ s.nlq >= t.len["l"] /\ s.nrv = t.len["rv"]
+              /\ s.nrl >= t.len["rl"] /\ (s.nba < 0 \/ s.nba >= t.len["ba"])
+              /\ t.dn["w"] <= s.nwq /\ t.dn["l"] <= s.nlq /\ t.dn["rv"] <= s.nrv /\ t.dn["rl"] <= s.nrl
+Snapped(t, s) ==
+    IF ~s.obs THEN [t EXCEPT !.len = [f \in DOMAIN @ |-> IF f = "rv" THEN @[f] ELSE -1], !.snap = s]
+    ELSE [t EXCEPT !.len = [w |-> s.nwq, l |-> s.nlq, rv |-> s.nrv, rl |-> s.nrl,
+                            ba |-> IF s.nba < 0 THEN -1 ELSE s.nba],
+                   !.snap = s]
+
+RecvOk(t, e, i, r) ==
+    /\ t.ph = "start" \/ (t.ph = "adm" /\ t.open = <<>> /\ t.s5 # "need")
+    /\ SnapOk(t, e.snap[i])
+
+\* The broadcast RECV of the simulator's loop carries [step, arrivals, stop]: stop 1 ends the rank's run.
+Stopping(e, i) == Len(e.res[i]) = 3 /\ e.res[i][3] = 1
+
+RecvNext(t, e, i, r) ==
+    IF Stopping(e, i) THEN [Snapped(t, e.snap[i]) EXCEPT !.ph = "stop"]
+    ELSE AfterRecv(r, Snapped(t, e.snap[i]))
+
+\* The prefetch thread's S7: stages in order; the last one decides (R6).
+PfOk(t, e, i, r) ==
+    /\ e.site = "S7" /\ t.ph # "stop"
+    /\ e.stage > 1 => t.pfOpen = <<e.stage - 1>> /\ e.val[i] = t.pfCarry
+    /\ e.stage = 1 => t.pfOpen = <<>>
+PfNext(t, e, i, r) ==
+    IF e.stage < Stages(r, "S7") THEN [t EXCEPT !.pfOpen = <<e.stage>>, !.pfCarry = e.res[i]]
+    ELSE [t EXCEPT !.pfOpen = <<>>, !.pfCarry = <<>>, !.s7 = @ + 1,
+                   !.len.rv = IF e.res[i][1] < PrefetchThreshold /\ @ >= 0 THEN @ + 1 ELSE @]
+
+-----------------------------------------------------------------------------
+(* The matching step.                                                       *)
+
+MemberOk(e, i) ==
+    LET r == e.m[i]
+        t == T[r]
+    IN  /\ GroupAsSpec(e, r)
+        /\ e.res[i] = Reduced(e)
+        /\ IF e.ch = "pf" THEN PfOk(t, e, i, r)
+           ELSE IF e.site = "RECV" THEN RecvOk(t, e, i, r)
+           ELSE SchedOk(t, e, i, r)
+
+MemberNext(e, i) ==
+    LET r == e.m[i]
+        t == T[r]
+    IN  IF e.ch = "pf" THEN PfNext(t, e, i, r)
+        ELSE IF e.site = "RECV" THEN RecvNext(t, e, i, r)
+        ELSE SchedNext(t, e, i, r)
+
+IsCollectiveCompletes ==
+    /\ l <= Len(Trace)
+    /\ LET e == Trace[l]
+       IN  /\ e.ev = "CollectiveCompletes"
+           /\ \A i \in DOMAIN e.m : MemberOk(e, i)
+           /\ T' = [r \in Ranks |-> IF r \in Members(e)
+                                     THEN MemberNext(e, CHOOSE i \in DOMAIN e.m : e.m[i] = r)
+                                     ELSE T[r]]
+           /\ lastRecv' = IF e.site = "RECV" THEN Members(e) ELSE lastRecv
+    /\ l' = l + 1
+
+\* A window of a longer trace starts where the previous window ended (TraceWindowed, TraceStart: the
+\* values of T and lastRecv in the state TLC reached there, written into TraceLog by validate-trace).
+TraceInit ==
+    /\ l = 1
+    /\ T = IF TraceWindowed THEN TraceStart.T ELSE [r \in Ranks |-> Fresh]
+    /\ lastRecv = IF TraceWindowed THEN TraceStart.lastRecv ELSE {}
+    /\ TLCSet(1, 0)
+    /\ TLCSet(2, 0)
+
+TraceNext == IsCollectiveCompletes
+
+-----------------------------------------------------------------------------
+(* Verdict, invariants and report.                                          *)
+
+\* Violated (TLC exit 12) exactly when every event is matched: the trace (window) is accepted.
+TraceNotFullyMatched == l <= Len(Trace)
+
+\* The snapshot fields each agreement compares, at the last RECV (a lockstep point).
+Dig(s, k) == s.dig[k]
+SnapsAgree(f(_)) ==
+    \A q1, q2 \in lastRecv : T[q1].snap.obs /\ T[q2].snap.obs => f(T[q1].snap) = f(T[q2].snap)
+SettledAgree(f(_)) ==
+    \A q1, q2 \in lastRecv : T[q1].snap.obs /\ T[q2].snap.obs /\ T[q1].s7 = T[q2].s7
+                             => f(T[q1].snap) = f(T[q2].snap)
+TreeAgreement == SnapsAgree(LAMBDA s : <<Dig(s, 1), s.wait, s.run>>)
+AckAgreement == /\ SnapsAgree(LAMBDA s : <<Dig(s, 2), s.nwq, s.nlq, s.nba>>)
+                /\ SettledAgree(LAMBDA s : <<s.nrv, s.nrl>>)
+AllocAgreement == SnapsAgree(LAMBDA s : <<Dig(s, 4), s.dfree, s.hfree>>)
+PrefetchAgreement == SettledAgree(LAMBDA s : Dig(s, 3))
+
+\* What each rank expects next (its phase and the sync point due), for the rejection report.
+Posted == [r \in Ranks |-> [sched |-> IF T[r].ph = "ev" THEN NextEvent(r, T[r])
+                                      ELSE IF T[r].open # <<>> THEN T[r].open
+                                      ELSE <<T[r].ph>>,
+                            pf |-> IF T[r].pfOpen = <<>> THEN "none" ELSE <<"S7", T[r].pfOpen[1] + 1>>]]
+
+TraceProgress ==
+    IF l > TLCGet(1)
+      THEN TLCSet(1, l) /\ TLCSet(2, 1) /\ PrintT(<<"TRACE-AT", l, Posted>>)
+      ELSE IF l = TLCGet(1) /\ TLCGet(2) < 6
+        THEN TLCSet(2, TLCGet(2) + 1) /\ PrintT(<<"TRACE-AT", l, Posted>>)
+        ELSE TRUE
+
+=============================================================================
