@@ -68,29 +68,44 @@
 EXTENDS Integers, Sequences, FiniteSets, Topology, TraceLog, TLC
 
 CONSTANTS
-    Version,            \* "pre20460" | "post20460" | "merged" (the run's; the header's Version)
+    Version,            \* "pre20460" | "post20460" | "merged" | "unified" (the run's; the header's Version)
     Policy,             \* "best_effort" | "wait_complete" | "timeout"
     StorageOn,          \* L3 storage on (S3 with post20460 / pre20460, S4-S7)
     PrefetchThreshold   \* pages: an S7 MIN below it revokes
 
-ASSUME Version \in {"pre20460", "post20460", "merged"}
+ASSUME Version \in {"pre20460", "post20460", "merged", "unified"}
+Unified == Version = "unified"
 ASSUME Policy \in {"best_effort", "wait_complete", "timeout"}
 
 \* HiCacheSync, for its sync groups and reduction ops only: every one of its variables and the constants
-\* its group choice does not read are fixed (none of them is state here).
+\* its group choice does not read are fixed (none of them is state here). Version unified reduces over the
+\* CP x TP grid in one collective, as merged does, but never split (its groups are HiCacheUnified.tla's HG,
+\* PFG and SYG: UGroups below).
 HS == INSTANCE HiCacheSync WITH
-        WritePolicy <- "write_through", Requests <- <<1>>, PagesPerKey <- 1, DeviceCap <- 1, HostCap <- 1,
+        Version <- IF Unified THEN "merged" ELSE Version, WritePolicy <- "write_through", Requests <- <<1>>, PagesPerKey <- 1, DeviceCap <- 1, HostCap <- 1,
         PoolSizes <- [r \in Ranks |-> [dev |-> 1, host |-> 1]], Bugs <- {}, Knobs <- {}, WaitingCap <- 1,
         coll <- 0, reqIdx <- 0, waiting <- 0, backlog <- 0, cursor <- 0, running <- 0, tree <- 0,
         nextId <- 0, devFree <- 0, hostFree <- 0, wq <- 0, wDone <- 0, lq <- 0, lDone <- 0, sbq <- 0,
         baq <- 0, rvq <- 0, rlq <- 0, pf <- 0, popped <- 0, ares <- 0, lenv <- 0
 
-\* The queues a sync point pops, in HiCacheSync's order (popped's fields).
+\* The queues a sync point pops, in HiCacheSync's order (popped's fields); unified's S123 pops the write and
+\* load acks, its hit queue, its ack-prefetch queue, the backup acks and the host releases (and ends in the
+\* digest pair: DigestAt).
 Queues == <<"w", "l", "rv", "ba", "rl">>
-\* The queue of entry j of a site's payload (S1 <<w>>, S2 <<l>>, S3 <<rv, ba, rl>>, S123 all five).
-QueueAt(site, j) == CASE site = "S1" -> "w" [] site = "S2" -> "l" [] site = "S3" -> Queues[2 + j]
+UQueues == <<"w", "l", "hq", "aq", "ba", "rl">>
+QNames == {"w", "l", "rv", "ba", "rl", "hq", "aq"}
+\* The queue of entry j of a site's payload of n entries (S1 <<w>>, S2 <<l>>, S3 <<rv, ba, rl>>, S123 all
+\* five; unified: the six of UQueues with storage on, w and l without, then the digest pair).
+DigestAt(site, n, j) == Unified /\ site = "S123" /\ j > n - 2
+QueueAt(site, j) == CASE Unified -> UQueues[j]
+                      [] site = "S1" -> "w" [] site = "S2" -> "l" [] site = "S3" -> Queues[2 + j]
                       [] OTHER -> Queues[j]
 PopSites == {"S1", "S2", "S3", "S123"}
+\* What a member logs as popped at the last stage of a pop site that applied result x: x itself, or for
+\* unified's S123 the implementation's popped counts [w, l, rv, ba, rl] (its hit and ack drains are no
+\* popped count; it has no revoke queue).
+PopOf(site, x) == IF ~Unified THEN x
+                  ELSE IF Len(x) = 8 THEN <<x[1], x[2], 0, x[5], x[6]>> ELSE <<x[1], x[2], 0, 0, 0>>
 
 \* The event check's chain of collectives of rank r: <<site, stage>> in order (HiCacheSync's Enter chain
 \* S1 -> S2 -> S3, or S123; S3 only with storage on), singleton groups skipped.
@@ -99,10 +114,20 @@ EvSites == IF Version = "merged" THEN <<"S123">>
 RECURSIVE ChainOf(_, _)
 ChainOf(r, ss) == IF ss = <<>> THEN <<>>
                   ELSE [k \in 1 .. Len(HS!SyncGroups(r, Head(ss))) |-> <<Head(ss), k>>] \o ChainOf(r, Tail(ss))
-EvChainTable == [r \in Ranks |-> ChainOf(r, EvSites)]
+\* unified: every sync point reduces once over the CP x TP grid of the rank's stage, skipped when a singleton;
+\* named as the trace names it (domain on a full grid, else the one non-singleton attention group); S7 and the
+\* completion sync (S5) on the prefetch side (channel pf), the rest on the scheduler's.
+UKind == IF CP > 1 /\ TP > 1 THEN "domain" ELSE IF CP > 1 THEN "attn_cp" ELSE "attn_tp"
+UGroups(r, site) ==
+    IF site = "RECV" THEN HS!SyncGroups(r, "RECV")
+    ELSE IF CP * TP = 1 THEN <<>>
+    ELSE <<[kind |-> UKind, ch |-> IF site \in {"S5", "S7"} THEN "pf" ELSE "sched", m |-> StageDomain(r)]>>
+GroupsOf(r, site) == IF Unified THEN UGroups(r, site) ELSE HS!SyncGroups(r, site)
+EvChainTable == [r \in Ranks |-> IF Unified THEN [k \in 1 .. Len(UGroups(r, "S123")) |-> <<"S123", k>>]
+                                 ELSE ChainOf(r, EvSites)]
 EvChain(r) == EvChainTable[r]
 \* Stages of a site on rank r.
-Stages(r, site) == Len(HS!SyncGroups(r, site))
+Stages(r, site) == Len(GroupsOf(r, site))
 
 NoSnapRec == [obs |-> FALSE]
 
@@ -113,7 +138,7 @@ NoSnapRec == [obs |-> FALSE]
 \* whose next stage is due (<<>>: none); carry: what its last stage returned; lv: the local value of the
 \* sync point in progress; s7: S7 decisions made; pfOpen, pfCarry: the same for the prefetch thread;
 \* snap: the last RECV snapshot.
-Fresh == [len |-> [f \in {"w", "l", "rv", "ba", "rl"} |-> 0], dn |-> [f \in {"w", "l", "rv", "ba", "rl"} |-> 0],
+Fresh == [len |-> [f \in QNames |-> 0], dn |-> [f \in QNames |-> 0],
           ph |-> "start", ev |-> 0, s5 |-> "free", adm |-> FALSE, open |-> <<>>, carry |-> <<>>,
           lv |-> <<>>, s7 |-> 0, pfOpen |-> <<>>, pfCarry |-> <<>>, snap |-> NoSnapRec]
 
@@ -137,7 +162,7 @@ Reduced(e) == [k \in DOMAIN e.val[1] |->
 
 \* R1: the group the spec reduces this site's stage over, for member q.
 GroupAsSpec(e, q) ==
-    LET gs == HS!SyncGroups(q, e.site)
+    LET gs == GroupsOf(q, e.site)
     IN  /\ e.stage \in 1 .. Len(gs)
         /\ gs[e.stage] = [kind |-> e.grp, ch |-> e.ch, m |-> Members(e)]
         /\ e.op = HS!OpOf(e.site)
@@ -148,9 +173,10 @@ QueueValueOk(t, f, v) == /\ t.dn[f] <= v
 
 \* R5 and the new queue state after popping x[j] of each queue of the site, the local values lv.
 AfterPops(t, site, lv, x) ==
-    LET fs == {QueueAt(site, j) : j \in DOMAIN x}
-        n(f) == x[CHOOSE j \in DOMAIN x : QueueAt(site, j) = f]
-        v(f) == lv[CHOOSE j \in DOMAIN x : QueueAt(site, j) = f]
+    LET qs == {j \in DOMAIN x : ~DigestAt(site, Len(x), j)}
+        fs == {QueueAt(site, j) : j \in qs}
+        n(f) == x[CHOOSE j \in qs : QueueAt(site, j) = f]
+        v(f) == lv[CHOOSE j \in qs : QueueAt(site, j) = f]
     IN  [t EXCEPT !.len = [f \in DOMAIN @ |-> IF f \in fs /\ @[f] >= 0 THEN @[f] - n(f) ELSE @[f]],
                   !.dn  = [f \in DOMAIN @ |-> IF f \in fs THEN v(f) - n(f) ELSE @[f]]]
 
@@ -169,6 +195,7 @@ Staged(t, e, i, r) ==
 Decided(t, e, i, r) ==
     LET x == e.res[i]
     IN  CASE e.site \in PopSites -> AfterPops(t, e.site, t.lv, x)
+          [] e.site = "S4" /\ Unified -> [t EXCEPT !.adm = TRUE]        \* stop or wait: no S5 on this thread
           [] e.site = "S4" -> [t EXCEPT !.s5 = IF x[1] = 0 \/ x[2] = 1 THEN "need" ELSE "no", !.adm = TRUE]
           [] e.site = "S5" -> [t EXCEPT !.s5 = "free", !.adm = TRUE]
           [] OTHER -> t
@@ -180,17 +207,20 @@ SchedOk(t, e, i, r) ==
     /\ e.stage = 1 => t.open = <<>>
     /\ t.ph = "ev" => NextEvent(r, t) = <<e.site, e.stage>>                          \* R3 event check first
     /\ t.ph = "adm" =>
-         /\ e.site \in {"S4", "S5", "S6"}
+         /\ e.site \in (IF Unified THEN {"S4", "S6"} ELSE {"S4", "S5", "S6"})
          /\ e.stage = 1 =>
               /\ e.site = "S6" => ~t.adm                                             \* aborts before admission
               /\ e.site = "S4" => Policy # "best_effort" /\ t.s5 # "need"
               /\ e.site = "S5" => IF Policy = "best_effort" THEN TRUE ELSE t.s5 = "need"
     /\ e.stage = 1 /\ e.site \in PopSites =>                                          \* R4
-         \A j \in DOMAIN e.val[i] : QueueValueOk(t, QueueAt(e.site, j), e.val[i][j])
-    /\ e.stage = 1 /\ e.site = "S4" => \A j \in 1 .. 2 : e.val[i][j] \in {0, 1}
+         \A j \in DOMAIN e.val[i] :
+           IF DigestAt(e.site, Len(e.val[i]), j) THEN e.val[i][j] = e.res[i][j]         \* the digest conjunct
+           ELSE QueueValueOk(t, QueueAt(e.site, j), e.val[i][j])
+    /\ e.stage = 1 /\ e.site = "S4" => \A j \in DOMAIN e.val[i] : e.val[i][j] \in {0, 1}
+    /\ e.stage = 1 /\ e.site = "S4" => Len(e.val[i]) = IF Unified THEN 1 ELSE 2
     /\ e.stage = 1 /\ e.site = "S6" => e.val[i] \in {<<>>, <<0>>}
     /\ e.stage = Stages(r, e.site) /\ e.site \in PopSites =>                          \* R5
-         e.pop[i] = e.res[i]
+         e.pop[i] = PopOf(e.site, e.res[i])
 
 SchedNext(t, e, i, r) ==
     LET s  == Staged(t, e, i, r)
@@ -211,10 +241,13 @@ SnapOk(t, s) ==
     ~s.obs \/ /\ s.nwq >= t.len["w"] /\ s.nlq >= t.len["l"] /\ s.nrv = t.len["rv"]
               /\ s.nrl >= t.len["rl"] /\ (s.nba < 0 \/ s.nba >= t.len["ba"])
               /\ t.dn["w"] <= s.nwq /\ t.dn["l"] <= s.nlq /\ t.dn["rv"] <= s.nrv /\ t.dn["rl"] <= s.nrl
+\* (The revoke, hit and ack-prefetch queues are tracked from the S7 and completion decisions, the others
+\* learnt here; without a snapshot they are unknown until the next one.)
 Snapped(t, s) ==
-    IF ~s.obs THEN [t EXCEPT !.len = [f \in DOMAIN @ |-> IF f = "rv" THEN @[f] ELSE -1], !.snap = s]
-    ELSE [t EXCEPT !.len = [w |-> s.nwq, l |-> s.nlq, rv |-> s.nrv, rl |-> s.nrl,
-                            ba |-> IF s.nba < 0 THEN -1 ELSE s.nba],
+    IF ~s.obs THEN [t EXCEPT !.len = [f \in DOMAIN @ |-> IF f \in {"rv", "hq", "aq"} THEN @[f] ELSE -1],
+                             !.snap = s]
+    ELSE [t EXCEPT !.len = [@ EXCEPT !.w = s.nwq, !.l = s.nlq, !.rv = s.nrv, !.rl = s.nrl,
+                                     !.ba = IF s.nba < 0 THEN -1 ELSE s.nba],
                    !.snap = s]
 
 RecvOk(t, e, i, r) ==
@@ -228,13 +261,17 @@ RecvNext(t, e, i, r) ==
     IF Stopping(e, i) THEN [Snapped(t, e.snap[i]) EXCEPT !.ph = "stop"]
     ELSE AfterRecv(r, Snapped(t, e.snap[i]))
 
-\* The prefetch thread's S7: stages in order; the last one decides (R6).
+\* The prefetch thread's S7 (and unified's completion sync S5): stages in order; the last one decides (R6):
+\* a revoke queues one revoke; unified queues every S7 on its hit queue and every completion MIN on its
+\* ack-prefetch queue.
 PfOk(t, e, i, r) ==
-    /\ e.site = "S7" /\ t.ph # "stop"
+    /\ e.site \in (IF Unified THEN {"S7", "S5"} ELSE {"S7"}) /\ t.ph # "stop"
     /\ e.stage > 1 => t.pfOpen = <<e.stage - 1>> /\ e.val[i] = t.pfCarry
     /\ e.stage = 1 => t.pfOpen = <<>>
 PfNext(t, e, i, r) ==
-    IF e.stage < Stages(r, "S7") THEN [t EXCEPT !.pfOpen = <<e.stage>>, !.pfCarry = e.res[i]]
+    IF e.stage < Stages(r, e.site) THEN [t EXCEPT !.pfOpen = <<e.stage>>, !.pfCarry = e.res[i]]
+    ELSE IF Unified /\ e.site = "S5" THEN [t EXCEPT !.pfOpen = <<>>, !.pfCarry = <<>>, !.len.aq = @ + 1]
+    ELSE IF Unified THEN [t EXCEPT !.pfOpen = <<>>, !.pfCarry = <<>>, !.s7 = @ + 1, !.len.hq = @ + 1]
     ELSE [t EXCEPT !.pfOpen = <<>>, !.pfCarry = <<>>, !.s7 = @ + 1,
                    !.len.rv = IF e.res[i][1] < PrefetchThreshold /\ @ >= 0 THEN @ + 1 ELSE @]
 
@@ -257,15 +294,17 @@ MemberNext(e, i) ==
         ELSE IF e.site = "RECV" THEN RecvNext(t, e, i, r)
         ELSE SchedNext(t, e, i, r)
 
+\* (The rules are evaluated as one boolean in the IF's condition: inside an action TLC would split each true
+\* disjunct and implication of them into a successor of its own, the same state many times over.)
 IsCollectiveCompletes ==
     /\ l <= Len(Trace)
     /\ LET e == Trace[l]
-       IN  /\ e.ev = "CollectiveCompletes"
-           /\ \A i \in DOMAIN e.m : MemberOk(e, i)
-           /\ T' = [r \in Ranks |-> IF r \in Members(e)
-                                     THEN MemberNext(e, CHOOSE i \in DOMAIN e.m : e.m[i] = r)
-                                     ELSE T[r]]
-           /\ lastRecv' = IF e.site = "RECV" THEN Members(e) ELSE lastRecv
+       IN  IF e.ev = "CollectiveCompletes" /\ \A i \in DOMAIN e.m : MemberOk(e, i)
+             THEN /\ T' = [r \in Ranks |-> IF r \in Members(e)
+                                            THEN MemberNext(e, CHOOSE i \in DOMAIN e.m : e.m[i] = r)
+                                            ELSE T[r]]
+                  /\ lastRecv' = IF e.site = "RECV" THEN Members(e) ELSE lastRecv
+             ELSE FALSE
     /\ l' = l + 1
 
 \* A window of a longer trace starts where the previous window ended (TraceWindowed, TraceStart: the

@@ -21,9 +21,13 @@ public final class RunTraces {
 
   private RunTraces() {}
 
-  /** Whether {@code h}'s run is one for {@link #SPEC}. */
+  /**
+   * Whether {@code h}'s run is one for {@link #SPEC}: a run's own loop (feature {@code workload_recv}, any
+   * version), or a run of another version than unified with a feature the model-shaped specs cannot follow.
+   */
   public static boolean applies(TraceHeader h) {
-    return !"unified".equals(h.version()) && h.unfollowable() != null;
+    return h.used().contains(TraceFeature.WORKLOAD_RECV)
+        || !"unified".equals(h.version()) && h.unfollowable() != null;
   }
 
   /** Why {@link #SPEC} cannot follow {@code h}'s run (one line, for exit 2), or null when it can. */
