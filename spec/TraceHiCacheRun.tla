@@ -122,8 +122,19 @@ UGroups(r, site) ==
     IF site = "RECV" THEN HS!SyncGroups(r, "RECV")
     ELSE IF CP * TP = 1 THEN <<>>
     ELSE <<[kind |-> UKind, ch |-> IF site \in {"S5", "S7"} THEN "pf" ELSE "sched", m |-> StageDomain(r)]>>
-GroupsOf(r, site) == IF Unified THEN UGroups(r, site) ELSE HS!SyncGroups(r, site)
-EvChainTable == [r \in Ranks |-> IF Unified THEN [k \in 1 .. Len(UGroups(r, "S123")) |-> <<"S123", k>>]
+\* PP > 1 (but pre20460, whose stages each reduce alone: B6): a later stage makes no scheduler sync point of its
+\* own; it takes stage 0's decisions over the pipeline channel (the SyncLayer's follower branch, HiCachePipeline's
+\* PPSync "forward"), which the trace does not record. Its prefetch side reduces over its stage's groups and
+\* then over the pp group, which the trace does not record either: with PP > 1 no logged S7 (or completion)
+\* result is the final decision of any stage.
+Forwarded == PP > 1 /\ Version # "pre20460"
+Follower(r) == Forwarded /\ StageOf(r) > 0
+GroupsOf(r, site) ==
+    IF Follower(r) /\ site \notin {"RECV", "S7", "S5"} THEN <<>>
+    ELSE IF Follower(r) /\ site = "S5" /\ ~Unified THEN <<>>
+    ELSE IF Unified THEN UGroups(r, site) ELSE HS!SyncGroups(r, site)
+EvChainTable == [r \in Ranks |-> IF Follower(r) THEN <<>>
+                                 ELSE IF Unified THEN [k \in 1 .. Len(UGroups(r, "S123")) |-> <<"S123", k>>]
                                  ELSE ChainOf(r, EvSites)]
 EvChain(r) == EvChainTable[r]
 \* Stages of a site on rank r.
@@ -138,7 +149,9 @@ NoSnapRec == [obs |-> FALSE]
 \* whose next stage is due (<<>>: none); carry: what its last stage returned; lv: the local value of the
 \* sync point in progress; s7: S7 decisions made; pfOpen, pfCarry: the same for the prefetch thread;
 \* snap: the last RECV snapshot.
-Fresh == [len |-> [f \in QNames |-> 0], dn |-> [f \in QNames |-> 0],
+\* With PP > 1 the revoke, hit and ack-prefetch queues are not counted (no logged S7 result is final: Forwarded).
+Fresh == [len |-> [f \in QNames |-> IF PP > 1 /\ f \in {"rv", "hq", "aq"} THEN -1 ELSE 0],
+          dn |-> [f \in QNames |-> 0],
           ph |-> "start", ev |-> 0, s5 |-> "free", adm |-> FALSE, open |-> <<>>, carry |-> <<>>,
           lv |-> <<>>, s7 |-> 0, pfOpen |-> <<>>, pfCarry |-> <<>>, snap |-> NoSnapRec]
 
@@ -238,15 +251,18 @@ AfterRecv(r, t) == [t EXCEPT !.ph = IF Len(EvChain(r)) = 0 THEN "adm" ELSE "ev",
 
 \* R7: RECV's snapshot against the queues the rank held after its last pops; then they are known.
 SnapOk(t, s) ==
-    ~s.obs \/ /\ s.nwq >= t.len["w"] /\ s.nlq >= t.len["l"] /\ s.nrv = t.len["rv"]
+    ~s.obs \/ /\ s.nwq >= t.len["w"] /\ s.nlq >= t.len["l"] /\ (t.len["rv"] < 0 \/ s.nrv = t.len["rv"])
               /\ s.nrl >= t.len["rl"] /\ (s.nba < 0 \/ s.nba >= t.len["ba"])
               /\ t.dn["w"] <= s.nwq /\ t.dn["l"] <= s.nlq /\ t.dn["rv"] <= s.nrv /\ t.dn["rl"] <= s.nrl
 \* (The revoke, hit and ack-prefetch queues are tracked from the S7 and completion decisions, the others
 \* learnt here; without a snapshot they are unknown until the next one.)
-Snapped(t, s) ==
-    IF ~s.obs THEN [t EXCEPT !.len = [f \in DOMAIN @ |-> IF f \in {"rv", "hq", "aq"} THEN @[f] ELSE -1],
-                             !.snap = s]
-    ELSE [t EXCEPT !.len = [@ EXCEPT !.w = s.nwq, !.l = s.nlq, !.rv = s.nrv, !.rl = s.nrl,
+\* A later stage of a forwarding pipeline pops stage 0's counts unlogged: its queues are never known, and it is
+\* checked at RECV through agreement only (its snapshot equals every other rank's of the domain).
+Snapped(t, s, r) ==
+    IF ~s.obs \/ Follower(r)
+      THEN [t EXCEPT !.len = [f \in DOMAIN @ |-> IF f \in {"rv", "hq", "aq"} /\ ~Follower(r) THEN @[f] ELSE -1],
+                     !.snap = s]
+    ELSE [t EXCEPT !.len = [@ EXCEPT !.w = s.nwq, !.l = s.nlq, !.rv = IF @ < 0 THEN -1 ELSE s.nrv, !.rl = s.nrl,
                                      !.ba = IF s.nba < 0 THEN -1 ELSE s.nba],
                    !.snap = s]
 
@@ -258,8 +274,8 @@ RecvOk(t, e, i, r) ==
 Stopping(e, i) == Len(e.res[i]) = 3 /\ e.res[i][3] = 1
 
 RecvNext(t, e, i, r) ==
-    IF Stopping(e, i) THEN [Snapped(t, e.snap[i]) EXCEPT !.ph = "stop"]
-    ELSE AfterRecv(r, Snapped(t, e.snap[i]))
+    IF Stopping(e, i) THEN [Snapped(t, e.snap[i], r) EXCEPT !.ph = "stop"]
+    ELSE AfterRecv(r, Snapped(t, e.snap[i], r))
 
 \* The prefetch thread's S7 (and unified's completion sync S5): stages in order; the last one decides (R6):
 \* a revoke queues one revoke; unified queues every S7 on its hit queue and every completion MIN on its
@@ -270,8 +286,10 @@ PfOk(t, e, i, r) ==
     /\ e.stage = 1 => t.pfOpen = <<>>
 PfNext(t, e, i, r) ==
     IF e.stage < Stages(r, e.site) THEN [t EXCEPT !.pfOpen = <<e.stage>>, !.pfCarry = e.res[i]]
-    ELSE IF Unified /\ e.site = "S5" THEN [t EXCEPT !.pfOpen = <<>>, !.pfCarry = <<>>, !.len.aq = @ + 1]
-    ELSE IF Unified THEN [t EXCEPT !.pfOpen = <<>>, !.pfCarry = <<>>, !.s7 = @ + 1, !.len.hq = @ + 1]
+    ELSE IF Unified /\ e.site = "S5" THEN [t EXCEPT !.pfOpen = <<>>, !.pfCarry = <<>>,
+                                                  !.len.aq = IF @ >= 0 THEN @ + 1 ELSE @]
+    ELSE IF Unified THEN [t EXCEPT !.pfOpen = <<>>, !.pfCarry = <<>>, !.s7 = @ + 1,
+                                   !.len.hq = IF @ >= 0 THEN @ + 1 ELSE @]
     ELSE [t EXCEPT !.pfOpen = <<>>, !.pfCarry = <<>>, !.s7 = @ + 1,
                    !.len.rv = IF e.res[i][1] < PrefetchThreshold /\ @ >= 0 THEN @ + 1 ELSE @]
 

@@ -163,6 +163,20 @@ class RunTraceCommandTest {
     assertEquals(0, o.code(), o.out() + o.err());
   }
 
+  /**
+   * PP 2 with storage, the simulator's own loop: stage 0 by every rule, the later stage (no sync point of its
+   * own: it takes stage 0's decisions over the pipeline channel) through agreement at every RECV.
+   */
+  @ParameterizedTest(name = "{0} pp 2 cp {1}")
+  @EnabledIfSystemProperty(named = "hicache.trace.long", matches = "true")
+  @CsvSource({"unified, 2", "merged, 2", "post20460, 1"})
+  void pipelineRunsWithStorageAreAccepted(String version, int cp) throws Exception {
+    List<String> lines = traced("pp-" + version, "--version", version, "--pp", "2", "--cp", "" + cp, "--tp", "1",
+        "--steps", "200", "--data", "off");
+    ValidateTraceCommandTest.Outcome o = validate("pp-" + version, lines);
+    assertEquals(0, o.code(), o.out() + o.err());
+  }
+
   /** A slice of the Mooncake conversation trace at 4 ranks, validated in windows. */
   @Test
   @EnabledIfSystemProperty(named = "hicache.trace.long", matches = "true")

@@ -16,8 +16,8 @@ import org.junit.jupiter.api.Test;
  * {@code simulate} makes without it (the simulator's own loop; its header lists what only {@code
  * TraceHiCacheRun.tla} follows: the workload's RECV, decode, aborts, shared prefixes, write-through at insert,
  * several running requests), and {@code validate-trace} checks it there; a hand-written header naming such a
- * feature goes there too; what no trace spec follows (a run's own loop with PP 2, an unknown name) is exit 2 in
- * one line. A spec-shaped trace lists only features the model-shaped specs follow and is still accepted by them.
+ * feature goes there too; an unknown name is exit 2 in one line, and so is {@code --processes} with {@code
+ * --trace}. A spec-shaped trace lists only features the model-shaped specs follow and is still accepted by them.
  */
 class TraceFeaturesCommandTest {
 
@@ -57,6 +57,16 @@ class TraceFeaturesCommandTest {
     assertTrue(o.out().contains(": accepted: all ") && o.out().contains("(TraceHiCacheRun) (merged"), o.out());
   }
 
+  /** A world of rank processes writes no trace (one JVM's recorder): exit 2 in one line, before the run. */
+  @Test
+  void processesAndTraceAreExitTwoInOneLine() throws Exception {
+    CommandRun sim = CommandRun.of(new SimulateCommand(), "--processes", "--storage", "off", "--trace",
+        file("processes").toString());
+    assertEquals(2, sim.code(), sim.out() + sim.err());
+    assertEquals("hicache-sync simulate: --processes and --trace do not go together: the trace is one JVM's",
+        sim.err().strip());
+  }
+
   @Test
   void anUnknownTraceLoopIsExitTwoInOneLine() throws Exception {
     CommandRun sim = CommandRun.of(new SimulateCommand(), "--trace", file("bogus-loop").toString(), "--trace-loop",
@@ -66,7 +76,7 @@ class TraceFeaturesCommandTest {
   }
 
   @Test
-  void aFeatureOnlyTheRunModuleFollowsGoesThereAndWhatNoneFollowsIsExitTwo() throws Exception {
+  void aFeatureOnlyTheRunModuleFollowsGoesThereAndAnUnknownOneIsExitTwo() throws Exception {
     List<String> hand = ValidateTraceCommandTest.hand();
     String header = hand.get(0);
     assertFalse(header.contains("Features"), "the hand-written fixture predates the field");
@@ -80,10 +90,6 @@ class TraceFeaturesCommandTest {
     ValidateTraceCommandTest.Outcome wb = ValidateTraceCommandTest.run(file("feature-wb", hand).toString());
     assertEquals(0, wb.code(), wb.out() + wb.err());
     assertTrue(wb.out().contains("(TraceHiCacheRun) (post20460"), wb.out());
-
-    hand.set(0, header.replace("\"PP\":1", "\"PP\":2").replace("}", ",\"Features\":[\"workload_recv\"]}"));
-    ValidateTraceCommandTest.assertOneLine(ValidateTraceCommandTest.run(file("feature-pp-run", hand).toString()),
-        2, "the trace uses feature 'pp' (PP 2) in a run's own loop, which TraceHiCacheRun.tla cannot follow");
 
     hand.set(0, header.replace("}", ",\"Features\":[\"teleport\"]}"));
     ValidateTraceCommandTest.assertOneLine(ValidateTraceCommandTest.run(file("feature-unknown", hand).toString()),

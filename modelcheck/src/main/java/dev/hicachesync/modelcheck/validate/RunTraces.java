@@ -32,14 +32,8 @@ public final class RunTraces {
 
   /** Why {@link #SPEC} cannot follow {@code h}'s run (one line, for exit 2), or null when it can. */
   public static String refusal(TraceHeader h) {
-    if (!applies(h)) {
-      return null;
-    }
-    if (h.pp() > 1) {
-      return "the trace uses feature '" + TraceFeature.PP.label() + "' (PP " + h.pp() + ") in a run's own loop,"
-          + " which " + SPEC + ".tla cannot follow: a later stage takes stage 0's decisions over the pipeline"
-          + " channel and over its pp group, neither of which the trace records";
-    }
+    // Every feature a run's own loop records is followed; PP > 1 too: stage 0 by every rule, a later stage of
+    // a forwarding pipeline (its decisions come over the pipeline channel, unrecorded) through agreement at RECV.
     return null;
   }
 }
