@@ -256,11 +256,14 @@ SnapOk(t, s) ==
               /\ t.dn["w"] <= s.nwq /\ t.dn["l"] <= s.nlq /\ t.dn["rv"] <= s.nrv /\ t.dn["rl"] <= s.nrl
 \* (The revoke, hit and ack-prefetch queues are tracked from the S7 and completion decisions, the others
 \* learnt here; without a snapshot they are unknown until the next one.)
-\* A later stage of a forwarding pipeline pops stage 0's counts unlogged: its queues are never known, and it is
-\* checked at RECV through agreement only (its snapshot equals every other rank's of the domain).
+\* A later stage of a forwarding pipeline pops stage 0's counts unlogged, and a rank whose event check has no
+\* collective (every group of it a singleton: one rank, or pre20460's tp_cache_group under CP) pops its own
+\* counts with no sync point: such a rank's queues are never known, and it is checked at RECV through
+\* agreement only (its snapshot equals every other rank's of the domain).
+Untracked(r) == Follower(r) \/ Len(EvChain(r)) = 0
 Snapped(t, s, r) ==
-    IF ~s.obs \/ Follower(r)
-      THEN [t EXCEPT !.len = [f \in DOMAIN @ |-> IF f \in {"rv", "hq", "aq"} /\ ~Follower(r) THEN @[f] ELSE -1],
+    IF ~s.obs \/ Untracked(r)
+      THEN [t EXCEPT !.len = [f \in DOMAIN @ |-> IF f \in {"rv", "hq", "aq"} /\ ~Untracked(r) THEN @[f] ELSE -1],
                      !.snap = s]
     ELSE [t EXCEPT !.len = [@ EXCEPT !.w = s.nwq, !.l = s.nlq, !.rv = IF @ < 0 THEN -1 ELSE s.nrv, !.rl = s.nrl,
                                      !.ba = IF s.nba < 0 THEN -1 ELSE s.nba],

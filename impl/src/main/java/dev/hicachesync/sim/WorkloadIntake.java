@@ -35,6 +35,8 @@ final class WorkloadIntake implements Intake {
     if (recv.size() > 1) {
       head = recv.broadcast(SyncPoint.RECV.name(), recvRoot, head);
       engine.stats.recvCollectives++;
+    } else if (recv instanceof dev.hicachesync.trace.TracingProcessGroup traced) {
+      traced.broadcastAlone(SyncPoint.RECV.name(), head); // a one-rank domain's RECV, in its trace only
     }
     if (head[2] != 0) {
       return null;
