@@ -64,7 +64,7 @@ public class SimulateCommand implements Callable<Integer> {
 
   @Option(names = "--version", defaultValue = "unified",
       description = "protocol version: pre20460, post20460, merged, unified (default ${DEFAULT-VALUE}, SGLang's"
-          + " unified radix cache; merged with --trace, whose spec is HiCacheSync.tla)")
+          + " unified radix cache; merged with --trace-loop spec, whose spec is HiCacheSync.tla)")
   String version;
 
   @Option(names = {"--storage", "--hicache-storage-backend"}, defaultValue = "memory",
@@ -161,7 +161,7 @@ public class SimulateCommand implements Callable<Integer> {
   @Mixin
   WorkloadOptions workload;
 
-  /** {@code --trace FILE}: a spec-shaped run and its trace; see {@link TraceOptions}. */
+  /** {@code --trace FILE}: this run's trace, or a spec-shaped run's; see {@link TraceOptions}. */
   @Mixin
   TraceOptions trace;
 
@@ -198,7 +198,7 @@ public class SimulateCommand implements Callable<Integer> {
           .topology(Topology.of(dp, cp, tp, pp))
           .steps(steps)
           .seed(seed)
-          .version(versionOf(trace.on() && !spec.commandLine().getParseResult().hasMatchedOption("--version")))
+          .version(versionOf(specTrace() && !spec.commandLine().getParseResult().hasMatchedOption("--version")))
           .storage(StorageMode.parse(storage))
           .storageDir(storageDir)
           .storageDurable(storageDurable)
@@ -215,13 +215,14 @@ public class SimulateCommand implements Callable<Integer> {
       replay = workload.apply(b, StorageMode.parse(storage), dp, devicePages, hostPages, steps, drain);
       if (trace.on()) {
         trace.apply(b, spec.commandLine().getParseResult(), seed, storage,
-            versionOf(!spec.commandLine().getParseResult().hasMatchedOption("--version")) == ProtocolVersion.UNIFIED);
+            versionOf(specTrace() && !spec.commandLine().getParseResult().hasMatchedOption("--version"))
+                == ProtocolVersion.UNIFIED);
       }
       cfg = b.build();
       if (environmentFaults != null) {
-        if (trace.on()) {
-          throw new IllegalArgumentException("--faults and --trace do not go together: a spec-shaped run has no "
-              + "environment faults the spec models");
+        if (specTrace()) {
+          throw new IllegalArgumentException("--faults and --trace-loop " + trace.loop + " do not go together: a"
+              + " spec-shaped run has no environment faults the spec models (--trace alone traces the soak)");
         }
         env = EnvironmentFaults.parse(environmentFaults);
         cfg = env.apply(b, cfg.timing(), cfg.workload() != null ? cfg.workload()
@@ -248,7 +249,7 @@ public class SimulateCommand implements Callable<Integer> {
     }
     SimResult r;
     try {
-      r = trace.on() ? trace.run(cfg) : run(cfg, env);
+      r = run(cfg, env);
     } catch (RuntimeException e) {
       return RunFailures.report(spec.name(), e);
     }
@@ -257,8 +258,8 @@ public class SimulateCommand implements Callable<Integer> {
       System.out.println(faultsLine(env));
     }
     if (trace.on() && cfg.specShaped() == null) {
-      System.out.println("trace: " + trace.trace + " (the simulator's own scheduler: features the spec cannot"
-          + " follow, listed in its header)");
+      System.out.println("trace: " + trace.trace + " (this run, the simulator's own loop; validate-trace checks it"
+          + " with TraceHiCacheRun.tla)");
     } else if (trace.on()) {
       System.out.println("trace: " + trace.trace + " (spec-shaped, requests "
           + cfg.specShaped().requests() + ", " + cfg.specShaped().pagesPerKey() + " page(s) per key, device "
@@ -291,7 +292,15 @@ public class SimulateCommand implements Callable<Integer> {
       launcher = new ProcessLauncher(spec.commandLine().getParseResult().originalArgs(), killRank, digestLog);
       return launcher.run(cfg);
     }
+    if (trace.on()) { // the same run, recording its trace
+      return trace.run(cfg, sim -> sim.withFaults(env).withDigestLogs(digestLog));
+    }
     return new Simulator(cfg).withFaults(env).withDigestLogs(digestLog).run();
+  }
+
+  /** Whether the run is traced spec-shaped ({@code --trace} with {@code --trace-loop spec} or {@code spec-in-step}). */
+  private boolean specTrace() {
+    return trace.on() && trace.specShaped();
   }
 
   /** The launcher of a --processes run (it holds the world's fault counts), or null. */

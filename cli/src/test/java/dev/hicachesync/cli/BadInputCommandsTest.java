@@ -115,7 +115,7 @@ class BadInputCommandsTest {
     Path t = dir.resolve("st.ndjson");
     CommandRun r = CommandRun.of(new SimulateCommand(), "--storage", "memory", "--cp", "2", "--tp", "1", "--seed",
         "1", "--device-pages", "1", "--host-pages", "2", "--trace-keys", "4", "--trace-requests", "10", "--trace",
-        t.toString());
+        t.toString(), "--trace-loop", "spec");
     assertEquals(0, r.code(), r.out() + r.err());
     return Files.readAllLines(t);
   }

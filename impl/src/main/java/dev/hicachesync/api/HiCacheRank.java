@@ -151,14 +151,19 @@ public final class HiCacheRank implements AutoCloseable {
    *
    * <p>Thread: scheduler. Collectives: none. Order: right before each RECV.
    *
-   * @param waiting the index (from 1) of the request waiting for admission, 0 for none
-   * @param running the index (from 1) of the request running, 0 for none
+   * <p>The line also carries the rank's backup acks queued and its digest (one running hash per invariant),
+   * which {@code validate-trace} compares across the sync domain.
+   *
+   * @param waiting the index (from 1) of the request waiting for admission, 0 for none; a scheduler that keeps
+   *     several (a loop of its own, not shaped as the spec's one request at a time) gives their number
+   * @param running the index (from 1) of the request running, 0 for none; or, likewise, their number
    */
   public void beforeRecv(int waiting, int running) {
     if (trace != null) {
       int[] q = controller.view().queueSizes();
-      trace.beforeRecv(new Snapshot(controller.view().freeDevicePages(), controller.view().freeHostPages(), q[0], q[1], q[2],
-          q[4], waiting, running));
+      dev.hicachesync.controller.ControllerDigest d = controller.view().digest();
+      trace.beforeRecv(new Snapshot(controller.view().freeDevicePages(), controller.view().freeHostPages(), q[0], q[1],
+          q[2], q[4], waiting, running, q[3], Snapshot.digest(d.tree(), d.acks(), d.prefetch(), d.alloc())));
     }
   }
 

@@ -149,6 +149,16 @@ final class RankEngine {
     return waiting.peek();
   }
 
+  /** The number of waiting requests. */
+  int waitingCount() {
+    return waiting.size();
+  }
+
+  /** The number of running requests. */
+  int runningCount() {
+    return running.size();
+  }
+
   /** The first running request, or null. */
   Request firstRunning() {
     return running.isEmpty() ? null : running.get(0).request;
