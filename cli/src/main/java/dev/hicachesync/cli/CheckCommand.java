@@ -135,6 +135,7 @@ public final class CheckCommand implements Callable<Integer> {
     PrintWriter err = spec.commandLine().getErr();
     try {
       Workspace workspace = Workspace.fromRoot().with(modelsDir, specDir);
+      checkPaths(workspace);
       if (workers != null && workers < 1) {
         throw new BadInputException("--workers must be at least 1 (got " + workers + ")");
       }
@@ -210,6 +211,27 @@ public final class CheckCommand implements Callable<Integer> {
     }
   }
 
+  /**
+   * Checks the paths before TLC runs: a mistyped {@code --spec-dir} is bad input, not a verdict mismatch, and a
+   * report folder that cannot be written ({@code /dev/full}, {@code /proc/x}) fails now, not after the models ran.
+   */
+  private void checkPaths(Workspace workspace) throws BadInputException {
+    try {
+      if (specDir != null) {
+        OutputPaths.checkInputFolder("--spec-dir", specDir, ".tla");
+      }
+      if (!list && replay == null) {
+        OutputPaths.checkWritableFolder("--report", reportDir != null ? reportDir : defaultReports(workspace));
+      }
+    } catch (IllegalArgumentException e) {
+      throw new BadInputException(e.getMessage());
+    }
+  }
+
+  private static Path defaultReports(Workspace workspace) {
+    return workspace.work().getParent().resolve("reports");
+  }
+
   private Tier selectedTier() throws BadInputException {
     if (tier == null) {
       return catalogue ? null : Tier.CI;
@@ -255,7 +277,7 @@ public final class CheckCommand implements Callable<Integer> {
   /** Every counterexample's swimlane page ({@code --report DIR}, by default {@code modelcheck/target/reports}). */
   private Counterexamples swimlanes(Workspace workspace) {
     SwimlaneReports pages =
-        new SwimlaneReports(reportDir != null ? reportDir : workspace.work().getParent().resolve("reports"));
+        new SwimlaneReports(reportDir != null ? reportDir : defaultReports(workspace));
     return (model, topology, result) -> {
       try {
         return pages.write(model, topology, result);

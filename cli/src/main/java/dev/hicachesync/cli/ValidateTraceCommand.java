@@ -104,6 +104,16 @@ public final class ValidateTraceCommand implements Callable<Integer> {
       return Main.EXIT_BAD_INPUT;
     }
     Workspace workspace = Workspace.fromRoot().with(null, specDir);
+    Path reports = reportDir != null ? reportDir : workspace.work().getParent().resolve("reports");
+    try { // before TLC runs: a bad path is bad input, and must not cost a validation first
+      if (specDir != null) {
+        OutputPaths.checkInputFolder("--spec-dir", specDir, ".tla");
+      }
+      OutputPaths.checkWritableFolder("--report", reports);
+    } catch (IllegalArgumentException e) {
+      err.println("hicache-sync validate-trace: " + e.getMessage());
+      return Main.EXIT_BAD_INPUT;
+    }
     ProgressReporter progress = new ProgressReporter(err, System.console() != null);
     TlcRunner runner;
     try {
@@ -117,7 +127,7 @@ public final class ValidateTraceCommand implements Callable<Integer> {
         .validate(trace, name, file.toString());
     int code = report(out, err, file.toString(), trace.header(), v);
     if (v.outcome() != Validation.Outcome.TLC_FAILED) {
-      Path page = new ReportDirectory(reportDir != null ? reportDir : workspace.work().getParent().resolve("reports"))
+      Path page = new ReportDirectory(reports)
           .write("trace-" + name, TracePage.render(file.toString(), trace.header(), SpecEvents.merge(trace), v));
       out.println("swimlanes: " + page);
     }

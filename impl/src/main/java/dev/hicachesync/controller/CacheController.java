@@ -3,6 +3,7 @@ package dev.hicachesync.controller;
 import dev.hicachesync.env.TransferEvent;
 import dev.hicachesync.env.TransferKind;
 import dev.hicachesync.storage.CorruptPageException;
+import dev.hicachesync.storage.ForgedPageException;
 import dev.hicachesync.storage.PageKey;
 import dev.hicachesync.storage.StorageBackend;
 import dev.hicachesync.sync.ProtocolVersion;
@@ -800,6 +801,9 @@ public final class CacheController {
         }
       } catch (CorruptPageException e) {
         stats.storageCorruptPages.incrementAndGet();
+        if (e instanceof ForgedPageException) {
+          stats.storageForgedPages.incrementAndGet();
+        }
         return false;
       }
     }
