@@ -229,7 +229,7 @@ final class ProcessLauncher {
     }
     List<Integer> lost = new ArrayList<>();
     for (LocalWorld.RankExit x : exits) {
-      if (x.killed() || x.exitCode() > 128 || named.contains(x.rank())) {
+      if (x.killed() || x.exitCode() > 128) { // a stopped rank is killed here once the others named it
         lost.add(x.rank());
       }
     }

@@ -151,10 +151,9 @@ public final class RankCommand extends SimulateCommand {
       throw new IllegalStateException(part.crash());
     }
     if (!part.lostPeers().isEmpty() && part.divergence() != null && part.divergence().rankB() < 0) {
-      // Every rank lost so far, by name, then where this rank stopped: a survivor waiting for another survivor
-      // still names the rank that was stopped or killed first.
-      throw new CommandExit(Main.EXIT_RANK_LOST, "rank " + rank + ": lost peer rank(s) " + part.lostPeers() + ": "
-          + part.error());
+      // Where this rank stopped, then every rank lost so far: a survivor that waited for another survivor still
+      // names the rank that was stopped or killed first.
+      throw new CommandExit(Main.EXIT_RANK_LOST, part.error() + " (lost peer rank(s): " + part.lostPeers() + ")");
     }
     return ProcessReports.local(cfg, part);
   }
