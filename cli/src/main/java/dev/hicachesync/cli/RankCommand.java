@@ -123,6 +123,13 @@ public final class RankCommand extends SimulateCommand {
     if (startTimeoutMs < 1) {
       return "--start-timeout-ms must be >= 1";
     }
+    if (report != null) {
+      try {
+        OutputPaths.checkWritable("--report", report); // before the world assembles, not after the run
+      } catch (IllegalArgumentException e) {
+        return e.getMessage();
+      }
+    }
     return null;
   }
 

@@ -59,7 +59,7 @@ class FaultBatteryTest {
     // A small Mooncake trace of our own (the shared workloads may be absent on a CI machine).
     StringBuilder w = new StringBuilder();
     for (int i = 0; i < 6; i++) {
-      w.append("{\"timestamp\": ").append(i * 100).append(", \"input_length\": 512, \"output_length\": 8,"
+      w.append("{\"timestamp\": ").append(i * 100).append(", \"input_length\": 1536, \"output_length\": 8,"
           + " \"hash_ids\": [0, 1, ").append(2 + i).append("]}\n");
     }
     workload = Files.writeString(dir.resolve("w.jsonl"), w.toString());
@@ -140,6 +140,9 @@ class FaultBatteryTest {
     c.add(new Case("rank --ports with a port twice", List.of("rank", "--world", "2", "--rank", "0", "--ports",
         "45001,45001", "--cp", "2", "--tp", "1", "--storage", "off"), 2,
         "--ports: port 45001 is given to rank 0 and rank 1"));
+    c.add(new Case("rank --report /dev/full", List.of("rank", "--world", "2", "--rank", "0", "--ports",
+        "45001,45002", "--cp", "2", "--tp", "1", "--storage", "off", "--report", "/dev/full"), 2,
+        "--report /dev/full: cannot be written"));
     // validate-trace: a header the events contradict names the field.
     c.add(new Case("validate-trace with HostCap edited", List.of("validate-trace", edit("HostCap", 3, 4).toString()),
         2, "the header's HostCap 4 contradicts rank"));

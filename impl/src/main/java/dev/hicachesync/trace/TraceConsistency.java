@@ -35,8 +35,12 @@ final class TraceConsistency {
     String fields;
     switch (c.group()) {
       case "domain":
+        // A site's whole group: the sync domain (RECV spans the stages), or under PP the stage's CP x TP (S123).
         expected = t.syncDomain(c.rank());
         fields = "CP " + h.cp() + " x TP " + h.tp() + " x PP " + h.pp();
+        if (h.pp() > 1 && sorted(c.members()).equals(t.cpTpGroup(c.rank()))) {
+          return;
+        }
         break;
       case "attn_cp":
         expected = t.attnCpGroup(c.rank());
@@ -49,13 +53,18 @@ final class TraceConsistency {
       default:
         return;
     }
-    List<Integer> got = new java.util.ArrayList<>(c.members());
-    java.util.Collections.sort(got);
+    List<Integer> got = sorted(c.members());
     if (!got.equals(expected)) {
       throw new TraceFormatException(name, line, "the header's " + fields + " (DP " + h.dp() + ") gives rank "
           + c.rank() + " the " + c.group() + " group " + expected + " (" + expected.size() + " ranks), but its "
           + c.channel() + " " + c.site() + " here has members " + got + ": the header's topology contradicts the run");
     }
+  }
+
+  private static List<Integer> sorted(List<Integer> members) {
+    List<Integer> out = new java.util.ArrayList<>(members);
+    java.util.Collections.sort(out);
+    return out;
   }
 
   /** No pool has more pages free than the header gives it; a rank's first RECV (before any request) has all. */
