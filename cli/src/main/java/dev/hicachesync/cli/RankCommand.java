@@ -120,8 +120,8 @@ public final class RankCommand extends SimulateCommand {
     } catch (IllegalArgumentException e) {
       return "--ports: " + e.getMessage();
     }
-    if (startTimeoutMs < 1) {
-      return "--start-timeout-ms must be >= 1";
+    if (startTimeoutMs < 1 || startTimeoutMs > MAX_TIMEOUT_MS) {
+      return "--start-timeout-ms must be in 1.." + MAX_TIMEOUT_MS + " (a day), got " + startTimeoutMs;
     }
     if (report != null) {
       try {

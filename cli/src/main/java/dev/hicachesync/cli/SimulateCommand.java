@@ -169,6 +169,9 @@ public class SimulateCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;
 
+  /** Longest collective timeout: one day (waits are kept in nanoseconds; a longer one is a hang). */
+  static final long MAX_TIMEOUT_MS = 86_400_000L;
+
   @Override
   public Integer call() {
     SimConfig cfg;
@@ -193,8 +196,9 @@ public class SimulateCommand implements Callable<Integer> {
       if (drain < 0) {
         throw new IllegalArgumentException("--drain must be >= 0");
       }
-      if (timeoutMs < 1) {
-        throw new IllegalArgumentException("--timeout-ms must be >= 1");
+      if (timeoutMs < 1 || timeoutMs > MAX_TIMEOUT_MS) {
+        // Bounded: a wait is kept in nanoseconds, and a day is past any collective that is not a hang.
+        throw new IllegalArgumentException("--timeout-ms must be in 1.." + MAX_TIMEOUT_MS + " (a day), got " + timeoutMs);
       }
       SimConfig.Builder b = SimConfig.builder()
           .topology(Topology.of(dp, cp, tp, pp))

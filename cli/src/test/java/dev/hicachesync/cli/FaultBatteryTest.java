@@ -93,6 +93,8 @@ class FaultBatteryTest {
         "--data", "off"), 2, "is over the bound of 16777216 pages (2^24)"));
     c.add(new Case("simulate --page-size 2000000000", List.of("simulate", "--page-size", "2000000000"), 2,
         "over the bound of 65536 tokens per page"));
+    c.add(new Case("simulate --timeout-ms Long.MAX_VALUE", List.of("simulate", "--timeout-ms",
+        String.valueOf(Long.MAX_VALUE)), 2, "--timeout-ms must be in 1..86400000 (a day)"));
     c.add(new Case("simulate --trace F --trace-requests 2000000000", List.of("simulate", "--trace",
         dir.resolve("big.ndjson").toString(), "--trace-requests", "2000000000"), 2,
         "--trace-requests must be in 1..100000, got 2000000000"));
