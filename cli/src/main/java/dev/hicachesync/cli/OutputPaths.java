@@ -81,8 +81,9 @@ final class OutputPaths {
   }
 
   /**
-   * Checks that {@code dir}, an input folder, exists and holds a file whose name ends with {@code suffix}
-   * ({@code --spec-dir}: a {@code .tla} module): a mistyped path is bad input, not a failed check.
+   * Checks that {@code dir}, an input folder, exists and (unless {@code suffix} is null) holds a file whose name
+   * ends with {@code suffix} ({@code --spec-dir}: a {@code .tla} module): a mistyped path is bad input, not a
+   * failed check.
    *
    * @throws IllegalArgumentException one line naming the flag, the path and what is missing
    */
@@ -93,6 +94,9 @@ final class OutputPaths {
     }
     if (!Files.isDirectory(dir)) {
       throw new IllegalArgumentException(where + "is not a folder");
+    }
+    if (suffix == null) {
+      return;
     }
     try (java.util.stream.Stream<Path> files = Files.list(dir)) {
       if (files.noneMatch(f -> f.getFileName().toString().endsWith(suffix))) {

@@ -107,7 +107,7 @@ public final class ValidateTraceCommand implements Callable<Integer> {
     Path reports = reportDir != null ? reportDir : workspace.work().getParent().resolve("reports");
     try { // before TLC runs: a bad path is bad input, and must not cost a validation first
       if (specDir != null) {
-        OutputPaths.checkInputFolder("--spec-dir", specDir, ".tla");
+        OutputPaths.checkInputFolder("--spec-dir", specDir, null); // a folder without the trace spec: TLC's exit 3
       }
       OutputPaths.checkWritableFolder("--report", reports);
     } catch (IllegalArgumentException e) {
