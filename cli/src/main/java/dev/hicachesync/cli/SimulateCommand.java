@@ -13,6 +13,7 @@ import dev.hicachesync.sim.StorageMode;
 import dev.hicachesync.storage.FileStorageBackend;
 import dev.hicachesync.sync.ProtocolVersion;
 import dev.hicachesync.tier.DeviceChoice;
+import dev.hicachesync.tier.DeviceTiers;
 import dev.hicachesync.tier.HostLayout;
 import dev.hicachesync.topology.Topology;
 import dev.hicachesync.workload.MalformedTraceException;
@@ -168,6 +169,9 @@ public class SimulateCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;
 
+  /** Longest collective timeout: one day (waits are kept in nanoseconds; a longer one is a hang). */
+  static final long MAX_TIMEOUT_MS = 86_400_000L;
+
   @Override
   public Integer call() {
     SimConfig cfg;
@@ -187,12 +191,14 @@ public class SimulateCommand implements Callable<Integer> {
         }
       }
       WorldLimits.check("simulate", WorldLimits.SIMULATE, dp, cp, tp, pp);
+      trace.checkGiven(spec.commandLine().getParseResult());
       checkPaths();
       if (drain < 0) {
         throw new IllegalArgumentException("--drain must be >= 0");
       }
-      if (timeoutMs < 1) {
-        throw new IllegalArgumentException("--timeout-ms must be >= 1");
+      if (timeoutMs < 1 || timeoutMs > MAX_TIMEOUT_MS) {
+        // Bounded: a wait is kept in nanoseconds, and a day is past any collective that is not a hang.
+        throw new IllegalArgumentException("--timeout-ms must be in 1.." + MAX_TIMEOUT_MS + " (a day), got " + timeoutMs);
       }
       SimConfig.Builder b = SimConfig.builder()
           .topology(Topology.of(dp, cp, tp, pp))
@@ -225,12 +231,19 @@ public class SimulateCommand implements Callable<Integer> {
               + " spec-shaped run has no environment faults the spec models (--trace alone traces the soak)");
         }
         env = EnvironmentFaults.parse(environmentFaults);
+        env.check(cfg);
         cfg = env.apply(b, cfg.timing(), cfg.workload() != null ? cfg.workload()
             : SyntheticWorkload.factory(cfg.pageSize())).build();
       }
       checkDataMemory(cfg);
+      checkDevice(cfg);
+      if (processes || killRank != null) {
+        ProcessLauncher.checkOptions(this, cfg.steps() + cfg.drainSteps());
+      }
       if (freshStorage && cfg.storage() == StorageMode.FILE) {
-        FileStorageBackend.clear(storageDir); // only once every flag is known good: this deletes files
+        // Only once every flag is known good: this deletes files (only the page objects and temporary files
+        // of a folder that carries the store marker; anything else is refused or kept).
+        System.out.println(FileStorageBackend.clear(storageDir).describe(storageDir));
       }
     } catch (IllegalArgumentException | MalformedTraceException e) { // InvalidTopologyException included
       System.err.println("hicache-sync simulate: " + e.getMessage());
@@ -325,9 +338,12 @@ public class SimulateCommand implements Callable<Integer> {
    */
   private void checkPaths() {
     if (storageDir != null) {
-      if (StorageMode.parse(storage) == StorageMode.FILE) {
-        FileStorageBackend.checkRoot(storageDir);
+      StorageMode mode = StorageMode.parse(storage);
+      if (mode != StorageMode.FILE) {
+        throw new IllegalArgumentException("--storage-dir is the folder of --storage file, but --storage is "
+            + mode.name().toLowerCase(Locale.ROOT) + ": no folder would be used");
       }
+      FileStorageBackend.checkRoot(storageDir);
     } else if (freshStorage) {
       throw new IllegalArgumentException("--fresh-storage needs --storage-dir (a temporary store starts empty)");
     }
@@ -337,8 +353,19 @@ public class SimulateCommand implements Callable<Integer> {
     if (log != null) {
       OutputPaths.checkWritable("--log", log);
     }
-    if (processes || killRank != null) {
-      ProcessLauncher.checkOptions(this);
+    if (digestLog != null) {
+      OutputPaths.checkWritableFolder("--digest-log", digestLog);
+    }
+  }
+
+  /**
+   * {@code --device cuda} asks for the GPU: without a CUDA device that is bad input, said before the run (the
+   * line names what the probe found), not a failure in the middle of it.
+   */
+  private static void checkDevice(SimConfig cfg) {
+    if (cfg.data().on() && cfg.data().device() == DeviceChoice.CUDA && !DeviceTiers.probe().available()) {
+      throw new IllegalArgumentException("--device cuda: no usable CUDA device (" + DeviceTiers.probe().detail()
+          + "); use --device auto (falls back to the simulated tier) or simulated");
     }
   }
 

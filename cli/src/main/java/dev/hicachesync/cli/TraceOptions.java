@@ -58,6 +58,37 @@ public final class TraceOptions {
   static final java.util.List<String> SPEC_SHAPE_OPTIONS = java.util.List.of("--trace-requests", "--trace-keys",
       "--pages-per-key", "--trace-aborts");
 
+  /** Most requests of a spec-shaped stream: TLC validates traces of a few dozen; the stream is allocated up front. */
+  static final int MAX_REQUESTS = 100_000;
+  /** Most distinct keys, and most pages of one key (a key's tokens are one array). */
+  static final int MAX_KEYS = 100_000;
+  static final int MAX_PAGES_PER_KEY = 4_096;
+
+  /**
+   * Refuses the trace options without {@code --trace} (they would change nothing: the run records no trace)
+   * and sizes over their bounds, before anything is allocated.
+   */
+  void checkGiven(ParseResult given) {
+    if (trace == null) {
+      for (String o : new String[] {"--trace-aborts", "--trace-requests", "--trace-keys", "--pages-per-key",
+          "--trace-loop"}) {
+        if (given.hasMatchedOption(o)) {
+          throw new IllegalArgumentException(o + " shapes a traced run; it needs --trace FILE");
+        }
+      }
+      return;
+    }
+    bound("--trace-requests", requests, MAX_REQUESTS);
+    bound("--trace-keys", keys, MAX_KEYS);
+    bound("--pages-per-key", pagesPerKey, MAX_PAGES_PER_KEY);
+  }
+
+  private static void bound(String flag, int value, int max) {
+    if (value < 1 || value > max) {
+      throw new IllegalArgumentException(flag + " must be in 1.." + max + ", got " + value);
+    }
+  }
+
   /** Whether a trace was asked for. */
   boolean on() {
     return trace != null;

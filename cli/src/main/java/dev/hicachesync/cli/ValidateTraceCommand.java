@@ -128,6 +128,14 @@ public final class ValidateTraceCommand implements Callable<Integer> {
       return Main.EXIT_BAD_INPUT;
     }
     Workspace workspace = Workspace.fromRoot().with(null, specDir);
+    try { // before TLC runs: a bad path is bad input, and must not cost a validation first
+      if (specDir != null) {
+        OutputPaths.checkInputFolder("--spec-dir", specDir, null); // a folder without the trace spec: TLC's exit 3
+      }
+    } catch (IllegalArgumentException e) {
+      err.println("hicache-sync validate-trace: " + e.getMessage());
+      return Main.EXIT_BAD_INPUT;
+    }
     ProgressReporter progress = new ProgressReporter(err, System.console() != null);
     TlcRunner runner;
     try {

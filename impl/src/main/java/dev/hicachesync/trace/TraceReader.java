@@ -165,7 +165,8 @@ public final class TraceReader {
     }
     int rank = integer(n, "r");
     if (rank < 0 || rank >= h.ranks()) {
-      throw new IllegalArgumentException("field 'r' = " + rank + " is not a rank of the header's topology (0.."
+      throw new IllegalArgumentException("field 'r' = " + rank + " is not a rank of the header's DP " + h.dp() + " x CP "
+          + h.cp() + " x TP " + h.tp() + " x PP " + h.pp() + " (0.."
           + (h.ranks() - 1) + ")");
     }
     long step = number(n, "step");
