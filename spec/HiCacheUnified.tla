@@ -678,7 +678,7 @@ EnvLoadDone(r) ==
 (* the world collective of step 2 (its peers wait there: a hang at attach  *)
 (* time). Fixed: the groups are created before anything that can fail.     *)
 (* Bug "ATT" (as for Knob attach): each rank keeps its own outcome.        *)
-(* Fixed: the outcome is MIN-reduced (ATTOK) and, if any rank failed,      *)
+(* Fixed: the outcome is MIN-reduced (ATTACH) and, if any rank failed,      *)
 (* every rank rolls back; Bug "ROLLBACK_PARTIAL": only the ranks whose     *)
 (* attach returned success roll back (the half-attached rank keeps its     *)
 (* controller, and "already attached" fails its every later attach).      *)
@@ -741,7 +741,7 @@ SchedAttachRest(r) ==
               /\ attachDone' = TRUE
               /\ pc' = [pc EXCEPT ![r] = "abort"]
               /\ UNCHANGED coll
-         ELSE /\ Post(r, HG, "ATTOK", "MIN", <<IF AttachOk(r) THEN 1 ELSE 0>>)
+         ELSE /\ Post(r, HG, "ATTACH", "MIN", <<IF AttachOk(r) THEN 1 ELSE 0>>)
               /\ pc' = [pc EXCEPT ![r] = "posted"]
               /\ UNCHANGED <<storage, attachDone>>
     /\ UNCHANGED <<requestVars, treeVars, prefetchVars, queueVars, alive, popped>>
@@ -750,7 +750,7 @@ SchedAttachRest(r) ==
 \* idempotent), ROLLBACK_PARTIAL: only the ranks that succeeded. attach_retry: the request
 \* stays pending until it succeeds.
 AttachOkComplete ==
-    /\ C!AllPosted(HG) /\ C!Matched(HG) /\ \A r \in Ranks : Posted(r, "sched", "ATTOK")
+    /\ C!AllPosted(HG) /\ C!Matched(HG) /\ \A r \in Ranks : Posted(r, "sched", "ATTACH")
     /\ LET all == C!Result(HG)[1] = 1
            mine(r) == coll[r]["sched"].val[1] = 1
        IN /\ storage' = [r \in Ranks |-> all]
