@@ -9,8 +9,9 @@ import java.util.Arrays;
 /**
  * S7, the prefetch thread ({@code prefetch_thread_func}): for each issued operation, the leading pages this
  * rank's storage holds ({@link #storageHitQuery}, SGLang's {@code _storage_hit_query}) are MIN-reduced on the
- * thread's own group; below {@code prefetch_threshold} the operation is revoked (revoke queue + every slot to the release queue), else the slots past the hit go to
- * the release queue and the I/O thread reads the hit batch by batch.
+ * thread's own group; below {@code prefetch_threshold} the operation is revoked (revoke queue + every slot to
+ * the release queue), else the slots past the hit go to the release queue and the I/O thread reads the hit
+ * batch by batch.
  *
  * <p>The outcome reaches the scheduler after this rank's storage query latency ("deposit"), so queue
  * sizes differ per rank until S3 reduces them. Failure path: a local hit count makes one rank read what
