@@ -117,6 +117,9 @@ Threads == {"sched", "pf", "sync"}   \* scheduler, prefetch (S7) thread, complet
 VARIABLE coll
 C == INSTANCE Collectives
 
+\* The call sites this module's threads post on (the sync points; docs/reference/vocabulary.md).
+Sites == {"RECV", "S2", "S4", "S5", "S6", "S7", "S123", "GROUPS", "ATTACH"}
+
 \* The groups (one sync domain: DP = 1). RECV: the request broadcast; HG: the CP x TP grid the
 \* scheduler's HiCache collectives reduce over; PFG / SYG: the storage threads' own groups.
 Dom == C!Group("domain", "sched", Ranks)
