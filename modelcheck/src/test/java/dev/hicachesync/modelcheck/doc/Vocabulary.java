@@ -198,10 +198,14 @@ final class Vocabulary {
         specSites.computeIfAbsent(site, k -> new ArrayList<>()).add(module);
       }
       Matcher lit = SITE_LITERAL.matcher(code(text));
+      Set<String> undeclared = new TreeSet<>();
       while (lit.find()) {
         if (!declared.contains(lit.group(1))) {
-          misnamed.add(module + ".tla names site \"" + lit.group(1) + "\" but its Sites does not declare it");
+          undeclared.add(lit.group(1));
         }
+      }
+      for (String site : undeclared) {
+        misnamed.add(module + ".tla names site \"" + site + "\" but its Sites does not declare it");
       }
     }
     Set<String> all = new TreeSet<>(Vocabulary::siteOrder);
