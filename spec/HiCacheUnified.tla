@@ -117,6 +117,9 @@ Threads == {"sched", "pf", "sync"}   \* scheduler, prefetch (S7) thread, complet
 VARIABLE coll
 C == INSTANCE Collectives
 
+\* The call sites this module's threads post on (the sync points; docs/reference/vocabulary.md).
+Sites == {"RECV", "S2", "S4", "S5", "S6", "S7", "S123", "GROUPS", "ATTACH"}
+
 \* The groups (one sync domain: DP = 1). RECV: the request broadcast; HG: the CP x TP grid the
 \* scheduler's HiCache collectives reduce over; PFG / SYG: the storage threads' own groups.
 Dom == C!Group("domain", "sched", Ranks)
@@ -680,7 +683,7 @@ EnvLoadDone(r) ==
 (* the world collective of step 2 (its peers wait there: a hang at attach  *)
 (* time). Fixed: the groups are created before anything that can fail.     *)
 (* Bug "ATT" (as for Knob attach): each rank keeps its own outcome.        *)
-(* Fixed: the outcome is MIN-reduced (ATTOK) and, if any rank failed,      *)
+(* Fixed: the outcome is MIN-reduced (ATTACH) and, if any rank failed,      *)
 (* every rank rolls back; Bug "ROLLBACK_PARTIAL": only the ranks whose     *)
 (* attach returned success roll back (the half-attached rank keeps its     *)
 (* controller, and "already attached" fails its every later attach).      *)
@@ -746,7 +749,7 @@ SchedAttachRest(r) ==
               /\ attachDone' = TRUE
               /\ pc' = [pc EXCEPT ![r] = "abort"]
               /\ UNCHANGED coll
-         ELSE /\ Post(r, HG, "ATTOK", "MIN", <<IF AttachOk(r) THEN 1 ELSE 0>>)
+         ELSE /\ Post(r, HG, "ATTACH", "MIN", <<IF AttachOk(r) THEN 1 ELSE 0>>)
               /\ pc' = [pc EXCEPT ![r] = "posted"]
               /\ UNCHANGED <<storage, attachDone>>
     /\ UNCHANGED <<requestVars, treeVars, prefetchVars, queueVars, alive, popped>>
@@ -756,7 +759,7 @@ SchedAttachRest(r) ==
 \* stays pending until it succeeds.
 \* sglang: storage_attachment.py::attach (the fix's MIN of the outcome returns; rollback by detach)
 AttachOkComplete ==
-    /\ C!AllPosted(HG) /\ C!Matched(HG) /\ \A r \in Ranks : Posted(r, "sched", "ATTOK")
+    /\ C!AllPosted(HG) /\ C!Matched(HG) /\ \A r \in Ranks : Posted(r, "sched", "ATTACH")
     /\ LET all == C!Result(HG)[1] = 1
            mine(r) == coll[r]["sched"].val[1] = 1
        IN /\ storage' = [r \in Ranks |-> all]

@@ -45,12 +45,14 @@ import java.util.function.LongSupplier;
  * The ranks of a sync domain (all attention-CP × attention-TP ranks of a replica, and its pipeline stages)
  * must make the same calls with the same arguments in the same order: the collectives pair by order (the
  * k-th call of every member meets the k-th call of the others), and the calls that issue none still change
- * the tree and the pools, which must stay equal (INV-3, INV-6). A step is:
+ * the tree and the pools, which must stay equal (INV-3, INV-6). A step is {@link StepOrder}'s phases in
+ * order:
  * <ol>
- *   <li>{@link #runPrefetchThread} (S7, prefetch groups), then {@link #checkHicacheEvents} (S1–S3, or S123 in
- *       {@code merged});
+ *   <li>{@link #runPrefetchThread} (S7, prefetch groups);
+ *   <li>the engine's RECV (the step's new requests, the same on every rank);
  *   <li>for each new request: {@link #matchPrefix}, {@link #prefetchFromStorage};
  *   <li>for each aborted waiting request: {@link #releaseAbortedRequest} (S6);
+ *   <li>{@link #checkHicacheEvents} (S1–S3, or S123 in {@code merged});
  *   <li>admission, per waiting request in queue order: {@link #checkPrefetchProgress} (S4, S5) until it
  *       returns true, then {@link #matchPrefix}, {@link #initLoadBack}, {@link #allocForExtend}, the
  *       engine's prefill, {@link #cacheUnfinishedReq};

@@ -178,7 +178,7 @@ public final class JavaReplay {
       why.add("spec-shaped replays cover one sync domain of one stage (DP 1, PP 1), not DP " + k.dp() + ", PP " + k.pp());
     }
     if (k.storageOn()) {
-      why.add("StorageOn: the prefetch thread's actions (PrefetchThreadQueries, StorageReadsPage, TimeoutFires,"
+      why.add("StorageOn: the prefetch thread's actions (PfStorageHitQuery, PfPrefetchThreadStep, StorageReadsPage, TimeoutFires,"
           + " StorageBackupCompletes) have no seam in the replay yet");
     }
     for (String bug : k.bugs()) {

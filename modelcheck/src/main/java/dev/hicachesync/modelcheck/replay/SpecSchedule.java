@@ -34,8 +34,10 @@ public final class SpecSchedule {
   public record Copy(int issued, int seenDone) {}
 
   /** Actions this replay drives: collectives (the lockstep) and GPU copies completing. */
-  static final Set<String> DRIVEN = Set.of(TraceState.INITIAL, "SomeCollectiveCompletes", "WriteEventCompletes",
-      "LoadEventCompletes", "Terminated");
+  static final Set<String> DRIVEN = Set.of(TraceState.INITIAL, "SchedRecvRequests", "SchedWritingCheck",
+      "SchedLoadingCheck", "SchedDrainStorageControlQueues", "SchedCheckHicacheEvents", "SchedCanTerminatePrefetch",
+      "SchedCheckPrefetchProgress", "SchedReleaseAbortedRequest", "WriteEventCompletes", "LoadEventCompletes",
+      "Terminated");
 
   private final int ranks;
   private final List<List<Copy>> writes = new ArrayList<>();
