@@ -703,7 +703,7 @@ Fairness == /\ WF_vars(SchedulerMoves) /\ WF_vars(SomeCollectiveCompletes)
 
 Spec == Init /\ [][Next]_vars /\ Fairness
 
-\* Partial-order reduction (issue 13; docs/pipeline-reduction.md), SAFETY ONLY: a cfg selects it
+\* Partial-order reduction (docs/explanation/spec-design.md, "HiCachePipeline: the storage threads"), SAFETY ONLY: a cfg selects it
 \* with `SPECIFICATION ReducedSpec` (no fairness: never with PROPERTIES); Spec stays the default.
 \* Eager steps: storage-thread steps that commute with every other step and cannot hide a
 \* violation. In a state where one is enabled, only it is explored (an ample set of one action
@@ -722,7 +722,7 @@ Spec == Init /\ [][Next]_vars /\ Fairness
 \*    invariant conjunct it touches, HP3 (infl => own > 0), holds before and after it. Never
 \*    while st = "reading": there a scheduler's termination may still release the slots the
 \*    batch writes into (B7tail), and ending the batch first would hide that.
-\* Why it is sound (proof in docs/pipeline-reduction.md): each eager step stays enabled and
+\* Why it is sound (proof in docs/explanation/spec-design.md, "HiCachePipeline: the storage threads"): each eager step stays enabled and
 \* commutes with every other step enabled with it; it never turns a violating state into a
 \* non-violating one; and runs of eager steps are finite (each raises the posted storage calls,
 \* the acks appended or the batches not in flight, which only non-eager steps lower). So every
@@ -871,7 +871,7 @@ EndClean == Done => \A r \in Ranks : /\ ~(ls[r].wq # <<>> \/ ls[r].lq # <<>> \/ 
                                     /\ chan[r] = <<>>
 
 \* Liveness. Written in a form TLC checks without a tableau, so that all the properties share one
-\* pass over the behaviour graph (see HiCacheSync's properties and docs/tlc-speed.md):
+\* pass over the behaviour graph (see HiCacheSync's properties and docs/explanation/spec-design.md):
 \* Busy ~> ~Busy  ==  []<>~Busy, a law of temporal logic. The forms they had are kept in
 \* modelcheck's LivenessForms*.tla (test resources); LivenessFormsTest checks both against each other.
 AnyOngoing == \E r \in Ranks, i \in 1 .. NR : ls[r].pf[i].st \in Ongoing
@@ -931,7 +931,7 @@ DebugTailAfterFinalAck == ~(\E r \in Ranks : ls[r].pf[1].st = "fin" /\ ls[r].pf[
 \*   b19_fixed_cp2                  deep (1,2,1,2) holds                              21042   72   44.7
 \*   b7_fixed_steps3                deep (1,1,1,2) holds                              23865   33   18.6
 \*   b6_fixed_live                  deep (1,1,1,2) holds                                 87   19   58.0
-\* Issue 12 (LRU on the replicated clock, PoolSizes and Knobs, ThreadNeverStuck), re-measured
+\* 30 Nov 2026 (LRU on the replicated clock, PoolSizes and Knobs, ThreadNeverStuck), re-measured
 \* 2026-11-30 by ./hicache-sync check --model ... --workers 1 at load 22-30 (eight sessions on 2
 \* cores): every model kept its verdict and its distinct states (the LRU order equals the key
 \* order in these scenarios and the stamps add no distinctions). New rows:
@@ -941,8 +941,8 @@ DebugTailAfterFinalAck == ~(\E r \in Ranks : ls[r].pf[1].st = "fin" /\ ls[r].pf[
 \*   b7_fixed_cp2 (not in the catalogue: > 439,000 distinct states after 5 min, unfinished):
 \*     -simulate num=20000 -depth 80 -seed 1, stopAfter 120 s: 132,409 states checked, no violation;
 \*     the same run with Bugs = {"B7tail"}: HostSlotSafety violated after 1,978 states (12 s).
-\*   b7_fixed_cp2 with VIEW RankSymmetryView (1 Dec 2026, docs/tlc-speed.md): 3,372,501 distinct,
+\*   b7_fixed_cp2 with VIEW RankSymmetryView (1 Dec 2026, docs/explanation/spec-design.md): 3,372,501 distinct,
 \*     depth 41, 457,072 on the queue after 25 CPU minutes: still not exhaustive.
-\*   b7_fixed_cp2 with ReducedSpec and VIEW LiveSymmetryView (1 Dec 2026, docs/pipeline-reduction.md):
+\*   b7_fixed_cp2 with ReducedSpec and VIEW LiveSymmetryView (1 Dec 2026, docs/explanation/spec-design.md):
 \*     643,942 distinct, depth 81, exhaustive, no error; 212.7 s user CPU, 1,196.8 s wall at load 7-12
 \*     (deep row b7_fixed_cp2; the Spec cfg is MCHiCachePipeline_b7_fixed_cp2_unreduced.cfg).

@@ -137,7 +137,7 @@
 (*                    request is aborted) the abort drops the load-back     *)
 (*                    lock too, before S2 (HostSlotSafety: HP6).            *)
 (*                                                                          *)
-(* NOT YET MODELLED (issue 3): PP > 1 is accepted by                        *)
+(* NOT MODELLED HERE (HiCachePipeline.tla does): PP > 1 is accepted by     *)
 (* Topology but stages here run in lockstep (no send/recv forwarding, B6);  *)
 (* per-batch storage acks and the prefetch sync thread (B7); batch_full     *)
 (* stands for a batch filled by other requests (B10); a chunked prefill's  *)
@@ -154,7 +154,7 @@ EXTENDS Naturals, Sequences, FiniteSets, Topology
 CONSTANTS
     Version,            \* "pre20460" | "post20460" | "merged" | "pipelined" (#39903)
     Policy,             \* prefetch stop policy: "best_effort" | "wait_complete" | "timeout"
-    WritePolicy,        \* "write_through" (others: issue 3)
+    WritePolicy,        \* "write_through" (write_back and write_through_selective: the Java side)
     StorageOn,          \* L3 storage backend enabled (prefetch + storage backup)
     Requests,           \* the request stream: a sequence of keys, identical on every rank
     PagesPerKey,        \* pages of one key (one radix node)
@@ -1213,7 +1213,7 @@ Next ==
     \/ Terminated
 
 \* Eager completions: the scheduler collectives that MCHiCacheSync's ReducedSpec (a partial-order
-\* reduction for safety; docs/sync-reduction.md) completes at once, without exploring the other
+\* reduction for safety; docs/explanation/spec-design.md, "HiCacheSync: scheduler collectives fused into rounds") completes at once, without exploring the other
 \* orders. A scheduler group g that is ready, not a step's RECV (the domain group: its completion
 \* closes the environment window, EnvWindow, so environment steps depend on it) and not a handle
 \* wait, of members with no async call in flight and without shared_group (where both threads use
@@ -1234,7 +1234,7 @@ EagerGroups ==
 (* Fairness.                                                                *)
 
 \* The two conditions are WF_vars(SomeCollectiveCompletes) and SF_vars(Background), written out
-\* so that TLC evaluates them cheaply (issue 13; docs/tlc-speed.md, "Fairness on values"). TLC
+\* so that TLC evaluates them cheaply (docs/explanation/spec-design.md, "Fairness on values"). TLC
 \* checks a fairness condition on every transition of the behaviour graph: WF_v(A) as
 \* []<>(<<A>>_v \/ ~ENABLED <<A>>_v), SF_v(A) as <>[]~ENABLED <<A>>_v \/ []<><<A>>_v, with
 \* ENABLED computed by searching A's successors (TLC's own ENABLED of these actions was most of
@@ -1360,7 +1360,7 @@ BackgroundFairness ==
 
 Fairness == CollectivesFairness /\ BackgroundFairness
 
-\* The same fairness as TLC's WF and SF, for comparison (FairnessFormsTest, docs/tlc-speed.md).
+\* The same fairness as TLC's WF and SF, for comparison (FairnessFormsTest, docs/explanation/spec-design.md).
 FairnessAsWritten == WF_vars(SomeCollectiveCompletes) /\ SF_vars(Background)
 
 Spec == Init /\ [][Next]_vars /\ Fairness
@@ -1500,7 +1500,7 @@ SidecarCoverage == \A r \in Ranks, k \in Keys : tree[r][k].sx = 0
 
 \* Liveness. Each is one temporal formula over all ranks (not one per rank and request): the
 \* streams are finite, so "every X is eventually Y" is the same as "eventually no X remains".
-\* Each is written in a form TLC checks without a tableau (docs/tlc-speed.md, "Liveness in one
+\* Each is written in a form TLC checks without a tableau (docs/explanation/spec-design.md, "Liveness in one
 \* pass"): TLC builds one behaviour graph per distinct tableau and evaluates every fairness
 \* condition's ENABLED and action predicates again in each, so "P ~> Q" cost a whole pass per
 \* property. The forms below have no tableau and share one pass:
@@ -1607,7 +1607,7 @@ DebugPrefetchInserted == ~(\E r \in Ranks, k \in Keys : ~tree[r][k].dev /\ tree[
 \*   knob_shared_group            ci   (1,2,1) violates CollectiveMatching         13    8    1.7
 \*   knob_local_payload           ci   (1,2,1) violates CollectiveMatching        705   27    4.1
 
-\* Issue 12 (agreement at every lockstep point, per-thread liveness, LRU on the replicated clock,
+\* 30 Nov 2026 (agreement at every lockstep point, per-thread liveness, LRU on the replicated clock,
 \* tp_cache_group without DP attention, PoolSizes), re-measured 2026-11-30 by ./hicache-sync check
 \* --model ... --workers 1 at load 22-30 (eight sessions on 2 cores: times 5-8x the quiet ones).
 \* Every ci model of this module kept its verdict; distinct states unchanged except b5_* (the load-
@@ -1625,7 +1625,7 @@ DebugPrefetchInserted == ~(\E r \in Ranks, k \in Keys : ~tree[r][k].dev /\ tree[
 \* knob_pf_thread_dies with the old Lockstep and the old liveness properties (PrefetchTerminates,
 \* AcksConsumed, RequestsProgress) instead: no error (exit 0, 744 distinct states): the stuck
 \* thread was not caught before.
-\* Issue 12 item 4 (waiting queue, aborts with S6, release_whole, local_order) and AsyncNeverStuck,
+\* 30 Nov 2026, the waiting queue (waiting queue, aborts with S6, release_whole, local_order) and AsyncNeverStuck,
 \* measured 2026-11-30 with plain TLC -workers 1 -Xmx3g at load 36-56 (seven sessions on 2 cores),
 \* on the final spec (Enter evaluating its state once). Every model above re-run on it kept its
 \* verdict and its distinct-state count (b1/b3/b5/b10/b14/b15 models, the knobs, the debug models,
@@ -1642,7 +1642,7 @@ DebugPrefetchInserted == ~(\E r \in Ranks, k \in Keys : ~tree[r][k].dev /\ tree[
 \*   knob_pf_thread_dies          ci   (1,2,1) violates PrefetchThreadNeverStuck   744   24   80.0
 \*   abort_waiting                deep (1,2,1) holds                             65023   60  350.0 (before the
 \*                                     Enter change, load 28; same semantics)
-\* Issue 12 (wave 2): async_rank_off, local_extra_pools (HasSidecarPool), abort_running with HP6,
+\* 1 Dec 2026: async_rank_off, local_extra_pools (HasSidecarPool), abort_running with HP6,
 \* measured 2026-11-30 21:33-21:40 with ./hicache-sync check (one TLC worker) at load 5-11. Every
 \* other model of this module (the 43 earlier ci ones and the five deep ones) re-run on this spec
 \* kept its verdict and its distinct-state count (21:35-21:53, load 3-11):
@@ -1650,7 +1650,7 @@ DebugPrefetchInserted == ~(\E r \in Ranks, k \in Keys : ~tree[r][k].dev /\ tree[
 \*   knob_local_extra_pools       ci   (1,2,1) violates CollectiveMatching         591   15   10.6
 \*   abort_running_load_back      ci   (1,2,1) holds                                82   30    4.3
 \*   knob_abort_unlock_load       ci   (1,2,1) violates HostSlotSafety              61   24    4.1
-\* Issue 13 (fairness on values: SomeCollectiveReady, BackgroundReady, CollectiveStep,
+\* 1 Dec 2026 (fairness on values: SomeCollectiveReady, BackgroundReady, CollectiveStep,
 \* BackgroundStep), measured 2026-12-01 05:38-05:39 with ./hicache-sync check --jobs 1 (one TLC
 \* worker, C1) at load 3.3-3.5; verdicts, distinct states and depths unchanged, both liveness
 \* counterexamples unchanged state for state:

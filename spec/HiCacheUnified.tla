@@ -7,7 +7,7 @@
 (* SOURCES. "@db570fe6" = bytedance-iaas/sglang at db570fe6 (upstream      *)
 (* 22 Aug 2026); "@later" = the later upstream copy of                     *)
 (* unified_radix_cache.py with #27010 and #36425 held by the search corpus *)
-(* (its repository and commit are not named there; see docs/unified.md).   *)
+(* (its repository and commit are not named there; see docs/explanation/unified.md).   *)
 (* Every action cites file::function @commit.                              *)
 (*                                                                          *)
 (* WHAT CHANGED against `merged` (HiCacheSync.tla, hiradix_cache.py):      *)
@@ -956,7 +956,7 @@ DebugRateLimited == ~(\E r \in Ranks : pf[r].st = "parked" /\ hostFree[r] >= pf[
 Measured with ./hicache-sync check --workers 1 (TLC 2.18, 2 cores shared by eight sessions, load
 26-30, 30 Nov 2026 17:48-17:55 UTC; NSA CP (1,2,1), one request): unified_cp2 14,267 distinct states,
 depth 57, 20.2 s; unified_b10_fixed 44,257, 50.6 s; unified_b38428_fixed (liveness) 12,593, 79.2 s;
-the other models 9-28,493 states, 5-71 s (table in docs/unified.md). (1,2,2) before the per-rank
+the other models 9-28,493 states, 5-71 s (table in docs/explanation/unified.md). (1,2,2) before the per-rank
 queuing of S7 / completion results: 544,258 distinct states at depth 39 after 500 s, not finished;
 simulation 757,959 states in 120 s; on the current module (-simulate num=1000000 -depth 80 -seed 11,
 stopAfter 120 s, load 28) 373,002 states, no violation.
@@ -965,4 +965,4 @@ load 19-38 (other sessions' runs): unified_buffer_park 219,535 distinct, depth 1
 unified_buffer_park_wait_complete 17,254, 26 s; unified_buffer_rate_limit 488,955, depth 121, 5 min 4 s;
 unified_buffer_stage_local AllocAgreement at 34 states (10,259 distinct, 41 s); its stranded twin
 CompletionSyncJoinable at 60 states (89,128, 76 s); unified_buffer_b38428_stuck RequestsProgress, 73 states
-(22,836, 4 min 25 s); unified_attach_all_ok 14,267, 22 s (table in docs/unified.md).
+(22,836, 4 min 25 s); unified_attach_all_ok 14,267, 22 s (table in docs/explanation/unified.md).

@@ -22,7 +22,7 @@
 (*    is drained (wait_complete, _drain_ack_prefetch @later); "thread": a   *)
 (*    storage thread marks it done itself (a hypothesis for the PP-ticket  *)
 (*    path of #36700, whose sync thread writes operation.completed_tokens; *)
-(*    not read in full, see docs/unified.md);                              *)
+(*    not read in full, see docs/explanation/unified.md);                              *)
 (*  - Admission = "per_stage": the bootstrap consensus ring of             *)
 (*    scheduler_pp_mixin.py::_pp_pd_get_bootstrapped_ids @db570fe6 puts    *)
 (*    the request in every stage's waiting queue at the same step index,   *)

@@ -3,7 +3,7 @@
 (* Protocol version `unified` with pipeline parallelism (PP > 1): the one  *)
 (* merged HiCache collective per step that stage 0 reduces and forwards    *)
 (* down the pipeline (#33473 -> #37562), and stage 0's prefetch tickets    *)
-(* (#36700). Issue 11, "PP" bullet.                                         *)
+(* (#36700).                                                              *)
 (*                                                                          *)
 (* WHY A NEW MODULE (not EXTENDS HiCacheUnified): HiCacheUnified assumes    *)
 (* PP = 1 and lockstep (every action completes a collective over the whole *)
@@ -19,10 +19,10 @@
 (*                                                                          *)
 (* SOURCES. @db570fe6 = bytedance-iaas/sglang db570fe6 (22 Aug 2026);      *)
 (* @later = the later copy of unified_radix_cache.py with #27010 held by   *)
-(* the search corpus (see docs/unified.md). #37562's own thread is not in  *)
+(* the search corpus (see docs/explanation/unified.md). #37562's own thread is not in  *)
 (* the search corpus: its shape (the storage queue sizes joined to         *)
 (* #33473's [write, load] vector, one forwarded message per step) is taken *)
-(* from issue 11's description; see docs/unified-pp.md.                    *)
+(* from the #37562 description we had; see docs/explanation/pipeline.md. *)
 (*                                                                          *)
 (* MODELLED.                                                                *)
 (*  - stage 0 of CP x TP ranks: RECV (request broadcast), then the S123     *)
@@ -531,4 +531,4 @@ TreeAgreement, 391, 14 states; unipp_forwarded_nowait violates TreeAgreement, 57
 models 714-3,549 distinct, 8-18 s; PP 2 x CP 2 (unipp_forwarded_blocking_cp2) 117,481 distinct, 107.6 s.
 Knob "backup" (with "threads_sync"): unipp_forwarded_nowait_backup violates AckAgreement, 944
 distinct, 26 states; unipp_forwarded_blocking_backup holds, 1,044 (load 25, 23:47 UTC). Table:
-docs/unified-pp.md.
+docs/explanation/pipeline.md.

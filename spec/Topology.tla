@@ -21,7 +21,7 @@ CONSTANTS
     DP,     \* attention data-parallel replicas (attn_dp_size)
     CP,     \* attention context-parallel size (attn_cp_size)
     TP,     \* attention tensor-parallel size (attn_tp_size)
-    PP      \* pipeline stages (pp_size); 1 for the models of issue 2
+    PP      \* pipeline stages (pp_size); 1 in HiCacheSync's models
 
 ASSUME /\ DP \in Nat \ {0} /\ CP \in Nat \ {0}
        /\ TP \in Nat \ {0} /\ PP \in Nat \ {0}

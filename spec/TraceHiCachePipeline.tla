@@ -240,6 +240,6 @@ TraceProgress ==
 
 =============================================================================
 Measured runs (validate-trace on spec-shaped `simulate --trace --pp P` runs, 30 Nov 2026, load 23-30 on
-2 shared cores): docs/traces.md, "PP > 1". merged (1,2,2,2) seed 5, 85 events: 29,813 distinct states
+2 shared cores): docs/explanation/trace-validation.md, "PP > 1". merged (1,2,2,2) seed 5, 85 events: 29,813 distinct states
 (227.8 s) before the search restrictions above (followers first, RECV posters next, stage-0 GPU events
 bounded by the next own post), 2,099 (47.2 s) after.

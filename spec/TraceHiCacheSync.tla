@@ -228,8 +228,8 @@ SimulateTraceCommandTest, 2026-11-29, load ~10 on 2 cores; keys drawn by the see
 Storage on (simulate --trace --storage memory, 1 page/key, 10 requests over 4 keys, device 1 key,
 host 2; S7 on channel pf at the step boundary; 2026-11-29, load ~4):
   run (version, dp,cp,tp, policy, seed)               ranks  events  lines  distinct  TLC time  verdict
-  merged    1,2,1 timeout seed 1 (CI until issue 12)     2      72     144    1,586    11 s     accepted
-  post20460 1,2,1 wait_complete seed 1 (CI until 12)     2     132     264      911     8 s     accepted
+  merged    1,2,1 timeout seed 1 (CI until 30 Nov 2026)     2      72     144    1,586    11 s     accepted
+  post20460 1,2,1 wait_complete seed 1 (CI until 30 Nov 2026)     2     132     264      911     8 s     accepted
   merged    1,2,1 best_effort seed 3 (CI, CLI)           2      64     128      420    10 s     accepted
   merged    1,2,1 best_effort seed 6 (long tier)         2      64     128      422     7 s     accepted
   pre20460  1,1,2 timeout seed 1 (long tier)             2     132     264    2,016     7 s     accepted
@@ -257,14 +257,14 @@ Diary of trace divergences:
               spec freed them at S3's revoke pop / in one P - m entry at S5. The first revoke was
               rejected at the next RECV (its snapshot's release count). Spec changed to SGLang's
               order; the spec-made fixtures were regenerated.
-  2026-11-30  issue 12: the agreement invariants are evaluated at every lockstep point, prefetch-thread
+  2026-11-30  the agreement invariants are evaluated at every lockstep point, prefetch-thread
               state only between ranks with equal S7Count. pre20460-cp2-diverge (rank 0 revoked, rank 1
               not yet) was then ACCEPTED; it breaks an invariant again through S7Unsynced (pre20460's
               S7 never reaches the other CP rank: every difference counts). The spec now evicts LRU on
               the replicated clock, and spec-shaped simulations use the tree's own LRU order (no
               smallest-key override); the storage-on SimulatorTraceTest runs moved from seed 1 to
               seed 3, which still revokes and then reads a hit (seed 1 no longer hits).
-  2026-11-30  issue 10 (trsync): an engine-built rank (public API, built-in stepped environment) was
+  2026-11-30  trsync: an engine-built rank (public API, built-in stepped environment) was
               rejected: a write-through begun at a finish was done at the same step's event check,
               which the default order (Finish right after RECV) cannot have. SGLang's normal event loop
               processes a batch's result before the next RECV, so the copy may complete before the next

@@ -56,7 +56,7 @@ MCUnequalStagePools ==
     [r \in Ranks |-> [dev |-> IF StageOf(r) = 0 THEN MCDeviceCap1 ELSE 2 * MCDeviceCap1, host |-> HostCap]]
 
 
-\* Rank symmetry (issue 13), for SAFETY models only, as RankSymmetryView of MCHiCacheSync.tla
+\* Rank symmetry, for SAFETY models only, as RankSymmetryView of MCHiCacheSync.tla
 \* (the cfg says `VIEW RankSymmetryView`; the runner refuses a VIEW with temporal properties).
 \* Interchangeable: one permutation of the CP indices and one of the TP indices, applied alike
 \* on every stage. It maps every group (attn_cp, attn_tp, tp, world, the pp group of a (cp, tp)

@@ -46,7 +46,7 @@ MCEqualPools == [r \in Ranks |-> [dev |-> DeviceCap, host |-> HostCap]]
 \* unless the ranks agree on the sizes at start-up (the MIN).
 MCUnequalPools == [r \in Ranks |-> [dev |-> DeviceCap, host |-> IF r = 0 THEN 2 * MCPages1 ELSE MCPages1]]
 
-\* Rank symmetry (issue 13), for SAFETY models only: the cfg says `VIEW RankSymmetryView`, and
+\* Rank symmetry, for SAFETY models only: the cfg says `VIEW RankSymmetryView`, and
 \* the runner refuses a VIEW together with temporal properties (TLC's liveness checking is
 \* unsound when states are merged). Ranks are numbers (the topology computes with them), which
 \* TLC's SYMMETRY cannot permute (it permutes model values only); so the reduction is written

@@ -1,6 +1,6 @@
 ---- MODULE MCHiCacheSyncReduced ----
-\* ReducedSpec: MCHiCacheSync with a partial-order reduction for SAFETY checking (issue 13;
-\* docs/explanation/spec-design.md). A cfg selects it with this module and `SPECIFICATION ReducedSpec` (no
+\* ReducedSpec: MCHiCacheSync with a partial-order reduction for SAFETY checking
+\* (docs/explanation/spec-design.md). A cfg selects it with this module and `SPECIFICATION ReducedSpec` (no
 \* fairness: never with PROPERTIES, and the runner refuses the pair); Spec is MCHiCacheSync's, and
 \* every other cfg keeps its state count. In a state where some scheduler group is eager
 \* (HiCacheSync's EagerGroups: ready, and it commutes with every other step), ReducedNext explores

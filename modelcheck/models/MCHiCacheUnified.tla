@@ -7,7 +7,7 @@
 EXTENDS HiCacheUnified
 
 \* One request: one prefetch, one admission, one backup or load-back. Every question of
-\* issue 11 is about one collective that one rank leaves or reorders; a second request only
+\* The unified models are about one collective that one rank leaves or reorders; a second request only
 \* repeats the same interleavings (the scheduler loop is cyclic and every queue is drained).
 MCNReq1 == 1
 \* Two requests: the second arrives after the first prefetch is gone (RecvComplete's bound).

@@ -1,5 +1,5 @@
 /**
- * Counterexamples and recorded traces as self-contained HTML swimlane pages (issue 14): one lane per
+ * Counterexamples and recorded traces as self-contained HTML swimlane pages: one lane per
  * rank, each action a box on its rank's lane, each collective a bar across the lanes of its group with
  * what every member sent and what it returned, the violating state and the first divergence marked.
  *
