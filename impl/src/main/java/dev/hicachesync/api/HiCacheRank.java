@@ -262,6 +262,36 @@ public final class HiCacheRank implements AutoCloseable {
   }
 
   /**
+   * Returns whether every device page {@code req} holds (its cached prefix and its fresh pages) has its bytes:
+   * false while a load-back into one of them, this request's or an earlier one's sharing the prefix, is still
+   * copying. Never blocks. With no {@link Builder#deviceTier} no bytes move and this answers whether the
+   * load-backs' copies are done.
+   *
+   * <p>Thread: scheduler. Collectives: none. Order: free (it changes nothing every rank must agree on).
+   */
+  public boolean isLoaded(CachedRequest req) {
+    return controller.loaded(req.pages);
+  }
+
+  /**
+   * Blocks until every device page {@code req} holds has its bytes ({@code load_cache_event}'s wait in SGLang's
+   * forward pass): call it after {@link #allocForExtend} and before the engine's forward pass reads the
+   * request's prefix. A load-back's bytes otherwise land only around a later {@link #checkHicacheEvents} (the
+   * S2 that pops its ack), and on every device tier a read before that may return the pages' old bytes. On a
+   * GPU the engine may instead make its compute stream wait for the copies; the rank then learns they are
+   * done at S2 as before. Pages a storage prefetch brought in need nothing more: {@link #checkPrefetchProgress}
+   * returns true only once they are in the host tree, and their way to the device is a load-back.
+   *
+   * <p>Thread: scheduler. Collectives: none: only the awaited copies complete earlier here; S2 still pops them
+   * at the count every rank agrees on. Order: free; every rank of a domain should make it at the same point
+   * (the stepped environment completes an awaited copy at once, which a rank that does not await sees a step
+   * later).
+   */
+  public void awaitLoaded(CachedRequest req) {
+    controller.awaitLoaded(req.pages);
+  }
+
+  /**
    * Caches a request's computed prompt ({@code cache_unfinished_req}): inserts its whole pages with their
    * device pages (duplicates freed), applies the write policy to the path (write-through starts here), and
    * moves the request's lock to the inserted node.

@@ -181,6 +181,25 @@ public final class CacheController {
     return loadBack.run(m);
   }
 
+  /**
+   * Returns whether no load-back into any of {@code devicePages} is still in flight: once true, those pages
+   * hold the bytes their load-back copied (the device tier's rule 2). Never blocks. Scheduler thread.
+   */
+  public boolean loaded(int[] devicePages) {
+    return s.acks().loadsInto(devicePages).isEmpty();
+  }
+
+  /**
+   * Blocks until no load-back into any of {@code devicePages} is in flight ({@code load_cache_event}'s wait in
+   * SGLang's forward pass). Only the copies' events complete earlier here: S2 still pops them at the count all
+   * ranks agree on. Scheduler thread.
+   */
+  public void awaitLoaded(int[] devicePages) {
+    for (LoadAck a : s.acks().loadsInto(devicePages)) {
+      a.event().await();
+    }
+  }
+
   /** Returns {@code pages} device pages, evicting LRU leaves if needed, or null. Scheduler thread. */
   public int[] allocateDevice(int pages) {
     return s.pools().allocateDevice(pages);
