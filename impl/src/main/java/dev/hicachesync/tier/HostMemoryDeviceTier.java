@@ -9,7 +9,7 @@ import java.nio.ByteBuffer;
  * A {@link DeviceTier} in host memory, for an engine without a GPU (a CPU engine, a test harness, the worked
  * example): {@code capacityPages} pages of {@code layers} × {@code layerBytes} bytes off the Java heap, which
  * the engine's forward pass reads and writes with {@link #read} and {@link #write}. Pass it to {@code
- * HiCacheRank.Builder.deviceTier}; the engine owns it and closes it.
+ * HiCacheRankBuilder.deviceTier}; the engine owns it and closes it.
  *
  * <p>Copies complete when they are first observed: the bytes of a write-through or a load-back move when the
  * rank's event check polls the copy or when something awaits it ({@code HiCacheRank.awaitLoaded}), never on

@@ -8,7 +8,7 @@ import dev.hicachesync.api.HiCacheConfig;
 import dev.hicachesync.api.HiCacheRank;
 import dev.hicachesync.api.HiCacheStorage;
 import dev.hicachesync.api.InJvmCluster;
-import dev.hicachesync.api.Seam;
+import dev.hicachesync.api.internal.Seam;
 import dev.hicachesync.api.ThreadMode;
 import dev.hicachesync.storage.ForwardingStorageBackend;
 import dev.hicachesync.storage.MemoryStorageBackend;

@@ -23,7 +23,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * An engine's serving loop shaped as the spec's scheduler step, written only against the public API (as the
- * worked example is): ranks built by {@link HiCacheRank#builder} with {@link HiCacheRank.Builder#trace}, each
+ * worked example is): ranks built by {@link HiCacheRank#builder} with {@link HiCacheRankBuilder#trace}, each
  * on its own thread over an {@link InJvmCluster}. A step is SGLang's normal event loop ({@code
  * event_loop_normal}) for requests of one output token: RECV (the spec's: the MAX of the next request index,
  * or 0 while one waits), the arrival's {@code match_prefix} and {@code prefetch_from_storage}, {@code
@@ -102,6 +102,7 @@ final class EngineLoop {
           rank.cacheFinishedReq(running);
           running = null;
         }
+        rank.runPrefetchThread(); // the step's first call (storage off: no S7, nothing recorded)
         if (next > 0) {
           received = (int) next;
           rank.prefetchFromStorage(rid(received), rank.matchPrefix(prompt(keys.get(received - 1))));
