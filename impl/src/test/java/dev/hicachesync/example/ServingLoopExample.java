@@ -221,6 +221,7 @@ public final class ServingLoopExample {
       }
     }
 
+    // guide:begin (docs/tutorial/embed-a-rank.md shows this region verbatim; GuideShowsTheExampleTest checks it)
     /** One scheduler step, in the order every rank of the domain makes the same calls. */
     void step(int step) {
       cache.runPrefetchThread(); // S7 for the prefetches issued last step
@@ -284,6 +285,7 @@ public final class ServingLoopExample {
         finished++;
       }
     }
+    // guide:end
 
     /** The forward pass writes the KV of {@code tokens}' pages from page {@code first} on into {@code pages}. */
     private void forward(int[] tokens, int first, int[] pages) {
