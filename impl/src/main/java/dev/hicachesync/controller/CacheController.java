@@ -11,7 +11,7 @@ import java.util.Arrays;
 
 /**
  * <b>Internal</b>: engines use {@code api.HiCacheRank}, which wraps one of these; the simulator reaches it
- * through {@code api.Seam}. Public for those two packages: the scheduler's calls, and the read-only views
+ * through {@code api.internal.Seam}. Public for those packages: the scheduler's calls, and the read-only views
  * the simulator's checks compare across ranks.
  *
  * <p>The HiCache controller of one rank: its state ({@link RankState}: the radix tree, device and host pools,
