@@ -26,10 +26,12 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * The per-step cost of {@link HiCacheRank#checkHicacheEvents} with nothing pending, at 8 in-JVM ranks
- * ({@code merged}, CP 2 × TP 4: one S123 all-reduce of 5 longs per step), next to the cost of that collective
- * alone ({@code variant=collectives}: the same all-reduce on the same kind of group, no controller) in the
- * same run. The difference is what the API and the controller add per step (the target: 10 µs).
+ * The per-step cost of an idle scheduler step through the API ({@link HiCacheRank#runPrefetchThread} with no
+ * prefetch issued, then {@link HiCacheRank#checkHicacheEvents} with nothing pending), at 8 in-JVM ranks
+ * ({@code merged}, CP 2 × TP 4: one S123 all-reduce per step, carrying the step-order stamps), next to the
+ * cost of that collective alone ({@code variant=collectives}: an all-reduce of 5 longs on the same kind of
+ * group, no controller) in the same run. The difference is what the API, its step-order checks and the
+ * controller add per step (the target: 10 µs).
  *
  * <p>Workload: one operation is one step of all 8 ranks. Each rank is a thread that waits at a barrier,
  * runs its step and meets the others at a second barrier; the benchmark thread is the barriers' ninth party.
@@ -71,7 +73,10 @@ public class EventCheckBenchmark {
       Runnable step;
       if (variant.equals("eventCheck")) {
         HiCacheRank rank = HiCacheRank.builder(cfg.forRank(r)).groups(cluster.groups(r)).storage(storage).build();
-        step = rank::checkHicacheEvents;
+        step = () -> { // a step's two required calls, in order
+          rank.runPrefetchThread();
+          rank.checkHicacheEvents();
+        };
       } else {
         ProcessGroup g = cluster.groups(r).cpTp();
         step = () -> g.allReduce("S123", ReduceOp.MIN, new long[5]);

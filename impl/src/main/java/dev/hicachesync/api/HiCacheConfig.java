@@ -21,7 +21,9 @@ import dev.hicachesync.topology.Topology;
  *     or {@code write_back}
  * @param storagePrefetchPolicy {@code --hicache-storage-prefetch-policy}: {@code best_effort}, {@code
  *     wait_complete} or {@code timeout}
- * @param protocolVersion which sync protocol: {@code pre20460}, {@code post20460} or {@code merged}
+ * @param protocolVersion which sync protocol: {@code pre20460}, {@code post20460}, {@code merged} (the
+ *     default) or {@code unified} (SGLang's unified radix cache, #35081: pp-size 1; free-running it needs the
+ *     completion-sync groups of {@link RankGroups})
  *     (the default, #30511)
  * @param prefetchThresholdTokens {@code prefetch_threshold}: below this many agreed storage-hit tokens a
  *     prefetch is revoked (S7)

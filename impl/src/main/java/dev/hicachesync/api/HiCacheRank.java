@@ -1,28 +1,15 @@
 package dev.hicachesync.api;
 
+import dev.hicachesync.api.internal.Seam;
+import dev.hicachesync.api.internal.TraceInstrumentation;
+import dev.hicachesync.collective.CollectiveException;
 import dev.hicachesync.collective.ProcessGroup;
 import dev.hicachesync.controller.CacheController;
-import dev.hicachesync.controller.ControllerEnv;
 import dev.hicachesync.controller.ControllerThreads;
-import dev.hicachesync.sync.SyncGroups;
-import dev.hicachesync.tier.DeviceTier;
-import dev.hicachesync.tier.HostLayout;
-import dev.hicachesync.tier.HostPool;
-import dev.hicachesync.sync.ProtocolVersion;
-import dev.hicachesync.sync.SyncLayer;
-import dev.hicachesync.sync.SyncObserver;
-import dev.hicachesync.topology.RankCoord;
-import dev.hicachesync.topology.Topology;
 import dev.hicachesync.trace.Snapshot;
-import dev.hicachesync.trace.TraceRecorder;
-import dev.hicachesync.tree.InsertResult;
-import dev.hicachesync.tree.MatchResult;
-import dev.hicachesync.tree.TreeNode;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
-import java.util.function.LongSupplier;
 
 /**
  * One rank's HiCache: its replica of the radix tree, its device and host pools, its transfers and the sync
@@ -31,15 +18,11 @@ import java.util.function.LongSupplier;
  *
  * <h2>Threads</h2>
  * Every method is for the rank's <b>scheduler thread</b> only. The rank owns five threads of its own, as
- * SGLang's {@code HiCacheController} does, started by {@link Builder#build()} and stopped by {@link #close()}:
- * the <b>prefetch</b> thread (S7 on the prefetch groups of {@link RankGroups}), the <b>completion-sync</b>
- * thread (version {@code unified}: the per-batch MIN of #27010 on the completion groups), the <b>prefetch I/O</b>
- * thread (storage reads), the <b>backup</b> thread (storage writes) and the <b>copy-completion</b> thread.
- * {@link #runPrefetchThread} hands the prefetch thread its pass; the I/O the protocol starts is handed to
- * the others. With {@link ThreadMode#STEPPED} (the default) each hand-off waits for its hand-back, so the
- * rank is deterministic; with {@link ThreadMode#FREE_RUNNING} the threads race the scheduler as SGLang's do
- * and a failure on one of them is rethrown by the scheduler's next {@link #runPrefetchThread} or {@link
- * #checkHicacheEvents}. {@code docs/explanation/concurrency.md} lists every hand-off.
+ * SGLang's {@code HiCacheController} does, started by {@link HiCacheRankBuilder#build()} and stopped by {@link #close()}:
+ * <b>prefetch</b> (S7), <b>completion-sync</b> (version {@code unified}'s per-batch MIN; idle in the other
+ * versions), <b>prefetch I/O</b>, <b>backup</b> and <b>copy-completion</b>. {@link ThreadMode} says how they
+ * hand work back; a failure on one of them is rethrown by the scheduler's next {@link #runPrefetchThread} or
+ * {@link #checkHicacheEvents}. {@code docs/explanation/concurrency.md} lists every hand-off.
  *
  * <h2>Order: what every rank of a group must do alike</h2>
  * The ranks of a sync domain (all attention-CP × attention-TP ranks of a replica, and its pipeline stages)
@@ -54,56 +37,66 @@ import java.util.function.LongSupplier;
  *   <li>for each aborted waiting request: {@link #releaseAbortedRequest} (S6);
  *   <li>{@link #checkHicacheEvents} (S1–S3, or S123 in {@code merged});
  *   <li>admission, per waiting request in queue order: {@link #checkPrefetchProgress} (S4, S5) until it
- *       returns true, then {@link #matchPrefix}, {@link #initLoadBack}, {@link #allocForExtend}, the
- *       engine's prefill, {@link #cacheUnfinishedReq};
- *   <li>for each running request: decode ({@link #allocForDecode}) and, once done, {@link #cacheFinishedReq}.
+ *       returns true, then {@link #matchPrefix}, {@link #initLoadBack}, {@link #allocForExtend}, {@link
+ *       #awaitLoaded}, the engine's prefill, {@link #cacheUnfinishedReq}; for each running request: decode
+ *       ({@link #allocForDecode}) and, once done, {@link #cacheFinishedReq}.
  * </ol>
- * A rank-local reason to skip or reorder one of them (a local clock, a local "batch full") is the bug class
- * this project catalogues (B3, B10): the next collective then mismatches ({@code CollectiveMismatchException})
- * or times out ({@code CollectiveTimeoutException}), both named by the engine's {@code ProcessGroup}.
+ * A batch's result ({@link #allocForDecode}, {@link #cacheFinishedReq}) may instead be processed right after the
+ * next step's RECV ({@link StepOrder.Finish#AFTER_NEXT_RECV}, {@code HiCacheSync.tla}'s default).
+ * The rank enforces this order ({@link SchedulerCall} lists the calls it checks, each in its {@link StepOrder}
+ * phase): a call the order does not allow next fails at once with a {@link
+ * CallOrderException} naming the call it expected, and the other ranks fail with one at the sync point
+ * where they meet it, naming the rank, its step and the call it skipped (the rank's scheduler sync points
+ * carry each rank's step, {@code OrderStampedGroup}). A rank-local reason to skip or reorder a call (a
+ * local clock, a local "batch full") is the bug class this project catalogues (B3, B10); what the order
+ * cannot see (two ranks admitting different requests) still ends in a {@code CollectiveMismatchException} or
+ * {@code CollectiveTimeoutException} named by the engine's {@code ProcessGroup}, or in different trees.
  */
 public final class HiCacheRank implements AutoCloseable {
   /** How long {@link #quiescenceErrors()} waits for free-running threads to go idle. */
   static final long IDLE_WAIT_MILLIS = 5_000;
-  final CacheController controller;
+
+  static {
+    Seam.install(new Seam.Access() {
+      @Override
+      public HiCacheRank wrap(CacheController controller, boolean writeThroughAtFinish, TraceInstrumentation trace) {
+        return new HiCacheRank(controller, null, null, writeThroughAtFinish, trace, null);
+      }
+
+      @Override
+      public CacheController controller(HiCacheRank rank) {
+        return rank.controller;
+      }
+    });
+  }
+
+  private final CacheController controller;
   /** The built-in stepped environment's step hook, or null (free-running, or the simulator's environment). */
   private final StepEnvironment steps;
-  /**
-   * Whether write-through starts when a request finishes ({@code HiCacheSync.tla}'s point, for the
-   * simulator's spec-shaped runs through {@link Seam}) instead of at insert ({@code HiRadixCache.insert}).
-   */
-  private final boolean writeThroughAtFinish;
-
-  /** The rank's trace instrumentation, or null when nothing is recorded. */
-  private final TraceInstrumentation trace;
-
   /** The built-in free-running environment, or null. */
   private final FreeRunningEnvironment free;
+  private final RequestPages requests;
+  /** The rank's trace instrumentation, or null when nothing is recorded. */
+  private final TraceInstrumentation trace;
+  /** Where the rank is in its step; null for the simulator's ranks ({@link Seam}), which break it on purpose. */
+  private final CallOrder order;
 
-  HiCacheRank(CacheController controller, StepEnvironment steps) {
-    this(controller, steps, false, null, null);
-  }
-
-  HiCacheRank(CacheController controller, StepEnvironment steps, boolean writeThroughAtFinish,
-      TraceInstrumentation trace) {
-    this(controller, steps, writeThroughAtFinish, trace, null);
-  }
-
-  private HiCacheRank(CacheController controller, StepEnvironment steps, boolean writeThroughAtFinish,
-      TraceInstrumentation trace, FreeRunningEnvironment free) {
+  HiCacheRank(CacheController controller, StepEnvironment steps, FreeRunningEnvironment free,
+      boolean writeThroughAtFinish, TraceInstrumentation trace, CallOrder order) {
     this.controller = controller;
     this.steps = steps;
-    this.writeThroughAtFinish = writeThroughAtFinish;
-    this.trace = trace;
     this.free = free;
+    this.requests = new RequestPages(controller, writeThroughAtFinish);
+    this.trace = trace;
+    this.order = order;
     if (trace != null) {
       trace.attach(controller);
     }
   }
 
   /** Returns a builder of the rank that {@code config} describes. Any thread. */
-  public static Builder builder(HiCacheConfig config) {
-    return new Builder(config);
+  public static HiCacheRankBuilder builder(HiCacheConfig config) {
+    return new HiCacheRankBuilder(config);
   }
 
   // ================================================================ per step
@@ -119,6 +112,7 @@ public final class HiCacheRank implements AutoCloseable {
    * of the domain calls it at the same point of the same step.
    */
   public void runPrefetchThread() {
+    enter(SchedulerCall.RUN_PREFETCH_THREAD);
     controller.runPrefetchPass();
   }
 
@@ -133,6 +127,7 @@ public final class HiCacheRank implements AutoCloseable {
    * rank, before admission, even when nothing is pending (B3: skipping it when idle deadlocks).
    */
   public void checkHicacheEvents() {
+    enter(SchedulerCall.CHECK_HICACHE_EVENTS);
     ControllerThreads threads = controller.threads();
     if (threads != null) {
       threads.rethrowFailure();
@@ -147,7 +142,7 @@ public final class HiCacheRank implements AutoCloseable {
   }
 
   /**
-   * Tells the rank's trace instrumentation ({@link Builder#trace}) that the scheduler is about to call its
+   * Tells the rank's trace instrumentation ({@link HiCacheRankBuilder#trace}) that the scheduler is about to call its
    * RECV, with its own request state in the spec's terms: the trace's RECV line then carries this rank's
    * free pages, queue lengths and these two. Does nothing when tracing is off.
    *
@@ -170,7 +165,7 @@ public final class HiCacheRank implements AutoCloseable {
   }
 
   /**
-   * Returns the engine's RECV group recording its calls into this rank's trace ({@link Builder#trace}) as
+   * Returns the engine's RECV group recording its calls into this rank's trace ({@link HiCacheRankBuilder#trace}) as
    * the spec's RECV (site {@code RECV}, group kind {@code domain}, channel {@code sched}); {@code recv}
    * itself when tracing is off, so that an untraced engine pays nothing.
    *
@@ -203,6 +198,7 @@ public final class HiCacheRank implements AutoCloseable {
    * issues the same prefetches in the same order, when the request arrives.
    */
   public boolean prefetchFromStorage(String rid, PrefixMatch m) {
+    enter(SchedulerCall.PREFETCH_FROM_STORAGE);
     return controller.prefetchFromStorage(Objects.requireNonNull(rid, "rid"), m.result, m.tokens);
   }
 
@@ -216,6 +212,7 @@ public final class HiCacheRank implements AutoCloseable {
    * early exit before these checks deadlocks).
    */
   public boolean checkPrefetchProgress(String rid) {
+    enter(SchedulerCall.CHECK_PREFETCH_PROGRESS);
     return !controller.hasOngoingPrefetch(rid) || controller.checkPrefetchProgress(rid);
   }
 
@@ -227,6 +224,7 @@ public final class HiCacheRank implements AutoCloseable {
    * rank aborts the same requests in the same step.
    */
   public void releaseAbortedRequest(String rid) {
+    enter(SchedulerCall.RELEASE_ABORTED_REQUEST);
     controller.releaseAbortedRequest(rid);
     controller.takePrefetchedTokens(rid);
   }
@@ -239,6 +237,7 @@ public final class HiCacheRank implements AutoCloseable {
    * <p>Thread: scheduler. Collectives: none (the load ack is consumed at S2). Order: same on every rank.
    */
   public int initLoadBack(PrefixMatch m) {
+    enter(SchedulerCall.INIT_LOAD_BACK);
     return controller.loadBack(m.result);
   }
 
@@ -252,20 +251,38 @@ public final class HiCacheRank implements AutoCloseable {
    * a null everywhere, INV-6).
    */
   public CachedRequest allocForExtend(String rid, PrefixMatch m, int loadedTokens) {
-    int ps = controller.view().tree().pageSize();
-    MatchResult r = m.result;
-    TreeNode prefix = loadedTokens > 0 ? r.lastNode() : r.lastDeviceNode();
-    int prefixTokens = r.deviceTokens() + loadedTokens;
-    controller.lock(prefix);
-    int[] fresh = controller.allocateDevice(m.tokens.length / ps - prefixTokens / ps);
-    if (fresh == null) {
-      controller.unlock(prefix);
-      return null;
-    }
-    CachedRequest req = new CachedRequest(Objects.requireNonNull(rid, "rid"), m.tokens,
-        concat(devicePages(prefix), fresh), fresh, prefix);
-    req.prefetchedTokens = controller.takePrefetchedTokens(rid);
-    return req;
+    enter(SchedulerCall.ALLOC_FOR_EXTEND);
+    return requests.allocForExtend(rid, m, loadedTokens);
+  }
+
+  /**
+   * Returns whether every device page {@code req} holds (its cached prefix and its fresh pages) has its bytes:
+   * false while a load-back into one of them, this request's or an earlier one's sharing the prefix, is still
+   * copying. Never blocks. With no {@link HiCacheRankBuilder#deviceTier} no bytes move and this answers whether the
+   * load-backs' copies are done.
+   *
+   * <p>Thread: scheduler. Collectives: none. Order: free (it changes nothing every rank must agree on).
+   */
+  public boolean isLoaded(CachedRequest req) {
+    return controller.loaded(req.pages);
+  }
+
+  /**
+   * Blocks until every device page {@code req} holds has its bytes ({@code load_cache_event}'s wait in SGLang's
+   * forward pass): call it after {@link #allocForExtend} and before the engine's forward pass reads the
+   * request's prefix. A load-back's bytes otherwise land only around a later {@link #checkHicacheEvents} (the
+   * S2 that pops its ack), and on every device tier a read before that may return the pages' old bytes. On a
+   * GPU the engine may instead make its compute stream wait for the copies; the rank then learns they are
+   * done at S2 as before. Pages a storage prefetch brought in need nothing more: {@link #checkPrefetchProgress}
+   * returns true only once they are in the host tree, and their way to the device is a load-back.
+   *
+   * <p>Thread: scheduler. Collectives: none: only the awaited copies complete earlier here; S2 still pops them
+   * at the count every rank agrees on. Order: free; every rank of a domain should make it at the same point
+   * (the stepped environment completes an awaited copy at once, which a rank that does not await sees a step
+   * later).
+   */
+  public void awaitLoaded(CachedRequest req) {
+    controller.awaitLoaded(req.pages);
   }
 
   /**
@@ -276,12 +293,8 @@ public final class HiCacheRank implements AutoCloseable {
    * <p>Thread: scheduler. Collectives: none (write acks are consumed at S1). Order: same on every rank.
    */
   public void cacheUnfinishedReq(CachedRequest req) {
-    int ps = controller.view().tree().pageSize();
-    InsertResult ins = insert(wholePages(req.tokens, req.pages.length * ps), req.pages);
-    TreeNode last = ins.lastNode() == null ? controller.view().tree().root() : ins.lastNode();
-    controller.lock(last);
-    controller.unlock(req.locked);
-    req.locked = last;
+    enter(SchedulerCall.CACHE_UNFINISHED_REQ);
+    requests.cacheUnfinishedReq(req);
   }
 
   /**
@@ -293,21 +306,8 @@ public final class HiCacheRank implements AutoCloseable {
    * <p>Thread: scheduler. Collectives: none. Order: same on every rank.
    */
   public int[] allocForDecode(CachedRequest req, int[] allTokens) {
-    int ps = controller.view().tree().pageSize();
-    int[] have = devicePages(req.locked);
-    int extra = allTokens.length / ps - have.length;
-    if (extra <= 0) {
-      return new int[0];
-    }
-    int[] fresh = controller.allocateDevice(extra);
-    if (fresh == null) {
-      return null;
-    }
-    req.tokens = allTokens;
-    req.pages = concat(have, fresh);
-    req.fresh = fresh;
-    req.decodePending = true;
-    return fresh;
+    enter(SchedulerCall.ALLOC_FOR_DECODE);
+    return requests.allocForDecode(req, allTokens);
   }
 
   /**
@@ -317,45 +317,8 @@ public final class HiCacheRank implements AutoCloseable {
    * <p>Thread: scheduler. Collectives: none. Order: same on every rank, same step.
    */
   public void cacheFinishedReq(CachedRequest req) {
-    if (req.finished) {
-      throw new IllegalStateException("request " + req.rid + " is already finished");
-    }
-    TreeNode last = req.locked;
-    if (req.decodePending) {
-      int ps = controller.view().tree().pageSize();
-      InsertResult ins = insert(wholePages(req.tokens, req.tokens.length / ps * ps), req.pages);
-      req.decodePending = false;
-      if (ins.lastNode() != null) {
-        last = ins.lastNode();
-      }
-    }
-    controller.unlock(req.locked);
-    if (writeThroughAtFinish) { // root first, as insert applies the policy along the path
-      List<TreeNode> path = new ArrayList<>();
-      for (TreeNode t = last; t != null && t.parent() != null; t = t.parent()) {
-        path.add(0, t);
-      }
-      for (TreeNode t : path) {
-        controller.writeThrough(t);
-      }
-    }
-    req.finished = true;
-  }
-
-  /** Inserts with the write policy applied now, or (write-through at finish) without it. */
-  /**
-   * Returns {@code tokens} cut (or padded) to {@code length}: the array itself when only a partial last page
-   * lies beyond it, which the tree ignores anyway. Why not always a copy: a replay's prompts are thousands
-   * of tokens, copied once per rank per admission, and the data path finds a prompt's page seeds
-   * by the prompt array's identity.
-   */
-  private int[] wholePages(int[] tokens, int length) {
-    int ps = controller.view().tree().pageSize();
-    return length == tokens.length - tokens.length % ps ? tokens : Arrays.copyOf(tokens, length);
-  }
-
-  private InsertResult insert(int[] tokens, int[] pages) {
-    return writeThroughAtFinish ? controller.insertWithoutBackup(tokens, pages) : controller.insert(tokens, pages);
+    enter(SchedulerCall.CACHE_FINISHED_REQ);
+    requests.cacheFinishedReq(req);
   }
 
   /**
@@ -428,168 +391,32 @@ public final class HiCacheRank implements AutoCloseable {
     controller.closeThreads();
   }
 
-  // ================================================================ helpers
+  // ================================================================ the step order
 
-  /** Returns the device pages of the path from the root to {@code node}, which must be on the device. */
-  static int[] devicePages(TreeNode node) {
-    List<int[]> parts = new ArrayList<>();
-    int n = 0;
-    for (TreeNode t = node; t != null && t.parent() != null; t = t.parent()) {
-      int[] p = t.devicePages();
-      parts.add(p);
-      n += p.length;
+  /**
+   * Records {@code call} in the step order; when it skipped a required call, fails this rank, after showing
+   * the skip to the ranks that wait for it: they wait in the event check's sync point (the skipped one, or
+   * the one of the step this rank's next call belongs to), so the rank makes that sync point's first
+   * collective, whose stamp fails every member there with the rank, its step and the skipped call. A skipped
+   * prefetch pass is handed over first: the peers' event checks may wait for their prefetch threads, which
+   * wait for this rank's S7.
+   */
+  private void enter(SchedulerCall call) {
+    if (order == null) {
+      return;
     }
-    int[] out = new int[n];
-    int at = n;
-    for (int[] p : parts) {
-      at -= p.length;
-      System.arraycopy(p, 0, out, at, p.length);
+    CallOrderException local = order.enter(call);
+    if (local == null) {
+      return;
     }
-    return out;
-  }
-
-  private static int[] concat(int[] a, int[] b) {
-    int[] r = Arrays.copyOf(a, a.length + b.length);
-    System.arraycopy(b, 0, r, a.length, b.length);
-    return r;
-  }
-
-  /** Builds a rank; every setter returns it. */
-  public static final class Builder {
-    private final HiCacheConfig config;
-    private RankGroups groups;
-    private HiCacheStorage storage = HiCacheStorage.NONE;
-    private TraceRecorder traceRecorder = TraceRecorder.NONE;
-    private LongSupplier traceStep;
-    private ThreadMode threadMode = ThreadMode.STEPPED;
-    private DeviceTier deviceTier;
-    private HostLayout hostLayout = HostLayout.PAGE_FIRST;
-
-    private Builder(HiCacheConfig config) {
-      this.config = Objects.requireNonNull(config, "config");
-    }
-
-    /** The engine's process groups for this rank (required). */
-    public Builder groups(RankGroups g) {
-      groups = g;
-      return this;
-    }
-
-    /** The L3 store (default {@link HiCacheStorage#NONE}). */
-    public Builder storage(HiCacheStorage s) {
-      storage = Objects.requireNonNull(s, "storage");
-      return this;
-    }
-
-    /**
-     * Records the rank's sync points into {@code recorder} (default {@link TraceRecorder#NONE}: nothing is
-     * wrapped and nothing recorded): every collective of its groups as the spec names it, each sync point's
-     * popped acks, and what {@link HiCacheRank#beforeRecv} hands over. The engine writes the header and
-     * records its own RECV through {@link HiCacheRank#traceRecv}; {@code step} is its current scheduler
-     * step.
-     */
-    public Builder trace(TraceRecorder recorder, LongSupplier step) {
-      traceRecorder = Objects.requireNonNull(recorder, "recorder");
-      traceStep = Objects.requireNonNull(step, "step");
-      return this;
-    }
-
-    /**
-     * The device pool whose pages the engine's forward pass writes (a {@code tier.JCudaDeviceTier} on a GPU,
-     * a {@code tier.SimulatedDeviceTier} without one; at least {@code devicePages} pages). The rank then moves
-     * real KV bytes: write-through and load-back copy between it and a host pool the rank allocates ({@code
-     * hostPages} pages of the tier's geometry, in {@link #hostLayout}), backups and prefetches between that
-     * pool and the L3 store. Default: none, page counts only. The engine keeps ownership (the rank never
-     * closes it).
-     */
-    public Builder deviceTier(DeviceTier tier) {
-      deviceTier = Objects.requireNonNull(tier, "deviceTier");
-      return this;
-    }
-
-    /** The host pool's layout with a {@link #deviceTier} (default {@code page_first}, SGLang's default). */
-    public Builder hostLayout(HostLayout layout) {
-      hostLayout = Objects.requireNonNull(layout, "hostLayout");
-      return this;
-    }
-
-    /** How the rank's threads hand work back (default {@link ThreadMode#STEPPED}). */
-    public Builder threadMode(ThreadMode mode) {
-      threadMode = Objects.requireNonNull(mode, "threadMode");
-      return this;
-    }
-
-    /**
-     * Returns the rank, its threads started; a one-line {@link IllegalArgumentException} when the groups are missing or their
-     * members are not the ones the configuration's grid gives this rank.
-     */
-    public HiCacheRank build() {
-      if (groups == null) {
-        throw new IllegalArgumentException("rank " + config.rank() + ": no process groups (Builder.groups)");
+    try {
+      if (order.skipped() == SchedulerCall.RUN_PREFETCH_THREAD) {
+        controller.runPrefetchPass();
       }
-      Topology t = config.topology();
-      int r = config.rank();
-      checkMembers("attn_tp", groups.attnTp().members(), t.attnTpGroup(r));
-      checkMembers("attn_cp", groups.attnCp().members(), t.attnCpGroup(r));
-      checkMembers("cp_tp", groups.cpTp().members(), t.cpTpGroup(r));
-      checkMembers("prefetch attn_tp", groups.prefetchAttnTp().members(), t.attnTpGroup(r));
-      checkMembers("prefetch attn_cp", groups.prefetchAttnCp().members(), t.attnCpGroup(r));
-      checkMembers("prefetch cp_tp", groups.prefetchCpTp().members(), t.cpTpGroup(r));
-      if (groups.hasCompletionGroups()) {
-        checkMembers("completion attn_tp", groups.completionAttnTp().members(), t.attnTpGroup(r));
-        checkMembers("completion attn_cp", groups.completionAttnCp().members(), t.attnCpGroup(r));
-        checkMembers("completion cp_tp", groups.completionCpTp().members(), t.cpTpGroup(r));
-      } else if (config.version() == ProtocolVersion.UNIFIED && threadMode == ThreadMode.FREE_RUNNING) {
-        throw new IllegalArgumentException("rank " + r + ": version unified free-running needs the completion-sync "
-            + "groups (RankGroups' completion*, #27010): on the prefetch groups S7 and the completion sync race");
-      }
-      RankCoord c = t.coords(r);
-      if ((groups.fromPrev() == null) != (c.pp() == 0) || (groups.toNext() == null) != (c.pp() == t.pp() - 1)) {
-        throw new IllegalArgumentException("rank " + r + " is stage " + c.pp() + " of " + t.pp()
-            + ": it needs a channel from the previous stage iff pp_rank > 0 and to the next iff not last");
-      }
-      if (deviceTier != null && deviceTier.capacityPages() < config.devicePages()) {
-        throw new IllegalArgumentException("rank " + r + ": the device tier has " + deviceTier.capacityPages()
-            + " pages, the configuration's devicePages is " + config.devicePages());
-      }
-      String name = "rank" + r;
-      ControllerThreads threads = threadMode == ThreadMode.STEPPED ? ControllerThreads.stepped(name)
-          : ControllerThreads.freeRunning(name);
-      StepEnvironment stepped = threadMode == ThreadMode.STEPPED ? new StepEnvironment() : null;
-      FreeRunningEnvironment free = stepped == null ? new FreeRunningEnvironment(threads) : null;
-      ControllerEnv env = stepped != null ? threads.around(stepped) : free;
-      SyncGroups sched = new SyncGroups(groups.attnTp(), groups.attnCp(), groups.cpTp(), null, groups.fromPrev(),
-          groups.toNext());
-      SyncGroups pf = new SyncGroups(groups.prefetchAttnTp(), groups.prefetchAttnCp(), groups.prefetchCpTp(),
-          t.pp() > 1 ? groups.prefetchPp() : null, null, null);
-      TraceInstrumentation traced = TraceInstrumentation.of(config.version(), sched, pf, traceRecorder,
-          SyncObserver.NONE, config.pageSize(), traceStep);
-      if (traced != null) {
-        sched = traced.sched();
-        pf = traced.prefetch();
-      }
-      CacheController controller = new CacheController(config.controllerConfig(storage.on()), env,
-          new SyncLayer(config.version(), sched), new SyncLayer(config.version(), pf),
-          traced != null ? traced.observer() : SyncObserver.NONE, storage.backend, "tp" + t.tpRank(r) + "pp" + c.pp());
-      if (groups.hasCompletionGroups()) {
-        SyncGroups pfc = new SyncGroups(groups.completionAttnTp(), groups.completionAttnCp(), groups.completionCpTp(),
-            t.pp() > 1 ? groups.completionPp() : null, null, null);
-        controller.useCompletionSync(new SyncLayer(config.version(),
-            traced != null ? traced.completion(config.version(), pfc) : pfc));
-      }
-      controller.attachThreads(threads);
-      if (deviceTier != null) {
-        controller.attachData(new TierData(deviceTier, new HostPool(Math.max(1, config.hostPages()),
-            deviceTier.layers(), deviceTier.layerBytes(), hostLayout)));
-      }
-      return new HiCacheRank(controller, stepped, false, traced, free);
+      controller.checkHicacheEvents(); // fails at its first stamped collective, on every member
+    } catch (CallOrderException | CollectiveException e) {
+      local.addSuppressed(e);
     }
-
-    private void checkMembers(String what, List<Integer> got, List<Integer> want) {
-      if (!got.equals(want)) {
-        throw new IllegalArgumentException("rank " + config.rank() + ": its " + what + " group has members " + got
-            + ", the grid " + config.topology() + " gives " + want);
-      }
-    }
+    throw local; // this rank fails with the call it expected (its sync point, if any, showed the skip)
   }
 }

@@ -40,20 +40,31 @@ final class StepEnvironment implements ControllerEnv {
 
   @Override
   public TransferEvent copy(TransferKind kind, int pages) {
-    long done = clock.ticks() + 1;
-    return new TransferEvent() {
-      @Override
-      public boolean isDone() {
-        return clock.ticks() >= done;
-      }
+    return new StepCopy(clock.ticks() + 1);
+  }
 
-      @Override
-      public void await() {
-        if (clock.ticks() < done) {
-          clock.set(done); // the rank blocks on its own stream: only its own time moves
-        }
-      }
-    };
+  /**
+   * A copy done one step after it started, or once awaited: the rank blocks on its own stream until that
+   * copy lands, so that copy alone completes early and the clock (the step count, which prefetch timeouts
+   * read) does not move. Every rank of a domain makes the same calls, so they await the same copies.
+   */
+  private final class StepCopy implements TransferEvent {
+    private final long done;
+    private volatile boolean awaited;
+
+    StepCopy(long done) {
+      this.done = done;
+    }
+
+    @Override
+    public boolean isDone() {
+      return awaited || clock.ticks() >= done;
+    }
+
+    @Override
+    public void await() {
+      awaited = true;
+    }
   }
 
   @Override

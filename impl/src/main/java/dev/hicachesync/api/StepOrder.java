@@ -35,7 +35,7 @@ public enum StepOrder {
   EVENTS(Repeat.ONCE, "check_hicache_events", "checkHicacheEvents"),
   /** Admission, per waiting request in queue order: prefetch checks (S4, S5), load-back, allocation, insert. */
   ADMIT(Repeat.PER_REQUEST, "get_new_batch_prefill", "checkPrefetchProgress", "matchPrefix", "initLoadBack",
-      "allocForExtend", "cacheUnfinishedReq"),
+      "allocForExtend", "awaitLoaded", "cacheUnfinishedReq"),
   /** Each running request that finished: its output's pages and its insertion. */
   FINISH(Repeat.PER_REQUEST, "process_batch_result", "allocForDecode", "cacheFinishedReq");
 

@@ -9,7 +9,7 @@ import dev.hicachesync.tier.HostPool;
 import java.nio.ByteBuffer;
 
 /**
- * The data path of a rank built with {@link HiCacheRank.Builder#deviceTier}: the engine's KV bytes move
+ * The data path of a rank built with {@link HiCacheRankBuilder#deviceTier}: the engine's KV bytes move
  * between its {@link DeviceTier} (JCuda or simulated), a host pool the rank allocates, and the L3 store.
  *
  * <p>Unlike the simulator's data path it checks no content: the bytes are the engine's, and the content

@@ -11,7 +11,7 @@ import java.util.Arrays;
 
 /**
  * <b>Internal</b>: engines use {@code api.HiCacheRank}, which wraps one of these; the simulator reaches it
- * through {@code api.Seam}. Public for those two packages: the scheduler's calls, and the read-only views
+ * through {@code api.internal.Seam}. Public for those packages: the scheduler's calls, and the read-only views
  * the simulator's checks compare across ranks.
  *
  * <p>The HiCache controller of one rank: its state ({@link RankState}: the radix tree, device and host pools,
@@ -179,6 +179,25 @@ public final class CacheController {
    */
   public int loadBack(MatchResult m) {
     return loadBack.run(m);
+  }
+
+  /**
+   * Returns whether no load-back into any of {@code devicePages} is still in flight: once true, those pages
+   * hold the bytes their load-back copied (the device tier's rule 2). Never blocks. Scheduler thread.
+   */
+  public boolean loaded(int[] devicePages) {
+    return s.acks().loadsInto(devicePages).isEmpty();
+  }
+
+  /**
+   * Blocks until no load-back into any of {@code devicePages} is in flight ({@code load_cache_event}'s wait in
+   * SGLang's forward pass). Only the copies' events complete earlier here: S2 still pops them at the count all
+   * ranks agree on. Scheduler thread.
+   */
+  public void awaitLoaded(int[] devicePages) {
+    for (LoadAck a : s.acks().loadsInto(devicePages)) {
+      a.event().await();
+    }
   }
 
   /** Returns {@code pages} device pages, evicting LRU leaves if needed, or null. Scheduler thread. */

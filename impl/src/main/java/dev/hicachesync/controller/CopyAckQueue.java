@@ -49,6 +49,11 @@ final class CopyAckQueue<A extends PendingCopy> {
     return acks.poll();
   }
 
+  /** Returns the queued acks, head first, for a read-only pass. Scheduler thread. */
+  Iterable<A> queued() {
+    return acks;
+  }
+
   /** Returns the acks queued. Scheduler thread. */
   int size() {
     return acks.size();

@@ -43,6 +43,34 @@ final class CopyAcks {
     return loads.size();
   }
 
+  /**
+   * Returns the load-backs still in flight into any of {@code devicePages} (their event not done): what a
+   * reader of those pages must wait for. A popped ack's event was awaited at S2, so only queued ones can be
+   * in flight. Scheduler thread.
+   */
+  java.util.List<LoadAck> loadsInto(int[] devicePages) {
+    java.util.List<LoadAck> out = new java.util.ArrayList<>(0);
+    if (loads.size() == 0 || devicePages.length == 0) {
+      return out;
+    }
+    java.util.BitSet wanted = new java.util.BitSet();
+    for (int p : devicePages) {
+      wanted.set(p);
+    }
+    for (LoadAck a : loads.queued()) {
+      if (a.event().isDone()) {
+        continue;
+      }
+      for (int p : a.devicePages()) {
+        if (wanted.get(p)) {
+          out.add(a);
+          break;
+        }
+      }
+    }
+    return out;
+  }
+
   /** The write-ack queue itself, for the concurrency tests of its leading count. */
   CopyAckQueue<WriteAck> writeQueue() {
     return writes;

@@ -50,7 +50,7 @@ final class LoadBack {
     TransferEvent ev = s.data().path().fromHost(s.env().copy(TransferKind.HOST_TO_DEVICE, pages), hostPages, dev,
         seeds(path, pages));
     s.pools().host().markBusy(hostPages, 0, pages);
-    s.acks().addLoad(new LoadAck(m.lastNode().id(), ev, hostPages));
+    s.acks().addLoad(new LoadAck(m.lastNode().id(), ev, hostPages, dev));
     s.stats().hostToDeviceCopies++;
     s.stats().hostToDevicePages += pages;
     return m.hostTokens();

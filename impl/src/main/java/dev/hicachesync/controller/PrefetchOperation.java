@@ -257,6 +257,18 @@ public final class PrefetchOperation {
   /**
    * A batch ending at page {@code completedTo} landed ({@code ok}) or failed: returns whether the reader
    * goes on, in which case the next batch counts as in flight before the monitor is released. I/O thread.
+   *
+   * <p>Why the monitor is not what makes this safe (a mutant without {@code synchronized} passes every test,
+   * and is equivalent): every field written here ({@code completedPages}, {@code ioFailed}, {@code reading})
+   * is written by the I/O thread only, and each is {@code volatile}; the one field another thread writes and
+   * this reads, {@code releaseFrom} ({@link #stopAt}), is {@code volatile} too. {@code reading} is true on
+   * entry (a batch was in flight) and leaves as {@code next}: it never passes through false while another
+   * batch will be issued, so {@link #markTailReadyIfReaderStopped} on the scheduler, whenever it runs, sees
+   * either a reader that will stop and mark the tail itself ({@code updateTail} after a false return) or a
+   * reader that has stopped. A {@code stopAt} just after {@code terminatedByScheduler()} was read costs one
+   * more batch, which the next call stops. The monitor stays for the reader's other steps, which do need it
+   * ({@link #beginReading}'s check of revoke and stop, {@link #queueTail}), and so that the hand-off reads as
+   * one protocol.
    */
   synchronized boolean batchLanded(int completedTo, boolean ok) {
     if (ok) {

@@ -1,7 +1,7 @@
 package dev.hicachesync.sim;
 
-import dev.hicachesync.api.Seam;
-import dev.hicachesync.api.TraceInstrumentation;
+import dev.hicachesync.api.internal.Seam;
+import dev.hicachesync.api.internal.TraceInstrumentation;
 import dev.hicachesync.collective.PipeChannel;
 import dev.hicachesync.collective.ProcessGroup;
 import dev.hicachesync.controller.CacheController;

@@ -22,7 +22,7 @@
  * <p>Each rank's scheduler loop ({@code RankEngine}, one loop for every run; a {@code LoopShape} orders its
  * phases and sets its limits, an {@code Intake} says what RECV carries, {@code SpecShaped} runs for {@code
  * --trace} being one configuration of it) makes its cache calls through the public {@link dev.hicachesync.api.HiCacheRank}, the object an engine
- * embeds; the simulator builds the controller behind it itself ({@link dev.hicachesync.api.Seam}: its seeded
+ * embeds; the simulator builds the controller behind it itself ({@link dev.hicachesync.api.internal.Seam}: its seeded
  * environment, observers, data path and {@code Fault}s) and reads it for its checks.
  *
  * <p>Why outcomes do not depend on thread timing: everything a rank sees from its environment (copy and

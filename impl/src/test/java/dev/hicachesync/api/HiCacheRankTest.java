@@ -12,6 +12,12 @@ import org.junit.jupiter.api.Test;
 /** What an engine sees from the API on bad input, a missing rank and wrong groups (docs/tutorial/embed-a-rank.md). */
 class HiCacheRankTest {
 
+  /** One step with nothing but its required calls. */
+  static void step(HiCacheRank rank) {
+    rank.runPrefetchThread();
+    rank.checkHicacheEvents();
+  }
+
   private static HiCacheConfig.Builder grid(int cp, int tp) {
     return HiCacheConfig.builder().pageSize(16).devicePages(8).parallelism(1, cp, tp, 1);
   }
@@ -22,6 +28,7 @@ class HiCacheRankTest {
     InJvmCluster cluster = InJvmCluster.of(cfg, Duration.ofMillis(300));
     HiCacheRank rank0 = HiCacheRank.builder(cfg).groups(cluster.groups(0)).build();
     cluster.groups(1); // rank 1 exists but never reaches its event check
+    rank0.runPrefetchThread();
     CollectiveTimeoutException e = assertThrows(CollectiveTimeoutException.class, rank0::checkHicacheEvents);
     assertTrue(e.getMessage().contains("S123"), e.getMessage());
   }
@@ -42,6 +49,7 @@ class HiCacheRankTest {
     int[] prompt = new int[48];
     java.util.Arrays.fill(prompt, 5);
     for (HiCacheRank rank : ranks) {
+      rank.runPrefetchThread(); // nothing issued yet: no S7
       assertTrue(rank.prefetchFromStorage("r", rank.matchPrefix(prompt)), "the prefetch was not issued");
     }
     java.util.concurrent.CompletableFuture<Throwable> rank1 = java.util.concurrent.CompletableFuture.supplyAsync(
@@ -66,7 +74,7 @@ class HiCacheRankTest {
         .build();
     int[] prompt = new int[48];
     java.util.Arrays.fill(prompt, 7);
-    rank.checkHicacheEvents();
+    step(rank);
     PrefixMatch miss = rank.matchPrefix(prompt);
     assertEquals(0, miss.deviceTokens());
     CachedRequest req = rank.allocForExtend("r", miss, rank.initLoadBack(miss));
@@ -75,7 +83,7 @@ class HiCacheRankTest {
     rank.cacheFinishedReq(req);
     assertEquals(48, rank.matchPrefix(prompt).deviceTokens());
     for (int i = 0; i < 3; i++) {
-      rank.checkHicacheEvents(); // the write-through lands one step later and S1 consumes it
+      step(rank); // the write-through lands one step later and S1 consumes it
     }
     assertEquals(java.util.List.of(), rank.quiescenceErrors());
     assertThrows(IllegalStateException.class, () -> rank.cacheFinishedReq(req));
@@ -86,8 +94,8 @@ class HiCacheRankTest {
     assertEquals(0, afterEviction.deviceTokens());
     assertEquals(48, afterEviction.hostTokens());
     assertEquals(48, rank.initLoadBack(afterEviction)); // load back: the copy lands one step later (S2)
-    rank.checkHicacheEvents();
-    rank.checkHicacheEvents();
+    step(rank);
+    step(rank);
     assertEquals(48, rank.matchPrefix(prompt).deviceTokens());
     assertEquals(java.util.List.of(), rank.quiescenceErrors());
   }

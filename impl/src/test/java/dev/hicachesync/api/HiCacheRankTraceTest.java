@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.hicachesync.api.internal.TraceInstrumentation;
 import dev.hicachesync.collective.ProcessGroup;
 import dev.hicachesync.collective.ReduceOp;
 import dev.hicachesync.sync.ProtocolVersion;
@@ -25,7 +26,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * The API's own trace instrumentation ({@link HiCacheRank.Builder#trace}), as an engine uses it: two ranks
+ * The API's own trace instrumentation ({@link HiCacheRankBuilder#trace}), as an engine uses it: two ranks
  * (merged, CP 2) each write a request through and consume its ack; the trace holds each rank's RECV with the
  * snapshot {@link HiCacheRank#beforeRecv} took, and each S123 with the acks its decision popped. Off, nothing
  * is wrapped.
@@ -81,6 +82,7 @@ class HiCacheRankTraceTest {
       int[] prompt = new int[16];
       java.util.Arrays.fill(prompt, 3);
       for (step[0] = 0; step[0] < 3; step[0]++) {
+        rank.runPrefetchThread(); // no prefetch issued: no S7, nothing recorded
         rank.beforeRecv(step[0] == 0 ? 1 : 0, step[0] == 1 ? 1 : 0);
         recv.allReduce("RECV", ReduceOp.MAX, new long[] {step[0] == 0 ? 1 : 0});
         rank.checkHicacheEvents();

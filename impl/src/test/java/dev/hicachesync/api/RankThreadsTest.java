@@ -32,18 +32,21 @@ class RankThreadsTest {
         .prefetchThresholdTokens(4).storagePrefetchPolicy("wait_complete").parallelism(1, 1, 1, 1).build();
     int[] prompt = {1, 2, 3, 4, 5, 6, 7, 8};
     try (HiCacheRank writer = rank(cfg, l3, mode)) {
+      HiCacheRankTest.step(writer);
       CachedRequest r = writer.allocForExtend("w", writer.matchPrefix(prompt), 0);
       writer.cacheUnfinishedReq(r); // write-through; S1 then starts the L3 backup
       writer.cacheFinishedReq(r);
       for (int s = 0; s < 4; s++) {
         writer.awaitThreadsIdle(5_000);
-        writer.checkHicacheEvents();
+        HiCacheRankTest.step(writer);
       }
       assertTrue(writer.awaitThreadsIdle(5_000));
       assertEquals(Set.of("hicache-backup-rank0"), l3.threads("put"), "who wrote to L3");
     }
     try (HiCacheRank reader = rank(cfg, l3, mode)) {
+      reader.runPrefetchThread();
       assertTrue(reader.prefetchFromStorage("p", reader.matchPrefix(prompt)), "prefetch not issued");
+      reader.checkHicacheEvents();
       boolean admitted = false;
       for (int s = 0; s < 20 && !admitted; s++) {
         reader.runPrefetchThread();

@@ -8,7 +8,7 @@ import dev.hicachesync.api.HiCacheConfig;
 import dev.hicachesync.api.HiCacheRank;
 import dev.hicachesync.api.HiCacheStorage;
 import dev.hicachesync.api.InJvmCluster;
-import dev.hicachesync.api.Seam;
+import dev.hicachesync.api.internal.Seam;
 import dev.hicachesync.api.ThreadMode;
 import dev.hicachesync.storage.ForwardingStorageBackend;
 import dev.hicachesync.storage.MemoryStorageBackend;
@@ -46,9 +46,11 @@ class FreeRunningReleaseOrderTest {
     GatedBackend l3 = backedUp();
     try (HiCacheRank r = rank(l3, ThreadMode.FREE_RUNNING)) {
       CacheController c = Seam.controller(r);
+      r.runPrefetchThread(); // step 1: nothing to hand over yet
       issue(r, "x", X);
+      r.checkHicacheEvents();
       l3.arm();
-      r.runPrefetchThread(); // the pass holds x and stops inside x's storage query
+      r.runPrefetchThread(); // step 2: the pass holds x and stops inside x's storage query
       l3.awaitBlocked();
       issue(r, "y", Y); // queued while that pass runs
       l3.open();
@@ -67,8 +69,10 @@ class FreeRunningReleaseOrderTest {
     GatedBackend l3 = backedUp();
     try (HiCacheRank r = rank(l3, mode)) {
       CacheController c = Seam.controller(r);
+      r.runPrefetchThread(); // step 1: nothing to hand over yet
       issue(r, "x", X);
       issue(r, "z", Z);
+      r.checkHicacheEvents();
       CountDownLatch aborted = new CountDownLatch(1);
       if (mode == ThreadMode.FREE_RUNNING) {
         l3.arm();
@@ -104,12 +108,15 @@ class FreeRunningReleaseOrderTest {
   private static GatedBackend backedUp() {
     GatedBackend l3 = new GatedBackend(new MemoryStorageBackend());
     try (HiCacheRank w = rank(l3, ThreadMode.STEPPED)) {
+      w.runPrefetchThread();
+      w.checkHicacheEvents();
       for (int[] p : List.of(java.util.Arrays.copyOf(X, 3 * PS), java.util.Arrays.copyOf(Z, 2 * PS))) {
         CachedRequest q = w.allocForExtend("w" + p[0], w.matchPrefix(p), 0);
         w.cacheUnfinishedReq(q);
         w.cacheFinishedReq(q);
       }
       for (int s = 0; s < 4; s++) {
+        w.runPrefetchThread();
         w.checkHicacheEvents();
       }
       assertTrue(w.awaitThreadsIdle(5_000));

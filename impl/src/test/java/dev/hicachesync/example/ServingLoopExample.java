@@ -8,6 +8,8 @@ import dev.hicachesync.api.HiCacheStorage;
 import dev.hicachesync.api.InJvmCluster;
 import dev.hicachesync.api.PrefixMatch;
 import dev.hicachesync.api.StepOrder;
+import dev.hicachesync.tier.HostMemoryDeviceTier;
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -18,25 +20,29 @@ import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * A minimal serving engine that embeds HiCache, written only against {@code dev.hicachesync.api} (an
- * engine author's starting point; {@code docs/tutorial/embed-a-rank.md} walks through it). Every rank is a thread of
- * this JVM and is its own scheduler thread: each step (in {@link StepOrder}'s order) it runs the prefetch
- * pass, takes the step's new requests, aborts the ones the client dropped, runs the event check, admits
- * waiting requests (prefix match, storage prefetch check, load-back, page allocation, prefill, caching the
+ * A minimal serving engine that embeds HiCache, written only against {@code dev.hicachesync.api} and the device
+ * pool an engine passes ({@code tier.DeviceTier}; an engine author's starting point; {@code
+ * docs/tutorial/embed-a-rank.md} walks through it). Every rank is a thread of this JVM and is its own scheduler
+ * thread: each step, in {@link StepOrder}'s order, it runs the prefetch pass, takes the step's
+ * new requests, aborts the ones the client dropped, runs the event check, admits waiting requests (storage
+ * prefetch check, prefix match, load-back, page allocation, waiting for the load-back, prefill, caching the
  * prompt), runs one decode step for the running batch and caches the requests that finished.
  *
  * <p>What a real engine does differently, and why it does not matter here: requests reach every rank of a
  * domain through the scheduler's broadcast ({@code recv_requests}); here every rank derives the same request
  * stream from the same seed, which gives the same guarantee (the same requests in the same step on every
- * rank). The forward pass writes the KV of the computed tokens into {@link CachedRequest#freshPages()};
- * here it computes nothing.
+ * rank). The device pool is a {@link HostMemoryDeviceTier} (a GPU engine passes its own), so the KV bytes
+ * really move: the forward pass writes each computed page's KV (here a function of the tokens up to the end
+ * of the page, as attention's KV is) into {@link CachedRequest#freshPages()}, and reads the request's cached
+ * prefix back once {@link HiCacheRank#awaitLoaded} says its load-backs have landed; the report counts the
+ * prefix pages it read and how many held other bytes than their tokens' KV.
  */
 public final class ServingLoopExample {
 
   /** The run's outcome on each rank, in rank order. */
   public record Report(List<Long> treeDigests, List<Integer> finished, List<Integer> aborted,
       List<Integer> deviceHitTokens, List<Integer> hostHitTokens, List<Integer> storageHitTokens,
-      List<List<String>> notQuiet) {}
+      List<Integer> prefixPagesRead, List<Integer> wrongPrefixPages, List<List<String>> notQuiet) {}
 
   /** One client request: its prompt, when it arrives, how many tokens it decodes, and whether the client drops it. */
   record Request(String rid, int[] prompt, int arrivalStep, int decodeTokens, boolean dropped) {}
@@ -46,6 +52,9 @@ public final class ServingLoopExample {
   private final long seed;
   private final ThreadMode threadMode;
   private final int forwardPassEvery;
+  /** The device pool's geometry: small pages, as only their content's identity matters here. */
+  static final int LAYERS = 2;
+  static final int LAYER_BYTES = 16;
 
   /** An engine of {@code base}'s grid that serves {@code steps} steps of a request stream drawn from {@code seed}. */
   public ServingLoopExample(HiCacheConfig base, int steps, long seed) {
@@ -87,9 +96,10 @@ public final class ServingLoopExample {
       int rank = r;
       Thread t = new Thread(() -> {
         try {
+          HostMemoryDeviceTier kv = new HostMemoryDeviceTier(base.devicePages(), LAYERS, LAYER_BYTES);
           HiCacheRank cache = HiCacheRank.builder(base.forRank(rank)).groups(cluster.groups(rank))
-              .storage(storage).threadMode(threadMode).build();
-          schedulers[rank] = new Scheduler(cache, requests(seed, steps, base.pageSize()));
+              .storage(storage).deviceTier(kv).threadMode(threadMode).build();
+          schedulers[rank] = new Scheduler(cache, kv, requests(seed, steps, base.pageSize()), base.pageSize());
           schedulers[rank].serve(steps, forwardPassEvery);
         } catch (Throwable e) {
           failure.compareAndSet(null, e);
@@ -110,6 +120,8 @@ public final class ServingLoopExample {
     List<Integer> device = new ArrayList<>();
     List<Integer> host = new ArrayList<>();
     List<Integer> storageHits = new ArrayList<>();
+    List<Integer> prefixRead = new ArrayList<>();
+    List<Integer> prefixWrong = new ArrayList<>();
     List<List<String>> notQuiet = new ArrayList<>();
     for (Scheduler s : schedulers) {
       digests.add(s.cache.treeDigest());
@@ -118,12 +130,15 @@ public final class ServingLoopExample {
       device.add(s.deviceHitTokens);
       host.add(s.hostHitTokens);
       storageHits.add(s.storageHitTokens);
+      prefixRead.add(s.prefixPagesRead);
+      prefixWrong.add(s.wrongPrefixPages);
       notQuiet.add(s.cache.quiescenceErrors());
     }
     for (Scheduler s : schedulers) {
       s.cache.close(); // stops the rank's prefetch, I/O, backup and copy-completion threads
+      s.kv.close(); // the engine owns its device pool
     }
-    return new Report(digests, finished, aborted, device, host, storageHits, notQuiet);
+    return new Report(digests, finished, aborted, device, host, storageHits, prefixRead, prefixWrong, notQuiet);
   }
 
   /**
@@ -161,6 +176,8 @@ public final class ServingLoopExample {
   static final class Scheduler {
     private static final int MAX_RUNNING = 8;
     final HiCacheRank cache;
+    final HostMemoryDeviceTier kv;
+    private final int pageSize;
     private final ArrayDeque<Request> arrivals;
     private final ArrayDeque<Request> waiting = new ArrayDeque<>();
     private final List<Running> running = new ArrayList<>();
@@ -170,9 +187,14 @@ public final class ServingLoopExample {
     int hostHitTokens;
     /** Tokens the request's storage prefetch put in the tree (part of {@link #hostHitTokens}). */
     int storageHitTokens;
+    /** Pages of cached prefixes the forward pass read at admission, and those whose bytes were not their KV. */
+    int prefixPagesRead;
+    int wrongPrefixPages;
 
-    Scheduler(HiCacheRank cache, List<Request> requests) {
+    Scheduler(HiCacheRank cache, HostMemoryDeviceTier kv, List<Request> requests, int pageSize) {
       this.cache = cache;
+      this.kv = kv;
+      this.pageSize = pageSize;
       this.arrivals = new ArrayDeque<>(requests);
     }
 
@@ -200,6 +222,7 @@ public final class ServingLoopExample {
       }
     }
 
+    // guide:begin (docs/tutorial/embed-a-rank.md shows this region verbatim; GuideShowsTheExampleTest checks it)
     /**
      * One scheduler step: the phases of {@link StepOrder}, in its order, which every rank of the domain
      * follows alike (the request broadcast is this engine's seeded stream, the same on every rank).
@@ -249,7 +272,10 @@ public final class ServingLoopExample {
         if (c == null) {
           break; // no device memory: equal pools, so every rank stops here too
         }
-        prefill(c.freshPages());
+        cache.awaitLoaded(c); // the prefix's load-backs have landed: its pages hold their KV
+        int prefixPages = (m.deviceTokens() + loaded) / pageSize;
+        readPrefix(r.prompt(), c.devicePages(), prefixPages); // the forward pass reads the cached prefix
+        forward(r.prompt(), prefixPages, c.freshPages()); // and writes the KV of the tokens it computes
         cache.cacheUnfinishedReq(c); // insert the prompt: write-through starts here
         deviceHitTokens += m.deviceTokens();
         hostHitTokens += loaded;
@@ -269,16 +295,47 @@ public final class ServingLoopExample {
         int[] all = concat(run.request.prompt(), output(run.request));
         int[] pages = cache.allocForDecode(run.cached, all);
         if (pages != null) {
-          prefill(pages); // the decode wrote the output's KV into these pages
+          forward(all, all.length / pageSize - pages.length, pages); // the output's KV
         }
         cache.cacheFinishedReq(run.cached);
         it.remove();
         finished++;
       }
     }
+    // guide:end
 
-    /** The engine's forward pass would write the KV of the computed tokens here. */
-    private static void prefill(int[] devicePages) {}
+    /** The forward pass writes the KV of {@code tokens}' pages from page {@code first} on into {@code pages}. */
+    private void forward(int[] tokens, int first, int[] pages) {
+      for (int j = 0; j < pages.length; j++) {
+        kv.write(pages[j], kvOf(tokens, first + j, pageSize));
+      }
+    }
+
+    /** The forward pass reads the first {@code prefixPages} of {@code pages}: each must hold its tokens' KV. */
+    private void readPrefix(int[] tokens, int[] pages, int prefixPages) {
+      ByteBuffer got = ByteBuffer.allocate(kv.pageBytes());
+      for (int j = 0; j < prefixPages; j++) {
+        got.clear();
+        kv.read(pages[j], got);
+        prefixPagesRead++;
+        if (!got.flip().equals(kvOf(tokens, j, pageSize))) {
+          wrongPrefixPages++;
+        }
+      }
+    }
+  }
+
+  /** Page {@code page}'s KV: a function of every token up to the end of that page, as attention's is. */
+  static ByteBuffer kvOf(int[] tokens, int page, int pageSize) {
+    long h = 1125899906842597L;
+    for (int i = 0; i < (page + 1) * pageSize; i++) {
+      h = 31 * h + tokens[i];
+    }
+    ByteBuffer b = ByteBuffer.allocate(LAYERS * LAYER_BYTES);
+    for (int i = 0; i < b.capacity(); i += Long.BYTES) {
+      b.putLong(i, h ^ (i * 0x9E3779B97F4A7C15L));
+    }
+    return b;
   }
 
   /** A request in the running batch and the tokens it has decoded. */

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.hicachesync.api.HiCacheConfig;
 import dev.hicachesync.api.HiCacheRank;
 import dev.hicachesync.api.HiCacheStorage;
+import dev.hicachesync.tier.HostMemoryDeviceTier;
 import dev.hicachesync.cluster.ClusterNode;
 import dev.hicachesync.cluster.Worlds;
 import dev.hicachesync.topology.Topology;
@@ -51,10 +52,12 @@ class ServingLoopOverProcessGroupsTest {
           synchronized (nodes) {
             nodes.add(node);
           }
+          HostMemoryDeviceTier kv = new HostMemoryDeviceTier(cfg.devicePages(), ServingLoopExample.LAYERS,
+              ServingLoopExample.LAYER_BYTES);
           HiCacheRank cache = HiCacheRank.builder(cfg.forRank(rank)).groups(node.rankGroups(grid))
-              .storage(storage).build();
-          ServingLoopExample.Scheduler s =
-              new ServingLoopExample.Scheduler(cache, ServingLoopExample.requests(seed, steps, cfg.pageSize()));
+              .storage(storage).deviceTier(kv).build();
+          ServingLoopExample.Scheduler s = new ServingLoopExample.Scheduler(cache, kv,
+              ServingLoopExample.requests(seed, steps, cfg.pageSize()), cfg.pageSize());
           s.serve(steps);
           return s;
         }));

@@ -66,6 +66,41 @@ class StatefulSimTest {
         && t.storageHitTokens > 0 && t.prefetchesIssued > 0, coverage);
   }
 
+  /**
+   * S5 inserts the pages every rank of the domain has read (the MIN of their counts), not this rank's own:
+   * with storage on, prefetches that stop before they are read in full ({@code best_effort}, {@code
+   * timeout}), and commands that make the ranks' reads land at different steps (a rank's next read lands, a
+   * read fails, a rank is late), the ranks' counts differ when S5 decides. A rank-local count gives the ranks
+   * different host trees (TreeAgreement); the run's checks catch it at the next lockstep point.
+   */
+  @Test
+  void prefetchTerminationHoldsWhenTheRanksReadDifferently() {
+    SimStats t = new SimStats();
+    // One pipeline stage: S5 decides there; a later stage takes the decision it is sent.
+    Gen<Topology> stage = Generate.pick(List.of(Topology.of(1, 2, 1, 1), Topology.of(1, 1, 2, 1),
+        Topology.of(1, 2, 2, 1), Topology.of(2, 2, 1, 1)));
+    assertHolds(QtRuns.qt().withExamples(FIXED_EXAMPLES), cases(stage, fixedNoLegacy(),
+        SimGen.policies(List.of(PrefetchPolicy.BEST_EFFORT, PrefetchPolicy.TIMEOUT), List.of(WritePolicy.values()),
+            List.of(StorageMode.FILE)), SimGen.env(2, 32), Set.of(), MAX_COMMANDS, unevenReads(), 4), t);
+    String coverage = "prefetches issued " + t.prefetchesIssued + ", terminated " + t.prefetchesTerminated
+        + ", storage-hit tokens " + t.storageHitTokens + ", failed reads " + t.storageReadFailures;
+    System.out.println("uneven-read coverage over " + FIXED_EXAMPLES + " examples: " + coverage);
+    assertTrue(t.prefetchesTerminated > 0 && t.storageHitTokens > 0 && t.storageReadFailures > 0, coverage);
+  }
+
+  /** Commands weighted toward arrivals and per-rank I/O: reads that land, fail or lag on one rank only. */
+  private static Gen<SimCommand> unevenReads() {
+    Gen<Integer> rank = integers().between(0, 7);
+    return Generate.frequency(List.of(
+        org.quicktheories.api.Pair.of(2, Generate.<SimCommand>constant(new SimCommand.Point())),
+        org.quicktheories.api.Pair.of(4, integers().between(1, 4).map(n -> (SimCommand) new SimCommand.Steps(n))),
+        org.quicktheories.api.Pair.of(5, integers().between(0, 1).zip(SimGen.turns(),
+            (dp, turn) -> (SimCommand) new SimCommand.Arrive(dp, turn))),
+        org.quicktheories.api.Pair.of(3, rank.zip(integers().between(1, 12), (r, d) -> (SimCommand) new SimCommand.Delay(r, d))),
+        org.quicktheories.api.Pair.of(5, rank.map(r -> (SimCommand) new SimCommand.CompleteIo(r))),
+        org.quicktheories.api.Pair.of(2, rank.map(r -> (SimCommand) new SimCommand.FailRead(r)))));
+  }
+
   /** B1 (#20460): {@code pre20460} under NSA CP syncs nothing across CP ranks. */
   @Test
   void pre20460WithCpIsCaught() {
@@ -206,10 +241,17 @@ class StatefulSimTest {
   /** As above, with at most {@code maxSessions} chat sessions (fewer: more shared prefixes, more L2 hits). */
   static Gen<StatefulCase> cases(Gen<Topology> topologies, Function<Topology, Gen<ProtocolVersion>> versions,
       Gen<SimGen.Policies> policies, Gen<SimGen.Env> env, Set<Fault> faults, int maxCommands, int maxSessions) {
+    return cases(topologies, versions, policies, env, faults, maxCommands, SimCommand.commands(), maxSessions);
+  }
+
+  /** As above, drawing the commands from {@code commands}. */
+  static Gen<StatefulCase> cases(Gen<Topology> topologies, Function<Topology, Gen<ProtocolVersion>> versions,
+      Gen<SimGen.Policies> policies, Gen<SimGen.Env> env, Set<Fault> faults, int maxCommands,
+      Gen<SimCommand> commands, int maxSessions) {
     Gen<SimGen.Work> noScript = integers().between(1, 3).zip(integers().between(1, 8),
         integers().between(1, maxSessions), (sys, pages, sessions) -> new SimGen.Work(sys, pages, sessions, List.of()));
     Gen<Scenario> base = SimGen.scenarios(topologies, versions, policies, env, noScript, faults);
-    return base.zip(lists().of(SimCommand.commands()).ofSizeBetween(1, maxCommands), StatefulCase::of);
+    return base.zip(lists().of(commands).ofSizeBetween(1, maxCommands), StatefulCase::of);
   }
 
   private static Function<Topology, Gen<ProtocolVersion>> fixedNoLegacy() {
@@ -358,8 +400,12 @@ class StatefulSimTest {
 
   /** Runs the stateful property over {@code gen}; a failure is minimized and its minimal replay line added. */
   static void assertHolds(Gen<StatefulCase> gen, SimStats totals) {
+    assertHolds(QtRuns.qt().withExamples(FIXED_EXAMPLES), gen, totals);
+  }
+
+  static void assertHolds(org.quicktheories.QuickTheory qt, Gen<StatefulCase> gen, SimStats totals) {
     try {
-      QtRuns.qt().withExamples(FIXED_EXAMPLES).forAll(gen).checkAssert(c -> {
+      qt.forAll(gen).checkAssert(c -> {
         String failure = run(c, totals);
         if (failure != null) {
           fail(failure);

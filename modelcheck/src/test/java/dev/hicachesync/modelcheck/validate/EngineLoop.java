@@ -25,7 +25,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * An engine's serving loop shaped as the spec's scheduler step, written only against the public API (as the
- * worked example is): ranks built by {@link HiCacheRank#builder} with {@link HiCacheRank.Builder#trace}, each
+ * worked example is): ranks built by {@link HiCacheRank#builder} with {@link HiCacheRankBuilder#trace}, each
  * on its own thread over an {@link InJvmCluster}. A step is SGLang's normal event loop ({@code
  * event_loop_normal}) for requests of one output token: RECV (the spec's: the MAX of the next request index,
  * or 0 while one waits), the arrival's {@code match_prefix} and {@code prefetch_from_storage}, {@code

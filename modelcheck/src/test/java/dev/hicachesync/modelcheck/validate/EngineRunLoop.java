@@ -25,11 +25,12 @@ import java.util.concurrent.TimeUnit;
 /**
  * An engine's own serving loop, written only against the public API with L3 storage on: ranks built by {@link
  * HiCacheRank#builder} with {@link HiCacheRank.Builder#storage} and {@link HiCacheRank.Builder#trace}, each on
- * its own thread over an {@link InJvmCluster}; nothing of the simulator. Not shaped as any spec: a step is RECV
- * (every rank posts the arrivals of this step, the same seeded stream everywhere, and the domain takes the MAX),
- * the prefetch thread's pass ({@link HiCacheRank#runPrefetchThread}: stepped, it returns once the pass and its
- * S7 are done, which is what the engine must wait on before the event check counts its outcome), {@code
- * check_hicache_events}, the arrivals' {@code match_prefix} and {@code prefetch_from_storage}, admission of
+ * its own thread over an {@link InJvmCluster}; nothing of the simulator. Not shaped as any spec: a step follows {@link
+ * dev.hicachesync.api.StepOrder}: the prefetch thread's pass ({@link HiCacheRank#runPrefetchThread}: stepped, it
+ * returns once the pass and its S7 are done, which is what the engine must wait on before the event check
+ * counts its outcome), RECV (every rank posts the arrivals of this step, the same seeded stream everywhere, and
+ * the domain takes the MAX), the arrivals' {@code match_prefix} and {@code prefetch_from_storage}, {@code
+ * check_hicache_events}, admission of
  * every waiting request it can ({@code check_prefetch_progress}, match, load-back, alloc, insert), several
  * requests running for a few decode steps each, {@code alloc_for_decode} and {@code cache_finished_req}.
  * Prompts share prefixes (a system page, then per-conversation pages), so matches split nodes. The header
@@ -106,15 +107,16 @@ final class EngineRunLoop {
         while (next + arriving < stream.size() && stream.get(next + arriving).step() <= s) {
           arriving++;
         }
+        // StepOrder's order (END_OF_STEP), which the rank enforces
+        rank.runPrefetchThread();
         rank.beforeRecv(waiting.size(), running.size());
         long agreed = recv.allReduce("RECV", ReduceOp.MAX, new long[] {s, arriving, 0})[1];
-        rank.runPrefetchThread();
-        rank.checkHicacheEvents();
         for (int i = 0; i < agreed; i++) {
           Req r = stream.get(next++);
           rank.prefetchFromStorage(r.rid(), rank.matchPrefix(r.prompt()));
           waiting.add(r);
         }
+        rank.checkHicacheEvents();
         for (Iterator<Req> it = waiting.iterator(); it.hasNext() && running.size() < 4; ) {
           Req r = it.next();
           if (!rank.checkPrefetchProgress(r.rid())) {

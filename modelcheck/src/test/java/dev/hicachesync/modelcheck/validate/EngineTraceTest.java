@@ -13,7 +13,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The trace of ranks an engine builds through the public API ({@link EngineLoop}: {@code
- * HiCacheRank.Builder.trace}, the built-in stepped environment, write-through at insert) is a behaviour of
+ * HiCacheRankBuilder.trace}, the built-in stepped environment, write-through at insert) is a behaviour of
  * {@code HiCacheSync.tla} with the knob {@code finish_in_step}, checked by TLC through {@code validate-trace}'s
  * validator; an edited line, the same trace checked without the knob, and the loop finishing a request after
  * the next RECV are each rejected.

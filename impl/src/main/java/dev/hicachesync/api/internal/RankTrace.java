@@ -1,5 +1,6 @@
-package dev.hicachesync.api;
+package dev.hicachesync.api.internal;
 
+import dev.hicachesync.api.HiCacheRank;
 import dev.hicachesync.controller.CacheController;
 import dev.hicachesync.sync.SyncObserver;
 import dev.hicachesync.sync.SyncPoint;

@@ -1,5 +1,6 @@
-package dev.hicachesync.api;
+package dev.hicachesync.api.internal;
 
+import dev.hicachesync.api.HiCacheRank;
 import dev.hicachesync.collective.ProcessGroup;
 import dev.hicachesync.controller.CacheController;
 import dev.hicachesync.sync.ProtocolVersion;
@@ -11,10 +12,10 @@ import dev.hicachesync.trace.TracingProcessGroup;
 import java.util.function.LongSupplier;
 
 /**
- * A rank's trace instrumentation, the API's own: the rank's sync groups wrapped so that each collective is
+ * <b>Internal</b> (not part of the API an engine uses): a rank's trace instrumentation, the API's own: the rank's sync groups wrapped so that each collective is
  * recorded as the spec names it ({@link TracingProcessGroup}), and the observer that adds each sync point's
  * popped acks and the RECV snapshot ({@link HiCacheRank#beforeRecv}). An engine turns it on with {@link
- * HiCacheRank.Builder#trace}; the simulator, which builds its ranks' controllers itself, through {@link
+ * HiCacheRankBuilder#trace}; the simulator, which builds its ranks' controllers itself, through {@link
  * Seam#instrument}. Off costs nothing: {@link #of} returns null for a recorder that records nothing, and no
  * handle is wrapped.
  *
@@ -45,7 +46,7 @@ public final class TraceInstrumentation {
    * @param pageSize tokens per page (S5 is logged in pages, the spec's unit)
    * @param step the rank's current scheduler step, for each line
    */
-  static TraceInstrumentation of(ProtocolVersion v, SyncGroups sched, SyncGroups prefetch, TraceRecorder out,
+  public static TraceInstrumentation of(ProtocolVersion v, SyncGroups sched, SyncGroups prefetch, TraceRecorder out,
       SyncObserver next, int pageSize, LongSupplier step) {
     if (!out.enabled()) {
       return null;
@@ -88,15 +89,17 @@ public final class TraceInstrumentation {
   }
 
   /** {@code recv} recording each call as a RECV line of the sync domain, on the scheduler's channel. */
-  ProcessGroup recv(ProcessGroup recv) {
+  public ProcessGroup recv(ProcessGroup recv) {
     return new TracingProcessGroup(recv, trace, "domain", "sched", 1, step);
   }
 
-  void attach(CacheController c) {
+  /** Lets the observer read {@code c}'s popped counts. */
+  public void attach(CacheController c) {
     trace.attach(c);
   }
 
-  void beforeRecv(Snapshot s) {
+  /** The state the rank waits in at the RECV it is about to call. */
+  public void beforeRecv(Snapshot s) {
     trace.beforeRecv(s);
   }
 
