@@ -12,12 +12,24 @@ import java.util.Optional;
  * Finds the collective a TLC step completed, from the spec's {@code coll} variable ({@code
  * coll[rank][thread] = [site, op, val, grp |-> [kind, ch, m], ...]}, module {@code Collectives}).
  *
- * <p>Why from the states: the spec completes every collective in one generic action, so the action
- * name does not say which one ran. In the state before the step, a group whose members are all posted
- * on it can complete; the one that did is the one whose members' calls changed in the step. The
- * result is recomputed as the spec's {@code Result(g)} does: the element-wise MIN or MAX of the payloads.
+ * <p>Why from the states: most modules complete every collective in one generic action
+ * ({@code SomeCollectiveCompletes}), so the action name does not say which one ran; and where it does
+ * ({@code HiCacheSync.tla}'s steps, {@link #STEP_SITES}), only the state has the group, its members and
+ * their payloads. In the state before the step, a group whose members are all posted on it can complete;
+ * the one that did is the one whose members' calls changed in the step. The result is recomputed as the
+ * spec's {@code Result(g)} does: the element-wise MIN or MAX of the payloads.
  */
 public final class CompletedCall {
+
+  /**
+   * {@code HiCacheSync.tla}'s actions that complete a collective (its {@code SomeCollectiveCompletes}
+   * disjuncts), each with the site it completes. The other modules' completing actions say
+   * "Collective" in their name.
+   */
+  static final Map<String, String> STEP_SITES = Map.of("SchedRecvRequests", "RECV", "SchedWritingCheck", "S1",
+      "SchedLoadingCheck", "S2", "SchedDrainStorageControlQueues", "S3", "SchedCheckHicacheEvents", "S123",
+      "SchedCanTerminatePrefetch", "S4", "SchedCheckPrefetchProgress", "S5", "SchedReleaseAbortedRequest", "S6",
+      "PfPrefetchThreadStep", "S7", "AsyncCheckHicacheEvents", "S123");
 
   private CompletedCall() {}
 
@@ -27,6 +39,7 @@ public final class CompletedCall {
       return Optional.empty();
     }
     TlaValue afterColl = after.variables().get("coll");
+    String namedSite = STEP_SITES.get(after.action());
     Collective fallback = null;
     for (Map.Entry<TlaValue, TlaValue> rank : perRank.mapping().entrySet()) {
       if (!(rank.getValue() instanceof TlaValue.Rec threads)) {
@@ -40,12 +53,20 @@ public final class CompletedCall {
         if (changed(perRank, afterColl, c.get())) {
           return c;
         }
-        fallback = fallback == null ? c.get() : fallback;
+        if (fallback == null && (namedSite == null || namedSite.equals(c.get().site()))) {
+          fallback = c.get();
+        }
       }
     }
     // A call re-posted unchanged (the next step's RECV with the same payload) leaves coll as it was:
-    // then the action's name says whether a collective completed, and the ready group is the one.
-    return after.action().contains("Collective") ? Optional.ofNullable(fallback) : Optional.empty();
+    // then the action's name says whether a collective completed (and, for a named step, at which
+    // site), and the ready group is the one.
+    return completes(after.action()) ? Optional.ofNullable(fallback) : Optional.empty();
+  }
+
+  /** Whether a step taken by {@code action} completes a collective, as its name says. */
+  private static boolean completes(String action) {
+    return STEP_SITES.containsKey(action) || action.contains("Collective");
   }
 
   /** The collective of {@code call}'s group if every member is posted on it at the same site. */
