@@ -156,13 +156,14 @@ final class RankEngine {
 
   /** The prefetch thread's pass, then (spec-shaped) its outcomes made to arrive at once. */
   private void prefetchThread(long s) {
-    if (cfg.storage() == StorageMode.OFF) {
+    if (cfg.storage() == StorageMode.OFF || !env.prefetchPassRuns()) {
       return;
     }
     if (shape.settleStorage()) {
       where = "step " + stats.stepsRun + " prefetch thread";
       api.runPrefetchThread();
       env.awaitCondition(controller.view()::storageQueuesSettled);
+      env.landDue(); // I/O the pass started that takes no time (a scripted schedule's) lands in this phase
     } else {
       where = "step " + s + " events";
       api.runPrefetchThread();

@@ -1,6 +1,7 @@
 package dev.hicachesync.sim.environment;
 
 import dev.hicachesync.env.TransferKind;
+import dev.hicachesync.storage.StorageBackend;
 
 /**
  * One rank's environment schedule: how long its copies and background I/O take, which storage reads fail,
@@ -26,6 +27,29 @@ public interface Timing {
 
   /** Returns this rank's rank-local "batch full" condition for the current admission check (B10's fault). */
   boolean localBatchFull();
+
+  /**
+   * Tells the schedule that the rank starts step {@code step} (before the step's due I/O lands): a scripted
+   * schedule ({@code check --replay}'s, from a counterexample) keys its answers by step. The seeded one ignores it.
+   */
+  default void beginStep(long step) {}
+
+  /**
+   * Returns whether the rank's prefetch thread takes its pass (S7 on every queued operation) at the start of
+   * the current step; false leaves it idle until the next step, as a thread that has not been scheduled yet.
+   */
+  default boolean prefetchPassRuns() {
+    return true;
+  }
+
+  /**
+   * Returns the L3 store as this rank sees it, given the run's {@code store}: which leading pages S7's query
+   * finds is the environment's (another instance may have written them, or evicted them). The store itself
+   * by default.
+   */
+  default StorageBackend storageSeenBy(StorageBackend store) {
+    return store;
+  }
 
   /** Builds the timing of one rank. */
   @FunctionalInterface
