@@ -49,6 +49,13 @@ public enum Fault {
    * length is rank-local data and the peers' calls do not match ({@code CollectiveMatching}).
    */
   LOCAL_S3_PAYLOAD,
+  /**
+   * Knob {@code local_clock}: a rank's clock orders the LRU timestamps of its nodes the other way from its
+   * peers' (timestamps within the clock's resolution, or taken on another thread), from the step its timing
+   * says ({@code Timing.lruClockSkewed}: the odd ranks, seeded); it then evicts the most recently used leaf
+   * first, and the trees differ ({@code TreeAgreement}).
+   */
+  LOCAL_LRU_CLOCK,
 
   // ---- version unified (HiCacheUnified.tla, docs/explanation/unified.md): each bug TLC found, and where the bug is a
   // scenario that does not happen without it (a waiting timeout, a runtime attach, a raising backend), the

@@ -48,4 +48,14 @@ public abstract class ForwardingTiming implements Timing {
   public StorageBackend storageSeenBy(StorageBackend store) {
     return inner.storageSeenBy(store);
   }
+
+  @Override
+  public boolean lruClockSkewed() {
+    return inner.lruClockSkewed();
+  }
+
+  @Override
+  public boolean abortsWaiting(String rid) {
+    return inner.abortsWaiting(rid);
+  }
 }

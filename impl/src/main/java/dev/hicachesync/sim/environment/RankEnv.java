@@ -136,6 +136,16 @@ public final class RankEnv implements ControllerEnv {
     return store == null ? null : timing.storageSeenBy(store);
   }
 
+  /** Whether this rank's clock orders LRU timestamps the other way at this step ({@link Timing#lruClockSkewed}). */
+  public boolean lruClockSkewed() {
+    return timing.lruClockSkewed();
+  }
+
+  /** Whether the waiting request {@code rid} is aborted on this rank at this step ({@link Timing#abortsWaiting}). */
+  public boolean abortsWaiting(String rid) {
+    return timing.abortsWaiting(rid);
+  }
+
   /** A rank-local "batch full" condition (B10's fault). */
   public boolean localBatchFull() {
     return timing.localBatchFull();

@@ -43,6 +43,23 @@ public interface Timing {
   }
 
   /**
+   * Returns whether this rank's clock orders the LRU timestamps the other way from its peers' at the current
+   * step (the fault {@link Fault#LOCAL_LRU_CLOCK} reads it at every step start).
+   */
+  default boolean lruClockSkewed() {
+    return false;
+  }
+
+  /**
+   * Returns whether the waiting request {@code rid} is aborted at the current step on this rank: the
+   * client's abort received with this step's requests, or its waiting timeout fired on this rank's clock. None
+   * by default (a run's aborts come from its workload).
+   */
+  default boolean abortsWaiting(String rid) {
+    return false;
+  }
+
+  /**
    * Returns the L3 store as this rank sees it, given the run's {@code store}: which leading pages S7's query
    * finds is the environment's (another instance may have written them, or evicted them). The store itself
    * by default.

@@ -46,35 +46,33 @@ public final class JavaReplay {
       Fault.UNSYNCED_LOADING_CHECK, "B10", Fault.EARLY_ADMISSION_EXIT);
 
   /** Knobs of the spec and the simulator's fault of the same code path (pools: see {@link #poolFaults}). */
-  private static final Map<String, Fault> KNOB_FAULTS = Map.of("shared_group", Fault.SHARED_PREFETCH_GROUPS);
+  private static final Map<String, Fault> KNOB_FAULTS = Map.of("shared_group", Fault.SHARED_PREFETCH_GROUPS,
+      "local_payload", Fault.LOCAL_S3_PAYLOAD, "local_clock", Fault.LOCAL_LRU_CLOCK);
 
   /** Knobs the replay drives through the schedule alone (the environment's choice, no switch). */
-  private static final Set<String> SCHEDULED_KNOBS = Set.of("batch_full", "uneven_capacity", "local_pool_sizes");
+  private static final Set<String> SCHEDULED_KNOBS = Set.of("batch_full", "uneven_capacity", "local_pool_sizes",
+      "abort");
+
+  /** Bug switches that are the environment's, driven by the schedule alone (WTO: each rank's abort its own). */
+  private static final Set<String> SCHEDULED_BUGS = Set.of("WTO");
 
   /** Why the other switches cannot be replayed: the seam the implementation lacks. */
   private static final Map<String, String> NO_SEAM = Map.of(
       "B14", "B14 needs the sidecar pool (spec action StorageReadsSidecarPage), which the implementation does not have",
       "B14sum", "B14sum needs the sidecar pool (spec action StorageReadsSidecarPage), which the implementation does not have",
       "B15", "B15 is the sidecar wait of best_effort (spec action StorageReadsSidecarPage): no sidecar pool",
-      "P1", "P1 is the pipelined version, which the implementation does not have",
-      "WTO", "WTO (each rank's own waiting-timeout clock, AbortArrives per rank) has no seam in the spec-shaped"
-          + " run: its aborts are the same on every rank");
+      "P1", "P1 is the pipelined version, which the implementation does not have");
 
   /** The knobs without a switch: what each changes in the spec, which the implementation lacks. */
   private static final Map<String, String> KNOBS = Map.ofEntries(
       Map.entry("sidecar", "knob sidecar (spec action StorageReadsSidecarPage): the implementation has no sidecar pool"),
       Map.entry("local_extra_pools", "knob local_extra_pools (a sidecar pool on some ranks only): the implementation"
           + " has no sidecar pool"),
-      Map.entry("local_payload", "knob local_payload (S3's vector length from the local queues): the sync layer's"
-          + " payload sizes are fixed, no switch"),
-      Map.entry("local_clock", "knob local_clock (spec action ClockSkews: LRU order from a per-rank clock): the"
-          + " tree's eviction order has no per-rank switch"),
       Map.entry("local_order", "knob local_order (spec action OrderSkews: a rank's schedule policy orders the"
-          + " waiting queue the other way): the spec-shaped loop has one queue order"),
+          + " waiting queue the other way): the spec-shaped loop has one queue order, and lets one request wait at a"
+          + " time"),
       Map.entry("pf_thread_dies", "knob pf_thread_dies (spec action PrefetchThreadDies): the implementation has no"
           + " check named PrefetchThreadNeverStuck to compare with"),
-      Map.entry("abort", "knob abort (spec action AbortArrives): the spec-shaped run aborts a request one step"
-          + " after it arrives, not when the counterexample does"),
       Map.entry("abort_running", "knob abort_running (spec action AbortRunningArrives): the spec-shaped run has no"
           + " abort of a running request"),
       Map.entry("async_rank_off", "knob async_rank_off is of the pipelined version, which the implementation does"
@@ -111,13 +109,16 @@ public final class JavaReplay {
         .devicePages(constants.deviceCap())
         .hostPages(constants.hostCaps().stream().mapToInt(Integer::intValue).min().orElse(constants.hostCap()))
         .faults(faults)
-        .timing(new ScheduledEnvironment(s))
+        .timing(new ScheduledEnvironment(s, constants.bugs().contains("WTO")))
         .data(DataOptions.OFF)
         .collectiveTimeout(TIMEOUT)
         .steps(Math.max(s.lastStep() + 8L, 3L * constants.requests().size() + 8))
         .seed(0)
         .build();
     List<String> lines = new ArrayList<>(schedule(s));
+    if (s.abortsDifferAcrossRanks() && !constants.bugs().contains("WTO")) {
+      lines.add("aborts: the domain's first rank's decision on every rank (the fix decides once and broadcasts)");
+    }
     if (!faults.isEmpty()) {
       lines.add(0, "faults: " + String.join(", ", faults.stream().map(f -> f.name().toLowerCase(Locale.ROOT)).toList()));
     }
@@ -219,7 +220,7 @@ public final class JavaReplay {
           + " batch, the spec page by page (StorageReadsPage)");
     }
     for (String bug : k.bugs()) {
-      if (!FAULTS.containsKey(bug)) {
+      if (!FAULTS.containsKey(bug) && !SCHEDULED_BUGS.contains(bug)) {
         why.add(NO_SEAM.getOrDefault(bug, bug + " has no fault switch in the implementation"));
       }
     }
@@ -281,6 +282,12 @@ public final class JavaReplay {
         if (!s.batchFull(r, step).equals("no")) {
           out.add("schedule rank " + r + " batch full at step " + step + "'s admission: " + s.batchFull(r, step));
         }
+        if (s.aborted(r, step) > 0) {
+          out.add("schedule rank " + r + " aborts waiting request " + s.aborted(r, step) + " at step " + step);
+        }
+        if (s.clockSkewed(r, step) && !s.clockSkewed(r, step - 1)) {
+          out.add("schedule rank " + r + " LRU clock skewed from step " + step);
+        }
         if (!s.passRuns(r, step)) {
           out.add("schedule rank " + r + " prefetch thread idle at the start of step " + step);
         }
@@ -291,7 +298,7 @@ public final class JavaReplay {
 
   private static Set<Fault> faults(ModelConstants k) {
     Set<Fault> f = EnumSet.noneOf(Fault.class);
-    k.bugs().forEach(b -> f.add(FAULTS.get(b)));
+    k.bugs().stream().filter(FAULTS::containsKey).forEach(b -> f.add(FAULTS.get(b)));
     k.knobs().stream().filter(KNOB_FAULTS::containsKey).forEach(n -> f.add(KNOB_FAULTS.get(n)));
     f.addAll(poolFaults(k));
     return f;

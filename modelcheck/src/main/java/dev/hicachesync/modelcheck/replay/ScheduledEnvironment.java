@@ -21,7 +21,9 @@ import java.util.Set;
  *       rank's view of the store, {@link ScriptedStore}); its outcome reaches the scheduler at once;
  *   <li>storage reads and backups land in the step the spec's {@code StorageReadsPage} and {@code
  *       StorageBackupCompletes} take them, and a read fails where the spec's fails;
- *   <li>the admission's rank-local batch-full condition is the spec's {@code BatchFills} "early" choice.
+ *   <li>the admission's rank-local batch-full condition is the spec's {@code BatchFills} "early" choice;
+ *   <li>the rank's LRU clock is skewed from the step after the spec's {@code ClockSkews};
+ *   <li>a waiting request is aborted on a rank at the RECV after the spec's {@code AbortArrives} chose it there.
  * </ul>
  *
  * <p>Why the times hold: in a spec-shaped run a rank's clock is {@code step + 1} at the start of every step (no
@@ -35,9 +37,16 @@ import java.util.Set;
 final class ScheduledEnvironment implements Timing.Factory {
 
   private final SpecSchedule schedule;
+  private final boolean abortsPerRank;
 
-  ScheduledEnvironment(SpecSchedule schedule) {
+  /**
+   * The environment of {@code schedule}; {@code abortsPerRank} (bug WTO: each rank's own waiting-timeout clock)
+   * aborts a request on the ranks the schedule names it on, else on every rank as the domain's first rank
+   * decides it (the fix: the decision is made once and broadcast).
+   */
+  ScheduledEnvironment(SpecSchedule schedule, boolean abortsPerRank) {
     this.schedule = schedule;
+    this.abortsPerRank = abortsPerRank;
   }
 
   @Override
@@ -96,6 +105,16 @@ final class ScheduledEnvironment implements Timing.Factory {
       @Override
       public boolean localBatchFull() {
         return known && schedule.batchFull(rank, step).equals("early");
+      }
+
+      @Override
+      public boolean lruClockSkewed() {
+        return known && schedule.clockSkewed(rank, step);
+      }
+
+      @Override
+      public boolean abortsWaiting(String rid) {
+        return known && ("req" + schedule.aborted(abortsPerRank ? rank : 0, step)).equals(rid);
       }
 
       @Override

@@ -28,7 +28,9 @@ import java.util.Set;
  *       its storage holds, the S7 call's value) and the steps its thread stays idle with work queued;
  *   <li>its storage reads (StorageReadsPage: the step a page lands, or the read fails) and backups
  *       (StorageBackupCompletes: the step the backup is acked);
- *   <li>the batch-full condition of its admission (BatchFills: {@code lenv.bf}, early or late, per step).
+ *   <li>the batch-full condition of its admission (BatchFills: {@code lenv.bf}, early or late, per step);
+ *   <li>the step from which its clock orders LRU timestamps the other way (ClockSkews: {@code lenv.clk});
+ *   <li>the waiting request aborted at its next RECV (AbortArrives: {@code lenv.ab}, per rank under WTO).
  * </ul>
  * The observations: what each rank shows right before every RECV completes ({@link Observed}), the values a
  * rank of the implementation shows when it is parked at that RECV.
@@ -62,7 +64,7 @@ public final class SpecSchedule {
   /** Actions this replay drives: collectives (the lockstep), GPU copies, the prefetch thread, storage, batch full. */
   static final Set<String> DRIVEN = Set.of(TraceState.INITIAL, "SomeCollectiveCompletes", "WriteEventCompletes",
       "LoadEventCompletes", "Terminated", "PrefetchThreadQueries", "StorageReadsPage", "StorageBackupCompletes",
-      "BatchFills");
+      "BatchFills", "ClockSkews", "AbortArrives");
 
   private final int ranks;
   private final List<Integer> keys;
@@ -74,6 +76,8 @@ public final class SpecSchedule {
   private final List<List<Read>> reads = new ArrayList<>();
   private final List<List<Integer>> backups = new ArrayList<>();
   private final List<Map<Integer, String>> batchFull = new ArrayList<>();
+  private final int[] skewedFrom;
+  private final List<Map<Integer, Integer>> aborts = new ArrayList<>();
   private final List<List<Observed>> observed = new ArrayList<>();
   private final Set<String> undriven = new LinkedHashSet<>();
   private final List<String> unmapped = new ArrayList<>();
@@ -82,6 +86,8 @@ public final class SpecSchedule {
   private SpecSchedule(ErrorTrace trace, int ranks, List<Integer> keys) {
     this.ranks = ranks;
     this.keys = List.copyOf(keys);
+    this.skewedFrom = new int[ranks];
+    java.util.Arrays.fill(skewedFrom, Integer.MAX_VALUE);
     for (int r = 0; r < ranks; r++) {
       writes.add(new ArrayList<>());
       loads.add(new ArrayList<>());
@@ -91,6 +97,7 @@ public final class SpecSchedule {
       reads.add(new ArrayList<>());
       backups.add(new ArrayList<>());
       batchFull.add(new HashMap<>());
+      aborts.add(new HashMap<>());
     }
     List<TraceState> states = trace.states();
     int step = -1;
@@ -181,6 +188,28 @@ public final class SpecSchedule {
     return batchFull.get(rank).getOrDefault((int) step - 1, "no");
   }
 
+  /** The request (index from 1) aborted on rank {@code rank} at step {@code step} (AbortArrives before it), or 0. */
+  public int aborted(int rank, long step) {
+    return aborts.get(rank).getOrDefault((int) step - 1, 0);
+  }
+
+  /** Whether some abort of the trace reaches some ranks of the domain only (WTO: each rank's own clock). */
+  public boolean abortsDifferAcrossRanks() {
+    for (int step = -1; step <= lastStep; step++) {
+      for (int r = 1; r < ranks; r++) {
+        if (aborted(r, step + 1) != aborted(0, step + 1)) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /** Whether rank {@code rank}'s clock orders LRU timestamps the other way at step {@code step} (ClockSkews before it). */
+  public boolean clockSkewed(int rank, long step) {
+    return step >= skewedFrom[rank];
+  }
+
   /** What every rank shows before step {@code step}'s RECV completes; step 0 first. */
   public List<List<Observed>> observed() {
     return observed;
@@ -237,6 +266,14 @@ public final class SpecSchedule {
     if (now.action().equals("StorageBackupCompletes")
         && elements(rank(now, "baq", r)).size() > elements(rank(before, "baq", r)).size()) {
       backups.get(r).add(step + 1);
+    }
+    if (now.action().equals("AbortArrives") && number(field(rank(now, "lenv", r), "ab")) > 0
+        && number(field(rank(before, "lenv", r), "ab")) == 0) {
+      aborts.get(r).put(step, (int) number(field(rank(now, "lenv", r), "ab")));
+    }
+    if (now.action().equals("ClockSkews") && field(rank(now, "lenv", r), "clk") instanceof TlaValue.Bool c
+        && c.value() && !(field(rank(before, "lenv", r), "clk") instanceof TlaValue.Bool b && b.value())) {
+      skewedFrom[r] = step + 1;
     }
     if (now.action().equals("BatchFills")) {
       TlaValue bf = field(rank(now, "lenv", r), "bf");
