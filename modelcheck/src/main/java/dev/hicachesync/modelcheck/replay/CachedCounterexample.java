@@ -17,11 +17,15 @@ import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
- * The counterexample a catalogue run of a model already printed: TLC's log in the model's run folder ({@code
- * modelcheck/target/tlc/NAME/tlc.log}, written by {@code check} and by the catalogue's verdict test), reused
- * when it is newer than every file the run read (the spec's modules, the models' modules, the cfg) and states
- * a counterexample. A replay then needs no TLC run of its own: TLC is deterministic with one worker, and the
- * catalogue runs bug models with one.
+ * The counterexample a run of a model already printed: TLC's log in the model's run folder ({@code
+ * modelcheck/target/tlc/NAME/tlc.log}, written by {@code check}, by the catalogue's verdict test and by a
+ * replay's own TLC run), reused when it is newer than every file the run read (the spec's modules, the models'
+ * modules, the cfg, the catalogue) and states a counterexample. A replay then needs no TLC run of its own: TLC
+ * is deterministic with one worker, and a model expected to fail always runs with one.
+ *
+ * <p>The cache is filled on demand: a replay whose log is missing or stale runs TLC, which writes the log. So
+ * no test depends on another having run first; when the catalogue's verdict test happens to run before the
+ * replay tests, they reuse its logs instead of running TLC again.
  */
 final class CachedCounterexample {
 
@@ -35,7 +39,9 @@ final class CachedCounterexample {
     }
     FileTime written = Files.getLastModifiedTime(log);
     Path cfg = workspace.models().resolve(model.cfg());
-    if (newer(cfg, written) || newerTla(workspace.spec(), written) || newerTla(workspace.models(), written)) {
+    Path catalogue = workspace.catalogue();
+    if (newer(cfg, written) || Files.isRegularFile(catalogue) && newer(catalogue, written)
+        || newerTla(workspace.spec(), written) || newerTla(workspace.models(), written)) {
       return Optional.empty();
     }
     List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
