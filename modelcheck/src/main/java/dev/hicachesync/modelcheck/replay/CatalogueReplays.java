@@ -154,7 +154,8 @@ public final class CatalogueReplays {
     TlcResult r = counterexample(schedule);
     if (r.trace().isEmpty()) {
       return new ReplayReport(name, schedule.name(), ReplayReport.Outcome.PART_WAYS, String.valueOf(r.verdict()),
-          "not run", List.of(), "TLC printed no counterexample for " + schedule.name() + " (" + r.verdict() + ")");
+          "not run", List.of(), (r.verdict().kind() == Verdict.Kind.HOLDS ? JavaReplay.SPEC_WRONG : "")
+              + "TLC printed no counterexample for " + schedule.name() + " (" + r.verdict() + ")");
     }
     List<String> invariants = CfgFile.read(cfg(schedule)).invariants();
     return unified

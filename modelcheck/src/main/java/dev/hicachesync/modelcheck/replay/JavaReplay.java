@@ -143,11 +143,12 @@ public final class JavaReplay {
     String implSide = d != null ? describe(d)
         : v.crash() != null ? "crashed: " + v.crash() : "no violation (" + v.points() + " lockstep points)";
     if (!partWays.isEmpty()) {
-      return new ReplayReport(model, schedule, ReplayReport.Outcome.PART_WAYS, specSide, implSide, lines, partWays);
+      return new ReplayReport(model, schedule, ReplayReport.Outcome.PART_WAYS, specSide, implSide, lines,
+          IMPL_WRONG + "on the spec's schedule its state " + partWays);
     }
     if (v.crash() != null) {
       return new ReplayReport(model, schedule, ReplayReport.Outcome.PART_WAYS, specSide, implSide, lines,
-          "the implementation crashed: " + v.crash());
+          IMPL_WRONG + "it crashed: " + v.crash());
     }
     return judge(model, schedule, specSide, implSide, lines, twin, verdict, d, s.lastStep(), invariants);
   }
@@ -157,6 +158,16 @@ public final class JavaReplay {
     return String.join(", ", d.invariants().stream().map(Enum::name).toList()) + " at step " + d.step() + ", "
         + d.point() + (d.rankB() >= 0 ? ", ranks " + d.rankA() + " and " + d.rankB() : ", rank " + d.rankA());
   }
+
+  /**
+   * A disagreement's first words: which side the replay holds wrong. The implementation, where it departs from
+   * the spec on the spec's own schedule (another state at a RECV, another invariant or step, a crash, a fix that
+   * does not fix): the spec is the model-checked reference it follows step by step. The spec, where the
+   * implementation follows it to the last RECV and still does not break the invariant: the spec then allows a
+   * behaviour the code does not have.
+   */
+  static final String IMPL_WRONG = "the implementation is wrong: ";
+  static final String SPEC_WRONG = "the spec is wrong: ";
 
   /**
    * The replay's outcome: a fixed twin ({@code twin}) must run clean; a bug model's replay must break, at the
@@ -171,15 +182,16 @@ public final class JavaReplay {
       return d == null
           ? new ReplayReport(model, schedule, ReplayReport.Outcome.CLEAN, specSide, implSide, lines, "")
           : new ReplayReport(model, schedule, ReplayReport.Outcome.PART_WAYS, specSide, implSide, lines,
-              "the implementation is wrong: the fixed version still breaks " + d.invariant() + " at step " + d.step()
+              IMPL_WRONG + "the fixed version still breaks " + d.invariant() + " at step " + d.step()
                   + " on the bug's schedule");
     }
     boolean deadlock = verdict.kind() == Verdict.Kind.DEADLOCK;
     String expected = deadlock ? "CollectiveMatching" : verdict.property();
     if (d == null) {
       return new ReplayReport(model, schedule, ReplayReport.Outcome.PART_WAYS, specSide, implSide, lines,
-          "the implementation does not break " + expected + " on the spec's schedule: the spec's counterexample is"
-              + " one the implementation does not have, or the replay does not drive a choice it makes");
+          SPEC_WRONG + "the implementation does not break " + expected + " on the spec's schedule, with the same"
+              + " state at every RECV: the spec's counterexample is one the implementation does not have (unless"
+              + " the replay leaves a choice the implementation makes undriven)");
     }
     List<String> broken = d.invariants().stream().map(Enum::name).toList();
     List<String> checked = broken.stream().filter(invariants::contains)
@@ -191,7 +203,7 @@ public final class JavaReplay {
     boolean sameStep = d.step() == lastStep || deadlock && d.step() == lastStep + 1;
     if (!same || !sameStep) {
       return new ReplayReport(model, schedule, ReplayReport.Outcome.PART_WAYS, specSide, implSide, lines,
-          "the spec breaks " + (deadlock ? "nothing but deadlocks (CollectiveMatching)" : expected
+          IMPL_WRONG + "the spec breaks " + (deadlock ? "nothing but deadlocks (CollectiveMatching)" : expected
               + " (the first of its cfg's invariants to fail)") + " at step " + lastStep + ", the implementation "
               + (checked.isEmpty() ? broken + ", none of them checked by the cfg," : checked
                   + (deadlock ? "" : " (first in the cfg's order: " + first + ")")) + " at step " + d.step());
