@@ -667,6 +667,7 @@ TimeoutFires(r, i) ==
     /\ UNCHANGED <<coll, chan>>
 
 \* local_clock: rank r's clock starts ordering its victims the other way (between its steps).
+\* sglang: environment: the rank's clock (time.monotonic) orders its eviction victims its own way
 ClockSkews(r) ==
     /\ "local_clock" \in Knobs /\ ~ls[r].clk /\ ls[r].pc = "begin"
     /\ ls' = [ls EXCEPT ![r].clk = TRUE]
@@ -754,6 +755,7 @@ EagerStep(r) ==
 \* commute with it; the state between the two steps differs only in infl, which with own = P
 \* no invariant can tell). A run that terminates in that gap reads, under LiveSymmetryView, as
 \* the start followed by a failed read (see the docs for the case analysis).
+\* sglang: cache_controller.py::_page_transfer (the batch ends; the next one starts)
 IoEndsBatchGoesOn(r) ==
     /\ IoPending(ls[r]) # {}
     /\ LET i  == NextIo(ls[r])

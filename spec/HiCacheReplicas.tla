@@ -86,6 +86,9 @@ Threads == {"sched", "pf"}      \* scheduler (also start-up), prefetch thread (S
 VARIABLE coll
 C == INSTANCE Collectives
 
+\* The call sites this module's threads post on (the sync points; docs/reference/vocabulary.md).
+Sites == {"RECV", "S1", "S7", "new_group"}
+
 \* ls[r]: rank r's local state (one record; see InitLS).
 VARIABLE ls
 \* l3[k]: the CP coordinates whose shard of key k the storage holds.

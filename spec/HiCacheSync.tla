@@ -948,9 +948,10 @@ PrefetchThreadDies(r) ==
                    historyVars, pipeVars>>
 
 \* Rank r's prefetch thread takes the next operation, queries storage (h leading pages
-\* exist for this rank: environment) and posts S7. cache_controller.py::prefetch_thread_func
-\* sglang: cache_controller.py::prefetch_thread_func
-PrefetchThreadQueries(r) ==
+\* exist for this rank: environment) and posts S7: the first half of prefetch_thread_func's
+\* loop body (PfPrefetchThreadStep is the second: S7 completes and the thread decides).
+\* sglang: cache_controller.py::_storage_hit_query
+PfStorageHitQuery(r) ==
     /\ EnvWindow(r)
     /\ coll[r]["pf"] = C!NoCall
     /\ \E i \in 1 .. NR : pf[r][i].st \in {"issued", "term"}
@@ -1103,13 +1104,100 @@ Terminated ==
     /\ Done
     /\ UNCHANGED vars
 
+\* The steps of the scheduler (Sched...), of the prefetch thread (Pf...) and of the asynchronous
+\* S123 handle (Async...), one action each, named after the SGLang function whose collective
+\* completes in it (the implementation's step classes have the same names: WritingCheck, ...;
+\* docs/reference/vocabulary.md). A step is the completion of its sync point's collective (a
+\* stage of it: attn_cp, then attn_tp) on the thread's group: every member takes the decision and
+\* runs on, rank-locally, up to its next collective call (Resume, through Decide and Enter), so
+\* a scheduler step ends where the next one's collective is posted and the chain of a scheduler
+\* step is RECV, then S6 (aborts), S1, S2, S3 or S123, then S4 and S5 per waiting prefetch.
+\* Each group is tried once, from its lowest member (C!LeadsGroup): a group completes only when
+\* every member has posted on it, the lowest one included, so this is the same action as trying
+\* it from every member, without computing its successor once per member. The site of a
+\* completing call names its step; TypeOK says that the sites below are the only ones posted.
+SchedCompletesAt(r, site) == coll[r]["sched"].site = site /\ C!LeadsGroup(r, "sched")
+
+\* The request broadcast completes: the running request finishes (FinishAtRecv), the received one
+\* arrives (Deliver: prefetch_from_storage), its abort is processed (S6 first when its prefetch
+\* holds host slots), and the event check's collective is posted.
+\* sglang: scheduler.py::recv_requests
+SchedRecvRequests ==
+    \E r \in Ranks : SchedCompletesAt(r, "RECV") /\ CollectiveCompletes(coll[r]["sched"].grp)
+
+\* S1 completes: pop the agreed write acks (PopWrites), then post S2.
+\* sglang: hiradix_cache.py::writing_check
+SchedWritingCheck ==
+    \E r \in Ranks : SchedCompletesAt(r, "S1") /\ CollectiveCompletes(coll[r]["sched"].grp)
+
+\* S2 completes: pop the agreed load acks (PopLoads), then post S3 (or admit, storage off).
+\* sglang: hiradix_cache.py::loading_check
+SchedLoadingCheck ==
+    \E r \in Ranks : SchedCompletesAt(r, "S2") /\ CollectiveCompletes(coll[r]["sched"].grp)
+
+\* S3 completes: drain the agreed revokes, backup acks and host releases (Drain), then admit.
+\* sglang: hiradix_cache.py::drain_storage_control_queues
+SchedDrainStorageControlQueues ==
+    \E r \in Ranks : SchedCompletesAt(r, "S3") /\ CollectiveCompletes(coll[r]["sched"].grp)
+
+\* S123 completes (merged: S1-S3 fused in one vector all_reduce; pipelined: the wait on the
+\* handle of the previous step's asynchronous one returns): apply the agreed vector
+\* (ApplyS123), then admit.
+\* sglang: scheduler.py::check_hicache_events
+SchedCheckHicacheEvents ==
+    \E r \in Ranks : SchedCompletesAt(r, "S123") /\ CollectiveCompletes(coll[r]["sched"].grp)
+
+\* S4 completes: terminate the prefetch (post S5) or keep it waiting (the next waiting request).
+\* sglang: hiradix_cache.py::can_terminate_prefetch
+SchedCanTerminatePrefetch ==
+    \E r \in Ranks : SchedCompletesAt(r, "S4") /\ CollectiveCompletes(coll[r]["sched"].grp)
+
+\* S5 completes: insert the agreed pages (InsertPrefetched), then try to admit the request.
+\* sglang: hiradix_cache.py::check_prefetch_progress
+SchedCheckPrefetchProgress ==
+    \E r \in Ranks : SchedCompletesAt(r, "S5") /\ CollectiveCompletes(coll[r]["sched"].grp)
+
+\* The S6 barrier completes: release the aborted request's prefetch (ReleaseAborted).
+\* sglang: hiradix_cache.py::release_aborted_request
+SchedReleaseAbortedRequest ==
+    \E r \in Ranks : SchedCompletesAt(r, "S6") /\ CollectiveCompletes(coll[r]["sched"].grp)
+
+\* S7 completes on the prefetch thread's group: revoke or read (HitSynced); the second half of
+\* prefetch_thread_func's loop body (PfStorageHitQuery is the first).
+\* sglang: cache_controller.py::prefetch_thread_func
+PfPrefetchThreadStep ==
+    \E r \in Ranks : C!LeadsGroup(r, "pf") /\ CollectiveCompletes(coll[r]["pf"].grp)
+
+\* pipelined: the asynchronous S123 all_reduce completes; its result waits in ares for the next
+\* step's event check (proposal #39903).
+\* sglang: scheduler.py::check_hicache_events (proposal #39903: the all_reduce issued async_op=True)
+AsyncCheckHicacheEvents ==
+    \E r \in Ranks : C!LeadsGroup(r, "async") /\ CollectiveCompletes(coll[r]["async"].grp)
+
+\* Some posted collective completes: the steps above.
+\* sglang: torch.distributed all_reduce / barrier returning on every member of the group
+SomeCollectiveCompletes ==
+    \/ SchedRecvRequests
+    \/ SchedWritingCheck
+    \/ SchedLoadingCheck
+    \/ SchedDrainStorageControlQueues
+    \/ SchedCheckHicacheEvents
+    \/ SchedCanTerminatePrefetch
+    \/ SchedCheckPrefetchProgress
+    \/ SchedReleaseAbortedRequest
+    \/ PfPrefetchThreadStep
+    \/ AsyncCheckHicacheEvents
+
+\* Former names of steps, for the trace specs (Trace*.tla) that still use them.
+PrefetchThreadQueries(r) == PfStorageHitQuery(r)
+
 \* The background of a rank: GPU events, storage I/O, timeouts and the prefetch thread
 \* (its S7 posts and their completion). Only finitely many background steps are possible in
 \* any behaviour (each consumes a bounded amount of work: a queued event, a page to read,
 \* one timeout or one S7 per prefetch), so strong fairness on their disjunction implies
 \* that every background step that stays enabled infinitely often is eventually taken.
 Background ==
-    \/ \E r \in Ranks : \/ PrefetchThreadQueries(r) \/ PrefetchThreadDies(r)
+    \/ \E r \in Ranks : \/ PfStorageHitQuery(r) \/ PrefetchThreadDies(r)
                         \/ WriteEventCompletes(r)
                         \/ LoadEventCompletes(r)
                         \/ StorageBackupCompletes(r)
@@ -1117,16 +1205,7 @@ Background ==
                                              \/ StorageReadsSidecarPage(r, i)
                         \/ ClockSkews(r) \/ OrderSkews(r)
     \/ \E D \in SyncDomains : BatchFills(D) \/ AbortArrives(D) \/ AbortRunningArrives(D)
-    \/ \E r \in Ranks : C!LeadsGroup(r, "pf") /\ CollectiveCompletes(coll[r]["pf"].grp)
-
-\* Some posted collective completes. Each group is tried once, from its lowest member (C!LeadsGroup):
-\* a group completes only when every member has posted on it, the lowest one included, so this
-\* is the same action as trying it from every member, without computing its successor once per
-\* member.
-\* sglang: torch.distributed all_reduce / barrier returning on every member of the group
-SomeCollectiveCompletes ==
-    \E r \in Ranks, th \in Threads :
-        C!LeadsGroup(r, th) /\ CollectiveCompletes(coll[r][th].grp)
+    \/ PfPrefetchThreadStep
 
 Next ==
     \/ SomeCollectiveCompletes
@@ -1173,11 +1252,11 @@ EagerGroups ==
 \* and compares the verdicts of both forms; LivenessFormsTest keeps the properties' old forms.
 
 \* Which collective call a step moved. Only a completion changes a scheduler or async call
-\* (every environment action leaves coll UNCHANGED; PrefetchThreadQueries and the prefetch
+\* (every environment action leaves coll UNCHANGED; PfStorageHitQuery and the prefetch
 \* thread's completions set coll[q]["async"] to the local state's acall, which the S7 chain,
 \* Post and HitSynced, never changes). Only a prefetch-group completion changes a posted prefetch
-\* call (PrefetchThreadQueries posts only where the call is NoCall; scheduler and async
-\* completions write only their own channel and async). Only PrefetchThreadQueries posts a prefetch
+\* call (PfStorageHitQuery posts only where the call is NoCall; scheduler and async
+\* completions write only their own channel and async). Only PfStorageHitQuery posts a prefetch
 \* call where there was none (a completion's members are posted on its channel).
 SchedOrAsyncCallMoved ==
     \E q \in Ranks : coll'[q]["sched"] # coll[q]["sched"] \/ coll'[q]["async"] # coll[q]["async"]
@@ -1186,7 +1265,7 @@ PfCallPosted == \E q \in Ranks : coll[q]["pf"] = C!NoCall /\ coll'[q]["pf"] # C!
 
 \* SomeCollectiveCompletes on the steps of Next: a step that moved a scheduler, async or posted
 \* prefetch call is a completion (and not a stutter); one that posted a prefetch call is
-\* PrefetchThreadQueries, which no completion can be (it would have to change a NoCall channel of
+\* PfStorageHitQuery, which no completion can be (it would have to change a NoCall channel of
 \* a member); any other step is evaluated as the action itself.
 CollectiveStep ==
     IF SchedOrAsyncCallMoved \/ PfCallCompleted THEN TRUE
@@ -1197,7 +1276,7 @@ CollectiveStep ==
 \* on those channels, which is no background step (and no background step can produce its
 \* successor: they leave those channels unchanged); one that moved a prefetch call is a
 \* prefetch-group completion (Background's last disjunct is that very action) or
-\* PrefetchThreadQueries; any other step is evaluated as the action itself.
+\* PfStorageHitQuery; any other step is evaluated as the action itself.
 BackgroundStep ==
     IF SchedOrAsyncCallMoved THEN FALSE
     ELSE IF PfCallCompleted \/ PfCallPosted THEN TRUE
@@ -1223,7 +1302,7 @@ SomeCollectiveReady ==
 
 \* ENABLED <<Background>>_vars, on values: each environment action's guard, in Background's
 \* order. Each action below is its guard and then an effect that is always possible and always
-\* changes a variable: PrefetchThreadQueries posts an S7 call where there was none or, with no
+\* changes a variable: PfStorageHitQuery posts an S7 call where there was none or, with no
 \* S7 group, HitSynced takes an "issued" or "term" operation out of that state; the others
 \* increment a counter below its bound, shorten a non-empty queue, set a flag that was FALSE
 \* (dead, fail, to, clk, ord), or set bf from "no" or ab from 0 to a non-zero value (an abort's
@@ -1232,7 +1311,7 @@ SomeCollectiveReady ==
 \* stage's call, or NoCall after the last), so there the guard is enough; CompletionMoves is
 \* still asked, as for the other channels, since it costs nothing where no prefetch group is ready.
 EnvReady(r) ==
-    \/ /\ coll[r]["pf"] = C!NoCall /\ ~lenv[r].dead                \* PrefetchThreadQueries (and
+    \/ /\ coll[r]["pf"] = C!NoCall /\ ~lenv[r].dead                \* PfStorageHitQuery (and
        /\ \E i \in 1 .. NR : pf[r][i].st \in {"issued", "term"}     \* PrefetchThreadDies: same + knob)
     \/ wDone[r] < Len(wq[r])                                         \* WriteEventCompletes
     \/ lDone[r] < Len(lq[r])                                         \* LoadEventCompletes
@@ -1343,6 +1422,10 @@ TypeOK ==
     /\ ares \in [Ranks -> Seq(Nat)]
     /\ lenv \in [Ranks -> [bf : {"no", "busy", "late", "early"}, clk : BOOLEAN, dead : BOOLEAN,
                            ab : 0 .. NR, ord : BOOLEAN]]
+    \* the sites a thread posts on: each names a step of SomeCollectiveCompletes
+    /\ \A r \in Ranks : /\ coll[r]["sched"].site \in {"none", "RECV", "S1", "S2", "S3", "S123", "S4", "S5", "S6"}
+                        /\ coll[r]["pf"].site \in {"none", "S7"}
+                        /\ coll[r]["async"].site \in {"none", "S123"}
 
 \* INV-1: the k-th collective calls on every group agree on site, stage, op and size.
 \* shared_group: on a group both threads use, a member's first call is its prefetch thread's

@@ -117,6 +117,9 @@ Threads == {"sched", "pf", "sync"}   \* scheduler, prefetch (S7) thread, complet
 VARIABLE coll
 C == INSTANCE Collectives
 
+\* The call sites this module's threads post on (the sync points; docs/reference/vocabulary.md).
+Sites == {"RECV", "S2", "S4", "S5", "S6", "S7", "S123", "GROUPS", "ATTACH"}
+
 \* The groups (one sync domain: DP = 1). RECV: the request broadcast; HG: the CP x TP grid the
 \* scheduler's HiCache collectives reduce over; PFG / SYG: the storage threads' own groups.
 Dom == C!Group("domain", "sched", Ranks)
@@ -308,6 +311,7 @@ SchedAbortCheck(r) ==
     /\ UNCHANGED <<treeVars, ackv, envVars>>
 
 \* The abort barrier completes.
+\* sglang: scheduler.py::_abort_on_waiting_timeout (the barrier returns on every member)
 AbortBarrierComplete ==
     /\ C!AllPosted(HG) /\ C!Matched(HG) /\ \A r \in Ranks : Posted(r, "sched", "S6")
     /\ coll' = Clear(HG)
@@ -451,6 +455,7 @@ SchedPdLoad(r) ==
     /\ UNCHANGED <<requestVars, treeVars, prefetchVars, queueVars, envVars>>
 
 \* loading_check's MIN completes (every rank posted it).
+\* sglang: unified_radix_cache.py::loading_check (the all_reduce MIN returns on every member)
 LoadCheckComplete ==
     /\ C!AllPosted(HG) /\ C!Matched(HG) /\ \A r \in Ranks : Posted(r, "sched", "S2")
     /\ LET n == C!Result(HG)[1]
@@ -678,7 +683,7 @@ EnvLoadDone(r) ==
 (* the world collective of step 2 (its peers wait there: a hang at attach  *)
 (* time). Fixed: the groups are created before anything that can fail.     *)
 (* Bug "ATT" (as for Knob attach): each rank keeps its own outcome.        *)
-(* Fixed: the outcome is MIN-reduced (ATTOK) and, if any rank failed,      *)
+(* Fixed: the outcome is MIN-reduced (ATTACH) and, if any rank failed,      *)
 (* every rank rolls back; Bug "ROLLBACK_PARTIAL": only the ranks whose     *)
 (* attach returned success roll back (the half-attached rank keeps its     *)
 (* controller, and "already attached" fails its every later attach).      *)
@@ -708,6 +713,7 @@ World == C!Group("world", "sched", Ranks)   \* DP = PP = 1 here: the world is th
 \* Rank r starts the attach (step 1). A rank whose controller is half attached raises
 \* "Storage backend already attached" here. ATT_EARLY: a rank that fails here returns failure
 \* at once and never joins the groups' creation.
+\* sglang: storage_attachment.py::attach; cache_controller.py::attach_storage_backend (before _create_prefetch_sync_groups)
 SchedAttach(r) ==
     /\ pc[r] = "attach"
     /\ IF "ATT_EARLY" \in Bugs /\ (env[r].afail \/ env[r].half)
@@ -721,6 +727,7 @@ SchedAttach(r) ==
                    attachDone>>
 
 \* The world collective of the groups' creation completes (step 2).
+\* sglang: parallel_state.py::create_custom_parallel_group (the world all_gather_object returns)
 GroupsComplete ==
     /\ C!AllPosted(World) /\ C!Matched(World) /\ \A r \in Ranks : Posted(r, "sched", "GROUPS")
     /\ coll' = Clear(World)
@@ -732,6 +739,7 @@ GroupsComplete ==
 \* attach_register_v2) leaves the controller half attached; any other failure here is cleaned up.
 AttachOk(r) == ~env[r].afail /\ ~env[r].half
 HalfAfter(r) == ~AttachOk(r) /\ (env[r].half \/ "attach_register_v2" \in Knobs)
+\* sglang: hybrid_cache_controller.py::attach_storage_backend (register_mem_host_pool_v2); storage_attachment.py::attach (returns)
 SchedAttachRest(r) ==
     /\ pc[r] = "attach2"
     /\ env' = [env EXCEPT ![r].afail = FALSE, ![r].spent = @ \/ env[r].afail,
@@ -741,7 +749,7 @@ SchedAttachRest(r) ==
               /\ attachDone' = TRUE
               /\ pc' = [pc EXCEPT ![r] = "abort"]
               /\ UNCHANGED coll
-         ELSE /\ Post(r, HG, "ATTOK", "MIN", <<IF AttachOk(r) THEN 1 ELSE 0>>)
+         ELSE /\ Post(r, HG, "ATTACH", "MIN", <<IF AttachOk(r) THEN 1 ELSE 0>>)
               /\ pc' = [pc EXCEPT ![r] = "posted"]
               /\ UNCHANGED <<storage, attachDone>>
     /\ UNCHANGED <<requestVars, treeVars, prefetchVars, queueVars, alive, popped>>
@@ -749,8 +757,9 @@ SchedAttachRest(r) ==
 \* The fix: the attach outcome is MIN-reduced; on failure every rank rolls back (detach is
 \* idempotent), ROLLBACK_PARTIAL: only the ranks that succeeded. attach_retry: the request
 \* stays pending until it succeeds.
+\* sglang: storage_attachment.py::attach (the fix's MIN of the outcome returns; rollback by detach)
 AttachOkComplete ==
-    /\ C!AllPosted(HG) /\ C!Matched(HG) /\ \A r \in Ranks : Posted(r, "sched", "ATTOK")
+    /\ C!AllPosted(HG) /\ C!Matched(HG) /\ \A r \in Ranks : Posted(r, "sched", "ATTACH")
     /\ LET all == C!Result(HG)[1] = 1
            mine(r) == coll[r]["sched"].val[1] = 1
        IN /\ storage' = [r \in Ranks |-> all]
@@ -765,6 +774,7 @@ AttachOkComplete ==
 \* request stream has ended and nothing waits (the operator drains traffic first, as
 \* is_fully_idle demands, and its prefetches have finished; asking earlier only adds refusals
 \* while requests run).
+\* sglang: environment: the operator's detach request (scheduler.py::detach_hicache_storage_wrapped receives it)
 EnvDetachAsks ==
     /\ "detach" \in Knobs
     /\ \A r \in Ranks : /\ EnvWindow(r) /\ env[r].det = "none" /\ reqIdx[r] = NReq /\ waiting[r] = 0
@@ -783,6 +793,7 @@ FullyIdle(r) ==
 \* the operator retries); else the control queues are drained locally, the threads stopped
 \* and storage turned off (a half-attached controller is cleaned up too).
 \* scheduler.py::detach_hicache_storage_wrapped, storage_attachment.py::detach @db570fe6
+\* sglang: scheduler.py::detach_hicache_storage_wrapped; storage_attachment.py::detach
 SchedDetach(r) ==
     /\ pc[r] = "detach"
     /\ IF env[r].det = "asked" /\ FullyIdle(r)
@@ -798,6 +809,7 @@ SchedDetach(r) ==
 \* Rank r's prefetch thread's storage query raises (a terminated operation is not queried).
 \* PFDIE: the thread dies; fixed: the failure counts as 0 hit pages.
 \* cache_controller.py::prefetch_thread_func, _storage_hit_query @db570fe6
+\* sglang: cache_controller.py::prefetch_thread_func (_storage_hit_query raises)
 PfRaise(r) ==
     /\ "pf_raise" \in Knobs
     /\ pf[r].st = "query" /\ ~pf[r].term /\ coll[r]["pf"] = C!NoCall /\ ~env[r].pfdead

@@ -102,6 +102,9 @@ Threads == {"sched", "pf", "sync"}
 VARIABLE coll
 C == INSTANCE Collectives
 
+\* The call sites this module's threads post on (the sync points; docs/reference/vocabulary.md).
+Sites == {"RECV", "S5", "S7", "S123"}
+
 StageRanks(s) == {r \in Ranks : StageOf(r) = s}
 Stages == 0 .. PP - 1
 Next_(r) == r + StageSize          \* the same tp position on the next stage

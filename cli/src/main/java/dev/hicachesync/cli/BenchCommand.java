@@ -79,6 +79,11 @@ final class BenchCommand implements Callable<Integer> {
       err.println("hicache-sync bench: --rounds must be >= 1");
       return Main.EXIT_BAD_INPUT;
     }
+    String refusal = refusal();
+    if (refusal != null) {
+      err.println("hicache-sync bench: " + refusal);
+      return Main.EXIT_BAD_INPUT;
+    }
     if (jmh != null) {
       return jmh(jmh, err);
     }
@@ -105,6 +110,43 @@ final class BenchCommand implements Callable<Integer> {
     }
     out.flush();
     return 0;
+  }
+
+  /**
+   * Returns why the run cannot go as asked (one line), or null; checked before any benchmark runs: a conflict
+   * would print an empty table, a bad trace would fail deep inside a forked JMH run, a chart folder that cannot
+   * be written would fail after the minutes the table took.
+   */
+  private String refusal() {
+    if (noTlc && only.contains("tlc")) {
+      return "--no-tlc and --only tlc contradict each other: the table would be empty";
+    }
+    if (smoke && only.contains("tlc")) {
+      return "--only tlc with --smoke: the smoke run has no TLC row";
+    }
+    if (workload != null && !only.isEmpty() && !only.contains("replay")) {
+      return "--workload is the trace of the replay area, which --only " + String.join(",", only) + " leaves out";
+    }
+    try {
+      if (workload != null) {
+        try {
+          if (dev.hicachesync.workload.MooncakeTrace.readAll(workload, 1).isEmpty()) {
+            return "--workload " + workload + " holds no request: nothing to replay";
+          }
+          dev.hicachesync.workload.MooncakeTrace.readAll(workload, 0); // every line, before a fork replays it
+        } catch (dev.hicachesync.workload.MalformedTraceException e) {
+          return "--workload " + workload + ": " + e.getMessage();
+        } catch (java.io.IOException | java.io.UncheckedIOException e) {
+          return "--workload " + workload + ": not a readable text trace (" + e.getMessage() + ")";
+        }
+      }
+      if (chartDir != null && jmh == null) {
+        OutputPaths.checkWritableFolder("--chart-dir", chartDir);
+      }
+    } catch (IllegalArgumentException e) {
+      return e.getMessage();
+    }
+    return null;
   }
 
   /** JMH's own command line over the benchmarks compiled into this tool; its report goes to stdout. */

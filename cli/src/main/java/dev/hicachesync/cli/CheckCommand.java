@@ -138,6 +138,7 @@ public final class CheckCommand implements Callable<Integer> {
     PrintWriter err = spec.commandLine().getErr();
     try {
       Workspace workspace = Workspace.fromRoot().with(modelsDir, specDir);
+      checkPaths(workspace);
       if (workers != null && workers < 1) {
         throw new BadInputException("--workers must be at least 1 (got " + workers + ")");
       }
@@ -230,6 +231,24 @@ public final class CheckCommand implements Callable<Integer> {
     }
   }
 
+  /**
+   * Checks the spec folder before TLC runs: a mistyped {@code --spec-dir} is bad input, not a verdict mismatch (the
+   * report folder is checked by {@link #swimlanes}, also before TLC).
+   */
+  private void checkPaths(Workspace workspace) throws BadInputException {
+    try {
+      if (specDir != null) {
+        OutputPaths.checkInputFolder("--spec-dir", specDir, ".tla");
+      }
+    } catch (IllegalArgumentException e) {
+      throw new BadInputException(e.getMessage());
+    }
+  }
+
+  private static Path defaultReports(Workspace workspace) {
+    return workspace.work().getParent().resolve("reports");
+  }
+
   private Tier selectedTier() throws BadInputException {
     if (tier == null) {
       return catalogue ? null : Tier.CI;
@@ -279,7 +298,7 @@ public final class CheckCommand implements Callable<Integer> {
   private SwimlaneReports swimlanes(Workspace workspace) throws BadInputException {
     ReportDirectory dir;
     try {
-      dir = ReportDirectory.checked("--report", reportDir != null ? reportDir : workspace.work().getParent().resolve("reports"));
+      dir = ReportDirectory.checked("--report", reportDir != null ? reportDir : defaultReports(workspace));
     } catch (IllegalArgumentException e) {
       throw new BadInputException(e.getMessage());
     }

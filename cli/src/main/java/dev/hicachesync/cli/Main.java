@@ -68,7 +68,15 @@ public final class Main implements Runnable {
           commandLine.getErr().flush();
           return EXIT_TOOL_FAILED;
         });
-    int code = cli.execute(args);
+    int code;
+    try {
+      code = cli.execute(args);
+    } catch (VirtualMachineError e) {
+      // Every size a command takes is bounded before it allocates; this is the net under a bound that is missing.
+      err.println("hicache-sync: internal error: " + e.getClass().getSimpleName()
+          + (e.getMessage() == null ? "" : ": " + firstLine(e.getMessage())));
+      code = EXIT_TOOL_FAILED;
+    }
     out.flush();
     err.flush();
     return code;

@@ -53,6 +53,60 @@ final class OutputPaths {
     }
   }
 
+  /**
+   * Proves {@code dir} usable as an output folder: something that is not a folder is refused ({@code /dev/full}),
+   * a missing folder is created, and a probe file is created in it and removed again ({@code /proc/x}, a
+   * read-only mount and a full disk fail here, before any work).
+   *
+   * @throws IllegalArgumentException one line: the flag, the path and why it cannot be written
+   */
+  static void checkWritableFolder(String flag, Path dir) {
+    Path abs = dir.toAbsolutePath().normalize();
+    String where = flag + " " + dir + ": ";
+    if (Files.exists(abs) && !Files.isDirectory(abs)) {
+      throw new IllegalArgumentException(where + "is not a folder");
+    }
+    try {
+      Files.createDirectories(abs);
+      Path probe = Files.createTempFile(abs, ".hicache-probe-", ".tmp");
+      try (OutputStream o = Files.newOutputStream(probe, StandardOpenOption.WRITE)) {
+        o.write('\n'); // a full disk refuses the first block
+        o.flush();
+      } finally {
+        Files.deleteIfExists(probe);
+      }
+    } catch (IOException e) {
+      throw new IllegalArgumentException(where + "cannot be written (" + reason(e) + ")");
+    }
+  }
+
+  /**
+   * Checks that {@code dir}, an input folder, exists and (unless {@code suffix} is null) holds a file whose name
+   * ends with {@code suffix} ({@code --spec-dir}: a {@code .tla} module): a mistyped path is bad input, not a
+   * failed check.
+   *
+   * @throws IllegalArgumentException one line naming the flag, the path and what is missing
+   */
+  static void checkInputFolder(String flag, Path dir, String suffix) {
+    String where = flag + " " + dir + ": ";
+    if (!Files.exists(dir)) {
+      throw new IllegalArgumentException(where + "no such folder");
+    }
+    if (!Files.isDirectory(dir)) {
+      throw new IllegalArgumentException(where + "is not a folder");
+    }
+    if (suffix == null) {
+      return;
+    }
+    try (java.util.stream.Stream<Path> files = Files.list(dir)) {
+      if (files.noneMatch(f -> f.getFileName().toString().endsWith(suffix))) {
+        throw new IllegalArgumentException(where + "holds no " + suffix + " file");
+      }
+    } catch (IOException | java.io.UncheckedIOException e) {
+      throw new IllegalArgumentException(where + "cannot be read (" + e.getMessage() + ")");
+    }
+  }
+
   /** The reason of an I/O failure in a few words. */
   static String reason(IOException e) {
     if (e instanceof FileSystemException f && f.getReason() != null) {
@@ -60,6 +114,12 @@ final class OutputPaths {
     }
     if (e instanceof java.nio.file.AccessDeniedException) {
       return "permission denied";
+    }
+    if (e instanceof java.nio.file.NoSuchFileException) {
+      return "no such file or folder, and it cannot be created there";
+    }
+    if (e instanceof java.nio.file.FileAlreadyExistsException) {
+      return "a file, not a folder, is in the way";
     }
     return e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
   }

@@ -45,7 +45,7 @@ final class ProcessLauncher {
   }
 
   /** Refuses, before the run, what a world of processes cannot do (one line each, exit 2). */
-  static void checkOptions(SimulateCommand c) {
+  static void checkOptions(SimulateCommand c, long runSteps) {
     if (!c.processes) {
       throw new IllegalArgumentException("--kill-rank needs --processes (a rank process kills itself)");
     }
@@ -64,7 +64,11 @@ final class ProcessLauncher {
           + " process, and the ranks must share their L3");
     }
     if (c.killRank != null) {
-      killTarget(c.killRank, c.dp * c.cp * c.tp * c.pp);
+      long[] k = killTarget(c.killRank, c.dp * c.cp * c.tp * c.pp);
+      if (k[1] >= runSteps) {
+        throw new IllegalArgumentException("--kill-rank " + c.killRank + ": step " + k[1] + " is past the run's last"
+            + " step (" + runSteps + " steps, --steps plus --drain): the rank would never be killed");
+      }
     }
   }
 
@@ -115,7 +119,7 @@ final class ProcessLauncher {
         a.addAll(base);
         a.addAll(List.of("--world", String.valueOf(world), "--rank", String.valueOf(r), "--ports", join(ports),
             "--cluster", cluster, "--report", reports.resolve("rank-" + r + ".report").toString(),
-            "--digest-log", logs.toString()));
+            "--digest-log", logs.toString(), "--exit-with-launcher"));
         if (shared != null) {
           a.addAll(List.of("--storage-dir", shared.toString()));
         }
@@ -130,7 +134,9 @@ final class ProcessLauncher {
         try {
           // Each rank bounds its own waits by the collective timeout; the grace after a first failure lets
           // the survivors name it before anything is killed.
-          exits = w.await(Duration.ofDays(7), cfg.collectiveTimeout().plusSeconds(10));
+          // A rank every ended rank named lost (stopped: it never ends by itself) is killed at once.
+          exits = w.await(Duration.ofDays(7), cfg.collectiveTimeout().plusSeconds(10),
+              r -> namedLostByAllEnded(w, reports, r));
         } finally {
           Runtime.getRuntime().removeShutdownHook(reaper);
         }
@@ -159,6 +165,35 @@ final class ProcessLauncher {
     }
   }
 
+  /** Whether every rank that has ended wrote a report naming {@code rank} among its lost peers. */
+  private static boolean namedLostByAllEnded(LocalWorld w, Path reports, int rank) {
+    List<Process> ps = w.processes();
+    boolean any = false;
+    for (int k = 0; k < ps.size(); k++) {
+      if (k == rank || ps.get(k).isAlive()) {
+        continue;
+      }
+      if (!lostPeers(reports, k).contains(rank)) {
+        return false;
+      }
+      any = true;
+    }
+    return any;
+  }
+
+  /** The lost peers rank {@code k}'s report names; empty when it wrote none. */
+  private static List<Integer> lostPeers(Path reports, int k) {
+    Path f = reports.resolve("rank-" + k + ".report");
+    if (!Files.exists(f)) {
+      return List.of();
+    }
+    try {
+      return RankReport.read(f).lostPeers();
+    } catch (IOException | RuntimeException e) {
+      return List.of();
+    }
+  }
+
   /**
    * A world where a rank ended other than with a result (0 or 1 and its report): prints each rank's exit and
    * named error on stderr, with how long after the first failure it ended, and throws the world's exit.
@@ -179,8 +214,12 @@ final class ProcessLauncher {
     }
     int code = Main.EXIT_TOOL_FAILED;
     String first = null;
+    java.util.Set<Integer> named = new java.util.TreeSet<>(); // the ranks the others named lost
     for (LocalWorld.RankExit x : exits) {
-      String error = errorLine(x);
+      named.addAll(lostPeers(reports, x.rank()));
+    }
+    for (LocalWorld.RankExit x : exits) {
+      String error = errorLine(x, named.contains(x.rank()));
       System.err.printf(Locale.ROOT, "rank %d: exit %d, %.1f s after the first failure%s%n", x.rank(), x.exitCode(),
           Math.max(0, x.exitNanos() - firstEnd) / 1e9, error == null ? "" : ": " + error);
       code = worse(code, x);
@@ -190,13 +229,13 @@ final class ProcessLauncher {
     }
     List<Integer> lost = new ArrayList<>();
     for (LocalWorld.RankExit x : exits) {
-      if (x.killed() || x.exitCode() > 128) {
+      if (x.killed() || x.exitCode() > 128) { // a stopped rank is killed here once the others named it
         lost.add(x.rank());
       }
     }
     if (first == null) {
       first = lost.isEmpty() ? "a rank process failed (the lines above name each rank's error)"
-          : "rank process(es) " + lost + " lost (killed or crashed); every other rank named it or ended"
+          : "rank process(es) " + lost + " lost (killed, crashed or stopped); every other rank named it or ended"
               + " (collective timeout " + timeout.toMillis() + " ms)";
     }
     throw new CommandExit(code, first);
@@ -218,11 +257,14 @@ final class ProcessLauncher {
   }
 
   /** Returns a rank's named error (its {@code hicache-sync rank:} line), or a description of its end. */
-  private static String errorLine(LocalWorld.RankExit x) {
+  private static String errorLine(LocalWorld.RankExit x, boolean namedLost) {
     for (String line : x.output()) {
       if (line.startsWith("hicache-sync")) {
         return line;
       }
+    }
+    if (x.killed() && namedLost) {
+      return "lost: the other ranks named it (no call and no beat past the timeout: stopped or hung); killed";
     }
     if (x.killed()) {
       return "did not end within the grace period; killed";

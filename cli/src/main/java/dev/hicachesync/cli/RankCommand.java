@@ -3,6 +3,7 @@ package dev.hicachesync.cli;
 import dev.hicachesync.cluster.ClusterConfig;
 import dev.hicachesync.cluster.ClusterNode;
 import dev.hicachesync.cluster.ClusterStartException;
+import dev.hicachesync.cluster.LauncherWatch;
 import dev.hicachesync.collective.CollectiveException;
 import dev.hicachesync.sim.environment.EnvironmentFaults;
 import dev.hicachesync.sim.HostedRank;
@@ -60,12 +61,23 @@ public final class RankCommand extends SimulateCommand {
       description = "the killed-rank fault of simulate --kill-rank: SIGKILL this process at this step")
   long killSelfAt;
 
+  @Option(names = "--exit-with-launcher", hidden = true,
+      description = "simulate --processes: standard input is the launcher's pipe; end when it closes (the launcher died)")
+  boolean exitWithLauncher;
+
   @Override
   public Integer call() {
     String refusal = refusal();
     if (refusal != null) {
       System.err.println("hicache-sync rank: " + refusal);
       return Main.EXIT_BAD_INPUT;
+    }
+    if (exitWithLauncher) {
+      LauncherWatch.exitWhenClosed(System.in, () -> {
+        System.err.println("hicache-sync rank: rank " + rank + ": the launcher is gone (its pipe closed); ending");
+        System.err.flush();
+        Runtime.getRuntime().halt(Main.EXIT_RANK_LOST); // nobody is left to read a report; hooks could block
+      });
     }
     return super.call();
   }
@@ -103,8 +115,20 @@ public final class RankCommand extends SimulateCommand {
     if (ports.size() != world) {
       return "--ports lists " + ports.size() + " ports for a world of " + world;
     }
-    if (startTimeoutMs < 1) {
-      return "--start-timeout-ms must be >= 1";
+    try {
+      ClusterConfig.checkPorts(ports);
+    } catch (IllegalArgumentException e) {
+      return "--ports: " + e.getMessage();
+    }
+    if (startTimeoutMs < 1 || startTimeoutMs > MAX_TIMEOUT_MS) {
+      return "--start-timeout-ms must be in 1.." + MAX_TIMEOUT_MS + " (a day), got " + startTimeoutMs;
+    }
+    if (report != null) {
+      try {
+        OutputPaths.checkWritable("--report", report); // before the world assembles, not after the run
+      } catch (IllegalArgumentException e) {
+        return e.getMessage();
+      }
     }
     return null;
   }
@@ -115,7 +139,7 @@ public final class RankCommand extends SimulateCommand {
     ClusterNode.quietJGroupsLogging();
     ClusterConfig cc;
     try {
-      cc = new ClusterConfig(world, rank, host, ports, cfg.collectiveTimeout(), identity(cfg), cluster);
+      cc = new ClusterConfig(world, rank, host, ports, cfg.collectiveTimeout(), identity(cfg, env), cluster);
     } catch (IllegalArgumentException e) {
       throw new CommandExit(Main.EXIT_BAD_INPUT, e.getMessage());
     }
@@ -134,7 +158,9 @@ public final class RankCommand extends SimulateCommand {
       throw new IllegalStateException(part.crash());
     }
     if (!part.lostPeers().isEmpty() && part.divergence() != null && part.divergence().rankB() < 0) {
-      throw new CommandExit(Main.EXIT_RANK_LOST, part.error());
+      // Where this rank stopped, then every rank lost so far: a survivor that waited for another survivor still
+      // names the rank that was stopped or killed first.
+      throw new CommandExit(Main.EXIT_RANK_LOST, part.error() + " (lost peer rank(s): " + part.lostPeers() + ")");
     }
     return ProcessReports.local(cfg, part);
   }
@@ -143,7 +169,7 @@ public final class RankCommand extends SimulateCommand {
    * What every rank of one world must share, compared by the handshake before any collective: a rank of another
    * version, grid, seed or run would decide differently, and is refused naming both sides.
    */
-  static String identity(SimConfig cfg) {
+  static String identity(SimConfig cfg, EnvironmentFaults env) {
     List<String> parts = new ArrayList<>();
     parts.add("version=" + cfg.version());
     parts.add("topology=" + cfg.topology());
@@ -155,6 +181,22 @@ public final class RankCommand extends SimulateCommand {
     if (cfg.hostBufferOnly()) {
       parts.add("host_memory=buffer_only"); // parks hits where a cache-mode rank revokes; absent in cache mode
     }
+    // Every other setting a decision reads: capacities (eviction, admission), the L3's bound (each rank's own
+    // shard evicts), the bugs injected, the drain, the read failure rate and the seeded faults (read outcomes),
+    // the data path (a store's objects must be the same size on every rank), the digest cadence (a cross-check
+    // point on one rank is a collective on all). Rank-local settings stay out: the folder, the log files, fsync,
+    // the device tier, the host layout (they move the same bytes), the collective timeout (only how long to wait).
+    parts.add("page_size=" + cfg.pageSize());
+    parts.add("device_pages=" + cfg.devicePages());
+    parts.add("host_pages=" + cfg.hostPages());
+    parts.add("max_running=" + cfg.maxRunning());
+    parts.add("storage_pages=" + cfg.storagePages());
+    parts.add("faults=" + cfg.faults());
+    parts.add("drain=" + cfg.drainSteps());
+    parts.add("read_failure=" + cfg.readFailure());
+    parts.add("digest_every=" + cfg.fullDigestEvery());
+    parts.add("data=" + (cfg.data().on() ? cfg.data().layers() + "x" + cfg.data().layerBytes() : "off"));
+    parts.add("env_faults=" + (env == null ? "none" : env.canonical()));
     return String.join(" ", parts);
   }
 }

@@ -13,6 +13,7 @@ import dev.hicachesync.sim.StorageMode;
 import dev.hicachesync.storage.FileStorageBackend;
 import dev.hicachesync.sync.ProtocolVersion;
 import dev.hicachesync.tier.DeviceChoice;
+import dev.hicachesync.tier.DeviceTiers;
 import dev.hicachesync.tier.HostLayout;
 import dev.hicachesync.topology.Topology;
 import dev.hicachesync.workload.MalformedTraceException;
@@ -64,7 +65,7 @@ public class SimulateCommand implements Callable<Integer> {
 
   @Option(names = "--version", defaultValue = "unified",
       description = "protocol version: pre20460, post20460, merged, unified (default ${DEFAULT-VALUE}, SGLang's"
-          + " unified radix cache; merged with --trace, whose spec is HiCacheSync.tla)")
+          + " unified radix cache; merged with --trace-loop spec, whose spec is HiCacheSync.tla)")
   String version;
 
   @Option(names = {"--storage", "--hicache-storage-backend"}, defaultValue = "memory",
@@ -161,12 +162,15 @@ public class SimulateCommand implements Callable<Integer> {
   @Mixin
   WorkloadOptions workload;
 
-  /** {@code --trace FILE}: a spec-shaped run and its trace; see {@link TraceOptions}. */
+  /** {@code --trace FILE}: this run's trace, or a spec-shaped run's; see {@link TraceOptions}. */
   @Mixin
   TraceOptions trace;
 
   @Spec
   CommandSpec spec;
+
+  /** Longest collective timeout: one day (waits are kept in nanoseconds; a longer one is a hang). */
+  static final long MAX_TIMEOUT_MS = 86_400_000L;
 
   @Override
   public Integer call() {
@@ -187,18 +191,20 @@ public class SimulateCommand implements Callable<Integer> {
         }
       }
       WorldLimits.check("simulate", WorldLimits.SIMULATE, dp, cp, tp, pp);
+      trace.checkGiven(spec.commandLine().getParseResult());
       checkPaths();
       if (drain < 0) {
         throw new IllegalArgumentException("--drain must be >= 0");
       }
-      if (timeoutMs < 1) {
-        throw new IllegalArgumentException("--timeout-ms must be >= 1");
+      if (timeoutMs < 1 || timeoutMs > MAX_TIMEOUT_MS) {
+        // Bounded: a wait is kept in nanoseconds, and a day is past any collective that is not a hang.
+        throw new IllegalArgumentException("--timeout-ms must be in 1.." + MAX_TIMEOUT_MS + " (a day), got " + timeoutMs);
       }
       SimConfig.Builder b = SimConfig.builder()
           .topology(Topology.of(dp, cp, tp, pp))
           .steps(steps)
           .seed(seed)
-          .version(versionOf(trace.on() && !spec.commandLine().getParseResult().hasMatchedOption("--version")))
+          .version(versionOf(specTrace() && !spec.commandLine().getParseResult().hasMatchedOption("--version")))
           .storage(StorageMode.parse(storage))
           .storageDir(storageDir)
           .storageDurable(storageDurable)
@@ -215,21 +221,29 @@ public class SimulateCommand implements Callable<Integer> {
       replay = workload.apply(b, StorageMode.parse(storage), dp, devicePages, hostPages, steps, drain);
       if (trace.on()) {
         trace.apply(b, spec.commandLine().getParseResult(), seed, storage,
-            versionOf(!spec.commandLine().getParseResult().hasMatchedOption("--version")) == ProtocolVersion.UNIFIED);
+            versionOf(specTrace() && !spec.commandLine().getParseResult().hasMatchedOption("--version"))
+                == ProtocolVersion.UNIFIED);
       }
       cfg = b.build();
       if (environmentFaults != null) {
-        if (trace.on()) {
-          throw new IllegalArgumentException("--faults and --trace do not go together: a spec-shaped run has no "
-              + "environment faults the spec models");
+        if (specTrace()) {
+          throw new IllegalArgumentException("--faults and --trace-loop " + trace.loop + " do not go together: a"
+              + " spec-shaped run has no environment faults the spec models (--trace alone traces the soak)");
         }
         env = EnvironmentFaults.parse(environmentFaults);
+        env.check(cfg);
         cfg = env.apply(b, cfg.timing(), cfg.workload() != null ? cfg.workload()
             : SyntheticWorkload.factory(cfg.pageSize())).build();
       }
       checkDataMemory(cfg);
+      checkDevice(cfg);
+      if (processes || killRank != null) {
+        ProcessLauncher.checkOptions(this, cfg.steps() + cfg.drainSteps());
+      }
       if (freshStorage && cfg.storage() == StorageMode.FILE) {
-        FileStorageBackend.clear(storageDir); // only once every flag is known good: this deletes files
+        // Only once every flag is known good: this deletes files (only the page objects and temporary files
+        // of a folder that carries the store marker; anything else is refused or kept).
+        System.out.println(FileStorageBackend.clear(storageDir).describe(storageDir));
       }
     } catch (IllegalArgumentException | MalformedTraceException e) { // InvalidTopologyException included
       System.err.println("hicache-sync simulate: " + e.getMessage());
@@ -248,7 +262,7 @@ public class SimulateCommand implements Callable<Integer> {
     }
     SimResult r;
     try {
-      r = trace.on() ? trace.run(cfg) : run(cfg, env);
+      r = run(cfg, env);
     } catch (RuntimeException e) {
       return RunFailures.report(spec.name(), e);
     }
@@ -257,8 +271,8 @@ public class SimulateCommand implements Callable<Integer> {
       System.out.println(faultsLine(env));
     }
     if (trace.on() && cfg.specShaped() == null) {
-      System.out.println("trace: " + trace.trace + " (the simulator's own scheduler: features the spec cannot"
-          + " follow, listed in its header)");
+      System.out.println("trace: " + trace.trace + " (this run, the simulator's own loop; validate-trace checks it"
+          + " with TraceHiCacheRun.tla)");
     } else if (trace.on()) {
       System.out.println("trace: " + trace.trace + " (spec-shaped, requests "
           + cfg.specShaped().requests() + ", " + cfg.specShaped().pagesPerKey() + " page(s) per key, device "
@@ -291,7 +305,15 @@ public class SimulateCommand implements Callable<Integer> {
       launcher = new ProcessLauncher(spec.commandLine().getParseResult().originalArgs(), killRank, digestLog);
       return launcher.run(cfg);
     }
+    if (trace.on()) { // the same run, recording its trace
+      return trace.run(cfg, sim -> sim.withFaults(env).withDigestLogs(digestLog));
+    }
     return new Simulator(cfg).withFaults(env).withDigestLogs(digestLog).run();
+  }
+
+  /** Whether the run is traced spec-shaped ({@code --trace} with {@code --trace-loop spec} or {@code spec-in-step}). */
+  private boolean specTrace() {
+    return trace.on() && trace.specShaped();
   }
 
   /** The launcher of a --processes run (it holds the world's fault counts), or null. */
@@ -316,9 +338,12 @@ public class SimulateCommand implements Callable<Integer> {
    */
   private void checkPaths() {
     if (storageDir != null) {
-      if (StorageMode.parse(storage) == StorageMode.FILE) {
-        FileStorageBackend.checkRoot(storageDir);
+      StorageMode mode = StorageMode.parse(storage);
+      if (mode != StorageMode.FILE) {
+        throw new IllegalArgumentException("--storage-dir is the folder of --storage file, but --storage is "
+            + mode.name().toLowerCase(Locale.ROOT) + ": no folder would be used");
       }
+      FileStorageBackend.checkRoot(storageDir);
     } else if (freshStorage) {
       throw new IllegalArgumentException("--fresh-storage needs --storage-dir (a temporary store starts empty)");
     }
@@ -328,8 +353,19 @@ public class SimulateCommand implements Callable<Integer> {
     if (log != null) {
       OutputPaths.checkWritable("--log", log);
     }
-    if (processes || killRank != null) {
-      ProcessLauncher.checkOptions(this);
+    if (digestLog != null) {
+      OutputPaths.checkWritableFolder("--digest-log", digestLog);
+    }
+  }
+
+  /**
+   * {@code --device cuda} asks for the GPU: without a CUDA device that is bad input, said before the run (the
+   * line names what the probe found), not a failure in the middle of it.
+   */
+  private static void checkDevice(SimConfig cfg) {
+    if (cfg.data().on() && cfg.data().device() == DeviceChoice.CUDA && !DeviceTiers.probe().available()) {
+      throw new IllegalArgumentException("--device cuda: no usable CUDA device (" + DeviceTiers.probe().detail()
+          + "); use --device auto (falls back to the simulated tier) or simulated");
     }
   }
 

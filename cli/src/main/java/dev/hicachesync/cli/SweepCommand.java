@@ -99,6 +99,9 @@ public final class SweepCommand implements Callable<Integer> {
   @Option(names = "--title", paramLabel = "TEXT", description = "Chart title (default: from the trace).")
   String title;
 
+  /** Longest chart title: the chart draws it on one line, and JFreeChart's wrapping of a long one takes minutes. */
+  static final int MAX_TITLE = 200;
+
   @Override
   public Integer call() throws IOException {
     PrintStream stdout = System.out;
@@ -116,12 +119,25 @@ public final class SweepCommand implements Callable<Integer> {
       for (String p : writePolicies) {
         WritePolicy.parse(p);
       }
-      for (double r : hostRatios) {
-        if (!(r >= 0)) {
-          throw new IllegalArgumentException("--host-ratio values must be >= 0, got " + r);
-        }
+      if (title != null && title.length() > MAX_TITLE) {
+        throw new IllegalArgumentException("--title is " + title.length() + " characters, over the bound of "
+            + MAX_TITLE + " (a chart title is one line)");
       }
       device = workload.devicePages(devicePages, workload.given("--device-pages"));
+      java.util.Set<Double> seen = new java.util.HashSet<>();
+      for (double r : hostRatios) {
+        if (!(r >= 0) || Double.isInfinite(r)) {
+          throw new IllegalArgumentException("--host-ratio values must be finite and >= 0, got " + r);
+        }
+        if (!seen.add(r)) {
+          throw new IllegalArgumentException("--host-ratio lists " + r + " twice; each ratio is one point of the chart");
+        }
+        double host = Math.floor(r * device);
+        if (host > SimConfig.MAX_POOL_PAGES) {
+          throw new IllegalArgumentException("--host-ratio " + r + " gives an L2 of " + (long) host + " pages ("
+              + r + " x " + device + " L1 pages), over the bound of " + SimConfig.MAX_POOL_PAGES + " pages per rank");
+        }
+      }
       base = SimConfig.builder().topology(Topology.of(dp, cp, tp, 1)).seed(seed)
           .version(ProtocolVersion.parse(version)).storage(StorageMode.parse(storage))
           .prefetchPolicy(PrefetchPolicy.parse(prefetchPolicy))
@@ -183,7 +199,7 @@ public final class SweepCommand implements Callable<Integer> {
 
   private SimResult replay(SimConfig.Builder base, List<MooncakeRequest> trace, int device,
       String policy, double ratio) {
-    int host = (int) Math.min(Integer.MAX_VALUE, Math.floor(ratio * device));
+    int host = (int) Math.floor(ratio * device); // bounded by MAX_POOL_PAGES before the first replay
     base.writePolicy(WritePolicy.parse(policy)).pageSize(workload.pageSize)
         .maxRunning(workload.maxRunning()).devicePages(device).hostPages(host);
     workload.configure(base, trace, dp, device, null);

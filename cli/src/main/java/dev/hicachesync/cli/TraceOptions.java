@@ -13,39 +13,39 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParseResult;
 
 /**
- * {@code simulate --trace FILE}: a spec-shaped run ({@code sim.SpecShaped}) whose NDJSON trace {@code
- * validate-trace} checks against the spec. Off by default: without {@code --trace} nothing is wrapped or
- * recorded. With it, the capacities and step count the user did not set get small defaults in pages (TLC
- * checks every event), and storage must be off.
+ * {@code simulate --trace FILE}: records the run's NDJSON trace for {@code validate-trace}. Off by default:
+ * without {@code --trace} nothing is wrapped or recorded. By default ({@code --trace-loop simulator}) the run
+ * is the very run {@code simulate} makes without {@code --trace} (same configuration, same report but for the
+ * trace's own line): its trace is checked by {@code spec/TraceHiCacheRun.tla}. {@code --trace-loop spec} or
+ * {@code spec-in-step} shape the run instead as {@code spec/HiCacheSync.tla}'s models ({@code sim.SpecShaped}),
+ * with small capacities in pages, a fixed request stream and storage off unless asked for.
  */
 public final class TraceOptions {
 
   @Option(names = "--trace", paramLabel = "FILE",
-      description = "run spec-shaped (keys of --pages-per-key pages, one request per step; storage off unless"
-          + " --storage is given, then 1 page per key; --pp > 1: post20460 or merged, storage off)"
-          + " and write its NDJSON trace for validate-trace; with --version unified shaped as HiCacheUnified.tla"
-          + " (keys 1..N, write_back, pools of N pages, --data off)")
+      description = "write the run's NDJSON trace for validate-trace; the run is the same as without --trace"
+          + " (--trace-loop simulator, the default); --trace-loop spec shapes it as the spec's models instead")
   Path trace;
 
   @Option(names = "--trace-requests", defaultValue = "8",
-      description = "with --trace: requests in the stream (default ${DEFAULT-VALUE})")
+      description = "with --trace-loop spec: requests in the stream (default ${DEFAULT-VALUE})")
   int requests;
 
   @Option(names = "--trace-keys", defaultValue = "4",
-      description = "with --trace: distinct keys the seed draws the requests from (default ${DEFAULT-VALUE})")
+      description = "with --trace-loop spec: distinct keys the seed draws the requests from (default ${DEFAULT-VALUE})")
   int keys;
 
   @Option(names = "--pages-per-key", defaultValue = "1",
-      description = "with --trace: pages of one key (default ${DEFAULT-VALUE})")
+      description = "with --trace-loop spec: pages of one key (default ${DEFAULT-VALUE})")
   int pagesPerKey;
 
-  @Option(names = "--trace-loop", paramLabel = "spec|spec-in-step|simulator", defaultValue = "spec",
-      description = "with --trace: the scheduler loop's configuration: spec (default) is the spec-shaped one"
-          + " validate-trace checks; spec-in-step the same in SGLang's normal event loop (a request finishes at"
-          + " the end of the step that admitted it, write-through at insert; features finish_in_step,"
-          + " write_at_insert, which validate-trace also checks); simulator is the simulator's own (its workload, several running requests,"
-          + " decode, aborts), traced the same way, whose header lists the features the spec cannot follow"
-          + " (validate-trace refuses it, exit 2)")
+  @Option(names = "--trace-loop", paramLabel = "simulator|spec|spec-in-step", defaultValue = "simulator",
+      description = "with --trace: which run is traced: simulator (default) the simulator's own, the same run as"
+          + " without --trace (its workload, several running requests, decode, aborts; checked by"
+          + " TraceHiCacheRun.tla); spec a run shaped as HiCacheSync.tla's models (one request per step, keys of"
+          + " --pages-per-key pages, storage off unless --storage is given; --version defaults to merged; with"
+          + " --version unified shaped as HiCacheUnified.tla); spec-in-step the same in SGLang's normal event"
+          + " loop (features finish_in_step, write_at_insert)")
   String loop;
 
   @Option(names = "--trace-aborts",
@@ -53,6 +53,41 @@ public final class TraceOptions {
           + " they still wait one step after arriving (feature aborts; with --storage, where requests wait for"
           + " their prefetch)")
   boolean aborts;
+
+  /** The options that shape a spec-shaped run only (refused with the simulator's own loop). */
+  static final java.util.List<String> SPEC_SHAPE_OPTIONS = java.util.List.of("--trace-requests", "--trace-keys",
+      "--pages-per-key", "--trace-aborts");
+
+  /** Most requests of a spec-shaped stream: TLC validates traces of a few dozen; the stream is allocated up front. */
+  static final int MAX_REQUESTS = 100_000;
+  /** Most distinct keys, and most pages of one key (a key's tokens are one array). */
+  static final int MAX_KEYS = 100_000;
+  static final int MAX_PAGES_PER_KEY = 4_096;
+
+  /**
+   * Refuses the trace options without {@code --trace} (they would change nothing: the run records no trace)
+   * and sizes over their bounds, before anything is allocated.
+   */
+  void checkGiven(ParseResult given) {
+    if (trace == null) {
+      for (String o : new String[] {"--trace-aborts", "--trace-requests", "--trace-keys", "--pages-per-key",
+          "--trace-loop"}) {
+        if (given.hasMatchedOption(o)) {
+          throw new IllegalArgumentException(o + " shapes a traced run; it needs --trace FILE");
+        }
+      }
+      return;
+    }
+    bound("--trace-requests", requests, MAX_REQUESTS);
+    bound("--trace-keys", keys, MAX_KEYS);
+    bound("--pages-per-key", pagesPerKey, MAX_PAGES_PER_KEY);
+  }
+
+  private static void bound(String flag, int value, int max) {
+    if (value < 1 || value > max) {
+      throw new IllegalArgumentException(flag + " must be in 1.." + max + ", got " + value);
+    }
+  }
 
   /** Whether a trace was asked for. */
   boolean on() {
@@ -78,8 +113,11 @@ public final class TraceOptions {
           + "'");
     }
     if (!specShaped()) {
-      if (aborts) {
-        throw new IllegalArgumentException("--trace-aborts needs a spec-shaped --trace-loop (spec or spec-in-step)");
+      for (String o : SPEC_SHAPE_OPTIONS) {
+        if (given.hasMatchedOption(o)) {
+          throw new IllegalArgumentException(o + " shapes a spec-shaped trace: add --trace-loop spec (or"
+              + " spec-in-step); --trace alone records the simulator's own run, unchanged");
+        }
       }
       return; // the simulator's own configuration, as without --trace
     }
@@ -136,15 +174,23 @@ public final class TraceOptions {
     }
   }
 
-  /** Whether the traced run is spec-shaped (the default {@code --trace-loop spec}). */
+  /** Whether the traced run is spec-shaped ({@code --trace-loop spec} or {@code spec-in-step}). */
   boolean specShaped() {
     return !"simulator".equals(loop);
   }
 
   /** Runs {@code cfg}, recording its trace into the file. */
   SimResult run(SimConfig cfg) {
+    return run(cfg, s -> s);
+  }
+
+  /**
+   * Runs {@code cfg} as {@code configure} sets the simulator up (its environment faults and digest logs: the
+   * same calls as the untraced run), recording its trace into the file.
+   */
+  SimResult run(SimConfig cfg, java.util.function.UnaryOperator<Simulator> configure) {
     try (NdjsonTraceRecorder rec = NdjsonTraceRecorder.toFile(trace)) {
-      return new Simulator(cfg, rec).run();
+      return configure.apply(new Simulator(cfg, rec)).run();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -6,6 +6,7 @@ import dev.hicachesync.modelcheck.TlcJar;
 import dev.hicachesync.modelcheck.TlcRunner;
 import dev.hicachesync.modelcheck.Workspace;
 import dev.hicachesync.modelcheck.validate.PipelineTraces;
+import dev.hicachesync.modelcheck.validate.RunTraces;
 import dev.hicachesync.modelcheck.validate.SpecEvent;
 import dev.hicachesync.modelcheck.validate.SpecEvents;
 import dev.hicachesync.modelcheck.validate.TraceValidator;
@@ -60,6 +61,12 @@ public final class ValidateTraceCommand implements Callable<Integer> {
       description = "Stop TLC after S seconds (default: ${DEFAULT-VALUE}).")
   int timeLimit;
 
+  @Option(names = "--window", paramLabel = "EVENTS", defaultValue = "" + TraceValidator.DEFAULT_WINDOW,
+      description = "Validate a trace of a run's own loop in windows of EVENTS events, each starting from the state"
+          + " TLC reached at the end of the previous one (the same verdict as one pass: TraceHiCacheRun.tla is"
+          + " deterministic given the trace); 0: one pass (default: ${DEFAULT-VALUE}).")
+  int window;
+
   @Option(names = "--report", paramLabel = "DIR", description = "Write the trace as an HTML swimlane page into DIR"
       + " (default: modelcheck/target/reports).")
   Path reportDir;
@@ -71,6 +78,10 @@ public final class ValidateTraceCommand implements Callable<Integer> {
   public Integer call() throws IOException, InterruptedException {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
+    if (window < 0) {
+      err.println("hicache-sync validate-trace: --window must be >= 0 (0: one pass), got " + window);
+      return Main.EXIT_BAD_INPUT;
+    }
     if (timeLimit < 1) {
       err.println("hicache-sync validate-trace: --time-limit must be at least 1 second (got " + timeLimit + ")");
       return Main.EXIT_BAD_INPUT;
@@ -86,7 +97,12 @@ public final class ValidateTraceCommand implements Callable<Integer> {
     Trace trace;
     try {
       trace = TraceReader.read(file);
-      TraceFeature unfollowable = trace.header().unfollowable();
+      String runRefusal = RunTraces.refusal(trace.header()); // a run's own loop: TraceHiCacheRun.tla
+      if (runRefusal != null) {
+        err.println("hicache-sync validate-trace: " + runRefusal);
+        return Main.EXIT_BAD_INPUT;
+      }
+      TraceFeature unfollowable = RunTraces.applies(trace.header()) ? null : trace.header().unfollowable();
       if (unfollowable != null && !UNIFIED.equals(trace.header().version())) {
         // before the consistency checks: those assume the spec's scheduler
         err.println("hicache-sync validate-trace: the trace uses feature '" + unfollowable.label()
@@ -94,7 +110,7 @@ public final class ValidateTraceCommand implements Callable<Integer> {
         return Main.EXIT_BAD_INPUT;
       }
       UnifiedTraceFeatures.Refusal refused = UNIFIED.equals(trace.header().version())
-          ? UnifiedTraceFeatures.unfollowable(trace.header()) : null;
+          && !RunTraces.applies(trace.header()) ? UnifiedTraceFeatures.unfollowable(trace.header()) : null;
       if (refused != null) { // the unified trace module's own list (TraceHiCacheUnified.tla)
         err.println("hicache-sync validate-trace: the trace uses feature '" + refused.label()
             + "', which the spec (HiCacheUnified) cannot follow: " + refused.whyNot());
@@ -105,13 +121,21 @@ public final class ValidateTraceCommand implements Callable<Integer> {
       err.println("hicache-sync validate-trace: not a trace: " + e.getMessage());
       return Main.EXIT_BAD_INPUT;
     }
-    String pipelineRefusal = UNIFIED.equals(trace.header().version()) ? null
+    String pipelineRefusal = UNIFIED.equals(trace.header().version()) || RunTraces.applies(trace.header()) ? null
         : PipelineTraces.refusal(trace.header()); // PP > 1 beyond TraceHiCachePipeline.tla
     if (pipelineRefusal != null) {
       err.println("hicache-sync validate-trace: " + file + ": " + pipelineRefusal);
       return Main.EXIT_BAD_INPUT;
     }
     Workspace workspace = Workspace.fromRoot().with(null, specDir);
+    try { // before TLC runs: a bad path is bad input, and must not cost a validation first
+      if (specDir != null) {
+        OutputPaths.checkInputFolder("--spec-dir", specDir, null); // a folder without the trace spec: TLC's exit 3
+      }
+    } catch (IllegalArgumentException e) {
+      err.println("hicache-sync validate-trace: " + e.getMessage());
+      return Main.EXIT_BAD_INPUT;
+    }
     ProgressReporter progress = new ProgressReporter(err, System.console() != null);
     TlcRunner runner;
     try {
@@ -122,7 +146,7 @@ public final class ValidateTraceCommand implements Callable<Integer> {
     }
     String name = runName(file);
     Validation v = new TraceValidator(workspace, runner, Duration.ofSeconds(timeLimit))
-        .validate(trace, name, file.toString());
+        .validate(trace, name, file.toString(), window);
     int code = report(out, err, file.toString(), trace.header(), v);
     if (v.outcome() != Validation.Outcome.TLC_FAILED) {
       Path page = pages.write("trace-" + name, TracePage.render(file.toString(), trace.header(), SpecEvents.merge(trace), v));
@@ -136,7 +160,7 @@ public final class ValidateTraceCommand implements Callable<Integer> {
     String tlc = v.tlc().map(r -> String.format("TLC: %,d distinct states, %.1f s", r.distinct(), r.seconds()))
         .orElse("");
     String model = h.version() + " dp,cp,tp,pp=" + h.dp() + "," + h.cp() + "," + h.tp() + "," + h.pp();
-    String module = UNIFIED.equals(h.version()) ? "HiCacheUnified"
+    String module = RunTraces.applies(h) ? RunTraces.MODEL : UNIFIED.equals(h.version()) ? "HiCacheUnified"
         : PipelineTraces.applies(h) ? PipelineTraces.MODEL : "HiCacheSync";
     switch (v.outcome()) {
       case ACCEPTED:

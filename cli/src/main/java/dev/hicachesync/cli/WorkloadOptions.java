@@ -209,11 +209,16 @@ public final class WorkloadOptions {
     if (!Files.isRegularFile(workload) || !Files.isReadable(workload)) {
       throw new IllegalArgumentException("--workload " + workload + ": no such readable file");
     }
+    List<MooncakeRequest> trace;
     try {
-      return MooncakeTrace.readAll(workload, requests);
-    } catch (UncheckedIOException e) {
-      throw new IllegalArgumentException("--workload " + workload + ": " + e.getMessage());
+      trace = MooncakeTrace.readAll(workload, requests);
+    } catch (UncheckedIOException | java.nio.charset.CharacterCodingException e) {
+      throw new IllegalArgumentException("--workload " + workload + ": not a text trace (" + e.getMessage() + ")");
     }
+    if (trace.isEmpty()) {
+      throw new IllegalArgumentException("--workload " + workload + " holds no request: nothing to replay");
+    }
+    return trace;
   }
 
   /**

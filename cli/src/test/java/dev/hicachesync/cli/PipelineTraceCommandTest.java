@@ -28,7 +28,7 @@ class PipelineTraceCommandTest {
   void aSimulatedPipelineTraceIsAcceptedByThePipelineModule() throws Exception {
     Path f = file("pipeline");
     CommandRun sim = CommandRun.of(new SimulateCommand(), "--seed", "3", "--pp", "2", "--cp", "1", "--tp", "1",
-        "--version", "merged", "--data", "off", "--trace", f.toString());
+        "--version", "merged", "--data", "off", "--trace", f.toString(), "--trace-loop", "spec");
     assertEquals(0, sim.code(), sim.out() + sim.err());
     List<String> lines = Files.readAllLines(f);
     assertTrue(lines.get(0).contains("\"PP\":2,\"Version\":\"merged\""), lines.get(0));
@@ -56,13 +56,13 @@ class PipelineTraceCommandTest {
   @Test
   void aPipelineRunTheModuleCannotFollowIsNotSimulated() throws Exception {
     CommandRun storage = CommandRun.of(new SimulateCommand(), "--seed", "3", "--pp", "2", "--version", "merged",
-        "--storage", "memory", "--trace", file("pipeline-storage-sim").toString());
+        "--storage", "memory", "--trace", file("pipeline-storage-sim").toString(), "--trace-loop", "spec");
     assertEquals(2, storage.code(), storage.out() + storage.err());
     assertEquals(1, storage.err().strip().lines().count(), storage.err());
     assertTrue(storage.err().contains("with --pp > 1 needs storage off"), storage.err());
 
     CommandRun legacy = CommandRun.of(new SimulateCommand(), "--seed", "3", "--pp", "2", "--version", "pre20460",
-        "--trace", file("pipeline-pre20460-sim").toString());
+        "--trace", file("pipeline-pre20460-sim").toString(), "--trace-loop", "spec");
     assertEquals(2, legacy.code(), legacy.out() + legacy.err());
     assertTrue(legacy.err().contains("with --pp > 1 needs --version post20460 or merged"), legacy.err());
   }

@@ -40,18 +40,26 @@ class SimulateCommandTest {
   }
 
   /**
-   * A spec-shaped run that names no version stays on merged (README's trace commands); {@code --version
-   * unified --trace} runs HiCacheUnified's shape (keys 1..N, write_back, pools of N pages, data off) and
-   * writes a unified header; what that shape cannot be is refused in one line.
+   * {@code --trace} alone records the run {@code simulate} makes without it: the default version (unified), the
+   * same report but for the trace's line. A spec-shaped run ({@code --trace-loop spec}) that names no version
+   * stays on merged (HiCacheSync.tla's); {@code --version unified --trace-loop spec} runs HiCacheUnified's shape
+   * (keys 1..N, write_back, pools of N pages, data off) and writes a unified header; what that shape cannot be is
+   * refused in one line.
    */
   @Test
-  void traceWithoutVersionStaysMergedAndUnifiedTraceIsShapedAsHiCacheUnified() throws Exception {
+  void traceAloneIsTheSameRunAndSpecShapedTraceWithoutVersionStaysMerged() throws Exception {
     java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("sim-trace-default");
-    CommandRun r = run("--seed", "3", "--trace", dir.resolve("run.ndjson").toString());
+    CommandRun plain = run("--seed", "3", "--steps", "200");
+    CommandRun same = run("--seed", "3", "--steps", "200", "--trace", dir.resolve("same.ndjson").toString());
+    assertEquals(0, same.code(), same.out() + same.err());
+    assertTrue(same.out().contains(", version unified, "), same.out());
+    assertEquals(TraceFeaturesCommandTest.report(plain), TraceFeaturesCommandTest.report(same));
+    CommandRun r = run("--seed", "3", "--trace", dir.resolve("run.ndjson").toString(), "--trace-loop", "spec");
     assertEquals(0, r.code(), r.out() + r.err());
     assertTrue(r.out().contains(", version merged, "), r.out());
     java.nio.file.Path uf = dir.resolve("u.ndjson");
-    CommandRun u = run("--version", "unified", "--seed", "3", "--trace-requests", "3", "--trace", uf.toString());
+    CommandRun u = run("--version", "unified", "--seed", "3", "--trace-requests", "3", "--trace", uf.toString(),
+        "--trace-loop", "spec");
     assertEquals(0, u.code(), u.out() + u.err());
     assertTrue(u.out().contains(", version unified, ") && u.out().contains("write write_back"), u.out());
     String header = java.nio.file.Files.readAllLines(uf).get(0);
@@ -60,7 +68,7 @@ class SimulateCommandTest {
     for (String[] bad : new String[][] {{"--trace-keys", "2"}, {"--write-policy", "write_through"},
         {"--pages-per-key", "2"}, {"--data", "on"}, {"--host-pages", "2"}}) {
       CommandRun b = run("--version", "unified", "--seed", "3", "--trace-requests", "3", "--trace",
-          dir.resolve("bad.ndjson").toString(), bad[0], bad[1]);
+          dir.resolve("bad.ndjson").toString(), "--trace-loop", "spec", bad[0], bad[1]);
       assertEquals(2, b.code(), String.join(" ", bad) + ": " + b.out() + b.err());
       assertEquals(1, b.err().strip().lines().count(), b.err());
       assertTrue(b.err().contains("unified"), b.err());

@@ -27,7 +27,8 @@ class SimulateTraceCommandTest {
   @Test
   void aSimulatedTraceIsAcceptedAndAnEditedOneRejected() throws Exception {
     Path f = file("simulated");
-    CommandRun sim = CommandRun.of(new SimulateCommand(), "--seed", "3", "--trace", f.toString());
+    CommandRun sim = CommandRun.of(new SimulateCommand(), "--seed", "3", "--trace", f.toString(), "--trace-loop",
+        "spec");
     assertEquals(0, sim.code(), sim.out() + sim.err());
     assertTrue(sim.out().contains("trace: " + f + " (spec-shaped, requests "), sim.out());
     List<String> lines = Files.readAllLines(f);
@@ -70,7 +71,7 @@ class SimulateTraceCommandTest {
     Path f = file("storage");
     CommandRun sim = CommandRun.of(new SimulateCommand(), "--storage", "memory", "--cp", "2", "--tp", "1",
         "--policy", "best_effort", "--seed", "3", "--device-pages", "1", "--host-pages", "2", "--trace-keys", "4",
-        "--trace-requests", "10", "--trace", f.toString());
+        "--trace-requests", "10", "--trace", f.toString(), "--trace-loop", "spec");
     assertEquals(0, sim.code(), sim.out() + sim.err());
     List<String> lines = Files.readAllLines(f);
     assertTrue(lines.get(0).contains("\"StorageOn\":true") && lines.get(0).contains("\"PrefetchThreshold\":1"),
@@ -85,7 +86,7 @@ class SimulateTraceCommandTest {
   @Test
   void aTraceWithStorageOnAndMultiPageKeysIsRefused() throws Exception {
     CommandRun r = CommandRun.of(new SimulateCommand(), "--storage", "memory", "--pages-per-key", "2", "--trace",
-        file("storage-2p").toString());
+        file("storage-2p").toString(), "--trace-loop", "spec");
     assertEquals(2, r.code(), r.out() + r.err());
     assertEquals(1, r.err().lines().count(), r.err());
     assertTrue(r.err().contains("with storage on needs --pages-per-key 1"), r.err());

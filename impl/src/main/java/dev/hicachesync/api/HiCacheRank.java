@@ -45,12 +45,14 @@ import java.util.function.LongSupplier;
  * The ranks of a sync domain (all attention-CP × attention-TP ranks of a replica, and its pipeline stages)
  * must make the same calls with the same arguments in the same order: the collectives pair by order (the
  * k-th call of every member meets the k-th call of the others), and the calls that issue none still change
- * the tree and the pools, which must stay equal (INV-3, INV-6). A step is:
+ * the tree and the pools, which must stay equal (INV-3, INV-6). A step is {@link StepOrder}'s phases in
+ * order:
  * <ol>
- *   <li>{@link #runPrefetchThread} (S7, prefetch groups), then {@link #checkHicacheEvents} (S1–S3, or S123 in
- *       {@code merged});
+ *   <li>{@link #runPrefetchThread} (S7, prefetch groups);
+ *   <li>the engine's RECV (the step's new requests, the same on every rank);
  *   <li>for each new request: {@link #matchPrefix}, {@link #prefetchFromStorage};
  *   <li>for each aborted waiting request: {@link #releaseAbortedRequest} (S6);
+ *   <li>{@link #checkHicacheEvents} (S1–S3, or S123 in {@code merged});
  *   <li>admission, per waiting request in queue order: {@link #checkPrefetchProgress} (S4, S5) until it
  *       returns true, then {@link #matchPrefix}, {@link #initLoadBack}, {@link #allocForExtend}, the
  *       engine's prefill, {@link #cacheUnfinishedReq};
@@ -151,14 +153,19 @@ public final class HiCacheRank implements AutoCloseable {
    *
    * <p>Thread: scheduler. Collectives: none. Order: right before each RECV.
    *
-   * @param waiting the index (from 1) of the request waiting for admission, 0 for none
-   * @param running the index (from 1) of the request running, 0 for none
+   * <p>The line also carries the rank's backup acks queued and its digest (one running hash per invariant),
+   * which {@code validate-trace} compares across the sync domain.
+   *
+   * @param waiting the index (from 1) of the request waiting for admission, 0 for none; a scheduler that keeps
+   *     several (a loop of its own, not shaped as the spec's one request at a time) gives their number
+   * @param running the index (from 1) of the request running, 0 for none; or, likewise, their number
    */
   public void beforeRecv(int waiting, int running) {
     if (trace != null) {
       int[] q = controller.view().queueSizes();
-      trace.beforeRecv(new Snapshot(controller.view().freeDevicePages(), controller.view().freeHostPages(), q[0], q[1], q[2],
-          q[4], waiting, running));
+      dev.hicachesync.controller.ControllerDigest d = controller.view().digest();
+      trace.beforeRecv(new Snapshot(controller.view().freeDevicePages(), controller.view().freeHostPages(), q[0], q[1],
+          q[2], q[4], waiting, running, q[3], Snapshot.digest(d.tree(), d.acks(), d.prefetch(), d.alloc())));
     }
   }
 

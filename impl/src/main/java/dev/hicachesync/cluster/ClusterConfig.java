@@ -36,13 +36,30 @@ public record ClusterConfig(
     if (ports.size() != world) {
       throw new IllegalArgumentException("need one port per rank: " + ports.size() + " ports for world " + world);
     }
-    for (int p : ports) {
+    checkPorts(ports);
+    if (timeout.isNegative() || timeout.isZero()) {
+      throw new IllegalArgumentException("timeout must be positive, got " + timeout);
+    }
+  }
+
+  /**
+   * Checks a world's ports: each in 1..65535 and each rank's own. Two ranks given one port could never both
+   * bind it; the second would wait out the whole start-up timeout for a world that cannot assemble.
+   *
+   * @throws IllegalArgumentException one line naming the port and the ranks that share it
+   */
+  public static void checkPorts(List<Integer> ports) {
+    java.util.Map<Integer, Integer> owner = new java.util.HashMap<>();
+    for (int r = 0; r < ports.size(); r++) {
+      int p = ports.get(r);
       if (p < 1 || p > 65535) {
         throw new IllegalArgumentException("port " + p + " is outside 1..65535");
       }
-    }
-    if (timeout.isNegative() || timeout.isZero()) {
-      throw new IllegalArgumentException("timeout must be positive, got " + timeout);
+      Integer first = owner.putIfAbsent(p, r);
+      if (first != null) {
+        throw new IllegalArgumentException("port " + p + " is given to rank " + first + " and rank " + r
+            + ": every rank binds a port of its own");
+      }
     }
   }
 }

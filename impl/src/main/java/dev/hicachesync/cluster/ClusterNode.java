@@ -43,6 +43,13 @@ import org.jgroups.stack.Protocol;
  * One rank process's membership in its world: a JGroups channel, the start-up handshake, and the state behind
  * every {@link ProcessGroup} and {@link PipeChannel} it hands out.
  *
+ * <p>Liveness: a killed process closes its sockets and the failure detector drops it at once; a stopped one
+ * ({@code SIGSTOP}) keeps them open, and would look like a peer that merely does not call. So every node sends a
+ * small {@code BEAT} to the world every {@link #beatIntervalMillis} from a thread of its own, and remembers when
+ * it last heard from each rank: past a collective's timeout, a missing member that has been silent for {@link
+ * #silenceMillis} is lost (named, like a killed one), while one whose beats still arrive is alive but elsewhere,
+ * and the timeout stands (a protocol hang).
+ *
  * <p>Threads: JGroups' delivery threads call {@link #receive} and {@link #viewAccepted}; each group handle is
  * used by one thread of this rank (its owner, as with the in-JVM fabric); one lock guards all of the node's
  * state and one condition wakes every waiter when anything changes (calls are few and small, so a waiter
@@ -75,6 +82,11 @@ public final class ClusterNode implements AutoCloseable {
   private final java.util.Set<Address> greeted = new java.util.HashSet<>();
   private String refusal;
   private boolean closed;
+  /** When this node last heard anything from each rank ({@link System#nanoTime}); set at join for all. */
+  private final long[] lastHeard;
+  /** Ranks declared lost for their silence (a subset of {@link #lost}), for the error's wording. */
+  private final TreeSet<Integer> silent = new TreeSet<>();
+  private volatile java.util.concurrent.ScheduledExecutorService beats;
   /** Group name → call number → contributions by rank (the own one included). */
   private final Map<String, Map<Long, Map<Integer, WireCall>>> contributions = new HashMap<>();
   /** "from>to" → messages received and not yet taken. */
@@ -84,6 +96,7 @@ public final class ClusterNode implements AutoCloseable {
     this.cfg = cfg;
     this.channel = channel;
     this.addressOf = new Address[cfg.world()];
+    this.lastHeard = new long[cfg.world()];
   }
 
   /**
@@ -116,6 +129,7 @@ public final class ClusterNode implements AutoCloseable {
       node.close();
       throw e;
     }
+    node.startBeats();
     return node;
   }
 
@@ -205,7 +219,50 @@ public final class ClusterNode implements AutoCloseable {
     } finally {
       lock.unlock();
     }
+    if (beats != null) {
+      beats.shutdownNow();
+    }
     channel.close();
+  }
+
+  /** Starts this node's beats: one small message to the world per {@link #beatIntervalMillis}. */
+  private void startBeats() {
+    long now = System.nanoTime();
+    lock.lock();
+    try {
+      java.util.Arrays.fill(lastHeard, now); // everyone said hello just now
+    } finally {
+      lock.unlock();
+    }
+    byte[] beat = Wire.beat(cfg.rank());
+    beats = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "cluster-beat-" + cfg.rank());
+      t.setDaemon(true);
+      return t;
+    });
+    long every = beatIntervalMillis(cfg);
+    beats.scheduleAtFixedRate(() -> {
+      try {
+        Message m = new BytesMessage(null, beat);
+        m.setFlag(Message.Flag.OOB, Message.Flag.DONT_BUNDLE, Message.Flag.NO_RELIABILITY);
+        channel.send(m);
+      } catch (Exception e) {
+        // closing: the peers see this node leave instead
+      }
+    }, every, every, TimeUnit.MILLISECONDS);
+  }
+
+  /** How often a node beats: a tenth of the collective timeout, between 50 and 500 ms. */
+  static long beatIntervalMillis(ClusterConfig cfg) {
+    return Math.max(50, Math.min(500, cfg.timeout().toMillis() / 10));
+  }
+
+  /**
+   * How long a rank must have been silent (no beat, no message) to be lost rather than late: five beats, at least
+   * two seconds (a loaded machine delays a beat; it does not stop five in a row).
+   */
+  static long silenceMillis(ClusterConfig cfg) {
+    return Math.max(2_000, 5 * beatIntervalMillis(cfg));
   }
 
   // ---- used by RemoteGroup and RemotePipe ----
@@ -245,6 +302,76 @@ public final class ClusterNode implements AutoCloseable {
   /** Returns the members that left the world, ascending. Caller holds the lock. */
   TreeSet<Integer> lostLocked() {
     return lost;
+  }
+
+  /** Whether {@code rank} was declared lost for its silence (not seen leaving). Caller holds the lock. */
+  boolean silentLocked(int rank) {
+    return silent.contains(rank);
+  }
+
+  /**
+   * Past a collective's deadline: declares lost the {@code missing} members silent for {@link #silenceMillis}
+   * (added to the lost ranks, every waiter woken, every peer told with a {@code LOST} message so that it names
+   * them too) and returns them; empty when none is. Caller holds the lock.
+   */
+  List<Integer> declareSilentLocked(List<Integer> missing) {
+    long now = System.nanoTime();
+    long silence = TimeUnit.MILLISECONDS.toNanos(silenceMillis(cfg));
+    List<Integer> gone = new ArrayList<>();
+    for (int r : missing) {
+      if (now - lastHeard[r] >= silence && !lost.contains(r)) {
+        gone.add(r);
+      }
+    }
+    for (int r : gone) {
+      lost.add(r);
+      silent.add(r);
+      sendLater(Wire.lost(cfg.rank(), r));
+    }
+    if (!gone.isEmpty()) {
+      changed.signalAll();
+    }
+    return gone;
+  }
+
+  /**
+   * When a waiter past its deadline stops waiting for members it still hears from: after {@link #silenceMillis}
+   * and two beats more, a member stopped at the deadline is silent long enough to be named, and a member stopped
+   * elsewhere is named by the peer that waits for it (its {@code LOST} message arrives here).
+   */
+  long aliveGraceNanos() {
+    return TimeUnit.MILLISECONDS.toNanos(silenceMillis(cfg) + 2 * beatIntervalMillis(cfg));
+  }
+
+  /** When {@code rank} could next be found silent ({@link System#nanoTime}). Caller holds the lock. */
+  long silentAtLocked(int rank) {
+    return lastHeard[rank] + TimeUnit.MILLISECONDS.toNanos(silenceMillis(cfg));
+  }
+
+  /** Sends {@code bytes} to the world from the beat thread (the caller holds the lock; a send may block). */
+  private void sendLater(byte[] bytes) {
+    java.util.concurrent.ScheduledExecutorService b = beats;
+    Runnable send = () -> {
+      try {
+        channel.send(new BytesMessage(null, bytes));
+      } catch (Exception e) {
+        // closing: nothing to tell
+      }
+    };
+    if (b != null) {
+      try {
+        b.execute(send);
+        return;
+      } catch (java.util.concurrent.RejectedExecutionException e) {
+        return; // closed
+      }
+    }
+    send.run();
+  }
+
+  /** How long ago this node last heard from {@code rank}, in ms. Caller holds the lock. */
+  long silentForMillisLocked(int rank) {
+    return millis(System.nanoTime() - lastHeard[rank]);
   }
 
   boolean closedLocked() {
@@ -338,7 +465,17 @@ public final class ClusterNode implements AutoCloseable {
     }
     lock.lock();
     try {
+      if (d.rank() >= 0 && d.rank() < cfg.world()) {
+        lastHeard[d.rank()] = System.nanoTime(); // a PIPE's rank is its sender, as every other type's
+      }
       switch (d.type()) {
+        case Wire.BEAT:
+          return; // heard: nobody waits on a beat
+        case Wire.LOST:
+          if (d.to() >= 0 && d.to() < cfg.world() && d.to() != cfg.rank() && lost.add(d.to())) {
+            silent.add(d.to()); // a peer found it silent past a timeout: this rank names it too
+          }
+          break;
         case Wire.HELLO:
           hello(msg.getSrc(), d.rank(), d.identity());
           break;

@@ -16,7 +16,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * Starts the W rank processes of one world on this machine (loopback only, ports chosen free), collects their
  * output, and ends them all: when one fails the others get a grace period to report their own named error,
- * then are killed. Nothing is left running when {@link #await} returns or {@link #close} is called.
+ * then are killed. Nothing is left running when {@link #await} returns or {@link #close} is called. Each rank's
+ * standard input is a pipe this process holds and never writes: if this process dies, even by {@code kill -9},
+ * the pipe closes, and a rank that watches it ({@link LauncherWatch}) ends too.
  */
 public final class LocalWorld implements AutoCloseable {
   /**
@@ -83,6 +85,16 @@ public final class LocalWorld implements AutoCloseable {
    * {@code grace} to exit on their own (with their named errors) before they are killed.
    */
   public List<RankExit> await(Duration limit, Duration grace) throws InterruptedException {
+    return await(limit, grace, r -> false);
+  }
+
+  /**
+   * As {@link #await(Duration, Duration)}, but the grace ends as soon as every rank still running is one that
+   * {@code abandoned} says the others gave up on (every rank that ended named it lost): a stopped process
+   * ({@code SIGSTOP}) never ends on its own, and waiting out the grace for it would only delay the report.
+   */
+  public List<RankExit> await(Duration limit, Duration grace, java.util.function.IntPredicate abandoned)
+      throws InterruptedException {
     long deadline = System.nanoTime() + limit.toNanos();
     long graceEnd = Long.MAX_VALUE;
     boolean[] killed = new boolean[processes.size()];
@@ -98,6 +110,9 @@ public final class LocalWorld implements AutoCloseable {
       long now = System.nanoTime();
       if (allDone) {
         break;
+      }
+      if (graceEnd != Long.MAX_VALUE && onlyAbandonedAlive(abandoned)) {
+        graceEnd = now;
       }
       if (now >= deadline || now >= graceEnd) {
         for (int r = 0; r < processes.size(); r++) {
@@ -125,6 +140,15 @@ public final class LocalWorld implements AutoCloseable {
       }
     }
     return exits;
+  }
+
+  private boolean onlyAbandonedAlive(java.util.function.IntPredicate abandoned) {
+    for (int r = 0; r < processes.size(); r++) {
+      if (processes.get(r).isAlive() && !abandoned.test(r)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private int firstAlive() {

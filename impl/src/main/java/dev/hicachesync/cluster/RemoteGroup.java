@@ -113,17 +113,47 @@ final class RemoteGroup implements ProcessGroup {
         List<Integer> gone = new ArrayList<>(missing);
         gone.retainAll(node.lostLocked());
         if (!gone.isEmpty()) {
-          throw fail(new CollectivePeerLostException("rank(s) " + gone + " left the world (crash, kill or partition): "
-              + where(seq, mine)));
+          boolean quiet = gone.stream().allMatch(node::silentLocked); // found silent by another of this rank's waits
+          throw fail(new CollectivePeerLostException("rank(s) " + gone + (quiet
+              ? " stopped answering (nothing heard from them: a stopped, hung or cut-off process): "
+              : " left the world (crash, kill or partition): ") + where(seq, mine)));
         }
         if (node.closedLocked()) {
           throw fail(new CollectivePeerLostException("rank " + node.rank() + " closed its cluster node: " + where(seq, mine)));
         }
-        if (!node.awaitChangeLocked(deadline)) {
-          throw fail(new CollectiveTimeoutException("collective timeout on " + name + " call #" + seq + " after "
-              + node.timeout().toMillis() + " ms: missing rank(s) " + join(missing) + "; arrived: "
-              + arrived(got) + " | rank " + node.rank() + " waits in " + mine.describe()));
+        long now = System.nanoTime();
+        if (now - deadline < 0) {
+          node.awaitChangeLocked(deadline);
+          continue;
         }
+        // Past the timeout. A missing member that has been silent (no beat) is stopped (SIGSTOP), hung or cut off:
+        // lost, like a killed one. A rank lost anywhere else breaks the world: named, not read as a protocol hang.
+        // Only a member that keeps beating past a grace is alive but elsewhere: the timeout stands.
+        List<Integer> silent = node.declareSilentLocked(missing);
+        if (!silent.isEmpty()) {
+          throw fail(new CollectivePeerLostException("rank(s) " + silent + " stopped answering: no call within the "
+              + node.timeout().toMillis() + " ms timeout and nothing heard for " + node.silentForMillisLocked(silent.get(0))
+              + " ms (a stopped, hung or cut-off process): " + where(seq, mine)));
+        }
+        if (!node.lostLocked().isEmpty()) {
+          throw fail(new CollectivePeerLostException("rank(s) " + List.copyOf(node.lostLocked()) + " lost from the world"
+              + " while missing rank(s) " + join(missing) + " did not call within the " + node.timeout().toMillis()
+              + " ms timeout: " + where(seq, mine)));
+        }
+        long grace = deadline + node.aliveGraceNanos();
+        if (now - grace >= 0) {
+          throw fail(new CollectiveTimeoutException("collective timeout on " + name + " call #" + seq + " after "
+              + node.timeout().toMillis() + " ms: missing rank(s) " + join(missing) + " (alive: still heard from);"
+              + " arrived: " + arrived(got) + " | rank " + node.rank() + " waits in " + mine.describe()));
+        }
+        long next = grace;
+        for (int m : missing) {
+          long at = node.silentAtLocked(m);
+          if (at - next < 0) {
+            next = at;
+          }
+        }
+        node.awaitChangeLocked(next);
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

@@ -8,14 +8,17 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 
 /**
- * The three messages rank processes exchange, as bytes: a start-up {@code HELLO} (rank and identity), a
- * group member's {@code CALL}, and a pipeline {@code PIPE} message. Small and explicit on purpose: no Java
+ * The four messages rank processes exchange, as bytes: a start-up {@code HELLO} (rank and identity), a
+ * group member's {@code CALL}, a pipeline {@code PIPE} message, a {@code BEAT} (rank only) that says the
+ * process still runs, and {@code LOST} (sender, lost rank): a rank its sender found silent past a timeout. Small and explicit on purpose: no Java
  * serialization crosses process boundaries.
  */
 final class Wire {
   static final byte HELLO = 1;
   static final byte CALL = 2;
   static final byte PIPE = 3;
+  static final byte BEAT = 4;
+  static final byte LOST = 5;
 
   private Wire() {}
 
@@ -24,6 +27,21 @@ final class Wire {
       out.writeByte(HELLO);
       out.writeInt(rank);
       out.writeUTF(identity);
+    });
+  }
+
+  static byte[] beat(int rank) {
+    return write(out -> {
+      out.writeByte(BEAT);
+      out.writeInt(rank);
+    });
+  }
+
+  static byte[] lost(int rank, int lostRank) {
+    return write(out -> {
+      out.writeByte(LOST);
+      out.writeInt(rank);
+      out.writeInt(lostRank);
     });
   }
 
@@ -58,6 +76,10 @@ final class Wire {
       switch (type) {
         case HELLO:
           return new Decoded(type, in.readInt(), in.readUTF(), null, 0, null, -1, null);
+        case BEAT:
+          return new Decoded(type, in.readInt(), null, null, 0, null, -1, null);
+        case LOST:
+          return new Decoded(type, in.readInt(), null, null, 0, null, in.readInt(), null);
         case CALL: {
           String group = in.readUTF();
           long seq = in.readLong();

@@ -1,6 +1,7 @@
 package dev.hicachesync.controller;
 
 import dev.hicachesync.collective.ReduceOp;
+import dev.hicachesync.sync.SpecStep;
 import dev.hicachesync.sync.SyncPoint;
 
 /**
@@ -12,6 +13,7 @@ import dev.hicachesync.sync.SyncPoint;
  * inserts a different prefix on each rank (INV-5); returning early on one rank only leaves the others in
  * the collective (B15). Scheduler thread only.
  */
+@SpecStep(SpecStep.Actor.SCHEDULER)
 final class CanTerminatePrefetch {
   private final RankState s;
 

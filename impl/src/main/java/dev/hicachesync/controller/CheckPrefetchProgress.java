@@ -1,6 +1,7 @@
 package dev.hicachesync.controller;
 
 import dev.hicachesync.collective.ReduceOp;
+import dev.hicachesync.sync.SpecStep;
 import dev.hicachesync.sync.SyncPoint;
 import java.util.Arrays;
 
@@ -13,6 +14,7 @@ import java.util.Arrays;
  * slots a read is still writing breaks INV-7 (B7); a later PP stage blocks until its own read caught up.
  * Scheduler thread only.
  */
+@SpecStep(SpecStep.Actor.SCHEDULER)
 final class CheckPrefetchProgress {
   private final RankState s;
   private final CanTerminatePrefetch canTerminate;

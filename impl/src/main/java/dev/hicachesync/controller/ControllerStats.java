@@ -22,6 +22,8 @@ public final class ControllerStats {
   public final AtomicLong storageReadFailures = new AtomicLong();
   /** Page objects a read found corrupt (each also fails its batch: counted in storageReadFailures). */
   public final AtomicLong storageCorruptPages = new AtomicLong();
+  /** Of those, store forgeries ({@code ForgedPageException}): checksum and key right, payload not the page's. */
+  public final AtomicLong storageForgedPages = new AtomicLong();
   public long prefetchesIssued;
   public final AtomicLong prefetchesRevoked = new AtomicLong();
   public long prefetchesTerminated;

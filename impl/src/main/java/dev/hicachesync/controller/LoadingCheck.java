@@ -1,6 +1,7 @@
 package dev.hicachesync.controller;
 
 import dev.hicachesync.collective.ReduceOp;
+import dev.hicachesync.sync.SpecStep;
 import dev.hicachesync.sync.SyncPoint;
 
 /**
@@ -10,6 +11,7 @@ import dev.hicachesync.sync.SyncPoint;
  * <p>Failure path (B5, {@link ControllerFaults#unsyncedLoadingCheck()}): popping the local count unlocks
  * the loaded node early on the fastest rank; an admission then evicts it there only. Scheduler thread only.
  */
+@SpecStep(SpecStep.Actor.SCHEDULER)
 final class LoadingCheck {
   private final RankState s;
 

@@ -2,20 +2,23 @@ package dev.hicachesync.controller;
 
 import dev.hicachesync.collective.ReduceOp;
 import dev.hicachesync.env.TransferKind;
+import dev.hicachesync.sync.SpecStep;
 import dev.hicachesync.sync.SyncPoint;
 import java.util.Arrays;
 
 /**
  * S7, the prefetch thread ({@code prefetch_thread_func}): for each issued operation, the leading pages this
- * rank's storage holds are MIN-reduced on the thread's own group; below {@code prefetch_threshold} the
- * operation is revoked (revoke queue + every slot to the release queue), else the slots past the hit go to
- * the release queue and the I/O thread reads the hit batch by batch.
+ * rank's storage holds ({@link #storageHitQuery}, SGLang's {@code _storage_hit_query}) are MIN-reduced on the
+ * thread's own group; below {@code prefetch_threshold} the operation is revoked (revoke queue + every slot to
+ * the release queue), else the slots past the hit go to the release queue and the I/O thread reads the hit
+ * batch by batch.
  *
  * <p>The outcome reaches the scheduler after this rank's storage query latency ("deposit"), so queue
  * sizes differ per rank until S3 reduces them. Failure path: a local hit count makes one rank read what
  * another revokes (B1's L3 variant; B7 with per-stage storage). Prefetch thread only (the I/O callbacks run
  * where the environment runs them).
  */
+@SpecStep(SpecStep.Actor.PREFETCH_THREAD)
 final class PrefetchThreadStep {
   private final RankState s;
 
@@ -27,7 +30,7 @@ final class PrefetchThreadStep {
   void run(int doneBound) {
     PrefetchOperation op;
     while (s.prefetches().s7Done() < doneBound && (op = s.prefetches().pollS7()) != null) {
-      int local = Math.min(op.keys().length, s.storage().backend().leadingHits(Arrays.asList(op.keys())));
+      int local = storageHitQuery(op);
       int hit = (int) s.prefetchSync().reduce(SyncPoint.S7, ReduceOp.MIN, new long[] {local})[0];
       op.hitSynced(hit);
       op.setRevoked((long) hit * s.config().pageSize() < s.config().prefetchThresholdTokens());
@@ -51,6 +54,12 @@ final class PrefetchThreadStep {
       s.prefetches().outcomeSent();
       s.env().background(TransferKind.STORAGE_READ, 0, ok -> deposit(o));
     }
+  }
+
+  /** The leading pages of {@code op} that this rank's storage holds: S7's local value. */
+  @SpecStep(SpecStep.Actor.PREFETCH_THREAD)
+  private int storageHitQuery(PrefetchOperation op) {
+    return Math.min(op.keys().length, s.storage().backend().leadingHits(Arrays.asList(op.keys())));
   }
 
   /** The S7 outcome reaches this rank's scheduler side. */

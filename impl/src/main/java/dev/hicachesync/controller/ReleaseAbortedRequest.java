@@ -1,5 +1,6 @@
 package dev.hicachesync.controller;
 
+import dev.hicachesync.sync.SpecStep;
 import dev.hicachesync.sync.SyncPoint;
 
 /**
@@ -9,6 +10,7 @@ import dev.hicachesync.sync.SyncPoint;
  * <p>Failure path: without the barrier a rank can free slots its I/O thread still writes, and reuse them
  * for another request (INV-7). Scheduler thread only.
  */
+@SpecStep(SpecStep.Actor.SCHEDULER)
 final class ReleaseAbortedRequest {
   private final RankState s;
 

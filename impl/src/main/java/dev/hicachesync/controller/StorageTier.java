@@ -2,6 +2,7 @@ package dev.hicachesync.controller;
 
 import dev.hicachesync.env.TransferKind;
 import dev.hicachesync.storage.CorruptPageException;
+import dev.hicachesync.storage.ForgedPageException;
 import dev.hicachesync.storage.PageKey;
 import dev.hicachesync.storage.StorageBackend;
 import dev.hicachesync.tree.TreeNode;
@@ -112,6 +113,9 @@ final class StorageTier {
         }
       } catch (CorruptPageException e) {
         s.stats().storageCorruptPages.incrementAndGet();
+        if (e instanceof ForgedPageException) {
+          s.stats().storageForgedPages.incrementAndGet();
+        }
         return false;
       }
     }

@@ -20,7 +20,7 @@ import dev.hicachesync.sync.SyncPoint;
  * named ({@code TreeAgreement}) at the next S123 instead of hours later.
  *
  * <p>Failure paths: a rank whose storage part is missing (a runtime attach that failed there, F1) sends a
- * shorter vector ({@code CollectiveMatching}); B3 and B5 as in {@link FusedEventCheck}; with the PD-decode fault a rank whose own load event is done
+ * shorter vector ({@code CollectiveMatching}); B3 and B5 as in {@link CheckHicacheEvents}; with the PD-decode fault a rank whose own load event is done
  * runs an extra S2 its peers never join (#29483). Scheduler thread only.
  */
 final class UnifiedEventCheck {

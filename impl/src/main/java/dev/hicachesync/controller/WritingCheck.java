@@ -1,6 +1,7 @@
 package dev.hicachesync.controller;
 
 import dev.hicachesync.collective.ReduceOp;
+import dev.hicachesync.sync.SpecStep;
 import dev.hicachesync.sync.SyncPoint;
 
 /**
@@ -12,6 +13,7 @@ import dev.hicachesync.sync.SyncPoint;
  * A rank that skips the collective when it has nothing ready leaves the others in it (B3,
  * {@link ControllerFaults#skipIdleWriteCheck()}). Scheduler thread only.
  */
+@SpecStep(SpecStep.Actor.SCHEDULER)
 final class WritingCheck {
   private final RankState s;
 

@@ -4,7 +4,7 @@
  * <p>The cache controller of one rank ({@code cache_controller.py} and the HiCache half of {@code
  * hiradix_cache.py}): write-through, load-back, storage prefetch and backup, the ack and control queues,
  * and one class per protocol step with a sync point ({@code WritingCheck} S1, {@code LoadingCheck} S2,
- * {@code DrainStorageQueues} S3, {@code FusedEventCheck} S123, {@code CanTerminatePrefetch} S4, {@code
+ * {@code DrainStorageControlQueues} S3, {@code CheckHicacheEvents} S123, {@code CanTerminatePrefetch} S4, {@code
  * CheckPrefetchProgress} S5, {@code ReleaseAbortedRequest} S6, {@code PrefetchThreadStep} S7).
  *
  * <p>How it is built: {@code CacheController} is the rank's facade (the scheduler's calls and read-only

@@ -75,6 +75,7 @@ public final class HostedRank {
         .put("host_to_device_copies", c.hostToDeviceCopies).put("host_to_device_pages", c.hostToDevicePages)
         .put("storage_read_pages", c.storageReadPages.get()).put("storage_write_pages", c.storageWritePages.get())
         .put("storage_read_failures", c.storageReadFailures.get()).put("storage_corrupt_pages", c.storageCorruptPages.get())
+        .put("storage_forged_pages", c.storageForgedPages.get())
         .put("prefetches_issued", c.prefetchesIssued).put("prefetches_revoked", c.prefetchesRevoked.get())
         .put("prefetches_terminated", c.prefetchesTerminated).put("prefetches_completed", c.prefetchesCompleted)
         .put("prefetches_aborted", c.prefetchesAborted);

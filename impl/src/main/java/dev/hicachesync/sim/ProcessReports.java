@@ -124,14 +124,16 @@ public final class ProcessReports {
   }
 
   private static final Pattern FAULTS = Pattern.compile(
-      "faults injected: corrupt (\\d+), missing (\\d+), slow (\\d+), abort (\\d+), backend_error (\\d+)");
+      "faults injected: corrupt (\\d+), missing (\\d+), slow (\\d+), abort (\\d+), backend_error (\\d+)"
+          + "(?:, oversized (\\d+))?(?:, forged (\\d+))?");
 
   /**
    * Returns the world's {@code faults injected} line: each rank counted the faults it injected, the in-JVM run
    * counts them for every rank; null when no rank injected any.
    */
   public static String faults(List<RankReport> reports) {
-    long[] sum = new long[5];
+    long[] sum = new long[7];
+    boolean[] shown = new boolean[7];
     boolean any = false;
     for (RankReport r : reports) {
       String line = r.text("faults");
@@ -143,12 +145,16 @@ public final class ProcessReports {
         throw new IllegalArgumentException("rank " + r.rank() + " reports faults as '" + line + "'");
       }
       any = true;
-      for (int i = 0; i < 5; i++) {
-        sum[i] += Long.parseLong(m.group(i + 1));
+      for (int i = 0; i < 7; i++) {
+        if (m.group(i + 1) != null) {
+          sum[i] += Long.parseLong(m.group(i + 1));
+          shown[i] = true;
+        }
       }
     }
     return any ? String.format(Locale.ROOT, "faults injected: corrupt %d, missing %d, slow %d, abort %d, backend_error %d",
-        sum[0], sum[1], sum[2], sum[3], sum[4]) : null;
+        sum[0], sum[1], sum[2], sum[3], sum[4]) + (shown[5] ? ", oversized " + sum[5] : "")
+        + (shown[6] ? ", forged " + sum[6] : "") : null;
   }
 
   private static EngineStats engine(RankReport r) {
@@ -177,6 +183,7 @@ public final class ProcessReports {
     c.storageWritePages.set(r.num("storage_write_pages"));
     c.storageReadFailures.set(r.num("storage_read_failures"));
     c.storageCorruptPages.set(r.num("storage_corrupt_pages"));
+    c.storageForgedPages.set(r.num("storage_forged_pages"));
     c.prefetchesIssued = r.num("prefetches_issued");
     c.prefetchesRevoked.set(r.num("prefetches_revoked"));
     c.prefetchesTerminated = r.num("prefetches_terminated");

@@ -3,6 +3,7 @@ package dev.hicachesync.sim;
 import dev.hicachesync.api.CachedRequest;
 import dev.hicachesync.api.HiCacheRank;
 import dev.hicachesync.api.PrefixMatch;
+import dev.hicachesync.api.StepOrder;
 import dev.hicachesync.collective.PipeChannel;
 import dev.hicachesync.collective.ProcessGroup;
 import dev.hicachesync.controller.CacheController;
@@ -19,9 +20,9 @@ import java.util.List;
 /**
  * One rank's scheduler loop, the only one: the simulator's runs, the Mooncake replay, the stateful tests and
  * the spec-shaped runs of {@code --trace} all step through {@link #step}. A step is the phases of its {@link
- * LoopShape} in order: RECV (the run's {@link Intake}), the prefetch thread's pass (S7), the event checks
- * (S1–S3), arrivals with storage prefetch, aborts (S6), admission with prefetch checks (S4, S5), load-back,
- * prefill insert, and finished requests caching their output. Every cache call goes through the public
+ * LoopShape} in {@link StepOrder}'s order: the prefetch thread's pass (S7), RECV (the run's {@link Intake}),
+ * arrivals with storage prefetch, aborts (S6), the event checks (S1–S3), admission with prefetch checks (S4,
+ * S5), load-back, prefill insert, and finished requests caching their output. Every cache call goes through the public
  * {@link HiCacheRank}, as an engine's would; {@link #controller} (the same rank's internals) is read only
  * for the checks and statistics, and by a spec-shaped shape's storage settling (an environment wait).
  *
@@ -106,7 +107,7 @@ final class RankEngine {
       log.step(s);
     }
     List<Request> arrivals = List.of();
-    for (LoopShape.Phase phase : shape.phases()) {
+    for (StepOrder phase : shape.phases()) {
       switch (phase) {
         case PREFETCH_THREAD -> prefetchThread(s);
         case RECV -> {
@@ -153,6 +154,16 @@ final class RankEngine {
   /** The first waiting request, or null. */
   Request firstWaiting() {
     return waiting.peek();
+  }
+
+  /** The number of waiting requests. */
+  int waitingCount() {
+    return waiting.size();
+  }
+
+  /** The number of running requests. */
+  int runningCount() {
+    return running.size();
   }
 
   /** The first running request, or null. */

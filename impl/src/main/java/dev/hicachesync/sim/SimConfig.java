@@ -62,6 +62,16 @@ public record SimConfig(
   /** {@link #storagePages} of an L3 that never evicts. */
   public static final long UNBOUNDED = 0;
 
+  /**
+   * Most pages of one rank's device or host pool: 2^24 (a billion tokens at 64 per page, far past any GPU or
+   * host memory). Every pool allocates its free list and slot ledger up front, so a larger count is refused
+   * before anything is allocated, instead of exhausting the heap.
+   */
+  public static final int MAX_POOL_PAGES = 1 << 24;
+
+  /** Most tokens per page: 2^16 (SGLang's pages are 1 to a few hundred tokens); a page's tokens are arrays. */
+  public static final int MAX_PAGE_SIZE = 1 << 16;
+
   /** Returns whether the L3 has a capacity (then every rank has its own bounded shard). */
   public boolean storageBounded() {
     return storage != StorageMode.OFF && storagePages != UNBOUNDED;
@@ -151,6 +161,15 @@ public record SimConfig(
       }
       if (pageSize < 1 || devicePages < 1 || hostPages < 0 || maxRunning < 1) {
         throw new IllegalArgumentException("page size, device pages and max running must be >= 1");
+      }
+      if (pageSize > MAX_PAGE_SIZE) {
+        throw new IllegalArgumentException("a page of " + pageSize + " tokens is over the bound of " + MAX_PAGE_SIZE
+            + " tokens per page");
+      }
+      if (devicePages > MAX_POOL_PAGES || hostPages > MAX_POOL_PAGES) {
+        throw new IllegalArgumentException("a pool of " + Math.max(devicePages, hostPages) + " pages per rank ("
+            + (devicePages > MAX_POOL_PAGES ? "L1 device" : "L2 host") + ") is over the bound of " + MAX_POOL_PAGES
+            + " pages (2^24): every pool is allocated up front");
       }
       if (storagePages < 0) {
         throw new IllegalArgumentException("L3 capacity must be >= 1 page (or unbounded), got " + storagePages);

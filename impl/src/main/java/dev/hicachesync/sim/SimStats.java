@@ -33,6 +33,8 @@ public final class SimStats {
   public long storageReadFailures;
   /** Page objects reads found corrupt (every rank); each was a failed read, none was inserted. */
   public long storageCorruptPages;
+  /** Of those, store forgeries: checksum and key right, payload not the page's (seen by the data check). */
+  public long storageForgedPages;
   /** Page objects the file store held when the run opened it (a reused {@code --storage-dir}). */
   public long storagePagesAtStart;
   /** Whether the file store forced its writes to disk ({@code --storage-durable}). */
@@ -98,6 +100,7 @@ public final class SimStats {
     storageWritePages += c.storageWritePages.get();
     storageReadFailures += c.storageReadFailures.get();
     storageCorruptPages += c.storageCorruptPages.get();
+    storageForgedPages += c.storageForgedPages.get();
   }
 
   /** Returns the fraction of prompt tokens served from {@code tokens}. */
@@ -139,6 +142,11 @@ public final class SimStats {
     String out = "";
     if (storageCorruptPages > 0) {
       out += String.format(Locale.ROOT, "corrupt pages: %d (failed reads: never inserted)%n", storageCorruptPages);
+    }
+    if (storageForgedPages > 0) {
+      out += String.format(Locale.ROOT, "store forgery: %d of the corrupt pages passed their checksum and named"
+          + " their key but held other bytes than were written for it (the data check saw it; failed reads)%n",
+          storageForgedPages);
     }
     if (hostBufferOnly) {
       out += String.format(Locale.ROOT, "host memory: buffer_only, %d storage hits parked, %d granted later%n",

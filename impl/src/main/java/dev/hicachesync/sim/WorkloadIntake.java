@@ -32,9 +32,12 @@ final class WorkloadIntake implements Intake {
     }
     long[] head = {s, arrivals.size(), stop ? 1 : 0};
     long[] mine = head;
+    engine.api.beforeRecv(engine.waitingCount(), engine.runningCount()); // the RECV line's snapshot, when traced
     if (recv.size() > 1) {
       head = recv.broadcast(SyncPoint.RECV.name(), recvRoot, head);
       engine.stats.recvCollectives++;
+    } else if (recv instanceof dev.hicachesync.trace.TracingProcessGroup traced) {
+      traced.broadcastAlone(SyncPoint.RECV.name(), head); // a one-rank domain's RECV, in its trace only
     }
     if (head[2] != 0) {
       return null;

@@ -13,6 +13,7 @@ import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -28,7 +29,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * before the rename and the folder after it: without the first a crash can leave a renamed object whose
  * data never reached the disk; without the second the rename itself can be lost. A writer killed between
  * create and rename leaves a temporary file that no reader ever opens; {@link #FileStorageBackend(Path,
- * boolean) opening} the store removes them. A corrupted object (bad header, length, CRC32C, or another
+ * boolean) opening} the store removes them. Opening an empty folder writes the store marker ({@code
+ * .hicache-sync-store}): only a marked folder can be emptied by {@link #clear}. A corrupted object (bad header, length, CRC32C, or another
  * key's object) makes {@link #get} throw {@link CorruptPageException}; {@link #exists} and {@link
  * #leadingHits} only look for the file, like a storage hit query that does not read data. I/O errors
  * surface as {@link UncheckedIOException}.
@@ -83,8 +85,10 @@ public final class FileStorageBackend implements StorageBackend {
     this.sync = Objects.requireNonNull(sync, "sync");
     long pages = 0;
     int removed = 0;
+    boolean empty = true;
     try (DirectoryStream<Path> folders = Files.newDirectoryStream(this.root)) {
       for (Path folder : folders) {
+        empty &= folder.getFileName().toString().equals(OwnFiles.MARKER);
         if (!Files.isDirectory(folder, LinkOption.NOFOLLOW_LINKS)) {
           if (Files.isSymbolicLink(folder)) {
             checkFolder(folder);
@@ -94,8 +98,8 @@ public final class FileStorageBackend implements StorageBackend {
         try (DirectoryStream<Path> files = Files.newDirectoryStream(folder)) {
           for (Path f : files) {
             String name = f.getFileName().toString();
-            if (name.startsWith(TEMP_PREFIX) && name.endsWith(TEMP_SUFFIX)) {
-              Files.deleteIfExists(f);
+            if (OwnFiles.isTempName(name) && Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS)) {
+              Files.deleteIfExists(f); // a crashed writer's: named as only a put names its file
               removed++;
             } else if (name.endsWith(KeyPaths.PAGE_EXT)) {
               pages++;
@@ -103,6 +107,9 @@ public final class FileStorageBackend implements StorageBackend {
           }
         }
         checkedFolders.add(folder);
+      }
+      if (empty) {
+        OwnFiles.mark(this.root); // this tool creates the store: --fresh-storage may later empty it
       }
     } catch (IOException e) {
       throw new StorageRootException("storage folder " + this.root + ": cannot list it: " + reason(e));
@@ -130,29 +137,93 @@ public final class FileStorageBackend implements StorageBackend {
     }
   }
 
+  /** What {@link #clear} removed and kept. */
+  public record Cleared(long pageObjects, long tempFiles, long kept, List<Path> stores) {
+    /** One line for the user: what was removed from where, and what was left alone. */
+    public String describe(Path dir) {
+      return String.format(java.util.Locale.ROOT, "fresh storage: removed %d page object(s) and %d temporary file(s)"
+          + " from %s%s", pageObjects, tempFiles, dir, kept == 0 ? ""
+              : "; kept " + kept + " other file(s) in its page folders (not page objects of this store)");
+    }
+  }
+
   /**
-   * Removes the page objects (and stray temporary files) under {@code dir}, at most three folders deep
-   * (the shared layout {@code xx/} and the bounded one {@code rank-N/xx/}); nothing else is touched, so a
-   * mistyped folder loses no file of another kind. Returns how many files it removed.
+   * Empties the store under {@code dir} ({@code --fresh-storage}): the page objects this tool wrote and its
+   * temporary files, in {@code dir} if it carries the store marker and in each {@code dir/rank-N} that does
+   * (the bounded layout: one store per rank). Nothing else is touched: a file in a page folder that is not a
+   * page object of that store (by its header, see {@link OwnFiles#isPageObject}) stays, as do other folders.
    *
-   * @throws StorageRootException if a file cannot be removed
+   * @throws StorageRootException if {@code dir} holds anything but no store marker (it is not a store this tool
+   *     created: nothing is deleted), or a file cannot be removed
    */
-  public static long clear(Path dir) {
-    long removed = 0;
-    try (java.util.stream.Stream<Path> s = Files.walk(dir.toAbsolutePath().normalize(), 3)) {
-      for (Path p : (Iterable<Path>) s::iterator) {
-        String name = p.getFileName().toString();
-        boolean ours = name.endsWith(KeyPaths.PAGE_EXT)
-            || (name.startsWith(TEMP_PREFIX) && name.endsWith(TEMP_SUFFIX));
-        if (ours && Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)) {
-          Files.delete(p);
-          removed++;
+  public static Cleared clear(Path dir) {
+    Path abs = dir.toAbsolutePath().normalize();
+    if (!Files.exists(abs, LinkOption.NOFOLLOW_LINKS)) {
+      return new Cleared(0, 0, 0, List.of());
+    }
+    List<Path> stores = new java.util.ArrayList<>();
+    boolean empty;
+    try {
+      Path real = abs.toRealPath();
+      if (OwnFiles.isMarked(real)) {
+        stores.add(real);
+      }
+      try (java.util.stream.Stream<Path> children = Files.list(real)) {
+        List<Path> all = children.toList();
+        empty = all.isEmpty();
+        for (Path c : all) {
+          if (c.getFileName().toString().matches("rank-[0-9]+") && Files.isDirectory(c, LinkOption.NOFOLLOW_LINKS)
+              && OwnFiles.isMarked(c)) {
+            stores.add(c);
+          }
         }
       }
     } catch (IOException | UncheckedIOException e) {
-      throw new StorageRootException("storage folder " + dir + ": cannot empty it: " + e.getMessage());
+      throw new StorageRootException("storage folder " + abs + ": cannot list it: " + e.getMessage());
     }
-    return removed;
+    if (stores.isEmpty()) {
+      if (empty) {
+        return new Cleared(0, 0, 0, List.of());
+      }
+      throw new StorageRootException("storage folder " + abs + " holds files but no store marker (" + OwnFiles.MARKER
+          + "): it is not a store this tool created, so --fresh-storage deletes nothing in it; name an empty or"
+          + " new folder");
+    }
+    long pages = 0;
+    long temps = 0;
+    long kept = 0;
+    for (Path store : stores) {
+      KeyPaths paths = new KeyPaths(store);
+      try (DirectoryStream<Path> folders = Files.newDirectoryStream(store)) {
+        for (Path folder : folders) {
+          String fname = folder.getFileName().toString();
+          if (OwnFiles.isTempName(fname) && Files.isRegularFile(folder, LinkOption.NOFOLLOW_LINKS)) {
+            Files.delete(folder); // the writable-folder probe of a run that died before deleting it
+            temps++;
+            continue;
+          }
+          if (!OwnFiles.isPageFolderName(fname) || !Files.isDirectory(folder, LinkOption.NOFOLLOW_LINKS)) {
+            continue;
+          }
+          try (DirectoryStream<Path> files = Files.newDirectoryStream(folder)) {
+            for (Path f : files) {
+              if (OwnFiles.isTempName(f.getFileName().toString()) && Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS)) {
+                Files.delete(f);
+                temps++;
+              } else if (OwnFiles.isPageObject(paths, f)) {
+                Files.delete(f);
+                pages++;
+              } else {
+                kept++;
+              }
+            }
+          }
+        }
+      } catch (IOException e) {
+        throw new StorageRootException("storage folder " + store + ": cannot empty it: " + reason(e));
+      }
+    }
+    return new Cleared(pages, temps, kept, List.copyOf(stores));
   }
 
   /** Returns the reason of an I/O failure in a few words, without the path the message repeats. */
@@ -219,7 +290,19 @@ public final class FileStorageBackend implements StorageBackend {
     // Opened without following a final symlink: one open instead of a symlink check and then an open, and
     // no window between the two. A symlink fails the open (ELOOP) and is named below.
     try (FileChannel ch = FileChannel.open(p, READ_OWN_FILE)) {
-      object = WholeObjectReader.readWhole(ch);
+      // Bounded by the header's size (a page object grown to gigabytes is a corrupt page, not a heap to fill)
+      // and by the room dst has: a payload larger than that would be corrupt anyway.
+      long max = PageObjectFormat.maxObject(dst.remaining());
+      object = WholeObjectReader.readWhole(ch, max);
+      long declared = PageObjectFormat.declaredSizeOf(object);
+      if (declared > max) {
+        throw new CorruptPageException("page " + key + ": header declares an object of " + declared
+            + " bytes, more than a page of " + dst.remaining() + " bytes can be (at most " + max + "); not read");
+      }
+      if (declared >= 0 && object.remaining() > declared) {
+        throw new CorruptPageException("page " + key + ": object of " + ch.size() + " bytes is longer than the "
+            + declared + " its header declares; read no further");
+      }
     } catch (NoSuchFileException e) {
       return false;
     } catch (IOException e) {

@@ -40,6 +40,11 @@ public final class LruStorageBackend implements StorageBackend {
     this.capacity = capacity;
   }
 
+  /** Returns the store this one bounds (for faults that damage its objects in place). */
+  public StorageBackend delegate() {
+    return delegate;
+  }
+
   @Override
   public synchronized boolean exists(PageKey key) {
     return resident.containsKey(key); // containsKey does not reorder an access-ordered map

@@ -21,6 +21,11 @@ final class PageObjectFormat {
   /** "HCP2" in ASCII: version 2 carries the key ("HCP1" objects had none and read as corrupt). */
   static final int MAGIC = 0x48435032;
   static final int HEADER_BYTES = 16;
+  /**
+   * Most bytes a stored key can take: a 64-digit hash, '@' and a suffix of at most {@link PageKey#MAX_SUFFIX}
+   * characters of up to 4 UTF-8 bytes each. A header naming a longer key is corrupt.
+   */
+  static final int MAX_NAME_BYTES = 64 + 1 + 4 * PageKey.MAX_SUFFIX;
 
   private PageObjectFormat() {}
 
@@ -45,12 +50,27 @@ final class PageObjectFormat {
    * format's magic and non-negative lengths.
    */
   static long declaredSize(ByteBuffer read) {
-    if (read.position() < HEADER_BYTES || read.getInt(0) != MAGIC) {
+    return read.position() < HEADER_BYTES ? -1 : declared(read, 0);
+  }
+
+  /** {@link #declaredSize} of an object held in {@code object}'s remaining bytes (a flipped buffer). */
+  static long declaredSizeOf(ByteBuffer object) {
+    return object.remaining() < HEADER_BYTES ? -1 : declared(object, object.position());
+  }
+
+  private static long declared(ByteBuffer b, int at) {
+    if (b.getInt(at) != MAGIC) {
       return -1;
     }
-    int length = read.getInt(4);
-    int nameLength = read.getInt(12);
-    return length < 0 || nameLength < 0 ? -1 : (long) HEADER_BYTES + nameLength + length;
+    int length = b.getInt(at + 4);
+    int nameLength = b.getInt(at + 12);
+    return length < 0 || nameLength < 0 || nameLength > MAX_NAME_BYTES ? -1
+        : (long) HEADER_BYTES + nameLength + length;
+  }
+
+  /** The largest object whose payload fits {@code room} bytes: a larger one is corrupt before it is read. */
+  static long maxObject(int room) {
+    return (long) HEADER_BYTES + MAX_NAME_BYTES + room;
   }
 
   /**
@@ -71,6 +91,10 @@ final class PageObjectFormat {
     int nameLength = object.getInt(at + 12);
     if (magic != MAGIC) {
       throw new CorruptPageException("page " + key + ": bad magic 0x" + Integer.toHexString(magic));
+    }
+    if (nameLength > MAX_NAME_BYTES) {
+      throw new CorruptPageException("page " + key + ": header says the key takes " + nameLength
+          + " bytes, more than any key (" + MAX_NAME_BYTES + ")");
     }
     long body = (long) size - HEADER_BYTES;
     if (length < 0 || nameLength < 0 || (long) length + nameLength != body) {

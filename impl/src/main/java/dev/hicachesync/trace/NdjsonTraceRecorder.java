@@ -113,6 +113,12 @@ public final class NdjsonTraceRecorder implements TraceRecorder, Closeable {
         sm.put("nrl", s.releases());
         sm.put("wait", s.waiting());
         sm.put("run", s.running());
+        if (s.backupAcks() >= 0) {
+          sm.put("nba", s.backupAcks());
+        }
+        if (s.digest() != null) {
+          sm.put("dig", s.digest());
+        }
         m.put("snap", sm);
       }
     } else if (record instanceof RankFailedRecord f) {

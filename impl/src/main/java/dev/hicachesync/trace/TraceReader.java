@@ -28,7 +28,8 @@ import java.util.Set;
  *  "stage":1,"op":"MIN","val":[0],"res":[0],"pop":[0]}
  * {"ev":"RankFailed","r":1,"step":4,"reason":"CollectiveMatching: ..."}
  * </pre>
- * (each object on one line in the file). {@code pop}, {@code snap} and the header's {@code Features} (what the
+ * (each object on one line in the file). {@code pop}, {@code snap} (and in it {@code nba}, the backup acks
+ * queued, and {@code dig}, the rank's digest: {@link Snapshot}) and the header's {@code Features} (what the
  * run used, {@link TraceFeature}) are optional; every other field is
  * required, and a field the format does not name is an error too (a misspelt optional field must not be
  * silently ignored). Numbers are JSON integers that fit their field: {@code 1.5}, {@code 1e3}, {@code 1.0},
@@ -43,7 +44,7 @@ public final class TraceReader {
       "stage", "op", "val", "res", "pop", "snap");
   private static final Set<String> FAILED_FIELDS = Set.of("ev", "r", "step", "reason");
   private static final Set<String> SNAP_FIELDS = Set.of("dfree", "hfree", "nwq", "nlq", "nrv", "nrl", "wait",
-      "run");
+      "run", "nba", "dig");
 
   private TraceReader() {}
 
@@ -164,7 +165,8 @@ public final class TraceReader {
     }
     int rank = integer(n, "r");
     if (rank < 0 || rank >= h.ranks()) {
-      throw new IllegalArgumentException("field 'r' = " + rank + " is not a rank of the header's topology (0.."
+      throw new IllegalArgumentException("field 'r' = " + rank + " is not a rank of the header's DP " + h.dp() + " x CP "
+          + h.cp() + " x TP " + h.tp() + " x PP " + h.pp() + " (0.."
           + (h.ranks() - 1) + ")");
     }
     long step = number(n, "step");
@@ -191,7 +193,8 @@ public final class TraceReader {
           }
           onlyFields(s, SNAP_FIELDS, "snap");
           snap = new Snapshot(count(s, "dfree"), count(s, "hfree"), count(s, "nwq"), count(s, "nlq"),
-              count(s, "nrv"), count(s, "nrl"), count(s, "wait"), count(s, "run"));
+              count(s, "nrv"), count(s, "nrl"), count(s, "wait"), count(s, "run"),
+              s.has("nba") ? count(s, "nba") : -1, s.has("dig") ? text(s, "dig") : null);
         }
         return new CollectiveRecord(rank, step, text(n, "grp"), text(n, "ch"), members, text(n, "site"),
             integer(n, "stage"), text(n, "op"), longs(n, "val"), longs(n, "res"), pop, snap);

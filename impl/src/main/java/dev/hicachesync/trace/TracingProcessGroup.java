@@ -87,6 +87,18 @@ public final class TracingProcessGroup implements ProcessGroup {
     return result;
   }
 
+  /**
+   * Records a broadcast of a one-member group, which its owner does not call (nothing to agree on): the spec
+   * still has the collective, the step's rendezvous of a one-rank domain. Returns {@code values}.
+   */
+  public long[] broadcastAlone(String callSite, long[] values) {
+    if (size() != 1) {
+      throw new IllegalStateException("broadcastAlone on a group of " + size() + " members");
+    }
+    record(callSite, "MAX", values.clone(), values.clone());
+    return values;
+  }
+
   private long[] call(java.util.function.Supplier<long[]> c) {
     try {
       return c.get();

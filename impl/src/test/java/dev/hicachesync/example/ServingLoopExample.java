@@ -7,6 +7,7 @@ import dev.hicachesync.api.ThreadMode;
 import dev.hicachesync.api.HiCacheStorage;
 import dev.hicachesync.api.InJvmCluster;
 import dev.hicachesync.api.PrefixMatch;
+import dev.hicachesync.api.StepOrder;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -19,10 +20,10 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * A minimal serving engine that embeds HiCache, written only against {@code dev.hicachesync.api} (an
  * engine author's starting point; {@code docs/tutorial/embed-a-rank.md} walks through it). Every rank is a thread of
- * this JVM and is its own scheduler thread: each step it runs the prefetch pass and the event check, takes
- * the step's new requests, aborts the ones the client dropped, admits waiting requests (prefix match,
- * storage prefetch check, load-back, page allocation, prefill, caching the prompt), runs one decode step for
- * the running batch and caches the requests that finished.
+ * this JVM and is its own scheduler thread: each step (in {@link StepOrder}'s order) it runs the prefetch
+ * pass, takes the step's new requests, aborts the ones the client dropped, runs the event check, admits
+ * waiting requests (prefix match, storage prefetch check, load-back, page allocation, prefill, caching the
+ * prompt), runs one decode step for the running batch and caches the requests that finished.
  *
  * <p>What a real engine does differently, and why it does not matter here: requests reach every rank of a
  * domain through the scheduler's broadcast ({@code recv_requests}); here every rank derives the same request
@@ -199,15 +200,33 @@ public final class ServingLoopExample {
       }
     }
 
-    /** One scheduler step, in the order every rank of the domain makes the same calls. */
+    /**
+     * One scheduler step: the phases of {@link StepOrder}, in its order, which every rank of the domain
+     * follows alike (the request broadcast is this engine's seeded stream, the same on every rank).
+     */
     void step(int step) {
-      cache.runPrefetchThread(); // S7 for the prefetches issued last step
-      cache.checkHicacheEvents(); // S1–S3 (S123 in merged): consume finished copies and I/O
+      for (StepOrder phase : StepOrder.step(StepOrder.Finish.END_OF_STEP)) {
+        switch (phase) {
+          case PREFETCH_THREAD -> cache.runPrefetchThread(); // S7 for the prefetches issued last step
+          case RECV -> { } // every rank draws the same stream from the seed: nothing to broadcast
+          case ARRIVALS -> arrive(step);
+          case ABORTS -> abort(step);
+          case EVENTS -> cache.checkHicacheEvents(); // S1–S3 (S123 in merged): finished copies and I/O
+          case ADMIT -> admit();
+          case FINISH -> decode();
+        }
+      }
+    }
+
+    private void arrive(int step) {
       while (!arrivals.isEmpty() && arrivals.peek().arrivalStep() == step) {
         Request r = arrivals.poll();
         cache.prefetchFromStorage(r.rid(), cache.matchPrefix(r.prompt()));
         waiting.add(r);
       }
+    }
+
+    private void abort(int step) {
       for (Iterator<Request> it = waiting.iterator(); it.hasNext(); ) {
         Request r = it.next();
         if (r.dropped() && step >= r.arrivalStep() + 1) { // the client went away while it waited
@@ -216,8 +235,6 @@ public final class ServingLoopExample {
           aborted++;
         }
       }
-      admit();
-      decode();
     }
 
     private void admit() {

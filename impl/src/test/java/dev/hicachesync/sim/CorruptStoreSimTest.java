@@ -26,9 +26,13 @@ class CorruptStoreSimTest {
   @TempDir Path tmp;
 
   private SimConfig config(Path dir) {
-    return SimConfig.builder().topology(Topology.of(1, 2, 2, 1)).steps(1500).seed(5)
+    return config(dir, 1500);
+  }
+
+  private SimConfig config(Path dir, long steps) {
+    return SimConfig.builder().topology(Topology.of(1, 2, 2, 1)).steps(steps).seed(5)
         .storage(StorageMode.FILE).storageDir(dir).collectiveTimeout(Duration.ofSeconds(10))
-        .data(DataOptions.on(HostLayout.PAGE_FIRST, 2, 64)).drainSteps(300).build();
+        .data(DataOptions.on(HostLayout.PAGE_FIRST, 2, 64)).drainSteps(steps / 5).build();
   }
 
   private static List<Path> pages(Path dir) throws IOException {
@@ -72,5 +76,41 @@ class CorruptStoreSimTest {
     assertEquals(pages.size(), s.storagePagesAtStart, "the reused store is reported");
     assertTrue(s.describe().contains("corrupt pages: " + s.storageCorruptPages), s.describe());
     assertTrue(s.describe().contains("storage not empty at start: " + pages.size() + " pages"), s.describe());
+  }
+
+  /**
+   * A forged store: every page object's payload changed and its checksum recomputed, under its own key. The
+   * storage layer cannot see it (checksum and key are right); the data check sees it the moment the page lands,
+   * and it is a store forgery, a failed read like any damaged page: never {@code HostSlotSafety}, which would
+   * blame the protocol for the store.
+   */
+  @Test
+  void aForgedStoreIsAStoreForgeryNotAProtocolInvariant() throws IOException {
+    Path dir = tmp.resolve("forged");
+    SimResult first = new Simulator(config(dir, 500)).run();
+    assertTrue(first.ok(), () -> String.valueOf(first.divergence()));
+    List<Path> pages = pages(dir);
+    for (Path p : pages) {
+      Files.write(p, forge(Files.readAllBytes(p)));
+    }
+    SimResult second = new Simulator(config(dir, 500)).run();
+    assertNull(second.divergence(), () -> second.divergence().describe());
+    assertTrue(second.ok(), () -> "not quiet: " + second.quiescence());
+    SimStats s = second.stats();
+    assertTrue(s.storageForgedPages > 0, "the forged pages were read: " + s.describe());
+    assertEquals(s.storageCorruptPages, s.storageForgedPages, "every damaged page read was a forgery");
+    assertTrue(s.describe().contains("store forgery: " + s.storageForgedPages), s.describe());
+  }
+
+  /** The object with its last payload byte changed and the header's CRC32C (of key and payload) recomputed. */
+  static byte[] forge(byte[] object) {
+    java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(object);
+    int nameLength = b.getInt(12);
+    object[object.length - 1] ^= 0x5a;
+    java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+    crc.update(object, 16, object.length - 16);
+    assertEquals(object.length - 16 - nameLength, b.getInt(4), "a page object as written");
+    b.putInt(8, (int) crc.getValue());
+    return object;
   }
 }

@@ -1,5 +1,6 @@
 package dev.hicachesync.sim;
 
+import dev.hicachesync.sim.datapath.DataOptions;
 import dev.hicachesync.sim.environment.EnvironmentFaults;
 import dev.hicachesync.sim.environment.Fault;
 import dev.hicachesync.sim.workload.SyntheticWorkload;
@@ -47,6 +48,40 @@ class EnvironmentFaultSoakTest {
           && f.aborts.get() > 0, () -> v + ": every kind must be injected: " + f.describe());
       assertTrue(r.stats().storageCorruptPages > 0, r.stats().describe());
     }
+  }
+
+  /**
+   * Objects damaged in a file store during the run: grown to 3 GiB (sparse) and forged (payload changed, checksum
+   * recomputed). Both are failed reads; the ranks stay in agreement, and no forgery is read as HostSlotSafety.
+   */
+  @Test
+  void oversizedAndForgedPagesAreFailedReadsAndTheRanksAgree(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+    EnvironmentFaults f = EnvironmentFaults.parse("corrupt=0.01,oversized=0.05,forged=0.05,slow=0.1");
+    SimResult r = soak(base(Topology.of(1, 2, 2, 1), ProtocolVersion.MERGED).storage(StorageMode.FILE)
+        .storageDir(dir).data(DataOptions.on(dev.hicachesync.tier.HostLayout.PAGE_FIRST, 2, 64)), f);
+    assertNull(r.divergence(), () -> r.divergence().describe() + "\nFailed on seed 16");
+    assertTrue(r.ok(), () -> "not quiet: " + r.quiescence());
+    assertTrue(f.storage.oversized.get() > 0 && f.storage.forged.get() > 0, f.describe());
+    assertTrue(r.stats().storageForgedPages > 0, r.stats().describe());
+    assertTrue(f.describe().endsWith(", oversized " + f.storage.oversized.get() + ", forged " + f.storage.forged.get()),
+        f.describe());
+  }
+
+  @Test
+  void aKindGivenTwiceOrOneTheRunCannotInjectIsRefused() {
+    IllegalArgumentException twice = assertThrows(IllegalArgumentException.class,
+        () -> EnvironmentFaults.parse("corrupt=0.1,slow=0.2,corrupt=0.3"));
+    assertTrue(twice.getMessage().contains("corrupt is given twice"), twice.getMessage());
+    SimConfig off = base(Topology.of(1, 2, 1, 1), ProtocolVersion.MERGED).storage(StorageMode.OFF).build();
+    IllegalArgumentException storageOff = assertThrows(IllegalArgumentException.class,
+        () -> EnvironmentFaults.parse("corrupt=0.5").check(off));
+    assertTrue(storageOff.getMessage().contains("--storage is off"), storageOff.getMessage());
+    EnvironmentFaults.parse("slow=0.5,abort=0.1").check(off); // not storage faults: fine without storage
+    SimConfig memory = base(Topology.of(1, 2, 1, 1), ProtocolVersion.MERGED).build();
+    assertThrows(IllegalArgumentException.class, () -> EnvironmentFaults.parse("oversized=0.1").check(memory));
+    IllegalArgumentException noData = assertThrows(IllegalArgumentException.class,
+        () -> EnvironmentFaults.parse("forged=0.1").check(memory));
+    assertTrue(noData.getMessage().contains("--data on"), noData.getMessage());
   }
 
   @Test

@@ -61,34 +61,94 @@ class FileStorageReadPathTest {
     }
   }
 
-  /** An object that is not what its header says (cut, lengthened, no header) is read to its end. */
+  /**
+   * An object that is not what its header says is read no further than it takes to tell: a cut one to its end
+   * (that is all there is), a lengthened one to one byte past its declared size, a headerless one not past its
+   * first read. Each is corrupt, named with its true size.
+   */
   @Test
-  void aDamagedObjectIsReadToItsEnd() throws IOException {
+  void aDamagedObjectIsReadNoFurtherThanItsHeaderSays() throws IOException {
     FileStorageBackend store = new FileStorageBackend(tmp.resolve("s"));
     PageKey k = PageKey.first(new int[] {2});
     store.put(k, bytes(2, 4096));
     Path p = store.pathOf(k);
     byte[] whole = Files.readAllBytes(p);
+    byte[] cut = Arrays.copyOf(whole, whole.length - 1);
     byte[] longer = Arrays.copyOf(whole, whole.length + 3);
-    for (byte[] damaged : new byte[][] {Arrays.copyOf(whole, whole.length - 1), longer, Arrays.copyOf(whole, 9)}) {
+    byte[] headerless = Arrays.copyOf(whole, 9);
+    for (byte[] damaged : new byte[][] {cut, headerless}) {
       Files.write(p, damaged);
       try (CountingChannel ch = CountingChannel.open(p)) {
         assertEquals(ByteBuffer.wrap(damaged), WholeObjectReader.readWhole(ch));
         assertTrue(ch.sawEnd, "read to end of file, " + damaged.length + " bytes");
       }
     }
+    Files.write(p, longer);
+    try (CountingChannel ch = CountingChannel.open(p)) {
+      assertEquals(ByteBuffer.wrap(longer), WholeObjectReader.readWhole(ch), "what its one read returned");
+      assertEquals(1, ch.reads, "past its declared size after the first read: no second read");
+      assertTrue(!ch.sawEnd, "no read to the end of an over-long object");
+    }
     ByteBuffer dst = ByteBuffer.allocate(4096);
+    Files.write(p, headerless);
     CorruptPageException e = assertThrows(CorruptPageException.class, () -> store.get(k, dst));
     assertTrue(e.getMessage().contains("object of 9 bytes has no header"), e.getMessage());
-    Files.write(p, Arrays.copyOf(whole, whole.length - 1));
+    Files.write(p, cut);
     e = assertThrows(CorruptPageException.class, () -> store.get(k, dst));
-    assertTrue(e.getMessage().contains("object holds " + (whole.length - 1 - PageObjectFormat.HEADER_BYTES)),
+    assertTrue(e.getMessage().contains("object holds " + (cut.length - PageObjectFormat.HEADER_BYTES)),
         e.getMessage());
     Files.write(p, longer);
     e = assertThrows(CorruptPageException.class, () -> store.get(k, dst));
-    assertTrue(e.getMessage().contains("object holds " + (longer.length - PageObjectFormat.HEADER_BYTES)),
-        e.getMessage());
+    assertTrue(e.getMessage().contains("object of " + longer.length + " bytes is longer than the " + whole.length
+        + " its header declares"), e.getMessage());
     assertEquals(0, dst.position(), "nothing copied out of a corrupt object");
+  }
+
+  /**
+   * A page object grown to 3 GiB (a sparse file: no disk used) is a corrupt page, a failed read: the read stops
+   * one byte past its header's size instead of reading the file whole (which exhausted the heap).
+   */
+  @Test
+  void anObjectGrownToGigabytesIsACorruptPageNotAnOutOfMemoryError() throws IOException {
+    FileStorageBackend store = new FileStorageBackend(tmp.resolve("s"));
+    PageKey k = PageKey.first(new int[] {6});
+    store.put(k, bytes(6, 4096));
+    Path p = store.pathOf(k);
+    long size = 3L << 30;
+    try (FileChannel ch = FileChannel.open(p, StandardOpenOption.WRITE)) {
+      ch.write(ByteBuffer.wrap(new byte[] {1}), size - 1);
+    }
+    assertEquals(size, Files.size(p));
+    ByteBuffer dst = ByteBuffer.allocate(4096);
+    CorruptPageException e = assertThrows(CorruptPageException.class, () -> store.get(k, dst));
+    assertTrue(e.getMessage().contains("object of " + size + " bytes is longer than"), e.getMessage());
+    assertEquals(0, dst.position());
+  }
+
+  /**
+   * A header that declares a payload larger than the destination (here 2 GiB) is corrupt before anything past the
+   * first read is read or allocated; so is one that declares a key longer than any key.
+   */
+  @Test
+  void aHeaderDeclaringMoreThanAPageCanHoldIsCorruptBeforeItIsRead() throws IOException {
+    FileStorageBackend store = new FileStorageBackend(tmp.resolve("s"));
+    PageKey k = PageKey.first(new int[] {8});
+    store.put(k, bytes(8, 4096));
+    Path p = store.pathOf(k);
+    byte[] whole = Files.readAllBytes(p);
+    ByteBuffer.wrap(whole).putInt(4, Integer.MAX_VALUE - 1000); // declared payload length
+    byte[] big = Arrays.copyOf(whole, 2 * WholeObjectReader.INITIAL_BYTES); // more than one first read
+    Files.write(p, big);
+    CorruptPageException e = assertThrows(CorruptPageException.class, () -> store.get(k, ByteBuffer.allocate(4096)));
+    assertTrue(e.getMessage().contains("more than a page of 4096 bytes can be"), e.getMessage());
+    try (CountingChannel ch = CountingChannel.open(p)) {
+      assertEquals(WholeObjectReader.INITIAL_BYTES, WholeObjectReader.readWhole(ch,
+          PageObjectFormat.maxObject(4096)).limit(), "no buffer was grown for the declared size");
+    }
+    ByteBuffer.wrap(whole).putInt(4, 4096).putInt(12, PageObjectFormat.MAX_NAME_BYTES + 1);
+    Files.write(p, whole);
+    e = assertThrows(CorruptPageException.class, () -> store.get(k, ByteBuffer.allocate(4096)));
+    assertTrue(e.getMessage().contains("more than any key"), e.getMessage());
   }
 
   /** Objects larger than a thread's first buffer, and than the largest it keeps, read back whole. */

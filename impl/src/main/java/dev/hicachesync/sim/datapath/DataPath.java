@@ -4,6 +4,7 @@ import dev.hicachesync.controller.KvData;
 import dev.hicachesync.env.LatencyModel;
 import dev.hicachesync.env.Ticker;
 import dev.hicachesync.env.TransferEvent;
+import dev.hicachesync.storage.ForgedPageException;
 import dev.hicachesync.storage.PageKey;
 import dev.hicachesync.storage.StorageBackend;
 import dev.hicachesync.sync.Invariant;
@@ -159,7 +160,15 @@ public final class DataPath implements KvData, AutoCloseable {
     }
     if (found) {
       movedBytes += pageBytes;
-      checkHost(new int[] {hostPage}, 0, 1, new long[] {seed}, "storage read");
+      // Checked at once, before any other access to the slot (the hand-off orders them): wrong bytes here were
+      // delivered by the store, with a valid checksum and key. A store forgery: a failed read, not HostSlotSafety.
+      int bad = PageContent.firstMismatch(seed, page(hostPage), pageBytes);
+      checkedPages++;
+      if (bad >= 0) {
+        throw new ForgedPageException("page " + key + ": store forgery: the object passed its checksum and names"
+            + " its key, but its payload is not the bytes written for the key's tokens (first wrong byte at "
+            + bad + ")");
+      }
     }
     return found;
   }

@@ -2,6 +2,7 @@ package dev.hicachesync.sim.environment;
 
 import dev.hicachesync.env.TransferKind;
 import dev.hicachesync.sim.SimConfig;
+import dev.hicachesync.sim.StorageMode;
 import dev.hicachesync.sim.workload.ForwardingWorkload;
 import dev.hicachesync.sim.workload.Request;
 import dev.hicachesync.sim.workload.Workload;
@@ -25,15 +26,26 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li>{@code slow}: a background storage operation of a rank takes 1..32 extra ticks (per operation);
  *   <li>{@code abort}: an arriving request is aborted a few steps later (per request);
  *   <li>{@code backend_error}: the storage backend throws on a read or write (per operation): the rank
- *       fails with {@code StorageBackendException}, its peers with the collective error, nothing hangs.
+ *       fails with {@code StorageBackendException}, its peers with the collective error, nothing hangs;
+ *   <li>{@code oversized}: before a page read, its object file is grown to 3 GiB (sparse), as a runaway
+ *       writer would leave it (per read; {@code --storage file}): a corrupt page, read no further than its
+ *       header's size;
+ *   <li>{@code forged}: before a page read, its object is rewritten with one payload byte changed, through
+ *       the store (valid checksum, right key): a store forgery, which only the data check sees (per read;
+ *       {@code --data on}).
  * </ul>
+ * Each kind at most once. The storage kinds need a storage tier ({@link #check}).
  * Storage faults hit pipeline stage 0 only, as {@code read_fail} does: a later stage waits for the reads
  * of what stage 0 decided (see {@code Simulator}). Every draw comes from a source seeded by (run seed,
  * rank), so a seed replays its faults.
  */
 public final class EnvironmentFaults {
   /** The kinds, in the order the report lists them. */
-  static final String[] KINDS = {"read_fail", "corrupt", "missing", "slow", "abort", "backend_error"};
+  static final String[] KINDS = {"read_fail", "corrupt", "missing", "slow", "abort", "backend_error", "oversized",
+      "forged"};
+  /** The kinds that act on the storage tier: meaningless with {@code --storage off}. */
+  private static final java.util.Set<String> STORAGE_KINDS =
+      java.util.Set.of("read_fail", "corrupt", "missing", "backend_error", "oversized", "forged");
 
   private final Map<String, Double> p;
   /** Storage faults injected, every rank of every run with these faults. */
@@ -42,8 +54,12 @@ public final class EnvironmentFaults {
   public final AtomicLong slow = new AtomicLong();
   public final AtomicLong aborts = new AtomicLong();
 
-  private EnvironmentFaults(Map<String, Double> p) {
+  /** The kinds the spec named, in its order. */
+  private final java.util.Set<String> given;
+
+  private EnvironmentFaults(Map<String, Double> p, java.util.Set<String> given) {
     this.p = p;
+    this.given = java.util.Set.copyOf(given);
   }
 
   /**
@@ -62,11 +78,15 @@ public final class EnvironmentFaults {
       p.put(kind, 0.0);
     }
     p.put("read_fail", -1.0); // not given: the configuration's own read failure rate
+    java.util.Set<String> given = new java.util.LinkedHashSet<>();
     for (String part : spec.split(",", -1)) {
       String[] kv = part.trim().split("=", -1);
       String kind = kv[0].trim().toLowerCase(Locale.ROOT);
       if (kv.length != 2 || !p.containsKey(kind)) {
         throw new IllegalArgumentException("--faults: bad entry '" + part.trim() + "'" + grammar);
+      }
+      if (!given.add(kind)) {
+        throw new IllegalArgumentException("--faults: " + kind + " is given twice; give each kind once");
       }
       double v;
       try {
@@ -79,7 +99,45 @@ public final class EnvironmentFaults {
       }
       p.put(kind, v);
     }
-    return new EnvironmentFaults(p);
+    return new EnvironmentFaults(p, given);
+  }
+
+  /**
+   * Refuses faults that {@code cfg} could never inject, so a soak cannot report zero faults of a kind the user
+   * asked for: a storage kind with storage off, {@code oversized} without a file store (it grows the object's
+   * file), {@code forged} without the data path (nothing else can see a forgery).
+   *
+   * @throws IllegalArgumentException one line naming the kind and the conflicting setting
+   */
+  public void check(SimConfig cfg) {
+    for (String kind : given) {
+      if (STORAGE_KINDS.contains(kind) && cfg.storage() == StorageMode.OFF) {
+        throw new IllegalArgumentException("--faults " + kind + " acts on the storage tier, but --storage is off");
+      }
+    }
+    if (given.contains("oversized") && cfg.storage() != StorageMode.FILE) {
+      throw new IllegalArgumentException("--faults oversized grows page object files: it needs --storage file, got "
+          + cfg.storage().name().toLowerCase(Locale.ROOT));
+    }
+    if (given.contains("forged") && !cfg.data().on()) {
+      throw new IllegalArgumentException("--faults forged: only the data check can see a forged page (its checksum"
+          + " and key are right); it needs --data on");
+    }
+  }
+
+  /**
+   * The faults as one canonical word, the kinds given in {@link #KINDS} order with their probabilities (e.g.
+   * {@code corrupt=0.01,slow=0.2}): equal for two specs that inject the same faults however they were written,
+   * which is what rank processes compare at their handshake.
+   */
+  public String canonical() {
+    java.util.List<String> out = new java.util.ArrayList<>();
+    for (String kind : KINDS) {
+      if (given.contains(kind)) {
+        out.add(kind + "=" + p.get(kind));
+      }
+    }
+    return String.join(",", out);
   }
 
   /** Returns the probability of {@code kind} (read_fail: -1 when not given). */
@@ -110,22 +168,40 @@ public final class EnvironmentFaults {
     double c = p.get("corrupt");
     double m = p.get("missing");
     double e = p.get("backend_error");
-    if (c + m + e == 0) {
+    double o = p.get("oversized");
+    double f = p.get("forged");
+    if (c + m + e + o + f == 0) {
       return stores;
     }
     StorageBackend[] out = stores.clone();
     for (int r = 0; r < out.length; r++) {
       if (out[r] != null && cfg.topology().coords(r).pp() == 0) {
-        out[r] = new FaultyStorageBackend(out[r], r, cfg.seed(), c, m, e, storage);
+        out[r] = new FaultyStorageBackend(out[r], r, cfg.seed(), c, m, e, o, f, o > 0 ? objectFiles(out[r]) : null,
+            storage);
       }
     }
     return out;
   }
 
-  /** One line: the faults injected by kind (read failures are the report's failed batches). */
+  /** The object files of a file store (bounded or not), for the oversized fault. */
+  private static java.util.function.Function<dev.hicachesync.storage.PageKey, java.nio.file.Path> objectFiles(
+      StorageBackend s) {
+    StorageBackend inner = s instanceof dev.hicachesync.storage.LruStorageBackend lru ? lru.delegate() : s;
+    if (inner instanceof dev.hicachesync.storage.FileStorageBackend file) {
+      return file::pathOf;
+    }
+    throw new IllegalArgumentException("--faults oversized needs --storage file");
+  }
+
+  /**
+   * One line: the faults injected by kind (read failures are the report's failed batches); oversized and forged
+   * only when asked for, so the line of a soak without them reads as it always did.
+   */
   public String describe() {
-    return String.format(Locale.ROOT, "faults injected: corrupt %d, missing %d, slow %d, abort %d, backend_error %d",
-        storage.corrupt.get(), storage.missing.get(), slow.get(), aborts.get(), storage.backendErrors.get());
+    String extra = (given.contains("oversized") ? ", oversized " + storage.oversized.get() : "")
+        + (given.contains("forged") ? ", forged " + storage.forged.get() : "");
+    return String.format(Locale.ROOT, "faults injected: corrupt %d, missing %d, slow %d, abort %d, backend_error %d%s",
+        storage.corrupt.get(), storage.missing.get(), slow.get(), aborts.get(), storage.backendErrors.get(), extra);
   }
 
   private Timing slowed(Timing t, SplittableRandom rnd, double prob) {

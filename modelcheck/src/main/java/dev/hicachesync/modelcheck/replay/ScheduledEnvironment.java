@@ -17,7 +17,7 @@ import java.util.Set;
  *   <li>GPU copies: rank r's n-th write and n-th load copy takes exactly as long as the counterexample says, so
  *       that it is done from the step whose checks saw it done in the spec, and not before;
  *   <li>the prefetch thread: it takes its pass in a step iff the spec's thread queries then (or has nothing
- *       queued), and its S7 query finds the leading pages the spec's {@code PrefetchThreadQueries} chose (the
+ *       queued), and its S7 query finds the leading pages the spec's {@code PfStorageHitQuery} chose (the
  *       rank's view of the store, {@link ScriptedStore}); its outcome reaches the scheduler at once;
  *   <li>storage reads and backups land in the step the spec's {@code StorageReadsPage} and {@code
  *       StorageBackupCompletes} take them, and a read fails where the spec's fails;

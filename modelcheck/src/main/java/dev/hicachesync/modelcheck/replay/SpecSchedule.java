@@ -24,7 +24,7 @@ import java.util.Set;
  * <ul>
  *   <li>the step its n-th write (device→host) and n-th load (host→device) copy was issued ({@code wq}/{@code
  *       lq} grew) and the step from which its completion is visible ({@code wDone}/{@code lDone} grew);
- *   <li>its prefetch thread's queries (PrefetchThreadQueries: the step it posts S7 and the leading pages h
+ *   <li>its prefetch thread's queries (PfStorageHitQuery: the step it posts S7 and the leading pages h
  *       its storage holds, the S7 call's value) and the steps its thread stays idle with work queued;
  *   <li>its storage reads (StorageReadsPage: the step a page lands, or the read fails) and backups
  *       (StorageBackupCompletes: the step the backup is acked);
@@ -61,10 +61,17 @@ public final class SpecSchedule {
   /** One storage read of a page: the step it lands (seen from that step's start) and whether it fails. */
   public record Read(int lands, boolean fails) {}
 
-  /** Actions this replay drives: collectives (the lockstep), GPU copies, the prefetch thread, storage, batch full. */
-  static final Set<String> DRIVEN = Set.of(TraceState.INITIAL, "SomeCollectiveCompletes", "WriteEventCompletes",
-      "LoadEventCompletes", "Terminated", "PrefetchThreadQueries", "StorageReadsPage", "StorageBackupCompletes",
-      "BatchFills", "ClockSkews", "AbortArrives");
+  /**
+   * Actions this replay drives: the scheduler's collectives (the lockstep) and the prefetch thread's S7, GPU
+   * copies, the prefetch thread's storage query, storage reads and backups, batch full, clocks and aborts. The
+   * spec's former names of the same steps ({@code SomeCollectiveCompletes}, {@code PrefetchThreadQueries}) too:
+   * counterexamples printed before the steps had one action each still replay.
+   */
+  static final Set<String> DRIVEN = Set.of(TraceState.INITIAL, "SchedRecvRequests", "SchedWritingCheck",
+      "SchedLoadingCheck", "SchedDrainStorageControlQueues", "SchedCheckHicacheEvents", "SchedCanTerminatePrefetch",
+      "SchedCheckPrefetchProgress", "SchedReleaseAbortedRequest", "PfPrefetchThreadStep", "WriteEventCompletes",
+      "LoadEventCompletes", "Terminated", "PfStorageHitQuery", "StorageReadsPage", "StorageBackupCompletes",
+      "BatchFills", "ClockSkews", "AbortArrives", "SomeCollectiveCompletes", "PrefetchThreadQueries");
 
   private final int ranks;
   private final List<Integer> keys;
@@ -244,7 +251,8 @@ public final class SpecSchedule {
         queued.get(r).merge(step, queuedS7(st, r), Math::max);
       }
     }
-    if (now.action().equals("PrefetchThreadQueries") && posted(before, r, "pf") == null) {
+    if ((now.action().equals("PfStorageHitQuery") || now.action().equals("PrefetchThreadQueries"))
+        && posted(before, r, "pf") == null) {
       TlaValue.Rec call = posted(now, r, "pf");
       if (call != null && call.fields().get("val") instanceof TlaValue.Tuple val && !val.elements().isEmpty()) {
         hits.get(r).add((int) number(val.elements().get(0)));

@@ -9,9 +9,10 @@ import java.util.TreeSet;
  * Names the sync points whose collective could complete from a trace state: those whose every member
  * is posted on the same group at the same site in the spec's {@code coll} variable.
  *
- * <p>Why: the spec completes collectives in one generic action ({@code SomeCollectiveCompletes}), so the
- * action name alone does not say which sync point a step decided. The state before the step does: a
- * group whose members are all posted is the one that completes. Reads the spec's layout
+ * <p>Why: an action name alone does not always say which sync point a step decided (HiCacheSync.tla
+ * names each step after its sync point's function, {@code SchedWritingCheck} for S1, but the other modules
+ * complete collectives in generic actions, and a step has two stages on a CP x TP grid). The state before
+ * the step does: a group whose members are all posted is the one that completes. Reads the spec's layout
  * {@code coll[rank][thread] = [site, grp |-> [ch, m, kind], ...]}; any other shape yields nothing.
  */
 final class CompletedCollectives {

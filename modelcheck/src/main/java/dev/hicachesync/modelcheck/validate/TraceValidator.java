@@ -53,19 +53,91 @@ public final class TraceValidator {
     return workspace.work().resolve("trace-" + name);
   }
 
+  /** Events per window of a trace of a run's own loop when none is asked for ({@link #validate(Trace, String, String, int)}). */
+  public static final int DEFAULT_WINDOW = 2000;
+
   /** Validates {@code trace} (read from {@code source}) in run directory {@code trace-<name>}. */
   public Validation validate(Trace trace, String name, String source) throws IOException, InterruptedException {
+    return validate(trace, name, source, DEFAULT_WINDOW);
+  }
+
+  /**
+   * Validates {@code trace}; a trace of a run's own loop ({@link RunTraces}) longer than {@code window} events
+   * (0: no limit) is validated in windows of that many events, each starting from the state TLC reached at the
+   * end of the previous one (see {@link #windows}).
+   */
+  public Validation validate(Trace trace, String name, String source, int window)
+      throws IOException, InterruptedException {
     List<SpecEvent> events = SpecEvents.merge(trace);
+    if (RunTraces.applies(trace.header()) && window > 0 && events.size() > window) {
+      return windows(trace, name, source, events, window);
+    }
+    return once(trace, name, source, events, null, runRoot(name));
+  }
+
+  /**
+   * A long trace of a run's own loop in windows of {@code window} events. Sound and complete because {@code
+   * TraceHiCacheRun.tla} is deterministic given the trace: each event has at most one successor state (every
+   * variable's next value is a function of the state and the event), so the states that match a prefix of the
+   * trace are at most one, the state TLC reached at the end of the window (the last state of its
+   * TraceNotFullyMatched counterexample). Starting the next window there (TraceLog's TraceStart) explores
+   * exactly the states one pass would explore after that prefix: the verdict, the first event rejected, the
+   * invariant broken are the same. The windows' distinct states add up to one pass's (each window's initial
+   * state is the previous window's last).
+   */
+  private Validation windows(Trace trace, String name, String source, List<SpecEvent> events, int window)
+      throws IOException, InterruptedException {
+    String start = null;
+    long distinct = 0;
+    long generated = 0;
+    double seconds = 0;
+    TlcResult last = null;
+    for (int from = 0, k = 1; from < events.size(); from += window, k++) {
+      List<SpecEvent> part = events.subList(from, Math.min(events.size(), from + window));
+      Validation v = once(trace, name, source, part, start, runRoot(name).resolve("w" + k));
+      last = v.tlc().orElse(null);
+      if (v.outcome() != Validation.Outcome.ACCEPTED) {
+        return new Validation(v.outcome(), events.size(), v.event(), v.invariant(), v.allowed(),
+            v.message() + (v.outcome() == Validation.Outcome.TLC_FAILED ? " (window " + k + ", events " + (from + 1)
+                + ".." + (from + part.size()) + ")" : ""), v.tlc(), SpecEvents.firstDisagreement(events));
+      }
+      distinct += last.distinct() - (from > 0 ? 1 : 0); // the window's initial state is the previous one's last
+      generated += last.generated();
+      seconds += last.seconds();
+      start = endState(last);
+      if (start == null) {
+        return failed(events, "window " + k + " was accepted, but TLC printed no final state to start the next from");
+      }
+    }
+    TlcResult sum = new TlcResult(last.exitCode(), last.verdict(), distinct, generated, events.size(), seconds,
+        Optional.empty(), "", last.log(), List.of());
+    return new Validation(Validation.Outcome.ACCEPTED, events.size(), Optional.empty(), "", List.of(), "",
+        Optional.of(sum), SpecEvents.firstDisagreement(events));
+  }
+
+  /** {@code [T |-> ..., lastRecv |-> ...]}: the last state of an accepted window's run, as TLA+ text, or null. */
+  static String endState(TlcResult r) {
+    if (r.trace().isEmpty() || r.trace().get().length() == 0) {
+      return null;
+    }
+    TraceState s = r.trace().get().states().get(r.trace().get().length() - 1);
+    TlaValue t = s.variables().get("T");
+    TlaValue recv = s.variables().get("lastRecv");
+    return t == null || recv == null ? null : "[T |-> " + t.format() + ", lastRecv |-> " + recv.format() + "]";
+  }
+
+  /** One TLC run over {@code events} (starting in {@code start}, null: the initial state) in {@code dir}. */
+  private Validation once(Trace trace, String name, String source, List<SpecEvent> events, String start, Path dir)
+      throws IOException, InterruptedException {
     String spec = TraceModule.specOf(trace.header()); // unified: TraceHiCacheUnified; PP > 1: TraceHiCachePipeline
     Path template = workspace.spec().resolve(TraceModule.templateOf(trace.header()));
     if (!Files.isRegularFile(template) || !Files.isRegularFile(workspace.spec().resolve(spec + ".tla"))) {
       return failed(events, "trace spec not found: " + template.getParent().resolve(spec + ".tla")
           + " and its cfg template are needed");
     }
-    Path dir = runRoot(name);
-    Path cfg = TraceModule.write(dir, source, trace.header(), events, template);
-    TlcJob job = new TlcJob("trace-" + name + "/tlc", spec, cfg, List.of(workspace.spec(), dir),
-        workspace.work(), 1, timeLimit, List.of());
+    Path cfg = TraceModule.write(dir, source, trace.header(), events, template, start);
+    TlcJob job = new TlcJob(workspace.work().relativize(dir.resolve("tlc")).toString(), spec, cfg,
+        List.of(workspace.spec(), dir), workspace.work(), 1, timeLimit, List.of());
     TlcResult r;
     try {
       r = runner.run(job);

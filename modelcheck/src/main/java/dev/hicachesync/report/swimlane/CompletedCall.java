@@ -45,7 +45,20 @@ public final class CompletedCall {
     }
     // A call re-posted unchanged (the next step's RECV with the same payload) leaves coll as it was:
     // then the action's name says whether a collective completed, and the ready group is the one.
-    return after.action().contains("Collective") ? Optional.ofNullable(fallback) : Optional.empty();
+    return completes(after.action()) ? Optional.ofNullable(fallback) : Optional.empty();
+  }
+
+  /**
+   * HiCacheSync.tla's actions that complete a collective, one per sync point's function (the generic
+   * {@code ...Collective...} actions of the other modules are recognised by name).
+   */
+  private static final java.util.Set<String> COMPLETING = java.util.Set.of("SchedRecvRequests", "SchedWritingCheck",
+      "SchedLoadingCheck", "SchedDrainStorageControlQueues", "SchedCheckHicacheEvents", "SchedCanTerminatePrefetch",
+      "SchedCheckPrefetchProgress", "SchedReleaseAbortedRequest", "PfPrefetchThreadStep", "AsyncCheckHicacheEvents");
+
+  /** Whether a step named {@code action} completes a collective. */
+  static boolean completes(String action) {
+    return action.contains("Collective") || COMPLETING.contains(action);
   }
 
   /** The collective of {@code call}'s group if every member is posted on it at the same site. */

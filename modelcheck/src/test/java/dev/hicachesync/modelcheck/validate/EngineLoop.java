@@ -6,6 +6,8 @@ import dev.hicachesync.api.HiCacheRank;
 import dev.hicachesync.api.InJvmCluster;
 import dev.hicachesync.api.PrefixMatch;
 import dev.hicachesync.api.RankGroups;
+import dev.hicachesync.api.StepOrder;
+import dev.hicachesync.api.StepOrder.Finish;
 import dev.hicachesync.collective.ProcessGroup;
 import dev.hicachesync.collective.ReduceOp;
 import dev.hicachesync.trace.NdjsonTraceRecorder;
@@ -32,21 +34,14 @@ import java.util.concurrent.TimeUnit;
  * the end of the step ({@code cache_finished_req}). The trace header declares {@code finish_in_step} and
  * {@code write_at_insert}.
  *
- * <p>{@link Finish#AFTER_NEXT_RECV} is the order the spec's default follows (a request finishes right after
- * the next RECV): with the built-in environment a write-through begun there completes at that step's event
- * check, which the spec does not allow; the tests use it as a mutant of the loop.
+ * <p>The loop runs {@link StepOrder}'s phases in their order. {@link Finish#AFTER_NEXT_RECV} is the order the
+ * spec's default follows (a request finishes right after the next RECV): with the built-in environment a
+ * write-through begun there completes at that step's event check, which the spec does not allow; the tests
+ * use it as a mutant of the loop.
  */
 final class EngineLoop {
   /** Tokens per page. */
   static final int PAGE = 16;
-
-  /** Where the loop processes a batch's result. */
-  enum Finish {
-    /** At the end of the step that ran it (SGLang's normal loop): the loop under test. */
-    END_OF_STEP,
-    /** Right after the next RECV, before the arrivals and the event check. */
-    AFTER_NEXT_RECV
-  }
 
   private EngineLoop() {}
 
@@ -94,33 +89,44 @@ final class EngineLoop {
         if (harness.allReduce("DONE", ReduceOp.MIN, new long[] {done ? 1 : 0})[0] == 1) {
           return;
         }
-        int head = waiting.isEmpty() ? 0 : waiting.peek();
-        rank.beforeRecv(head, running == null ? 0 : index(running.rid()));
-        long next = recv.allReduce("RECV", ReduceOp.MAX,
-            new long[] {head == 0 && received < keys.size() ? received + 1 : 0})[0];
-        if (finish == Finish.AFTER_NEXT_RECV && running != null) {
-          rank.cacheFinishedReq(running);
-          running = null;
-        }
-        if (next > 0) {
-          received = (int) next;
-          rank.prefetchFromStorage(rid(received), rank.matchPrefix(prompt(keys.get(received - 1))));
-          waiting.add(received);
-        }
-        rank.checkHicacheEvents();
-        if (!waiting.isEmpty() && rank.checkPrefetchProgress(rid(waiting.peek()))) {
-          int i = waiting.peek();
-          PrefixMatch m = rank.matchPrefix(prompt(keys.get(i - 1)));
-          CachedRequest req = rank.allocForExtend(rid(i), m, rank.initLoadBack(m));
-          if (req != null) { // else no device memory: it stays waiting (the same on every rank)
-            waiting.poll();
-            rank.cacheUnfinishedReq(req);
-            running = req;
+        long next = 0;
+        for (StepOrder phase : StepOrder.step(finish)) {
+          switch (phase) {
+            case PREFETCH_THREAD -> rank.runPrefetchThread(); // storage off: nothing to do
+            case RECV -> {
+              int head = waiting.isEmpty() ? 0 : waiting.peek();
+              rank.beforeRecv(head, running == null ? 0 : index(running.rid()));
+              next = recv.allReduce("RECV", ReduceOp.MAX,
+                  new long[] {head == 0 && received < keys.size() ? received + 1 : 0})[0];
+            }
+            case ARRIVALS -> {
+              if (next > 0) {
+                received = (int) next;
+                rank.prefetchFromStorage(rid(received), rank.matchPrefix(prompt(keys.get(received - 1))));
+                waiting.add(received);
+              }
+            }
+            case ABORTS -> { } // no request is aborted
+            case EVENTS -> rank.checkHicacheEvents();
+            case ADMIT -> {
+              if (!waiting.isEmpty() && rank.checkPrefetchProgress(rid(waiting.peek()))) {
+                int i = waiting.peek();
+                PrefixMatch m = rank.matchPrefix(prompt(keys.get(i - 1)));
+                CachedRequest req = rank.allocForExtend(rid(i), m, rank.initLoadBack(m));
+                if (req != null) { // else no device memory: it stays waiting (the same on every rank)
+                  waiting.poll();
+                  rank.cacheUnfinishedReq(req);
+                  running = req;
+                }
+              }
+            }
+            case FINISH -> {
+              if (running != null) {
+                rank.cacheFinishedReq(running);
+                running = null;
+              }
+            }
           }
-        }
-        if (finish == Finish.END_OF_STEP && running != null) {
-          rank.cacheFinishedReq(running);
-          running = null;
         }
       }
     }

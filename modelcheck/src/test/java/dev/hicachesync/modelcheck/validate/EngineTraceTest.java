@@ -3,7 +3,7 @@ package dev.hicachesync.modelcheck.validate;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.hicachesync.modelcheck.validate.EngineLoop.Finish;
+import dev.hicachesync.api.StepOrder.Finish;
 import dev.hicachesync.trace.TraceFeature;
 import java.util.List;
 import java.util.Random;

@@ -1,6 +1,7 @@
 package dev.hicachesync.controller;
 
 import dev.hicachesync.collective.ReduceOp;
+import dev.hicachesync.sync.SpecStep;
 import dev.hicachesync.sync.SyncPoint;
 
 /**
@@ -8,13 +9,14 @@ import dev.hicachesync.sync.SyncPoint;
  * acks ready, load acks ready, revokes, backup acks, host releases]} MIN, then the three pops in order.
  *
  * <p>Why: four small collectives per decode step cost up to 30% of the time per output token. Failure
- * paths are those of {@link WritingCheck}, {@link LoadingCheck} and {@link DrainStorageQueues}; with the B3
+ * paths are those of {@link WritingCheck}, {@link LoadingCheck} and {@link DrainStorageControlQueues}; with the B3
  * fault the whole fused collective is skipped when no write ack is ready. Scheduler thread only.
  */
-final class FusedEventCheck {
+@SpecStep(SpecStep.Actor.SCHEDULER)
+final class CheckHicacheEvents {
   private final RankState s;
 
-  FusedEventCheck(RankState s) {
+  CheckHicacheEvents(RankState s) {
     this.s = s;
   }
 

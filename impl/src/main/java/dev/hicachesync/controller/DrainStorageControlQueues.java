@@ -1,6 +1,7 @@
 package dev.hicachesync.controller;
 
 import dev.hicachesync.collective.ReduceOp;
+import dev.hicachesync.sync.SpecStep;
 import dev.hicachesync.sync.SyncPoint;
 
 /**
@@ -11,10 +12,11 @@ import dev.hicachesync.sync.SyncPoint;
  * <p>Failure path: popping local sizes frees host slots or drops protection on one rank only, so a later
  * host allocation or eviction differs (INV-6, INV-3). Scheduler thread only.
  */
-final class DrainStorageQueues {
+@SpecStep(SpecStep.Actor.SCHEDULER)
+final class DrainStorageControlQueues {
   private final RankState s;
 
-  DrainStorageQueues(RankState s) {
+  DrainStorageControlQueues(RankState s) {
     this.s = s;
   }
 
