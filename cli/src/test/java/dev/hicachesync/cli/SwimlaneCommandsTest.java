@@ -107,11 +107,12 @@ class SwimlaneCommandsTest {
 
   @Test
   void aReplayTheImplementationCannotRunIsRefusedWithExitTwoNamingWhy() {
-    // B10's batch-full exit has no seam in the spec-shaped driver: refused before TLC runs.
-    Outcome o = run("check", "--replay", "b10_batch_full_exit");
+    // B14 needs the sidecar pool, which the implementation does not have: refused before TLC runs.
+    Outcome o = run("check", "--replay", "b14_sidecar_min_kv_only");
     assertEquals(2, o.code(), o.out() + o.err());
     assertEquals(1, o.err().lines().count(), o.err());
-    assertTrue(o.err().contains("--replay b10_batch_full_exit refused: not replayable: "), o.err());
+    assertTrue(o.err().contains("--replay b14_sidecar_min_kv_only refused: not replayable: B14 needs the sidecar pool"),
+        o.err());
     assertTrue(o.out().contains("replay: not replayable:"), "the report still says what was refused: " + o.out());
   }
 

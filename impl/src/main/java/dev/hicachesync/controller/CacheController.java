@@ -81,6 +81,15 @@ public final class CacheController {
     s.data().attach(data);
   }
 
+  /**
+   * Sets whether this rank's clock orders LRU timestamps the other way from its peers' (knob {@code
+   * local_clock}): eviction then picks the most recently used leaf first. A fault's seam for the simulator
+   * ({@code sim.Fault.LOCAL_LRU_CLOCK}), never an engine's. Scheduler thread.
+   */
+  public void skewLruClock(boolean skewed) {
+    s.tree().evictNewestFirst(skewed);
+  }
+
   /** {@code unified}: storage starts detached ({@code enable_storage} false) until {@link #attachStorage}. */
   public void detachStorageAtStart() {
     steps.detachStorageAtStart();

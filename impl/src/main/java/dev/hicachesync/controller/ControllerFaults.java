@@ -28,13 +28,24 @@ package dev.hicachesync.controller;
  * @param lateDeposits {@code unified} with PP, the scenario of both PP drain faults: this rank is a later
  *     stage whose prefetch thread queues each S7 outcome {@link #LATE_DEPOSIT_QUERIES} query latencies
  *     late (its scheduler is ahead of its storage threads, as a GIL-starved thread is)
+ * @param localS3Payload knob {@code local_payload}: S3's vector ends at this rank's last non-empty queue, so
+ *     its length depends on rank-local data and the peers' calls do not match (INV-1)
  */
 public record ControllerFaults(
     boolean skipIdleWriteCheck, boolean unsyncedLoadingCheck, boolean releaseTailEarly,
     boolean untrackedSlots, boolean localTerminate, boolean loadReadinessBeforeMin,
-    boolean backupThreadDies, boolean backupRaiseAcked, boolean ppDrainNowait, boolean lateDeposits) {
+    boolean backupThreadDies, boolean backupRaiseAcked, boolean ppDrainNowait, boolean lateDeposits,
+    boolean localS3Payload) {
   /** How many storage-query latencies a late stage's S7 outcome takes to reach its hit queue. */
   public static final int LATE_DEPOSIT_QUERIES = 4;
+
+  /** The faults without {@code localS3Payload}. */
+  public ControllerFaults(boolean skipIdleWriteCheck, boolean unsyncedLoadingCheck, boolean releaseTailEarly,
+      boolean untrackedSlots, boolean localTerminate, boolean loadReadinessBeforeMin, boolean backupThreadDies,
+      boolean backupRaiseAcked, boolean ppDrainNowait, boolean lateDeposits) {
+    this(skipIdleWriteCheck, unsyncedLoadingCheck, releaseTailEarly, untrackedSlots, localTerminate,
+        loadReadinessBeforeMin, backupThreadDies, backupRaiseAcked, ppDrainNowait, lateDeposits, false);
+  }
 
   /** No fault: the protocol as specified. */
   public static final ControllerFaults NONE = new ControllerFaults(false, false, false);

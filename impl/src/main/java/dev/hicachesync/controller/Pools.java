@@ -45,9 +45,14 @@ final class Pools implements DeviceEvictionSink {
     return host.pool().freeCount();
   }
 
-  /** The allocation hash with both pools' free counts: the digest's {@code alloc} part. */
+  /**
+   * The allocation hash with both pools' used counts: the digest's {@code alloc} part. Used, not free: {@code
+   * AllocAgreement} is about what the ranks allocated (the spec's {@code Cap - Free}), so a pool one rank sizes
+   * larger shows only once an allocation succeeds there and fails on a peer.
+   */
   long allocDigest() {
-    return Mix64.mix(Mix64.mix(hashes.alloc(), device.freeCount()), host.pool().freeCount());
+    return Mix64.mix(Mix64.mix(hashes.alloc(), device.capacity() - device.freeCount()),
+        host.pool().capacity() - host.pool().freeCount());
   }
 
   /** Returns {@code pages} device pages, evicting LRU leaves if needed, or null. */

@@ -5,6 +5,7 @@ import dev.hicachesync.api.internal.TraceInstrumentation;
 import dev.hicachesync.collective.PipeChannel;
 import dev.hicachesync.collective.ProcessGroup;
 import dev.hicachesync.controller.CacheController;
+import dev.hicachesync.controller.ControllerConfig;
 import dev.hicachesync.controller.ControllerThreads;
 import dev.hicachesync.sim.datapath.DataPath;
 import dev.hicachesync.sim.datapath.PromptSeeds;
@@ -69,9 +70,12 @@ final class RankAssembly {
     ProcessGroup attnCp = fabric.group("attn_cp", t.attnCpGroup(r), r);
     RankEngine[] self = new RankEngine[1];
     SyncGroups schedGroups = new SyncGroups(attnTp, attnCp, sched, null, fromPrev, toNext);
-    SyncGroups prefetchGroups = new SyncGroups(fabric.group("pf_attn_tp", t.attnTpGroup(r), r),
-        fabric.group("pf_attn_cp", t.attnCpGroup(r), r), fabric.group("pf_cp_tp", t.cpTpGroup(r), r),
-        t.pp() > 1 ? fabric.group("pf_pp", t.ppGroup(r), r) : null, null, null);
+    // Fault SHARED_PREFETCH_GROUPS (knob shared_group): the prefetch thread on the scheduler's group objects.
+    SyncGroups prefetchGroups = cfg.faults().contains(Fault.SHARED_PREFETCH_GROUPS)
+        ? new SyncGroups(attnTp, attnCp, sched, null, null, null)
+        : new SyncGroups(fabric.group("pf_attn_tp", t.attnTpGroup(r), r),
+            fabric.group("pf_attn_cp", t.attnCpGroup(r), r), fabric.group("pf_cp_tp", t.cpTpGroup(r), r),
+            t.pp() > 1 ? fabric.group("pf_pp", t.ppGroup(r), r) : null, null, null);
     // Version unified's completion sync (#27010) on groups of its own, made after the prefetch ones
     // (GroupRegistry); the earlier versions have no such thread and make none.
     SyncGroups completionGroups = cfg.version() != ProtocolVersion.UNIFIED ? null
@@ -104,10 +108,11 @@ final class RankAssembly {
     // The rank's prefetch, I/O, backup threads, stepped: they do the work at the virtual times env decides
     // (same reports as inline; inlineRankThreads runs that work on the rank's thread, for speed).
     ControllerThreads threads = inline ? null : ControllerThreads.stepped("rank" + r);
-    CacheController controller = new CacheController(cfg.controllerConfig(), Fault.controllerFaults(cfg.faults(), r, c.pp()),
+    CacheController controller = new CacheController(controllerConfig(r), Fault.controllerFaults(cfg.faults(), r, c.pp()),
         threads == null ? env : threads.around(env),
         new SyncLayer(cfg.version(), schedGroups, reductions),
-        new SyncLayer(cfg.version(), prefetchGroups, reductions), traced != null ? traced.observer() : rec, storage,
+        new SyncLayer(cfg.version(), prefetchGroups, reductions), traced != null ? traced.observer() : rec,
+        env.storageSeenBy(storage),
         "tp" + t.tpRank(r) + "pp" + c.pp());
     if (Fault.runtimeAttach(cfg.faults())) {
       controller.detachStorageAtStart(); // attached at runtime, at Fault.ATTACH_STEP
@@ -123,7 +128,8 @@ final class RankAssembly {
     }
     rec.attach(controller);
     DataPath data = cfg.data().on()
-        ? new DataPath(cfg.data(), cfg.devicePages(), cfg.hostPages(), env.clock(), r, promptSeeds) : null;
+        ? new DataPath(cfg.data(), cfg.devicePages(), controllerConfig(r).hostPages(), env.clock(), r, promptSeeds)
+        : null;
     if (data != null) {
       controller.attachData(data);
     }
@@ -178,4 +184,17 @@ final class RankAssembly {
     return engine;
   }
 
+  /**
+   * Rank {@code r}'s controller configuration: the run's, except under {@link Fault#LARGER_HOST_POOL_ON_RANK0},
+   * where rank 0's host pool has one page more than agreed.
+   */
+  private ControllerConfig controllerConfig(int r) {
+    ControllerConfig c = cfg.controllerConfig();
+    if (r != 0 || !cfg.faults().contains(Fault.LARGER_HOST_POOL_ON_RANK0)) {
+      return c;
+    }
+    return new ControllerConfig(c.pageSize(), c.devicePages(), c.hostPages() + 1, c.writePolicy(),
+        c.prefetchPolicy(), c.storage(), c.prefetchThresholdTokens(), c.loadBackThresholdTokens(), c.ioBatchPages(),
+        c.timeoutBaseTicks(), c.timeoutTicksPer1024(), c.pageBytes());
+  }
 }

@@ -43,6 +43,8 @@ final class RankEngine {
   private final LoopShape shape;
   private final DomainChecker checker;
   private final boolean earlyExit;
+  /** Fault {@link Fault#LOCAL_LRU_CLOCK}: this rank's LRU order follows its own clock. */
+  private final boolean lruClockSkew;
   /** The waiting-queue timeout of a {@code unified} fault scenario, or null. */
   private final WaitingTimeout waitingTimeout;
   private final ArrayDeque<Request> waiting = new ArrayDeque<>();
@@ -79,6 +81,7 @@ final class RankEngine {
     this.workload = workload;
     this.checker = checker;
     this.earlyExit = cfg.faults().contains(Fault.EARLY_ADMISSION_EXIT);
+    this.lruClockSkew = cfg.faults().contains(Fault.LOCAL_LRU_CLOCK);
     this.waitingTimeout = WaitingTimeout.of(cfg.faults());
     this.log = log;
     this.intake = new WorkloadIntake(this, cfg.steps(), recv);
@@ -88,6 +91,9 @@ final class RankEngine {
   boolean step(long s) {
     recorder.begin(s);
     env.beginStep(s);
+    if (lruClockSkew) {
+      controller.skewLruClock(env.lruClockSkewed());
+    }
     where = "step " + s + " RECV";
     boolean stop = sim.stopped();
     if (checker != null && s >= 2 && !(stop && shape.stopOnDivergence())) {
@@ -167,13 +173,14 @@ final class RankEngine {
 
   /** The prefetch thread's pass, then (spec-shaped) its outcomes made to arrive at once. */
   private void prefetchThread(long s) {
-    if (cfg.storage() == StorageMode.OFF) {
+    if (cfg.storage() == StorageMode.OFF || !env.prefetchPassRuns()) {
       return;
     }
     if (shape.settleStorage()) {
       where = "step " + stats.stepsRun + " prefetch thread";
       api.runPrefetchThread();
       env.awaitCondition(controller.view()::storageQueuesSettled);
+      env.landDue(); // I/O the pass started that takes no time (a scripted schedule's) lands in this phase
     } else {
       where = "step " + s + " events";
       api.runPrefetchThread();
@@ -208,7 +215,7 @@ final class RankEngine {
   private void abort(long s) {
     for (Iterator<Request> it = waiting.iterator(); it.hasNext(); ) {
       Request r = it.next();
-      if (r.abortStep() == s || injections != null && injections.aborted(r.rid(), s)
+      if (r.abortStep() == s || injections != null && injections.aborted(r.rid(), s) || env.abortsWaiting(r.rid())
           || waitingTimeout != null && waitingTimeout.expired(r.rid(), s, env.now())) {
         api.releaseAbortedRequest(r.rid());
         if (shape.settleStorage()) { // the spec frees an aborted read's pages at once: wait for this rank's reader

@@ -223,6 +223,22 @@ public final class SimulationRun implements AutoCloseable {
         ended[rank]);
   }
 
+  /**
+   * Returns rank {@code rank}'s replica of the request stream where it is parked: the id of its first waiting
+   * request and of its first running one (null: none), and its tree, which the caller must only read (its
+   * thread is parked or ended).
+   */
+  public Replica replica(int rank) {
+    requireOpen();
+    RankEngine e = engines[rank];
+    Request w = e.firstWaiting();
+    Request r = e.firstRunning();
+    return new Replica(w == null ? null : w.rid(), r == null ? null : r.rid(), e.controller.view().tree());
+  }
+
+  /** A rank's request queue heads and its tree ({@link #replica}). */
+  public record Replica(String waiting, String running, dev.hicachesync.tree.RadixTree tree) {}
+
   /** Returns the run's statistics so far (requests, hits, copies, prefetches), as {@link Simulator#run()} reports them. */
   public SimStats stats() {
     long completed = Long.MAX_VALUE;

@@ -43,6 +43,8 @@ public final class RadixTree {
    * over {@link #lru} did not skip. Kept by {@link #setDeviceOf}, {@link #touch} and {@link #delete}.
    */
   private TreeSet<TreeNode> deviceLru = new TreeSet<>(LRU);
+  /** {@link #evictNewestFirst}: eviction walks the LRU order from its newest end. */
+  private boolean newestFirst;
   private long nextId = 1;
   private long clock;
   private long mutations;
@@ -83,6 +85,23 @@ public final class RadixTree {
     }
     lru = new TreeSet<>(order);
     deviceLru = new TreeSet<>(order);
+  }
+
+  /**
+   * Makes eviction pick the most recently used leaf first ({@code newest}) or the least (the protocol): a
+   * rank whose clock orders the last accesses the other way from its peers' (knob {@code local_clock}, the
+   * simulator's fault {@code local_lru_clock}). A bug switch: the protocol needs one order on every rank.
+   */
+  public void evictNewestFirst(boolean newest) {
+    this.newestFirst = newest;
+  }
+
+  private TreeNode firstVictim(TreeSet<TreeNode> order) {
+    return order.isEmpty() ? null : newestFirst ? order.last() : order.first();
+  }
+
+  private TreeNode nextVictim(TreeSet<TreeNode> order, TreeNode n) {
+    return newestFirst ? order.lower(n) : order.higher(n);
   }
 
   /** Returns tokens per page. */
@@ -341,9 +360,8 @@ public final class RadixTree {
     while (freed < pages && progress) {
       progress = false;
       // Cursor walk: higher() stays valid when the current node is deleted.
-      for (TreeNode n = deviceLru.isEmpty() ? null : deviceLru.first(), next; n != null && freed < pages;
-          n = next) {
-        next = deviceLru.higher(n);
+      for (TreeNode n = firstVictim(deviceLru), next; n != null && freed < pages; n = next) {
+        next = nextVictim(deviceLru, n);
         if (n.device == null || n.lockRef > 0 || hasDeviceChild(n)) {
           continue;
         }
@@ -354,7 +372,7 @@ public final class RadixTree {
           delete(n);
         } else if (n.hostRef == 0 && dropHostOnlySubtree(n, sink)) {
           delete(n);
-          next = deviceLru.higher(n); // as over lru (a dropped descendant is host-only, never this cursor)
+          next = nextVictim(deviceLru, n); // as over lru (a dropped descendant is host-only, never this cursor)
         } else {
           continue;
         }
@@ -381,8 +399,8 @@ public final class RadixTree {
     boolean progress = true;
     while (freed < pages && progress) {
       progress = false;
-      for (TreeNode n = lru.isEmpty() ? null : lru.first(), next; n != null && freed < pages; n = next) {
-        next = lru.higher(n);
+      for (TreeNode n = firstVictim(lru), next; n != null && freed < pages; n = next) {
+        next = nextVictim(lru, n);
         if (n.device != null || n.host == null || n.hostRef > 0 || n.lockRef > 0 || !n.children.isEmpty()) {
           continue;
         }

@@ -101,6 +101,22 @@ public final class TlcOutputParser {
         verdict.isViolation() ? trace : Optional.empty(), message, log, output.lines());
   }
 
+  /**
+   * Parses a saved run ({@code tlc.log}) whose exit code was not kept: the exit code is the one TLC gives the
+   * verdict its messages state (0 success, 11 deadlock, 12 invariant, 13 property), so a run that stated one
+   * parses as it did when it ran; one that stated none parses as {@link Verdict#ERROR}.
+   */
+  public static TlcResult reread(TlcOutput output, List<String> properties, Path log) {
+    for (int exit : new int[] {ExitStatus.SUCCESS, ExitStatus.VIOLATION_DEADLOCK, ExitStatus.VIOLATION_SAFETY,
+        ExitStatus.VIOLATION_LIVENESS}) {
+      TlcResult r = parse(exit, false, output, properties, 0, log);
+      if (r.verdict().kind() != Verdict.Kind.ERROR) {
+        return r;
+      }
+    }
+    return parse(-1, false, output, properties, 0, log);
+  }
+
   /** The verdict TLC's messages state, and the exit code TLC gives a run with it. */
   private record Reported(Verdict verdict, int exitCode) {}
 

@@ -31,6 +31,31 @@ public enum Fault {
    * checks (corrupted bytes, reported as {@code HostSlotSafety}) can see it.
    */
   EARLY_SLOT_REUSE,
+  /**
+   * Knob {@code uneven_capacity} (and {@code local_pool_sizes} with pools one page apart): rank 0's host pool
+   * is one page larger than its peers', a pool sized per rank (from the memory that rank has free) instead of
+   * the size agreed at start-up; an allocation that fails on the peers then succeeds on rank 0 ({@code
+   * AllocAgreement}).
+   */
+  LARGER_HOST_POOL_ON_RANK0,
+  /**
+   * Knob {@code shared_group}: the prefetch thread reduces S7 on the scheduler's groups (the same group
+   * objects) instead of groups of its own, so its calls pair with the scheduler's calls of a peer whose
+   * prefetch thread has not run yet ({@code CollectiveMatching}).
+   */
+  SHARED_PREFETCH_GROUPS,
+  /**
+   * Knob {@code local_payload}: S3's vector ends at the rank's last non-empty storage control queue, so its
+   * length is rank-local data and the peers' calls do not match ({@code CollectiveMatching}).
+   */
+  LOCAL_S3_PAYLOAD,
+  /**
+   * Knob {@code local_clock}: a rank's clock orders the LRU timestamps of its nodes the other way from its
+   * peers' (timestamps within the clock's resolution, or taken on another thread), from the step its timing
+   * says ({@code Timing.lruClockSkewed}: the odd ranks, seeded); it then evicts the most recently used leaf
+   * first, and the trees differ ({@code TreeAgreement}).
+   */
+  LOCAL_LRU_CLOCK,
 
   // ---- version unified (HiCacheUnified.tla, docs/explanation/unified.md): each bug TLC found, and where the bug is a
   // scenario that does not happen without it (a waiting timeout, a runtime attach, a raising backend), the
@@ -137,7 +162,7 @@ public enum Fault {
         faults.contains(EARLY_SLOT_REUSE), faults.contains(LOCAL_TERMINATE),
         faults.contains(PD_DECODE_LOAD_READINESS),
         rank == 0 && faults.contains(BACKUP_THREAD_DIES), rank == 0 && faults.contains(BACKUP_RAISE_ACKED),
-        faults.contains(PP_DRAIN_NOWAIT), ppDrain && stage > 0);
+        faults.contains(PP_DRAIN_NOWAIT), ppDrain && stage > 0, faults.contains(LOCAL_S3_PAYLOAD));
   }
 
   /** Refuses a PP drain fault without pipeline stages (one line): its scenario needs a later stage. */

@@ -1,6 +1,7 @@
 package dev.hicachesync.sim.environment;
 
 import dev.hicachesync.env.TransferKind;
+import dev.hicachesync.storage.StorageBackend;
 
 /**
  * A {@link Timing} that asks another for everything: the base of decorators that change one answer (a copy
@@ -31,5 +32,30 @@ public abstract class ForwardingTiming implements Timing {
   @Override
   public boolean localBatchFull() {
     return inner.localBatchFull();
+  }
+
+  @Override
+  public void beginStep(long step) {
+    inner.beginStep(step);
+  }
+
+  @Override
+  public boolean prefetchPassRuns() {
+    return inner.prefetchPassRuns();
+  }
+
+  @Override
+  public StorageBackend storageSeenBy(StorageBackend store) {
+    return inner.storageSeenBy(store);
+  }
+
+  @Override
+  public boolean lruClockSkewed() {
+    return inner.lruClockSkewed();
+  }
+
+  @Override
+  public boolean abortsWaiting(String rid) {
+    return inner.abortsWaiting(rid);
   }
 }

@@ -49,6 +49,7 @@ public final class RankEnv implements ControllerEnv {
    * that blocked on its own events runs ahead and stays ahead) and due background work runs.
    */
   public void beginStep(long step) {
+    timing.beginStep(step);
     clock.set(Math.max(clock.ticks() + 1, step) + pendingDelay);
     pendingDelay = 0;
     for (; pendingCompletions > 0 && !queue.isEmpty(); pendingCompletions--) {
@@ -114,6 +115,35 @@ public final class RankEnv implements ControllerEnv {
   /** Makes the next storage read batch this rank issues fail (called while the rank thread is parked). */
   public void failNextRead() {
     failNextRead = true;
+  }
+
+  /**
+   * Runs the background work due by now, and what it queues that is due by now too: work that takes no time
+   * lands within the current phase (a spec-shaped step's prefetch-thread phase lands a read the schedule
+   * says lands at once).
+   */
+  public void landDue() {
+    runDue();
+  }
+
+  /** Whether this rank's prefetch thread takes its pass at the start of this step ({@link Timing#prefetchPassRuns}). */
+  public boolean prefetchPassRuns() {
+    return timing.prefetchPassRuns();
+  }
+
+  /** The L3 store as this rank sees it ({@link Timing#storageSeenBy}). */
+  public dev.hicachesync.storage.StorageBackend storageSeenBy(dev.hicachesync.storage.StorageBackend store) {
+    return store == null ? null : timing.storageSeenBy(store);
+  }
+
+  /** Whether this rank's clock orders LRU timestamps the other way at this step ({@link Timing#lruClockSkewed}). */
+  public boolean lruClockSkewed() {
+    return timing.lruClockSkewed();
+  }
+
+  /** Whether the waiting request {@code rid} is aborted on this rank at this step ({@link Timing#abortsWaiting}). */
+  public boolean abortsWaiting(String rid) {
+    return timing.abortsWaiting(rid);
   }
 
   /** A rank-local "batch full" condition (B10's fault). */

@@ -17,6 +17,7 @@ public final class SeededTiming implements Timing {
   private final SplittableRandom local;
   private final int skew;
   private final double readFailure;
+  private final int rank;
 
   /** Creates rank {@code rank}'s schedule for {@code seed}. */
   public SeededTiming(long seed, int rank, double readFailure) {
@@ -31,6 +32,7 @@ public final class SeededTiming implements Timing {
     this.local = mine.split();
     this.skew = 1 + mine.nextInt(3);
     this.readFailure = readFailure;
+    this.rank = rank;
   }
 
   /** Returns the factory of this schedule. */
@@ -56,5 +58,11 @@ public final class SeededTiming implements Timing {
   @Override
   public boolean localBatchFull() {
     return local.nextInt(3) == 0;
+  }
+
+  /** The odd ranks' clocks order LRU timestamps the other way (what {@link Fault#LOCAL_LRU_CLOCK} makes bite). */
+  @Override
+  public boolean lruClockSkewed() {
+    return rank % 2 == 1;
   }
 }

@@ -1,6 +1,7 @@
 package dev.hicachesync.sim.environment;
 
 import dev.hicachesync.env.TransferKind;
+import dev.hicachesync.storage.StorageBackend;
 
 /**
  * One rank's environment schedule: how long its copies and background I/O take, which storage reads fail,
@@ -26,6 +27,46 @@ public interface Timing {
 
   /** Returns this rank's rank-local "batch full" condition for the current admission check (B10's fault). */
   boolean localBatchFull();
+
+  /**
+   * Tells the schedule that the rank starts step {@code step} (before the step's due I/O lands): a scripted
+   * schedule ({@code check --replay}'s, from a counterexample) keys its answers by step. The seeded one ignores it.
+   */
+  default void beginStep(long step) {}
+
+  /**
+   * Returns whether the rank's prefetch thread takes its pass (S7 on every queued operation) at the start of
+   * the current step; false leaves it idle until the next step, as a thread that has not been scheduled yet.
+   */
+  default boolean prefetchPassRuns() {
+    return true;
+  }
+
+  /**
+   * Returns whether this rank's clock orders the LRU timestamps the other way from its peers' at the current
+   * step (the fault {@link Fault#LOCAL_LRU_CLOCK} reads it at every step start).
+   */
+  default boolean lruClockSkewed() {
+    return false;
+  }
+
+  /**
+   * Returns whether the waiting request {@code rid} is aborted at the current step on this rank: the
+   * client's abort received with this step's requests, or its waiting timeout fired on this rank's clock. None
+   * by default (a run's aborts come from its workload).
+   */
+  default boolean abortsWaiting(String rid) {
+    return false;
+  }
+
+  /**
+   * Returns the L3 store as this rank sees it, given the run's {@code store}: which leading pages S7's query
+   * finds is the environment's (another instance may have written them, or evicted them). The store itself
+   * by default.
+   */
+  default StorageBackend storageSeenBy(StorageBackend store) {
+    return store;
+  }
 
   /** Builds the timing of one rank. */
   @FunctionalInterface

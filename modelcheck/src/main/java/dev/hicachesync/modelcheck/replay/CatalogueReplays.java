@@ -2,6 +2,7 @@ package dev.hicachesync.modelcheck.replay;
 
 import dev.hicachesync.modelcheck.BadInputException;
 import dev.hicachesync.modelcheck.Catalogue;
+import dev.hicachesync.modelcheck.CfgFile;
 import dev.hicachesync.modelcheck.ModelChecker;
 import dev.hicachesync.modelcheck.ModelEntry;
 import dev.hicachesync.modelcheck.Tier;
@@ -10,6 +11,7 @@ import dev.hicachesync.modelcheck.Verdict;
 import dev.hicachesync.modelcheck.Workspace;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,11 +21,32 @@ import java.util.Optional;
 /**
  * Replays of catalogue models: a bug model replays its own counterexample; a fixed twin (same bug, same
  * module, expected to hold) replays its bug model's counterexample against the fixed constants.
+ *
+ * <p>Which models: every {@code ci}-tier model expected to fail (a catalogued bug, a knob, a finding), except
+ * the {@code Debug*} reachability models (their "violation" is a state the spec must reach, not a bug), and
+ * their fixed twins. Each module has a driver or a reason why not ({@link #NO_DRIVER}); a refusal is decided
+ * from the model's constants before TLC runs, so it is cheap.
  */
 public final class CatalogueReplays {
 
-  /** The module whose counterexamples the implementation can replay. */
+  /** The module whose counterexamples {@link JavaReplay} replays. */
   public static final String MODULE = "MCHiCacheSync";
+
+  /** Why the modules without a replay driver have none: what the simulator lacks to follow their counterexamples. */
+  static final Map<String, String> NO_DRIVER = Map.of(
+      "MCHiCachePipeline", "HiCachePipeline (PP > 1) has no replay driver: the simulator's spec-shaped PP run follows"
+          + " its traces (storage off), but nothing maps a counterexample's per-stage choices onto it",
+      "MCHiCacheReplicas", "HiCacheReplicas (DP > 1: group creation order, the cache group's span, the storage"
+          + " writer election) has no replay driver: its actions are process-group set-up, which the simulator's"
+          + " assembly does not take from a schedule",
+      "MCHiCacheUnifiedPP", "HiCacheUnifiedPP (unified, PP > 1, admission per stage) has no replay driver: the"
+          + " spec-shaped unified run has one stage",
+      "MCHiCacheUnifiedPipeline", "HiCacheUnifiedPipeline (unified, PP > 1) has no replay driver: the spec-shaped"
+          + " unified run has one stage",
+      "MCConsensusMonitor", "ConsensusMonitor's alarms (NoConsensusAlarm, NoSilentHang) are a monitor over the"
+          + " protocol's collectives; the implementation has no such monitor to compare with",
+      "MCConsensusMonitorPipeline", "ConsensusMonitorPipeline's alarm (NoConsensusAlarm) is a monitor over the"
+          + " protocol's collectives; the implementation has no such monitor to compare with");
 
   private final Workspace workspace;
   private final Catalogue catalogue;
@@ -39,28 +62,47 @@ public final class CatalogueReplays {
     this.checker = checker;
   }
 
-  /** The ci-tier models of {@link #MODULE} that are expected to fail: the catalogued bugs and the knobs. */
+  /** Whether {@code m} is a bug model a replay covers: ci tier, expected to fail, not a Debug* reachability check. */
+  public static boolean isBugModel(ModelEntry m) {
+    Verdict v = m.expectedVerdict();
+    return m.tierValue() == Tier.CI && v.isViolation() && !v.property().startsWith("Debug");
+  }
+
+  /** The ci-tier bug models of every module, in catalogue order. */
   public List<ModelEntry> bugModels() {
-    return catalogue.tier(Tier.CI).stream()
-        .filter(m -> m.module().equals(MODULE) && m.expectedVerdict().kind() != Verdict.Kind.HOLDS)
-        .filter(m -> m.bug() != null || m.name().startsWith("knob_"))
-        .toList();
+    return catalogue.models().stream().filter(CatalogueReplays::isBugModel).toList();
   }
 
-  /** The ci-tier models of {@link UnifiedReplay#MODULE} that are expected to fail (the unified bugs). */
+  /** The ci-tier bug models of {@code module}. */
+  public List<ModelEntry> bugModels(String module) {
+    return bugModels().stream().filter(m -> m.module().equals(module)).toList();
+  }
+
+  /** The ci-tier models of {@link UnifiedReplay#MODULE} that are expected to fail. */
   public List<ModelEntry> unifiedBugModels() {
-    return catalogue.tier(Tier.CI).stream()
-        .filter(m -> m.module().equals(UnifiedReplay.MODULE) && m.expectedVerdict().kind() != Verdict.Kind.HOLDS)
-        .filter(m -> m.bug() != null)
-        .toList();
+    return bugModels(UnifiedReplay.MODULE);
   }
 
-  /** The fixed twin of a bug model: same bug and module, expected to hold. */
+  /** Every model a replay covers: each bug model, followed by its fixed twin if it has one. */
+  public List<ModelEntry> replayed() {
+    List<ModelEntry> out = new ArrayList<>();
+    for (ModelEntry bug : bugModels()) {
+      out.add(bug);
+      twinOf(bug).filter(t -> !out.contains(t)).ifPresent(out::add);
+    }
+    return out;
+  }
+
+  /**
+   * The fixed twin of a bug model: same bug and module, expected to hold; one named "fixed" first (a model
+   * of the bug's fix, in any tier), else the first in catalogue order.
+   */
   public Optional<ModelEntry> twinOf(ModelEntry bug) {
-    return catalogue.models().stream()
+    List<ModelEntry> twins = catalogue.models().stream()
         .filter(m -> bug.bug() != null && Objects.equals(m.bug(), bug.bug()) && m.module().equals(bug.module())
             && m.expectedVerdict().kind() == Verdict.Kind.HOLDS)
-        .findFirst();
+        .toList();
+    return twins.stream().filter(m -> m.name().contains("fixed")).findFirst().or(() -> twins.stream().findFirst());
   }
 
   /** The constants of {@code model}, from its cfg and MC module. */
@@ -89,72 +131,65 @@ public final class CatalogueReplays {
    */
   public ReplayReport replay(String name) throws BadInputException, IOException, InterruptedException {
     ModelEntry model = catalogue.named(List.of(name)).get(0);
-    if (model.module().equals(UnifiedReplay.MODULE)) {
-      return replayUnified(model);
+    ModelEntry schedule = scheduleOf(model);
+    String noDriver = NO_DRIVER.get(model.module());
+    if (noDriver != null || !(model.module().equals(MODULE) || model.module().equals(UnifiedReplay.MODULE))) {
+      return new ReplayReport(name, schedule.name(), ReplayReport.Outcome.NOT_REPLAYABLE, schedule.expected(),
+          "not run", List.of(), noDriver != null ? noDriver : model.module() + " has no replay driver");
     }
-    if (!model.module().equals(MODULE)) {
-      return new ReplayReport(name, name, ReplayReport.Outcome.NOT_REPLAYABLE, model.expected(), "not run", List.of(),
-          "replays cover " + MODULE + " (one lockstep sync domain); " + model.module() + " has no spec-shaped driver");
-    }
-    ModelEntry schedule = model;
-    if (model.expectedVerdict().kind() == Verdict.Kind.HOLDS) {
-      schedule = catalogue.models().stream()
-          .filter(m -> model.bug() != null && Objects.equals(m.bug(), model.bug()) && m.module().equals(MODULE)
-              && m.expectedVerdict().kind() != Verdict.Kind.HOLDS)
-          .findFirst()
-          .orElseThrow(() -> new BadInputException(name + " is expected to hold and has no bug twin whose"
-              + " counterexample could be replayed"));
-    }
+    boolean unified = model.module().equals(UnifiedReplay.MODULE);
     ModelConstants constants = constants(model);
-    List<String> why = JavaReplay.unreplayable(constants(schedule));
-    why.addAll(JavaReplay.unreplayable(constants).stream().filter(w -> !why.contains(w)).toList());
+    ModelConstants scheduleConstants = constants(schedule);
+    List<String> why = new ArrayList<>(unified ? UnifiedReplay.unreplayable(scheduleConstants)
+        : JavaReplay.unreplayable(scheduleConstants));
+    for (String w : unified ? UnifiedReplay.unreplayable(constants) : JavaReplay.unreplayable(constants)) {
+      if (!why.contains(w)) {
+        why.add(w);
+      }
+    }
     if (!why.isEmpty()) {
-      return new ReplayReport(name, schedule.name(), ReplayReport.Outcome.NOT_REPLAYABLE, schedule.expected(), "not run",
-          List.of(), String.join("; ", why));
+      return new ReplayReport(name, schedule.name(), ReplayReport.Outcome.NOT_REPLAYABLE, schedule.expected(),
+          "not run", List.of(), String.join("; ", why));
     }
-    TlcResult r = checked.get(schedule.name());
-    if (r == null) {
-      r = checker.check(schedule);
-      checked.put(schedule.name(), r);
-    }
+    TlcResult r = counterexample(schedule);
     if (r.trace().isEmpty()) {
       return new ReplayReport(name, schedule.name(), ReplayReport.Outcome.PART_WAYS, String.valueOf(r.verdict()),
-          "not run", List.of(), "TLC printed no counterexample for " + schedule.name() + " (" + r.verdict() + ")");
+          "not run", List.of(), (r.verdict().kind() == Verdict.Kind.HOLDS ? JavaReplay.SPEC_WRONG : "")
+              + "TLC printed no counterexample for " + schedule.name() + " (" + r.verdict() + ")");
     }
-    return JavaReplay.run(name, constants, schedule.name(), r.trace().get(), r.verdict());
+    List<String> invariants = CfgFile.read(cfg(schedule)).invariants();
+    return unified
+        ? UnifiedReplay.run(name, constants, schedule.name(), r.trace().get(), r.verdict(), invariants)
+        : JavaReplay.run(name, constants, schedule.name(), r.trace().get(), r.verdict(), invariants);
+  }
+
+  /** The model whose counterexample {@code model} replays: itself, or for a fixed twin its bug model. */
+  private ModelEntry scheduleOf(ModelEntry model) throws BadInputException {
+    if (model.expectedVerdict().kind() != Verdict.Kind.HOLDS) {
+      return model;
+    }
+    return catalogue.models().stream()
+        .filter(m -> model.bug() != null && Objects.equals(m.bug(), model.bug()) && m.module().equals(model.module())
+            && m.expectedVerdict().isViolation())
+        .findFirst()
+        .orElseThrow(() -> new BadInputException(model.name() + " is expected to hold and has no bug twin whose"
+            + " counterexample could be replayed"));
   }
 
   /**
-   * Replays a {@code HiCacheUnified} model on the Java {@code unified} controller ({@link UnifiedReplay}): its
-   * own counterexample, or for a fixed twin its bug model's.
+   * TLC's counterexample of {@code schedule}: the one this object already has, else the one the catalogue's
+   * last run of it left ({@link CachedCounterexample}: the spec, module and cfg unchanged since), else a new
+   * TLC run.
    */
-  private ReplayReport replayUnified(ModelEntry model) throws BadInputException, IOException, InterruptedException {
-    ModelEntry schedule = model;
-    if (model.expectedVerdict().kind() == Verdict.Kind.HOLDS) {
-      schedule = catalogue.models().stream()
-          .filter(m -> model.bug() != null && Objects.equals(m.bug(), model.bug()) && m.module().equals(model.module())
-              && m.expectedVerdict().kind() != Verdict.Kind.HOLDS)
-          .findFirst()
-          .orElseThrow(() -> new BadInputException(model.name() + " is expected to hold and has no bug twin whose"
-              + " counterexample could be replayed"));
-    }
-    ModelConstants constants = constants(model);
-    ModelConstants scheduleConstants = constants(schedule);
-    List<String> why = UnifiedReplay.unreplayable(scheduleConstants);
-    why.addAll(UnifiedReplay.unreplayable(constants).stream().filter(w -> !why.contains(w)).toList());
-    if (!why.isEmpty()) {
-      return new ReplayReport(model.name(), schedule.name(), ReplayReport.Outcome.NOT_REPLAYABLE, schedule.expected(),
-          "not run", List.of(), String.join("; ", why));
-    }
+  private TlcResult counterexample(ModelEntry schedule) throws BadInputException, IOException, InterruptedException {
     TlcResult r = checked.get(schedule.name());
     if (r == null) {
+      r = CachedCounterexample.read(workspace, schedule).orElse(null);
+    }
+    if (r == null) {
       r = checker.check(schedule);
-      checked.put(schedule.name(), r);
     }
-    if (r.trace().isEmpty()) {
-      return new ReplayReport(model.name(), schedule.name(), ReplayReport.Outcome.PART_WAYS, String.valueOf(r.verdict()),
-          "not run", List.of(), "TLC printed no counterexample for " + schedule.name() + " (" + r.verdict() + ")");
-    }
-    return UnifiedReplay.run(model.name(), constants, schedule.name(), r.trace().get(), r.verdict());
+    checked.put(schedule.name(), r);
+    return r;
   }
 }

@@ -27,7 +27,15 @@ import util.SimpleFilenameToStream;
  * ({@code Def == <<1, 2>>}, {@code Def == 2 * Other}).
  */
 public record ModelConstants(int dp, int cp, int tp, int pp, String version, String policy, boolean storageOn,
-    List<Integer> requests, int pagesPerKey, int deviceCap, int hostCap, Set<String> bugs, Set<String> knobs) {
+    List<Integer> requests, int pagesPerKey, int deviceCap, int hostCap, Set<String> bugs, Set<String> knobs,
+    List<Integer> deviceCaps, List<Integer> hostCaps) {
+
+  /** Constants whose pools are {@code deviceCap} and {@code hostCap} on every rank. */
+  public ModelConstants(int dp, int cp, int tp, int pp, String version, String policy, boolean storageOn,
+      List<Integer> requests, int pagesPerKey, int deviceCap, int hostCap, Set<String> bugs, Set<String> knobs) {
+    this(dp, cp, tp, pp, version, policy, storageOn, requests, pagesPerKey, deviceCap, hostCap, bugs, knobs,
+        java.util.Collections.nCopies(dp * cp * tp * pp, deviceCap), java.util.Collections.nCopies(dp * cp * tp * pp, hostCap));
+  }
 
   private static final Set<String> COMMON =
       Set.of("DP", "CP", "TP", "PP", "Policy", "StorageOn", "HostCap", "Bugs", "Knobs");
@@ -37,10 +45,18 @@ public record ModelConstants(int dp, int cp, int tp, int pp, String version, Str
    * a one-line error names what TLC could not read.
    */
   public static ModelConstants read(Path cfg, Path module, Path spec) throws BadInputException {
-    Values r = evaluate(cfg, module, spec, Set.of("Version", "Requests", "PagesPerKey", "DeviceCap"));
+    Values r = evaluate(cfg, module, spec, Set.of("Version", "Requests", "PagesPerKey", "DeviceCap", "PoolSizes"));
+    int ranks = r.integer("DP") * r.integer("CP") * r.integer("TP") * r.integer("PP");
+    Set<String> knobs = r.strings("Knobs");
+    List<Integer> dev = r.pools("PoolSizes", "dev", ranks, r.integer("DeviceCap"), knobs.contains("local_pool_sizes"));
+    List<Integer> host = new ArrayList<>(r.pools("PoolSizes", "host", ranks, r.integer("HostCap"),
+        knobs.contains("local_pool_sizes")));
+    if (knobs.contains("uneven_capacity")) {
+      host.set(0, host.get(0) + 1); // HostCapOf: rank 0's host pool one page larger than agreed
+    }
     return new ModelConstants(r.integer("DP"), r.integer("CP"), r.integer("TP"), r.integer("PP"), r.string("Version"),
         r.string("Policy"), r.bool("StorageOn"), r.integers("Requests"), r.integer("PagesPerKey"), r.integer("DeviceCap"),
-        r.integer("HostCap"), r.strings("Bugs"), r.strings("Knobs"));
+        r.integer("HostCap"), r.strings("Bugs"), knobs, dev, List.copyOf(host));
   }
 
   /**
@@ -63,7 +79,7 @@ public record ModelConstants(int dp, int cp, int tp, int pp, String version, Str
   /** These constants with {@code bugs}, {@code version} switched: a fixed twin differs in one of them. */
   public ModelConstants with(String version, Set<String> bugs) {
     return new ModelConstants(dp, cp, tp, pp, version, policy, storageOn, requests, pagesPerKey, deviceCap, hostCap,
-        bugs, knobs);
+        bugs, knobs, deviceCaps, hostCaps);
   }
 
   /**
@@ -155,6 +171,29 @@ public record ModelConstants(int dp, int cp, int tp, int pp, String version, Str
         return out;
       }
       throw new BadInputException(name + " is not a sequence in " + cfg);
+    }
+
+    /**
+     * Each rank's pool {@code field} as the spec's {@code PoolTable} has it: the model's {@code PoolSizes} entry
+     * with {@code local} (knob local_pool_sizes), else their MIN (the start-up agreement); {@code fallback} on
+     * every rank when the model sets no {@code PoolSizes}.
+     */
+    List<Integer> pools(String name, String field, int ranks, int fallback, boolean local) throws BadInputException {
+      TlaValue table = values.get(name);
+      if (table == null) {
+        return java.util.Collections.nCopies(ranks, fallback);
+      }
+      List<Integer> own = new ArrayList<>();
+      for (int r = 0; r < ranks; r++) {
+        TlaValue entry = table instanceof TlaValue.Fn f ? f.mapping().get(new TlaValue.Int(r))
+            : table instanceof TlaValue.Tuple t && r < t.elements().size() ? t.elements().get(r) : null;
+        if (!(entry instanceof TlaValue.Rec rec) || !(rec.fields().get(field) instanceof TlaValue.Int i)) {
+          throw new BadInputException(name + " has no " + field + " pool for rank " + r + " in " + cfg);
+        }
+        own.add((int) i.value());
+      }
+      int min = own.stream().mapToInt(Integer::intValue).min().orElse(fallback);
+      return local ? List.copyOf(own) : java.util.Collections.nCopies(ranks, min);
     }
 
     Set<String> strings(String name) throws BadInputException {

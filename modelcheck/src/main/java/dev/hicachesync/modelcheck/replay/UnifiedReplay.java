@@ -85,10 +85,11 @@ public final class UnifiedReplay {
 
   /**
    * Replays {@code trace} (the counterexample of {@code schedule}, verdict {@code verdict}) on the
-   * implementation configured as {@code model} ({@code constants}).
+   * implementation configured as {@code model} ({@code constants}); {@code invariants} are the schedule cfg's,
+   * in its order.
    */
   public static ReplayReport run(String model, ModelConstants constants, String schedule, ErrorTrace trace,
-      Verdict verdict) {
+      Verdict verdict, List<String> invariants) {
     boolean twin = !model.equals(schedule);
     int ranks = constants.cp() * constants.tp();
     Schedule s = Schedule.of(trace, ranks);
@@ -133,7 +134,7 @@ public final class UnifiedReplay {
     SimResult r = new Simulator(cfg).run();
     Divergence d = r.divergence();
     String implSide = d != null ? JavaReplay.describe(d) : "no violation (" + r.stepsCompleted() + " steps)";
-    return JavaReplay.judge(model, schedule, specSide, implSide, lines, twin, verdict, d, s.lastStep);
+    return JavaReplay.judge(model, schedule, specSide, implSide, lines, twin, verdict, d, s.lastStep, invariants);
   }
 
   /**

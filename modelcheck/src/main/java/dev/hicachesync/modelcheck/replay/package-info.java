@@ -1,14 +1,20 @@
 /**
- * Java replays of TLC counterexamples: the schedule of a {@code HiCacheSync.tla}
- * counterexample (which rank's GPU copy completes when, which request arrives) drives the implementation's
- * step API ({@code sim.Simulator.open} → {@code sim.SimulationRun}, spec-shaped), and the implementation
- * must reach the same violation, by the same invariant name, at the same step; or the replay names the
- * step, rank and value where code and spec part ways, or the action it has no seam for.
+ * Java replays of TLC counterexamples ({@code check --replay}): the schedule of a counterexample (which rank's
+ * GPU copy completes when, which request arrives, what each rank's prefetch thread and storage find, its
+ * batch-full condition) drives the implementation's step API ({@code sim.Simulator.open} →
+ * {@code sim.SimulationRun}, spec-shaped), and the implementation must reach the same violation, by the same
+ * invariant name, at the same step; or the replay names the step, rank and value where code and spec part
+ * ways, or the action, knob or module it has no seam for.
  *
- * <p>{@link dev.hicachesync.modelcheck.replay.ModelConstants} has TLC evaluate a model's constants (its cfg
- * and {@code MC} module); {@link dev.hicachesync.modelcheck.replay.SpecSchedule} reads the schedule and the
- * spec's per-step observations out of the error trace; {@link dev.hicachesync.modelcheck.replay.ScheduledCopies}
- * is the one seam into the simulator (its {@code Timing}); {@link dev.hicachesync.modelcheck.replay.JavaReplay}
- * drives the run and compares; {@link dev.hicachesync.modelcheck.replay.ReplayReport} says what happened.
+ * <p>{@link dev.hicachesync.modelcheck.replay.CatalogueReplays} picks the models (every ci bug model and its
+ * fixed twin) and the driver per module; {@link dev.hicachesync.modelcheck.replay.ModelConstants} has TLC
+ * evaluate a model's constants (its cfg and {@code MC} module); {@link
+ * dev.hicachesync.modelcheck.replay.CachedCounterexample} reuses the counterexample a catalogue run already
+ * printed; {@link dev.hicachesync.modelcheck.replay.SpecSchedule} reads the schedule and the spec's per-step
+ * observations out of the error trace; {@link dev.hicachesync.modelcheck.replay.ScheduledEnvironment} is the
+ * seam into the simulator (each rank's {@code Timing}); {@link dev.hicachesync.modelcheck.replay.JavaReplay}
+ * and {@link dev.hicachesync.modelcheck.replay.UnifiedReplay} drive the run and compare; {@link
+ * dev.hicachesync.modelcheck.replay.ReplayReport} says what happened. {@code docs/reference/replays.md} lists
+ * every covered model's outcome, checked by the replay tests.
  */
 package dev.hicachesync.modelcheck.replay;

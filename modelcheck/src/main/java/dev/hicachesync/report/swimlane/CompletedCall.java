@@ -65,7 +65,7 @@ public final class CompletedCall {
   }
 
   /** Whether a step taken by {@code action} completes a collective, as its name says. */
-  private static boolean completes(String action) {
+  static boolean completes(String action) {
     return STEP_SITES.containsKey(action) || action.contains("Collective");
   }
 

@@ -2,58 +2,35 @@ package dev.hicachesync.modelcheck.replay;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.hicachesync.modelcheck.Catalogue;
-import dev.hicachesync.modelcheck.ModelChecker;
 import dev.hicachesync.modelcheck.ModelEntry;
-import dev.hicachesync.modelcheck.ProgressListener;
-import dev.hicachesync.modelcheck.TlcJar;
-import dev.hicachesync.modelcheck.TlcRunner;
-import dev.hicachesync.modelcheck.Workspace;
-import java.nio.file.Files;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * Every bug model of the ci tier of {@code HiCacheSync.tla} replayed on the implementation: the bug's
- * counterexample must make the implementation break the same invariant at the same step, and the same
- * schedule must run clean against the fixed twin. A model whose counterexample cannot be replayed is
- * skipped with the reason, which names the action or switch the implementation has no seam for.
+ * Every replay {@code check --replay} covers, outside {@code HiCacheUnified} ({@link UnifiedReplayTest}), has
+ * the outcome the committed table ({@code docs/reference/replays.md}) gives it: a bug model reproduced (the
+ * implementation breaks the spec's invariant, by name, at the same step), its fixed twin clean on the same
+ * schedule, or the exact disagreement or reason it is not replayable. The table lists exactly the models the
+ * replays cover: each ci bug model of every module and its fixed twin.
  */
 class JavaReplayTest {
 
+  @Test
+  void theTableListsEveryBugModelAndTwinInCatalogueOrder() throws Exception {
+    List<String> covered = ReplayTable.replays().replayed().stream().map(ModelEntry::name).toList();
+    assertFalse(covered.isEmpty(), "the catalogue has no ci bug model");
+    assertEquals(covered, ReplayTable.rows().stream().map(ReplayTable.Row::model).toList(),
+        "the rows of " + ReplayTable.FILE + " are not the models check --replay covers");
+  }
+
   @TestFactory
-  Stream<DynamicTest> ciBugModelsReplayOnTheImplementation() throws Exception {
-    Workspace workspace = Workspace.fromRoot();
-    assertTrue(Files.isRegularFile(workspace.catalogue()), "no model catalogue");
-    Catalogue catalogue = Catalogue.load(workspace.catalogue());
-    ModelChecker checker = new ModelChecker(workspace, new TlcRunner(TlcJar.locate(), ProgressListener.NONE), 1, null,
-        List.of());
-    CatalogueReplays replays = new CatalogueReplays(workspace, catalogue, checker);
-    List<ModelEntry> bugs = replays.bugModels();
-    assertFalse(bugs.isEmpty(), "the ci tier has no HiCacheSync bug model");
-    List<DynamicTest> tests = new ArrayList<>();
-    for (ModelEntry bug : bugs) {
-      tests.add(DynamicTest.dynamicTest(bug.name() + " (" + bug.expected() + ")", () -> {
-        ReplayReport r = replays.replay(bug.name());
-        System.out.print(r.render());
-        Assumptions.assumeFalse(r.outcome() == ReplayReport.Outcome.NOT_REPLAYABLE, bug.name() + ": " + r.detail());
-        assertEquals(ReplayReport.Outcome.SAME_VIOLATION, r.outcome(), r.render());
-      }));
-      replays.twinOf(bug).ifPresent(twin -> tests.add(DynamicTest.dynamicTest(
-          twin.name() + " runs " + bug.name() + "'s schedule clean", () -> {
-            ReplayReport r = replays.replay(twin.name());
-            System.out.print(r.render());
-            Assumptions.assumeFalse(r.outcome() == ReplayReport.Outcome.NOT_REPLAYABLE, twin.name() + ": " + r.detail());
-            assertEquals(ReplayReport.Outcome.CLEAN, r.outcome(), r.render());
-            assertTrue(r.steps().stream().anyMatch(l -> l.contains(" RECV rank ")), "the replay compared the ranks at RECV");
-          })));
-    }
-    return tests.stream();
+  Stream<DynamicTest> everyReplayHasItsCommittedOutcome() throws Exception {
+    CatalogueReplays replays = ReplayTable.replays();
+    return ReplayTable.rows().stream().filter(r -> !r.module().equals("HiCacheUnified"))
+        .map(row -> DynamicTest.dynamicTest(row.model() + ": " + row.outcome(), () -> ReplayTable.check(replays, row)));
   }
 }

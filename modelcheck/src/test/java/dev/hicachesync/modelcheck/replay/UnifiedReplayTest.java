@@ -4,16 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.hicachesync.modelcheck.Catalogue;
-import dev.hicachesync.modelcheck.ModelChecker;
-import dev.hicachesync.modelcheck.ProgressListener;
-import dev.hicachesync.modelcheck.TlcJar;
-import dev.hicachesync.modelcheck.TlcRunner;
 import dev.hicachesync.modelcheck.Workspace;
 import java.nio.file.Files;
-import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
 
 /**
  * {@code check --replay} of {@code HiCacheUnified} models on the Java {@code unified} controller ({@link
@@ -21,7 +18,8 @@ import org.junit.jupiter.api.Test;
  * TLC's counterexample names and the implementation breaks CollectiveMatching at the same step (S123 of 8
  * entries on one rank, 4 on the other); the same schedule against the fixed twin ({@code
  * unified_attach_fixed}, the outcome agreed) runs clean. A unified bug whose environment action has no seam is
- * not replayable, and the reason names its switch.
+ * not replayable, and the reason names its switch. Every unified row of the committed table ({@code
+ * docs/reference/replays.md}) has its outcome.
  */
 class UnifiedReplayTest {
 
@@ -29,11 +27,14 @@ class UnifiedReplayTest {
 
   @BeforeAll
   static void load() throws Exception {
-    Workspace workspace = Workspace.fromRoot();
-    assertTrue(Files.isRegularFile(workspace.catalogue()), "no model catalogue");
-    ModelChecker checker = new ModelChecker(workspace, new TlcRunner(TlcJar.locate(), ProgressListener.NONE), 1, null,
-        List.of());
-    replays = new CatalogueReplays(workspace, Catalogue.load(workspace.catalogue()), checker);
+    assertTrue(Files.isRegularFile(Workspace.fromRoot().catalogue()), "no model catalogue");
+    replays = ReplayTable.replays();
+  }
+
+  @TestFactory
+  Stream<DynamicTest> everyUnifiedReplayHasItsCommittedOutcome() {
+    return ReplayTable.rows().stream().filter(r -> r.module().equals("HiCacheUnified"))
+        .map(row -> DynamicTest.dynamicTest(row.model() + ": " + row.outcome(), () -> ReplayTable.check(replays, row)));
   }
 
   @Test
