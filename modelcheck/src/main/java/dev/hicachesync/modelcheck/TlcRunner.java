@@ -79,6 +79,11 @@ public final class TlcRunner {
     } else {
       command = command(job, dir, workers);
     }
+    TlcClassArchive archive = job.search() instanceof TlcSearch.Distributed ? null
+        : TlcClassArchive.in(job.workRoot(), tlcJar, job.jvmOptions());
+    if (archive != null) {
+      command.addAll(1, archive.jvmOptions());
+    }
     Path log = dir.resolve("tlc.log");
     ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true);
 
@@ -132,6 +137,10 @@ public final class TlcRunner {
     }
     double seconds = (System.nanoTime() - start) / 1e9;
     int exit = timedOut ? -1 : process.exitValue();
+    if (archive != null) {
+      // TLC exits with its verdict's code; a killed JVM (time limit, 137) writes no archive worth keeping.
+      archive.finish(!timedOut && exit < 128);
+    }
     synchronized (output) {
       return TlcOutputParser.parse(exit, timedOut, output, cfg.properties(), seconds, log, job.search());
     }
