@@ -236,10 +236,11 @@ public final class CheckCommand implements Callable<Integer> {
         if (exhaustive && !(search instanceof TlcSearch.Exhaustive)) {
           throw new BadInputException("--exhaustive cannot be combined with --simulate");
         }
-        if (search instanceof TlcSearch.Exhaustive && !exhaustive && model.ranks() > model.module().exhaustiveRanks()) {
+        if (search instanceof TlcSearch.Exhaustive && !exhaustive && model.ranks() > model.exhaustiveRanks()) {
           TlcSearch.Simulation fallback = SimulationOptions.fallback();
           err.println("hicache-sync check: " + model.ranks() + " ranks is more than " + model.module().spec()
-              + " is searched exhaustively in about a minute (" + model.module().exhaustiveRanks() + "): simulating "
+              + " is searched exhaustively in about a minute (" + model.exhaustiveRanks() + ", with " + model.bounds()
+              + "): simulating "
               + fallback.behaviours() + " behaviours of at most " + fallback.depth() + " steps (seed " + fallback.seed()
               + ") instead, which is no proof; --exhaustive searches every state");
           search = fallback;

@@ -100,9 +100,17 @@ public record AdhocModel(Topology topology, String version, String policy, boole
     return module() == AdhocModule.PIPELINE && storage && ranks() < AdhocModule.PIPELINE.largeRanks() ? 2 : 1;
   }
 
-  /** Whether the exhaustive search uses the module's reduced specification (see {@link AdhocModule#reducedFrom}). */
+  /**
+   * The most ranks whose safety part is searched exhaustively by default with this model's module and bounds
+   * (a larger model is simulated unless asked otherwise).
+   */
+  public int exhaustiveRanks() {
+    return module().exhaustiveRanks(storage, requests);
+  }
+
+  /** Whether the exhaustive search uses the module's reduced specification (see {@link AdhocModule#reduced}). */
   public boolean reduced() {
-    return ranks() >= module().reducedFrom(storage);
+    return module().reduced(ranks(), storage, requests);
   }
 
   /** The bounds this model runs with, in words, e.g. {@code 1 request, 2 pages per key}. */

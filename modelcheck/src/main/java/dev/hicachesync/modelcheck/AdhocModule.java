@@ -17,20 +17,20 @@ import java.util.List;
 public enum AdhocModule {
   /** One sync domain in lockstep: {@code --pp 1 --dp 1}. */
   SYNC("HiCacheSync", "MCHiCacheSync", "adhoc.cfg.template", ProtocolVersions.ALL, ProtocolVersions.POLICIES,
-      "best_effort", 8, 4, 4),
+      "best_effort", 4, Integer.MAX_VALUE, 5),
   /**
    * PP stages at their own speeds ({@code --pp} &gt; 1); the PP sync is #27285's forwarding. The
    * default policy is {@code timeout}, the module's nearest to {@code best_effort} (it has no
    * {@code best_effort}).
    */
   PIPELINE("HiCachePipeline", "MCHiCachePipeline", "adhoc-pipeline.cfg.template", List.of("post20460", "merged"),
-      List.of("wait_complete", "timeout"), "timeout", 4, 4, 2),
+      List.of("wait_complete", "timeout"), "timeout", 4, 4, 4),
   /**
    * Several DP replicas ({@code --dp} &gt; 1): S7 runs in sequence with the step, as
    * {@code wait_complete} does; the cache group is the replica's attn_cp then attn_tp groups.
    */
   REPLICAS("HiCacheReplicas", "MCHiCacheReplicas", "adhoc-replicas.cfg.template",
-      List.of("pre20460", "post20460", "merged"), List.of("wait_complete"), "wait_complete", 4, Integer.MAX_VALUE,
+      List.of("pre20460", "post20460", "merged"), List.of("wait_complete"), "wait_complete", 2, Integer.MAX_VALUE,
       Integer.MAX_VALUE),
   /**
    * Version {@code unified} (the default when none is named): SGLang's unified radix cache, one sync
@@ -48,19 +48,19 @@ public enum AdhocModule {
   private final String defaultPolicy;
   private final int exhaustiveRanks;
   private final int largeRanks;
-  private final int reducedWithStorage;
+  private final int reducedFrom;
 
   /**
    * @param exhaustiveRanks the most ranks whose safety part is searched exhaustively by default: the largest
    *     size whose search, with the bounds and reductions below, finishes in about a minute on a 2-core machine
    *     (docs/reference/measurements.md); larger models are simulated unless asked otherwise
    * @param largeRanks from this many ranks the bounds shrink (HiCachePipeline: one page per key with storage)
-   * @param reducedWithStorage from this many ranks the safety part runs the module's {@code ReducedSpec}
-   *     (with storage on for HiCachePipeline, whose reduction is about the storage threads; from
-   *     {@code largeRanks} for HiCacheSync, whatever the storage)
+   * @param reducedFrom from this many ranks the safety part runs the module's {@code ReducedSpec}, as the
+   *     catalogue's largest models do: HiCachePipeline with storage on (its reduction is about the storage
+   *     threads; b7_fixed_cp2), HiCacheSync with two requests or more (merged_cp4tp2_req2)
    */
   AdhocModule(String spec, String mcModule, String template, List<String> versions, List<String> policies,
-      String defaultPolicy, int exhaustiveRanks, int largeRanks, int reducedWithStorage) {
+      String defaultPolicy, int exhaustiveRanks, int largeRanks, int reducedFrom) {
     this.spec = spec;
     this.mcModule = mcModule;
     this.template = template;
@@ -69,12 +69,21 @@ public enum AdhocModule {
     this.defaultPolicy = defaultPolicy;
     this.exhaustiveRanks = exhaustiveRanks;
     this.largeRanks = largeRanks;
-    this.reducedWithStorage = reducedWithStorage;
+    this.reducedFrom = reducedFrom;
   }
 
-  /** The most ranks searched exhaustively by default (see the constructor). */
-  public int exhaustiveRanks() {
-    return exhaustiveRanks;
+  /**
+   * The most ranks searched exhaustively by default with these bounds (see the constructor): HiCachePipeline
+   * without storage runs B6's two-key bounds unreduced (b6_fixed_cp2tp2 takes about ten minutes at 4 ranks), so
+   * 2 ranks; HiCacheSync with more than one request, 2 ranks (post20460_cp2tp2_req2 takes about a minute and a
+   * half at 4).
+   */
+  public int exhaustiveRanks(boolean storage, int requests) {
+    return switch (this) {
+      case PIPELINE -> storage ? exhaustiveRanks : 2;
+      case SYNC -> requests == 1 ? exhaustiveRanks : 2;
+      default -> exhaustiveRanks;
+    };
   }
 
   /** From this many ranks the module's bounds shrink. */
@@ -86,11 +95,11 @@ public enum AdhocModule {
    * From this many ranks the safety part runs {@code ReducedSpec} (no fairness: safety only; a violation it
    * finds is a real one, every one that {@code Spec} reaches it reaches too: docs/explanation/spec-design.md).
    */
-  int reducedFrom(boolean storage) {
+  boolean reduced(int ranks, boolean storage, int requests) {
     return switch (this) {
-      case SYNC -> largeRanks;
-      case PIPELINE -> storage ? reducedWithStorage : Integer.MAX_VALUE;
-      default -> Integer.MAX_VALUE;
+      case SYNC -> ranks >= reducedFrom && requests >= 2;
+      case PIPELINE -> ranks >= reducedFrom && storage;
+      default -> false;
     };
   }
 

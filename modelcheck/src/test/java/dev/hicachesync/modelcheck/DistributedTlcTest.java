@@ -29,16 +29,23 @@ class DistributedTlcTest {
     assertEquals(plain.verdict(), distributed.verdict(), distributed.message());
     assertEquals(plain.distinct(), distributed.distinct(), "the fingerprint set of the server holds every state");
     assertEquals(0, distributed.exitCode());
-    // Both workers registered with the server and were handed states (its closing statistics, one per worker).
-    assertEquals(2, distributed.remoteWorkers().size(), distributed.remoteWorkers().toString());
+    // The server's closing statistics list the workers that registered in time. TLC's server does not wait for a
+    // number of workers: on a loaded machine the second may register after the first has emptied the queue (it
+    // then computes nothing and is not listed), so one or two, each from this run's worker JVMs.
+    int registered = distributed.remoteWorkers().size();
+    assertTrue(registered == 1 || registered == 2, distributed.remoteWorkers().toString());
     long sent = distributed.remoteWorkers().stream().mapToLong(TlcResult.RemoteWorker::sent).sum();
     assertTrue(sent >= plain.distinct(), "every state was expanded by some worker: " + distributed.remoteWorkers());
     String log = Files.readString(distributed.log());
     assertTrue(log.contains("tlc2.tool.distributed") || log.contains("TLC Server"), "the server ran, not tlc2.TLC");
+    // Both worker JVMs were started; one that came too late finds the server gone, which does not change the verdict.
+    int completed = 0;
     for (int i = 1; i <= 2; i++) {
-      assertTrue(Files.readString(distributed.log().resolveSibling("worker-" + i + ".log")).contains("work completed"),
-          "worker " + i + " ran to the end");
+      String worker = Files.readString(distributed.log().resolveSibling("worker-" + i + ".log"));
+      assertTrue(worker.contains("TLC Worker"), "worker " + i + " started");
+      completed += worker.contains("work completed") ? 1 : 0;
     }
+    assertTrue(completed >= registered, "every registered worker ran to the end");
     assertTrue(plain.remoteWorkers().isEmpty());
   }
 
