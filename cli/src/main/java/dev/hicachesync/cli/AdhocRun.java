@@ -64,7 +64,11 @@ final class AdhocRun {
       part.result().ifPresent(r -> r.remoteWorkers().forEach(w -> out.println(part.part().label()
           + " worker " + w.uri() + ": " + w.sent() + " states sent to it, " + w.received() + " received")));
     }
-    if (search instanceof TlcSearch.Simulation sim && result.violation().isEmpty()) {
+    boolean sampled = result.parts().stream().anyMatch(p -> p.status() == AdhocPart.Status.SAMPLED);
+    if (search instanceof TlcSearch.Simulation sim && result.violation().isEmpty() && !sampled) {
+      out.println("simulation: stopped before " + sim.behaviours() + " random behaviours of at most " + sim.depth()
+          + " steps were walked (seed " + sim.seed() + "); no violation in the states it met, which is no proof");
+    } else if (search instanceof TlcSearch.Simulation sim && result.violation().isEmpty()) {
       out.println("simulation: no violation in " + sim.behaviours() + " random behaviours of at most " + sim.depth()
           + " steps (seed " + sim.seed() + "): this is not a proof; only an exhaustive search says holds");
     } else if (search instanceof TlcSearch.Simulation sim) {

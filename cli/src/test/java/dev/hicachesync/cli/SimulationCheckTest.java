@@ -59,6 +59,16 @@ class SimulationCheckTest {
   }
 
   @Test
+  void aSimulationCutByTheTimeLimitDoesNotClaimItsBehaviours() {
+    CheckCommandTest.Outcome o = check("--cp", "2", "--version", "merged", "--simulate", "100000000", "--depth", "100",
+        "--time-limit", "3");
+    assertEquals(3, o.code(), o.out() + o.err());
+    assertTrue(o.out().contains("cut by the time limit"), o.out());
+    assertTrue(o.out().contains("simulation: stopped before 100000000 random behaviours"), o.out());
+    assertTrue(!o.out().contains("simulation: no violation in"), o.out());
+  }
+
+  @Test
   void simulationOptionsAreCheckedBeforeTlcRuns() {
     CheckCommandTest.Outcome catalogue = check("--model", "b1_fixed", "--simulate", "5");
     assertEquals(2, catalogue.code());

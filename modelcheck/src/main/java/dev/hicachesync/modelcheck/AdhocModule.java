@@ -30,7 +30,7 @@ public enum AdhocModule {
    * {@code wait_complete} does; the cache group is the replica's attn_cp then attn_tp groups.
    */
   REPLICAS("HiCacheReplicas", "MCHiCacheReplicas", "adhoc-replicas.cfg.template",
-      List.of("pre20460", "post20460", "merged"), List.of("wait_complete"), "wait_complete", 2, Integer.MAX_VALUE,
+      List.of("pre20460", "post20460", "merged"), List.of("wait_complete"), "wait_complete", 4, Integer.MAX_VALUE,
       Integer.MAX_VALUE),
   /**
    * Version {@code unified} (the default when none is named): SGLang's unified radix cache, one sync
@@ -75,13 +75,13 @@ public enum AdhocModule {
   /**
    * The most ranks searched exhaustively by default with these bounds (see the constructor): HiCachePipeline
    * without storage runs B6's two-key bounds unreduced (b6_fixed_cp2tp2 takes about ten minutes at 4 ranks), so
-   * 2 ranks; HiCacheSync with more than one request, 2 ranks (post20460_cp2tp2_req2 takes about a minute and a
-   * half at 4).
+   * 2 ranks; HiCacheSync with three requests, 2 ranks (two requests at 4 ranks take about 40 s, the third
+   * multiplies the states).
    */
   public int exhaustiveRanks(boolean storage, int requests) {
     return switch (this) {
       case PIPELINE -> storage ? exhaustiveRanks : 2;
-      case SYNC -> requests == 1 ? exhaustiveRanks : 2;
+      case SYNC -> requests <= 2 ? exhaustiveRanks : 2;
       default -> exhaustiveRanks;
     };
   }

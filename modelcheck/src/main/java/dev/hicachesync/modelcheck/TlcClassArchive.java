@@ -15,7 +15,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * An AppCDS archive of TLC's classes, so that each TLC JVM after the first maps them instead of loading and
- * verifying them from the jar (about 0.5 CPU-seconds of each model's start-up; docs/reference/measurements.md).
+ * verifying them from the jar (about 0.2 CPU-seconds less for each TLC JVM, a sixth of a tiny model's run;
+ * docs/reference/measurements.md).
  *
  * <p>The first TLC run that finds no archive writes one when it exits ({@code -XX:ArchiveClassesAtExit}, into
  * a file of its own that is moved into place only if the run ended normally, so that runs side by side never

@@ -45,14 +45,15 @@ class AdhocBoundsTest {
     assertEquals(4, eight.exhaustiveRanks());
     assertTrue(model(4, 2, 1, "merged", "on", 2).reduced(), "two requests: ReducedSpec, as merged_cp4tp2_req2");
     assertFalse(model(2, 2, 1, "merged", "on", 2).reduced());
-    assertEquals(2, model(2, 2, 1, "merged", "on", 2).exhaustiveRanks());
+    assertEquals(4, model(2, 2, 1, "merged", "on", 2).exhaustiveRanks());
+    assertEquals(2, model(2, 2, 1, "merged", "on", 3).exhaustiveRanks());
   }
 
   @Test
-  void unifiedAndReplicasAreSearchedExhaustivelyAtTwoRanks() throws BadInputException {
+  void unifiedIsSearchedExhaustivelyAtTwoRanksAndReplicasAtFour() throws BadInputException {
     AdhocModel unified = model(2, 2, 1, "unified", "on", null);
     assertEquals(2, unified.exhaustiveRanks());
     assertFalse(unified.reduced());
-    assertEquals(2, AdhocModel.of(2, 2, 1, 1, "merged", null, "on", null).exhaustiveRanks());
+    assertEquals(4, AdhocModel.of(2, 2, 1, 1, "merged", null, "on", null).exhaustiveRanks());
   }
 }
