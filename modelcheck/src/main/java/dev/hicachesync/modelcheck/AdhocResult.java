@@ -6,7 +6,8 @@ import java.util.Optional;
 /**
  * An ad-hoc check's parts (safety, then liveness) and the verdict they add up to: a violation if a
  * part found one, {@code holds} only if every part explored its whole state space, else
- * {@code timeout} (a part was cut by the time limit) or {@code error}.
+ * {@code no violation found} when a part was only simulated (no proof), else {@code timeout} (a part was
+ * cut by the time limit) or {@code error}.
  */
 public record AdhocResult(List<AdhocPart> parts) {
 
@@ -31,6 +32,11 @@ public record AdhocResult(List<AdhocPart> parts) {
     boolean allExhaustive = parts.stream()
         .allMatch(p -> p.status() == AdhocPart.Status.EXHAUSTIVE
             || p.status() == AdhocPart.Status.NOT_RUN && p.checked().isEmpty());
-    return allExhaustive ? Verdict.HOLDS : Verdict.TIMEOUT;
+    if (allExhaustive) {
+      return Verdict.HOLDS;
+    }
+    boolean sampled = parts.stream().anyMatch(p -> p.status() == AdhocPart.Status.SAMPLED)
+        && parts.stream().noneMatch(p -> p.status() == AdhocPart.Status.CUT);
+    return sampled ? Verdict.NO_VIOLATION_FOUND : Verdict.TIMEOUT;
   }
 }

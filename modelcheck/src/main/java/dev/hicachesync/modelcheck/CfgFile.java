@@ -149,6 +149,12 @@ public record CfgFile(List<String> constants, String init, String next, String s
         drop.contains(Section.TYPE_CONSTRAINT) ? null : typeConstraint);
   }
 
+  /** This cfg with {@code SPECIFICATION name} and {@code VIEW view} (none if null). */
+  public CfgFile withSpecification(String name, String view) {
+    return new CfgFile(constants, init, next, name, constraints, actionConstraints, invariants, properties, symmetry,
+        view, checkDeadlock, type, typeConstraint);
+  }
+
   /** This cfg checking the single temporal property {@code property} instead of its list. */
   public CfgFile withOnlyProperty(String property) {
     return new CfgFile(constants, init, next, specification, constraints, actionConstraints, invariants,

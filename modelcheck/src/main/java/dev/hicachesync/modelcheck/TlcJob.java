@@ -16,6 +16,7 @@ import java.util.List;
  * @param workers TLC workers; forced to 1 when the cfg has temporal properties
  * @param timeLimit kill TLC after this long (verdict {@code timeout}), or null for no limit
  * @param jvmOptions extra options for TLC's JVM (e.g. {@code -Xmx2g})
+ * @param search how TLC searches (exhaustive unless asked otherwise)
  */
 public record TlcJob(
     String name,
@@ -25,11 +26,24 @@ public record TlcJob(
     Path workRoot,
     int workers,
     Duration timeLimit,
-    List<String> jvmOptions) {
+    List<String> jvmOptions,
+    TlcSearch search) {
 
   public TlcJob {
     sourceDirs = List.copyOf(sourceDirs);
     jvmOptions = List.copyOf(jvmOptions);
+    search = search == null ? TlcSearch.EXHAUSTIVE : search;
+  }
+
+  /** An exhaustive search. */
+  public TlcJob(String name, String module, Path cfg, List<Path> sourceDirs, Path workRoot, int workers,
+      Duration timeLimit, List<String> jvmOptions) {
+    this(name, module, cfg, sourceDirs, workRoot, workers, timeLimit, jvmOptions, TlcSearch.EXHAUSTIVE);
+  }
+
+  /** This job searched as {@code other}. */
+  public TlcJob with(TlcSearch other) {
+    return new TlcJob(name, module, cfg, sourceDirs, workRoot, workers, timeLimit, jvmOptions, other);
   }
 
   /** The directory TLC runs in. */

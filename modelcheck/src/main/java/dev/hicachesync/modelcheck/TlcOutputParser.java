@@ -26,6 +26,10 @@ public final class TlcOutputParser {
   /** {@code Invariant NAME is violated.} and {@code ... by the initial state:}; the same for (action) properties. */
   private static final Pattern VIOLATED = Pattern.compile("^(?:Invariant|Action property|Property) (\\S+) is violated");
   private static final Pattern DEPTH = Pattern.compile("^The depth of the complete state graph search is (\\d+)\\.");
+  /** A simulation's count: {@code Progress(-1) at ...: N states generated, ...} or {@code The number of states generated: N}. */
+  private static final Pattern SIMULATED = Pattern.compile("(?:: |^The number of states generated: )([\\d,]+)(?: states generated|$)");
+  /** {@code Worker: rmi://host:port/0 Sent: N Rcvd: M CacheRatio: ...}. */
+  private static final Pattern WORKER = Pattern.compile("^Worker: (\\S+) Sent: (\\d+) Rcvd: (\\d+)");
   private static final Pattern INITIAL = Pattern.compile("^Finished computing initial states: ([\\d,]+) distinct state");
   private static final Pattern BOILERPLATE =
       Pattern.compile("^(This was probably caused|See the User Output|The exception was a)");
@@ -46,7 +50,19 @@ public final class TlcOutputParser {
    */
   public static TlcResult parse(
       int exitCode, boolean timedOut, TlcOutput output, List<String> properties, double seconds, Path log) {
+    return parse(exitCode, timedOut, output, properties, seconds, log, TlcSearch.EXHAUSTIVE);
+  }
+
+  /**
+   * Parses one run of the given search. A simulation that ran to its end without a violation is
+   * {@link Verdict#NO_VIOLATION_FOUND}. TLC's distributed server exits 0 whatever it found, so there the
+   * message alone states the verdict (and the exit code becomes the one TLC gives that verdict).
+   */
+  public static TlcResult parse(int exitCode, boolean timedOut, TlcOutput output, List<String> properties,
+      double seconds, Path log, TlcSearch search) {
     List<TlcMessage> messages = output.messages();
+    boolean finished = false;
+    List<TlcResult.RemoteWorker> workers = new ArrayList<>();
     long distinct = 0;
     long generated = 0;
     int depth = 0;
@@ -65,6 +81,15 @@ public final class TlcOutputParser {
         case EC.TLC_INIT_GENERATED1 -> {
           if (distinct == 0) {
             distinct = group(INITIAL, m).map(n -> Long.parseLong(n.replace(",", ""))).orElse(0L);
+          }
+        }
+        case EC.TLC_PROGRESS_SIMU, EC.TLC_STATS_SIMU ->
+            generated = Math.max(generated, group(SIMULATED, m).map(n -> Long.parseLong(n.replace(",", ""))).orElse(0L));
+        case EC.TLC_FINISHED -> finished = true;
+        case EC.TLC_DISTRIBUTED_WORKER_STATS -> {
+          Matcher w = WORKER.matcher(m.firstLine());
+          if (w.find()) {
+            workers.add(new TlcResult.RemoteWorker(w.group(1), Long.parseLong(w.group(2)), Long.parseLong(w.group(3))));
           }
         }
         case EC.TLC_SUCCESS -> reported = first(reported, Verdict.HOLDS, ExitStatus.SUCCESS);
@@ -91,6 +116,13 @@ public final class TlcOutputParser {
       message = "time limit reached after " + Math.round(seconds) + " s; TLC was stopped";
     } else if (reported != null && exitCode == reported.exitCode()) {
       verdict = reported.verdict();
+    } else if (reported != null && exitCode == ExitStatus.SUCCESS && search instanceof TlcSearch.Distributed) {
+      verdict = reported.verdict();
+      exitCode = reported.exitCode();
+    } else if (reported == null && exitCode == ExitStatus.SUCCESS && finished
+        && search instanceof TlcSearch.Simulation simulation) {
+      verdict = Verdict.NO_VIOLATION_FOUND;
+      depth = simulation.depth();
     } else {
       // Never trust an exit code without TLC's own statement of the verdict it stands for.
       verdict = Verdict.ERROR;
@@ -98,7 +130,7 @@ public final class TlcOutputParser {
           : "TLC exit " + exitCode + ": " + errorMessage(output);
     }
     return new TlcResult(exitCode, verdict, distinct, generated, depth, seconds,
-        verdict.isViolation() ? trace : Optional.empty(), message, log, output.lines());
+        verdict.isViolation() ? trace : Optional.empty(), message, log, output.lines(), workers);
   }
 
   /**

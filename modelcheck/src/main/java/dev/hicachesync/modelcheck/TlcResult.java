@@ -18,6 +18,7 @@ import java.util.Optional;
  * @param message for an error or timeout, TLC's message in one line; else ""
  * @param log the file holding TLC's complete output
  * @param output TLC's output lines
+ * @param remoteWorkers in TLC's distributed mode, each worker that took part and its share; else empty
  */
 public record TlcResult(
     int exitCode,
@@ -29,9 +30,26 @@ public record TlcResult(
     Optional<ErrorTrace> trace,
     String message,
     Path log,
-    List<String> output) {
+    List<String> output,
+    List<RemoteWorker> remoteWorkers) {
 
   public TlcResult {
     output = List.copyOf(output);
+    remoteWorkers = List.copyOf(remoteWorkers);
   }
+
+  /** A run in one TLC JVM. */
+  public TlcResult(int exitCode, Verdict verdict, long distinct, long generated, int depth, double seconds,
+      Optional<ErrorTrace> trace, String message, Path log, List<String> output) {
+    this(exitCode, verdict, distinct, generated, depth, seconds, trace, message, log, output, List.of());
+  }
+
+  /**
+   * One worker of a distributed run, as the server reports it when the search ends.
+   *
+   * @param uri the worker's RMI address
+   * @param sent states the server sent it to expand
+   * @param received successor states it sent back
+   */
+  public record RemoteWorker(String uri, long sent, long received) {}
 }

