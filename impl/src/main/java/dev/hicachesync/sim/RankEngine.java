@@ -61,7 +61,7 @@ final class RankEngine {
   /** What RECV carries: the workload's broadcast unless the simulator sets another (spec-shaped runs). */
   Intake intake;
   /** Requests and aborts a {@link SimulationRun} injects into this rank's replica, or null in a run. */
-  SimulationRun.Injections injections;
+  Injections injections;
 
   /**
    * @param api the public API over {@code controller} ({@code Seam.wrap}, with the shape's write timing and
