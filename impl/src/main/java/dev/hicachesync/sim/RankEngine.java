@@ -50,7 +50,7 @@ final class RankEngine {
   private final ArrayDeque<Request> waiting = new ArrayDeque<>();
   private final List<Running> running = new ArrayList<>();
   volatile String where = "start";
-  /** Every group handle this rank uses, for {@code Simulator#poison}. */
+  /** Every group handle this rank uses, for {@code StopSignals#poison}. */
   final List<ProcessGroup> handles = new ArrayList<>();
   /** The channel to the next pipeline stage, or null. */
   PipeChannel toNext;
