@@ -2,7 +2,6 @@ package dev.hicachesync.cli;
 
 import dev.hicachesync.controller.PrefetchPolicy;
 import dev.hicachesync.controller.WritePolicy;
-import dev.hicachesync.sim.datapath.DataOptions;
 import dev.hicachesync.sim.environment.EnvironmentFaults;
 import dev.hicachesync.sim.workload.SyntheticWorkload;
 import dev.hicachesync.sim.environment.Fault;
@@ -12,9 +11,6 @@ import dev.hicachesync.sim.Simulator;
 import dev.hicachesync.sim.StorageMode;
 import dev.hicachesync.storage.FileStorageBackend;
 import dev.hicachesync.sync.ProtocolVersion;
-import dev.hicachesync.tier.DeviceChoice;
-import dev.hicachesync.tier.DeviceTiers;
-import dev.hicachesync.tier.HostLayout;
 import dev.hicachesync.topology.Topology;
 import dev.hicachesync.workload.MalformedTraceException;
 import java.io.IOException;
@@ -129,22 +125,6 @@ public class SimulateCommand implements Callable<Integer> {
       description = "collective timeout in ms (default ${DEFAULT-VALUE})")
   long timeoutMs;
 
-  @Option(names = "--data", defaultValue = "on",
-      description = "move real KV bytes through device, host and storage tiers and check them: on, off (default ${DEFAULT-VALUE})")
-  String data;
-
-  @Option(names = "--page-bytes", defaultValue = "128",
-      description = "bytes per KV page when --data on, split over 2 layers (default ${DEFAULT-VALUE})")
-  int pageBytes;
-
-  @Option(names = "--host-layout", defaultValue = "page_first",
-      description = "host pool layout when --data on: layer_first, page_first (default ${DEFAULT-VALUE})")
-  String hostLayout;
-
-  @Option(names = "--device", defaultValue = "auto",
-      description = "device tier when --data on: auto (JCuda if CUDA is present), simulated, cuda (default ${DEFAULT-VALUE})")
-  String device;
-
   @Option(names = "--processes",
       description = "run each rank as its own process on this machine (loopback, free ports) and gather their reports;"
           + " needs --storage file or off (docs/howto/run-ranks-as-processes.md)")
@@ -161,6 +141,10 @@ public class SimulateCommand implements Callable<Integer> {
   /** Trace replay ({@code --workload}) and SGLang-named capacities; see {@link WorkloadOptions}. */
   @Mixin
   WorkloadOptions workload;
+
+  /** Real KV bytes through the tiers ({@code --data}, {@code --page-bytes}, ...); see {@link DataPathOptions}. */
+  @Mixin
+  DataPathOptions dataPath;
 
   /** {@code --trace FILE}: this run's trace, or a spec-shaped run's; see {@link TraceOptions}. */
   @Mixin
@@ -217,7 +201,7 @@ public class SimulateCommand implements Callable<Integer> {
           .collectiveTimeout(Duration.ofMillis(timeoutMs))
           .drainSteps(drain)
           .logFile(log)
-          .data(dataOptions());
+          .data(dataPath.options());
       replay = workload.apply(b, StorageMode.parse(storage), dp, devicePages, hostPages, steps, drain);
       if (trace.on()) {
         trace.apply(b, spec.commandLine().getParseResult(), seed, storage,
@@ -235,8 +219,7 @@ public class SimulateCommand implements Callable<Integer> {
         cfg = env.apply(b, cfg.timing(), cfg.workload() != null ? cfg.workload()
             : SyntheticWorkload.factory(cfg.pageSize())).build();
       }
-      checkDataMemory(cfg);
-      checkDevice(cfg);
+      DataPathOptions.check(cfg);
       if (processes || killRank != null) {
         ProcessLauncher.checkOptions(this, cfg.steps() + cfg.drainSteps());
       }
@@ -356,49 +339,6 @@ public class SimulateCommand implements Callable<Integer> {
     if (digestLog != null) {
       OutputPaths.checkWritableFolder("--digest-log", digestLog);
     }
-  }
-
-  /**
-   * {@code --device cuda} asks for the GPU: without a CUDA device that is bad input, said before the run (the
-   * line names what the probe found), not a failure in the middle of it.
-   */
-  private static void checkDevice(SimConfig cfg) {
-    if (cfg.data().on() && cfg.data().device() == DeviceChoice.CUDA && !DeviceTiers.probe().available()) {
-      throw new IllegalArgumentException("--device cuda: no usable CUDA device (" + DeviceTiers.probe().detail()
-          + "); use --device auto (falls back to the simulated tier) or simulated");
-    }
-  }
-
-  /**
-   * With {@code --data on}, every rank holds its device and host pools as direct buffers: refuses, before
-   * the run, a pool over one buffer (2 GiB) or pools over this JVM's memory, instead of failing mid-run.
-   */
-  private static void checkDataMemory(SimConfig cfg) {
-    if (!cfg.data().on()) {
-      return;
-    }
-    long page = cfg.data().pageBytes();
-    long largest = Math.max(cfg.devicePages(), cfg.hostPages()) * page;
-    if (largest > Integer.MAX_VALUE) {
-      throw new IllegalArgumentException("--data on: a pool of " + largest + " bytes (pages x --page-bytes) exceeds"
-          + " one buffer (2 GiB); lower --device-pages/--host-pages or use --data off");
-    }
-    long all = (long) cfg.topology().worldSize() * (cfg.devicePages() + (long) cfg.hostPages()) * page;
-    long max = Runtime.getRuntime().maxMemory();
-    if (all > max) {
-      throw new IllegalArgumentException("--data on: the pools of " + cfg.topology().worldSize() + " ranks need "
-          + all / (1 << 20) + " MiB, more than this JVM's " + max / (1 << 20) + " MiB; lower the pages or use --data off");
-    }
-  }
-
-  /** Returns the data path options of {@code --data}, {@code --page-bytes}, {@code --host-layout}, {@code --device}. */
-  private DataOptions dataOptions() {
-    if (!data.equals("on") && !data.equals("off")) {
-      throw new IllegalArgumentException("--data must be on or off, got '" + data + "'");
-    }
-    HostLayout layout = HostLayout.parse(hostLayout);
-    DeviceChoice choice = DeviceChoice.parse(device);
-    return data.equals("off") ? DataOptions.OFF : DataOptions.on(layout, 2, pageBytes).withDevice(choice);
   }
 
   /** {@code --hicache-host-memory-mode}: cache or buffer_only (one-line error otherwise). */

@@ -2,7 +2,6 @@ package dev.hicachesync.api;
 
 import dev.hicachesync.api.internal.Seam;
 import dev.hicachesync.api.internal.TraceInstrumentation;
-import dev.hicachesync.collective.CollectiveException;
 import dev.hicachesync.collective.ProcessGroup;
 import dev.hicachesync.controller.CacheController;
 import dev.hicachesync.controller.ControllerThreads;
@@ -79,7 +78,7 @@ public final class HiCacheRank implements AutoCloseable {
   /** The rank's trace instrumentation, or null when nothing is recorded. */
   private final TraceInstrumentation trace;
   /** Where the rank is in its step; null for the simulator's ranks ({@link Seam}), which break it on purpose. */
-  private final CallOrder order;
+  private final OrderGuard order;
 
   HiCacheRank(CacheController controller, StepEnvironment steps, FreeRunningEnvironment free,
       boolean writeThroughAtFinish, TraceInstrumentation trace, CallOrder order) {
@@ -88,7 +87,7 @@ public final class HiCacheRank implements AutoCloseable {
     this.free = free;
     this.requests = new RequestPages(controller, writeThroughAtFinish);
     this.trace = trace;
-    this.order = order;
+    this.order = order == null ? null : new OrderGuard(order, controller);
     if (trace != null) {
       trace.attach(controller);
     }
@@ -391,32 +390,10 @@ public final class HiCacheRank implements AutoCloseable {
     controller.closeThreads();
   }
 
-  // ================================================================ the step order
-
-  /**
-   * Records {@code call} in the step order; when it skipped a required call, fails this rank, after showing
-   * the skip to the ranks that wait for it: they wait in the event check's sync point (the skipped one, or
-   * the one of the step this rank's next call belongs to), so the rank makes that sync point's first
-   * collective, whose stamp fails every member there with the rank, its step and the skipped call. A skipped
-   * prefetch pass is handed over first: the peers' event checks may wait for their prefetch threads, which
-   * wait for this rank's S7.
-   */
+  /** Records {@code call} in the step order, failing on a skipped call ({@link OrderGuard}). */
   private void enter(SchedulerCall call) {
-    if (order == null) {
-      return;
+    if (order != null) {
+      order.enter(call);
     }
-    CallOrderException local = order.enter(call);
-    if (local == null) {
-      return;
-    }
-    try {
-      if (order.skipped() == SchedulerCall.RUN_PREFETCH_THREAD) {
-        controller.runPrefetchPass();
-      }
-      controller.checkHicacheEvents(); // fails at its first stamped collective, on every member
-    } catch (CallOrderException | CollectiveException e) {
-      local.addSuppressed(e);
-    }
-    throw local; // this rank fails with the call it expected (its sync point, if any, showed the skip)
   }
 }

@@ -40,7 +40,7 @@ final class CheckPrefetchProgress {
     }
     s.prefetches().awaitHandedS7(); // the tail below is queued after the same S7 entries on every rank
     op.moveTo(PrefetchState.TERMINATED);
-    s.stats().prefetchesTerminated++;
+    s.stats().prefetchTerminated();
     if (pages > 0) {
       s.data().path().checkHost(op.hostPages(), 0, pages, s.data().seeds(op), "S5 insert of prefetch " + rid);
       int present = s.tree().insertHost(op.anchor(), Arrays.copyOf(op.tokens(), pages * ps),
@@ -48,11 +48,11 @@ final class CheckPrefetchProgress {
       if (present > 0) {
         s.pools().freeHost(Arrays.copyOf(op.hostPages(), present), "S5 pages already in the tree");
       }
-      s.stats().prefetchInsertedPages += pages - present;
+      s.stats().prefetchInserted(pages - present);
       s.prefetches().recordInserted(rid, (pages - present) * ps);
     }
     if (!op.revoked() && pages == op.hitPages()) {
-      s.stats().prefetchesCompleted++;
+      s.stats().prefetchCompleted();
     }
     op.stopAt(pages);
     s.prefetches().releaseTail(op);

@@ -48,9 +48,7 @@ public final class ControllerView {
 
   /** Returns the acks popped so far: [write, load, revoke, backup, release] (readable AckAgreement view). */
   public long[] poppedCounts() {
-    ControllerStats st = s.stats();
-    return new long[] {st.writeAcksPopped, st.loadAcksPopped, st.revokesPopped, st.backupAcksPopped,
-        st.releasesPopped};
+    return s.stats().poppedCounts();
   }
 
   /** Returns the ongoing prefetches, in issue order. */

@@ -89,7 +89,7 @@ final class CopyAcks {
       s.pools().host().clearBusy(ack.hostPages(), 0, ack.hostPages().length);
       TreeNode node = tree.node(ack.nodeId());
       tree.unlockRef(node);
-      s.stats().writeAcksPopped++;
+      s.stats().writeAckPopped();
       if (s.storage().active()) {
         // The seeds taken at the write still describe the node unless a split cut its key since (a split
         // only shortens a node's key, so an unchanged page count means an unchanged key).
@@ -112,7 +112,7 @@ final class CopyAcks {
       ack.event().await();
       s.pools().host().clearBusy(ack.hostPages(), 0, ack.hostPages().length);
       tree.unlockRef(tree.node(ack.nodeId()));
-      s.stats().loadAcksPopped++;
+      s.stats().loadAckPopped();
     }
   }
 }

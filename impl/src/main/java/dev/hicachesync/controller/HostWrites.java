@@ -41,8 +41,7 @@ final class HostWrites {
     s.pools().host().markBusy(slots, 0, pages);
     tree.lockRef(node);
     s.acks().addWrite(new WriteAck(node.id(), ev, slots, seeds));
-    s.stats().deviceToHostCopies++;
-    s.stats().deviceToHostPages += pages;
+    s.stats().deviceToHostCopy(pages);
     return true;
   }
 
@@ -63,8 +62,7 @@ final class HostWrites {
         slots, s.data().seeds(node));
     ev.await(); // write_back is synchronous: the device pages go only once the host has them
     s.tree().setHost(node, slots);
-    s.stats().deviceToHostCopies++;
-    s.stats().deviceToHostPages += pages;
+    s.stats().deviceToHostCopy(pages);
     if (s.storage().active()) {
       s.storage().backup(node);
     }

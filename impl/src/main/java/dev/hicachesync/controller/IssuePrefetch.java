@@ -42,7 +42,7 @@ final class IssuePrefetch {
     PageKey[] keys = s.storage().keys(anchor, key, pages);
     PrefetchOperation op = new PrefetchOperation(rid, anchor, key, keys, slots, s.env().clock().ticks());
     s.prefetches().issueForNextPass(op);
-    s.stats().prefetchesIssued++;
+    s.stats().prefetchIssued();
     s.hashes().mixPrefetch(1, rid.hashCode(), pages);
     return true;
   }

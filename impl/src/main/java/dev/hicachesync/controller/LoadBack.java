@@ -51,8 +51,7 @@ final class LoadBack {
         seeds(path, pages));
     s.pools().host().markBusy(hostPages, 0, pages);
     s.acks().addLoad(new LoadAck(m.lastNode().id(), ev, hostPages, dev));
-    s.stats().hostToDeviceCopies++;
-    s.stats().hostToDevicePages += pages;
+    s.stats().hostToDeviceCopy(pages);
     return m.hostTokens();
   }
 

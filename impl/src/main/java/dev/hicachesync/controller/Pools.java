@@ -60,7 +60,7 @@ final class Pools implements DeviceEvictionSink {
     int[] r = device.allocate(pages);
     if (r == null) {
       int want = pages - device.freeCount();
-      stats.deviceEvictedPages += tree.evictDevice(want, this);
+      stats.deviceEvicted(tree.evictDevice(want, this));
       r = device.allocate(pages);
     }
     hashes.mixAlloc(1, pages, r == null ? -1 : r.length == 0 ? -2 : r[0]);
@@ -70,7 +70,7 @@ final class Pools implements DeviceEvictionSink {
   /** Evicts unlocked device leaves for {@code pages} pages; returns the pages freed. */
   int evictDevice(int pages) {
     int n = tree.evictDevice(pages, this);
-    stats.deviceEvictedPages += n;
+    stats.deviceEvicted(n);
     return n;
   }
 
@@ -79,7 +79,7 @@ final class Pools implements DeviceEvictionSink {
     int[] r = host.allocate(pages);
     if (r == null) {
       int want = pages - host.pool().freeCount();
-      stats.hostEvictedPages += tree.evictHost(want, s -> freeHost(s, "host eviction"));
+      stats.hostEvicted(tree.evictHost(want, s -> freeHost(s, "host eviction")));
       r = host.allocate(pages);
     }
     hashes.mixAlloc(2, pages, r == null ? -1 : r.length == 0 ? -2 : r[0]);
@@ -100,7 +100,7 @@ final class Pools implements DeviceEvictionSink {
 
   @Override
   public void freeHost(int[] pages) {
-    stats.hostEvictedPages += pages.length;
+    stats.hostEvicted(pages.length);
     freeHost(pages, "device eviction of a device-only parent");
   }
 

@@ -36,7 +36,7 @@ final class PrefetchThreadStep {
       op.setRevoked((long) hit * s.config().pageSize() < s.config().prefetchThresholdTokens());
       op.moveTo(op.revoked() ? PrefetchState.REVOKED : PrefetchState.HIT_SYNCED);
       if (op.revoked()) {
-        s.stats().prefetchesRevoked.incrementAndGet();
+        s.stats().prefetchRevoked();
       }
       s.hashes().mixPrefetch(3, op.rid().hashCode(), hit);
       // Appended now, in S7 order (the prefetch thread is sequential); ready when the outcome lands here.
@@ -85,9 +85,9 @@ final class PrefetchThreadStep {
   private void onBatch(PrefetchOperation op, int from, int to, boolean ok) {
     boolean landed = ok && s.storage().readPages(op, from, to);
     if (landed) {
-      s.stats().storageReadPages.addAndGet(to - from);
+      s.stats().storageRead(to - from);
     } else {
-      s.stats().storageReadFailures.incrementAndGet();
+      s.stats().storageReadFailed();
     }
     int next = landBatch(s, op, from, to, landed);
     if (next >= 0) {

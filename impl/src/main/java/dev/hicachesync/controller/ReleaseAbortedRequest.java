@@ -30,7 +30,7 @@ final class ReleaseAbortedRequest {
     s.prefetches().releaseTail(op);
     s.tree().releaseHost(op.anchor());
     s.prefetches().remove(rid);
-    s.stats().prefetchesAborted++;
+    s.stats().prefetchAborted();
     s.hashes().mixPrefetch(6, rid.hashCode());
     s.after(SyncPoint.S6);
   }

@@ -67,9 +67,7 @@ final class StorageQueues {
   void drain(int revokeCount, int backupCount, int releaseCount) {
     s.hashes().mixAck(3, revokeCount, backupCount, releaseCount);
     ControllerStats stats = s.stats();
-    stats.revokesPopped += revokeCount;
-    stats.backupAcksPopped += backupCount;
-    stats.releasesPopped += releaseCount;
+    stats.storageAcksPopped(revokeCount, backupCount, releaseCount);
     if (revokeCount + backupCount + releaseCount > 0) {
       // Ready already on a deciding rank; a later PP stage blocks on its own I/O first.
       s.env().awaitCondition(() -> revokes.leadingReady() >= revokeCount

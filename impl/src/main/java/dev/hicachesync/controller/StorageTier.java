@@ -88,7 +88,7 @@ final class StorageTier {
       for (int i = 0; i < keys.length; i++) {
         data.store(backend, keys[i].withSuffix(suffix), hostPages[i], seeds == null ? 0 : seeds[i]);
       }
-      s.stats().storageWritePages.addAndGet(keys.length);
+      s.stats().storageWritten(keys.length);
       host.clearBusy(hostPages, 0, hostPages.length);
       ack.markReady();
     });
@@ -112,10 +112,7 @@ final class StorageTier {
           return false;
         }
       } catch (CorruptPageException e) {
-        s.stats().storageCorruptPages.incrementAndGet();
-        if (e instanceof ForgedPageException) {
-          s.stats().storageForgedPages.incrementAndGet();
-        }
+        s.stats().corruptPageRead(e instanceof ForgedPageException);
         return false;
       }
     }

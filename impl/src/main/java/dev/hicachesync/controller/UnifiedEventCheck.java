@@ -136,14 +136,14 @@ final class UnifiedEventCheck {
         return;
       }
       unified.dropFirstParked();
-      s.stats().parkedHitsGranted++;
+      s.stats().parkedHitGranted();
       s.hashes().mixPrefetch(20, op.rid().hashCode(), op.hitPages());
     }
   }
 
   private void park(PrefetchOperation op) {
     unified.park(op);
-    s.stats().prefetchesParked++;
+    s.stats().prefetchParked();
     s.hashes().mixPrefetch(21, op.rid().hashCode(), op.hitPages()); // a park one rank alone took shows as PrefetchAgreement
   }
 

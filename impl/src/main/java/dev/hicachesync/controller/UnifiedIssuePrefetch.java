@@ -38,7 +38,7 @@ final class UnifiedIssuePrefetch {
     PageKey[] keys = s.storage().keys(anchor, key, pages);
     PrefetchOperation op = new PrefetchOperation(rid, anchor, key, keys, new int[0], s.env().clock().ticks());
     s.prefetches().issue(op);
-    s.stats().prefetchesIssued++;
+    s.stats().prefetchIssued();
     s.hashes().mixPrefetch(1, rid.hashCode(), pages);
     return true;
   }

@@ -33,9 +33,9 @@ final class UnifiedReads {
   private void landed(PrefetchOperation op, int from, int to, boolean ok) {
     boolean read = ok && s.storage().readPages(op, from, to);
     if (read) {
-      s.stats().storageReadPages.addAndGet(to - from);
+      s.stats().storageRead(to - from);
     } else {
-      s.stats().storageReadFailures.incrementAndGet();
+      s.stats().storageReadFailed();
     }
     int next = PrefetchThreadStep.landBatch(s, op, from, to, read);
     if (next >= 0) {

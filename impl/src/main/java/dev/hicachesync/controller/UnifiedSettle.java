@@ -31,13 +31,13 @@ final class UnifiedSettle {
       if (present > 0) {
         s.pools().freeHost(Arrays.copyOf(op.hostPages(), present), "prefetched pages already in the tree");
       }
-      s.stats().prefetchInsertedPages += pages - present;
+      s.stats().prefetchInserted(pages - present);
       s.prefetches().recordInserted(op.rid(), (pages - present) * ps);
     }
     if (op.hostAllocated() && pages == op.hitPages()) {
-      s.stats().prefetchesCompleted++;
+      s.stats().prefetchCompleted();
     }
-    s.stats().prefetchesTerminated++;
+    s.stats().prefetchTerminated();
     leave(op, how, pages);
   }
 
@@ -48,14 +48,14 @@ final class UnifiedSettle {
   void abort(PrefetchOperation op) {
     int pages = op.hostAllocated() ? op.syncedPages() : 0;
     release(op, 0, pages);
-    s.stats().prefetchesAborted++;
+    s.stats().prefetchAborted();
     leave(op, PrefetchState.ABORTED, pages);
   }
 
   /** Revokes {@code op} at the hit drain (below the threshold, stopped, or the host pool is short). */
   void revoke(PrefetchOperation op) {
     op.setRevoked(true);
-    s.stats().prefetchesRevoked.incrementAndGet();
+    s.stats().prefetchRevoked();
     leave(op, PrefetchState.REVOKED, 0);
   }
 

@@ -71,14 +71,14 @@ public final class HostedRank {
         .put("recv_collectives", s.recvCollectives);
     ControllerStats c = e.controller.view().stats();
     r.put("controller_collectives", e.controller.view().collectives())
-        .put("device_to_host_copies", c.deviceToHostCopies).put("device_to_host_pages", c.deviceToHostPages)
-        .put("host_to_device_copies", c.hostToDeviceCopies).put("host_to_device_pages", c.hostToDevicePages)
-        .put("storage_read_pages", c.storageReadPages.get()).put("storage_write_pages", c.storageWritePages.get())
-        .put("storage_read_failures", c.storageReadFailures.get()).put("storage_corrupt_pages", c.storageCorruptPages.get())
-        .put("storage_forged_pages", c.storageForgedPages.get())
-        .put("prefetches_issued", c.prefetchesIssued).put("prefetches_revoked", c.prefetchesRevoked.get())
-        .put("prefetches_terminated", c.prefetchesTerminated).put("prefetches_completed", c.prefetchesCompleted)
-        .put("prefetches_aborted", c.prefetchesAborted);
+        .put("device_to_host_copies", c.deviceToHostCopies()).put("device_to_host_pages", c.deviceToHostPages())
+        .put("host_to_device_copies", c.hostToDeviceCopies()).put("host_to_device_pages", c.hostToDevicePages())
+        .put("storage_read_pages", c.storageReadPages()).put("storage_write_pages", c.storageWritePages())
+        .put("storage_read_failures", c.storageReadFailures()).put("storage_corrupt_pages", c.storageCorruptPages())
+        .put("storage_forged_pages", c.storageForgedPages())
+        .put("prefetches_issued", c.prefetchesIssued()).put("prefetches_revoked", c.prefetchesRevoked())
+        .put("prefetches_terminated", c.prefetchesTerminated()).put("prefetches_completed", c.prefetchesCompleted())
+        .put("prefetches_aborted", c.prefetchesAborted());
     if (e.data != null) {
       r.put("data_bytes", e.data.movedBytes()).put("checked_pages", e.data.checkedPages())
           .put("device_tier", e.data.tierName());

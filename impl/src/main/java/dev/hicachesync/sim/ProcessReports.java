@@ -1,6 +1,5 @@
 package dev.hicachesync.sim;
 
-import dev.hicachesync.controller.ControllerStats;
 import dev.hicachesync.sync.Invariant;
 import dev.hicachesync.topology.GroupKind;
 import dev.hicachesync.topology.Topology;
@@ -104,7 +103,7 @@ public final class ProcessReports {
         s.checkedPages += r.num("checked_pages");
       }
       EngineStats e = engine(r);
-      ControllerStats c = controller(r);
+      ControllerCounts c = controller(r);
       if (!world || t.syncDomain(r.rank()).get(0) == r.rank()) {
         s.addDomain(e, c);
       }
@@ -173,22 +172,12 @@ public final class ProcessReports {
     return e;
   }
 
-  private static ControllerStats controller(RankReport r) {
-    ControllerStats c = new ControllerStats();
-    c.deviceToHostCopies = r.num("device_to_host_copies");
-    c.deviceToHostPages = r.num("device_to_host_pages");
-    c.hostToDeviceCopies = r.num("host_to_device_copies");
-    c.hostToDevicePages = r.num("host_to_device_pages");
-    c.storageReadPages.set(r.num("storage_read_pages"));
-    c.storageWritePages.set(r.num("storage_write_pages"));
-    c.storageReadFailures.set(r.num("storage_read_failures"));
-    c.storageCorruptPages.set(r.num("storage_corrupt_pages"));
-    c.storageForgedPages.set(r.num("storage_forged_pages"));
-    c.prefetchesIssued = r.num("prefetches_issued");
-    c.prefetchesRevoked.set(r.num("prefetches_revoked"));
-    c.prefetchesTerminated = r.num("prefetches_terminated");
-    c.prefetchesCompleted = r.num("prefetches_completed");
-    c.prefetchesAborted = r.num("prefetches_aborted");
-    return c;
+  private static ControllerCounts controller(RankReport r) {
+    return new ControllerCounts(r.num("device_to_host_copies"), r.num("device_to_host_pages"),
+        r.num("host_to_device_copies"), r.num("host_to_device_pages"), r.num("storage_read_pages"),
+        r.num("storage_write_pages"), r.num("storage_read_failures"), r.num("storage_corrupt_pages"),
+        r.num("storage_forged_pages"), r.num("prefetches_issued"), r.num("prefetches_revoked"),
+        r.num("prefetches_terminated"), r.num("prefetches_completed"), r.num("prefetches_aborted"),
+        0, 0); // parked hits are not in a rank's report (buffer-only host memory runs in one JVM)
   }
 }

@@ -50,7 +50,7 @@ final class RankEngine {
   private final ArrayDeque<Request> waiting = new ArrayDeque<>();
   private final List<Running> running = new ArrayList<>();
   volatile String where = "start";
-  /** Every group handle this rank uses, for {@code Simulator#poison}. */
+  /** Every group handle this rank uses, for {@code StopSignals#poison}. */
   final List<ProcessGroup> handles = new ArrayList<>();
   /** The channel to the next pipeline stage, or null. */
   PipeChannel toNext;
@@ -61,7 +61,7 @@ final class RankEngine {
   /** What RECV carries: the workload's broadcast unless the simulator sets another (spec-shaped runs). */
   Intake intake;
   /** Requests and aborts a {@link SimulationRun} injects into this rank's replica, or null in a run. */
-  SimulationRun.Injections injections;
+  Injections injections;
 
   /**
    * @param api the public API over {@code controller} ({@code Seam.wrap}, with the shape's write timing and

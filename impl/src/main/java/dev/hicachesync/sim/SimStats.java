@@ -1,6 +1,5 @@
 package dev.hicachesync.sim;
 
-import dev.hicachesync.controller.ControllerStats;
 import dev.hicachesync.sim.workload.Workload;
 import dev.hicachesync.topology.Topology;
 import java.util.ArrayList;
@@ -71,7 +70,7 @@ public final class SimStats {
    */
   public final List<Workload> domainWorkloads = new ArrayList<>();
 
-  void addDomain(EngineStats e, ControllerStats c) {
+  void addDomain(EngineStats e, ControllerCounts c) {
     arrived += e.arrived;
     admitted += e.admitted;
     finished += e.finished;
@@ -81,26 +80,26 @@ public final class SimStats {
     hostHitTokens += e.hostHitTokens;
     storageHitTokens += e.storageHitTokens;
     computedTokens += e.computedTokens;
-    prefetchesIssued += c.prefetchesIssued;
-    prefetchesRevoked += c.prefetchesRevoked.get();
-    prefetchesTerminated += c.prefetchesTerminated;
-    prefetchesCompleted += c.prefetchesCompleted;
-    prefetchesAborted += c.prefetchesAborted;
-    prefetchesParked += c.prefetchesParked;
-    parkedHitsGranted += c.parkedHitsGranted;
+    prefetchesIssued += c.prefetchesIssued();
+    prefetchesRevoked += c.prefetchesRevoked();
+    prefetchesTerminated += c.prefetchesTerminated();
+    prefetchesCompleted += c.prefetchesCompleted();
+    prefetchesAborted += c.prefetchesAborted();
+    prefetchesParked += c.prefetchesParked();
+    parkedHitsGranted += c.parkedHitsGranted();
   }
 
-  void addRank(EngineStats e, ControllerStats c, long controllerCollectives) {
+  void addRank(EngineStats e, ControllerCounts c, long controllerCollectives) {
     collectives += e.recvCollectives + controllerCollectives;
-    deviceToHostCopies += c.deviceToHostCopies;
-    deviceToHostPages += c.deviceToHostPages;
-    hostToDeviceCopies += c.hostToDeviceCopies;
-    hostToDevicePages += c.hostToDevicePages;
-    storageReadPages += c.storageReadPages.get();
-    storageWritePages += c.storageWritePages.get();
-    storageReadFailures += c.storageReadFailures.get();
-    storageCorruptPages += c.storageCorruptPages.get();
-    storageForgedPages += c.storageForgedPages.get();
+    deviceToHostCopies += c.deviceToHostCopies();
+    deviceToHostPages += c.deviceToHostPages();
+    hostToDeviceCopies += c.hostToDeviceCopies();
+    hostToDevicePages += c.hostToDevicePages();
+    storageReadPages += c.storageReadPages();
+    storageWritePages += c.storageWritePages();
+    storageReadFailures += c.storageReadFailures();
+    storageCorruptPages += c.storageCorruptPages();
+    storageForgedPages += c.storageForgedPages();
   }
 
   /** Returns the fraction of prompt tokens served from {@code tokens}. */
@@ -199,10 +198,10 @@ public final class SimStats {
         s.checkedPages += e.data.checkedPages();
       }
       if (t.syncDomain(e.rank).get(0) == e.rank) {
-        s.addDomain(e.stats, e.controller.view().stats());
+        s.addDomain(e.stats, ControllerCounts.of(e.controller.view().stats()));
         s.domainWorkloads.add(e.workload);
       }
-      s.addRank(e.stats, e.controller.view().stats(), e.controller.view().collectives());
+      s.addRank(e.stats, ControllerCounts.of(e.controller.view().stats()), e.controller.view().collectives());
     }
     return s;
   }

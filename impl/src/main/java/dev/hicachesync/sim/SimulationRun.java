@@ -3,14 +3,9 @@ package dev.hicachesync.sim;
 import dev.hicachesync.controller.CacheController;
 import dev.hicachesync.sim.workload.Request;
 import dev.hicachesync.sync.Invariant;
-import dev.hicachesync.topology.GroupKind;
 import dev.hicachesync.topology.Topology;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Semaphore;
 import java.util.function.LongFunction;
 
@@ -43,9 +38,7 @@ public final class SimulationRun implements AutoCloseable {
   /** Written by a rank thread before its last {@code arrived} permit; read by the driver after it. */
   private final boolean[] ended;
   private final Injections[] injections;
-  private final List<DomainChecker> checkers = new ArrayList<>();
-  private final List<int[]> domains = new ArrayList<>();
-  private final long[] checkedFrom;
+  private final LockstepChecks checks;
   private volatile boolean halting;
   private boolean closed;
   private long points;
@@ -63,17 +56,7 @@ public final class SimulationRun implements AutoCloseable {
     for (int d = 0; d < injections.length; d++) {
       injections[d] = new Injections();
     }
-    RankRecorder[] recorders = sim.recorders();
-    for (List<Integer> domain : topology.groups(GroupKind.SYNC_DOMAIN)) {
-      int[] ranks = domain.stream().mapToInt(Integer::intValue).toArray();
-      RankRecorder[] members = new RankRecorder[ranks.length];
-      for (int i = 0; i < ranks.length; i++) {
-        members[i] = recorders[ranks[i]];
-      }
-      domains.add(ranks);
-      checkers.add(new DomainChecker(ranks, members));
-    }
-    this.checkedFrom = new long[domains.size()];
+    this.checks = new LockstepChecks(topology, sim.recorders());
     for (RankEngine e : engines) {
       int r = e.rank;
       go[r] = new Semaphore(0);
@@ -101,27 +84,6 @@ public final class SimulationRun implements AutoCloseable {
 
     Halted() {
       super("step-by-step run closed", null, false, false);
-    }
-  }
-
-  /** The requests and aborts the driver injected into one replica, by step; read by its ranks. */
-  static final class Injections {
-    private final Map<Long, List<Request>> arrivals = new ConcurrentHashMap<>();
-    private final Map<Long, Set<String>> aborts = new ConcurrentHashMap<>();
-
-    List<Request> arrivals(long step, List<Request> scripted) {
-      List<Request> mine = arrivals.get(step);
-      if (mine == null) {
-        return scripted;
-      }
-      List<Request> all = new ArrayList<>(scripted);
-      all.addAll(mine);
-      return all;
-    }
-
-    boolean aborted(String rid, long step) {
-      Set<String> s = aborts.get(step);
-      return s != null && s.contains(rid);
     }
   }
 
@@ -287,7 +249,7 @@ public final class SimulationRun implements AutoCloseable {
   public long arrive(int dp, LongFunction<Request> request) {
     requireOpen();
     long step = nextStep(dp);
-    injections[dp].arrivals.computeIfAbsent(step, k -> new CopyOnWriteArrayList<>()).add(request.apply(step));
+    injections[dp].arrive(step, request.apply(step));
     return step;
   }
 
@@ -295,7 +257,7 @@ public final class SimulationRun implements AutoCloseable {
   public long abort(int dp, String rid) {
     requireOpen();
     long step = nextStep(dp);
-    injections[dp].aborts.computeIfAbsent(step, k -> ConcurrentHashMap.newKeySet()).add(rid);
+    injections[dp].abort(step, rid);
     return step;
   }
 
@@ -332,9 +294,7 @@ public final class SimulationRun implements AutoCloseable {
     }
     long bound = cfg.collectiveTimeout().toMillis() * 2 + 1000;
     List<Thread> all = new ArrayList<>(List.of(threads));
-    synchronized (sim.helpers) {
-      all.addAll(sim.helpers); // poison's abort threads end by a mismatch or at the fabric's timeout
-    }
+    all.addAll(sim.helpers()); // poison's abort threads end by a mismatch or at the fabric's timeout
     for (Thread th : all) {
       try {
         th.join(bound);
@@ -357,10 +317,8 @@ public final class SimulationRun implements AutoCloseable {
     for (Thread th : threads) {
       n += th.isAlive() ? 1 : 0;
     }
-    synchronized (sim.helpers) {
-      for (Thread th : sim.helpers) {
-        n += th.isAlive() ? 1 : 0;
-      }
+    for (Thread th : sim.helpers()) {
+      n += th.isAlive() ? 1 : 0;
     }
     return n;
   }
@@ -376,26 +334,9 @@ public final class SimulationRun implements AutoCloseable {
 
   /** Compares every domain over the steps its members have recorded since the last complete one. */
   private void check() {
-    RankRecorder[] recorders = sim.recorders();
-    for (int d = 0; d < domains.size(); d++) {
-      int[] ranks = domains.get(d);
-      if (ranks.length < 2) {
-        continue;
-      }
-      long lo = Long.MAX_VALUE;
-      long hi = -1;
-      for (int r : ranks) {
-        lo = Math.min(lo, recorders[r].step);
-        hi = Math.max(hi, recorders[r].step);
-      }
-      for (long s = Math.max(0, checkedFrom[d]); s <= hi; s++) {
-        Divergence x = checkers.get(d).check(s);
-        if (x != null) {
-          sim.report(x);
-          return;
-        }
-      }
-      checkedFrom[d] = Math.max(checkedFrom[d], lo); // steps before every member's current one are complete
+    Divergence x = checks.check();
+    if (x != null) {
+      sim.report(x);
     }
   }
 

@@ -1,21 +1,16 @@
 package dev.hicachesync.sim;
 
-import dev.hicachesync.collective.CollectiveException;
 import dev.hicachesync.collective.LocalFabric;
-import dev.hicachesync.collective.ProcessGroup;
 import dev.hicachesync.sim.datapath.PromptSeeds;
 import dev.hicachesync.sim.environment.EnvironmentFaults;
 import dev.hicachesync.sim.environment.Timing;
 import dev.hicachesync.sim.spec.SpecTraces;
 import dev.hicachesync.storage.StorageBackend;
-import dev.hicachesync.sync.Invariant;
-import dev.hicachesync.sync.InvariantViolation;
 import dev.hicachesync.topology.Topology;
 import dev.hicachesync.trace.TraceRecorder;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Runs every rank of a topology in one JVM, one thread per rank, through a {@link LocalFabric}, and stops
@@ -58,20 +53,16 @@ public final class Simulator {
   }
 
   private final SimConfig cfg;
-  private final AtomicReference<Divergence> first = new AtomicReference<>();
-  private final AtomicReference<Throwable> crash = new AtomicReference<>();
+  /** The first divergence, a crash, and what frees the peers of a rank that stopped. */
+  private final StopSignals stops = new StopSignals();
   /** In a replay for the report: the step whose readable views ranks {@code viewRanks} record; -1 otherwise. */
   private final long viewStep;
   private final int[] viewRanks;
   private RankRecorder[] recorders;
   /** Each rank's L3 store, set by {@link #setUp} (evictions are summed into the statistics at the end). */
   private RunStores stores;
-  /** The collective errors of the peers of a rank that crashed (each names the rank it happened on). */
-  private final List<String> peerErrors = java.util.Collections.synchronizedList(new ArrayList<>());
   /** Where the run's trace goes ({@link TraceRecorder#NONE}: nothing is wrapped or recorded). */
   private final TraceRecorder trace;
-  /** The abort threads {@link #poison} started, for {@link SimulationRun#close} to join. */
-  final List<Thread> helpers = java.util.Collections.synchronizedList(new ArrayList<>());
 
   /** Page seeds of prompts, computed once for every rank's data path (the ranks share request objects). */
   private final PromptSeeds promptSeeds = new PromptSeeds();
@@ -145,11 +136,11 @@ public final class Simulator {
   }
 
   boolean stopped() {
-    return first.get() != null || crash.get() != null;
+    return stops.stopped();
   }
 
   void report(Divergence d) {
-    first.compareAndSet(null, d);
+    stops.report(d);
   }
 
   /**
@@ -231,27 +222,21 @@ public final class Simulator {
     RankRecorder[] recorders = this.recorders;
     closeData(engines);
     deleteTempStores();
-    if (crash.get() != null) {
-      String peers;
-      synchronized (peerErrors) {
-        peers = peerErrors.isEmpty() ? "" : "; " + peerErrors.size() + " peer(s) stopped by the collective error, "
-            + peerErrors.stream().sorted().findFirst().orElse("").lines().findFirst().orElse("");
-      }
-      throw new IllegalStateException("simulation failed on seed " + cfg.seed() + ": " + crash.get() + peers,
-          crash.get());
+    if (stops.crash() != null) {
+      throw stops.crashError(cfg.seed());
     }
     long completed = Long.MAX_VALUE;
     for (RankEngine e : engines) {
       completed = Math.min(completed, e.stats.stepsRun);
     }
     List<Long> digests = new ArrayList<>();
-    if (first.get() == null) {
+    if (stops.first() == null) {
       Divergence end = DomainChecker.endOfRun(t, engines, recorders, completed, digests);
       if (end != null) {
         report(end);
       }
     }
-    Divergence d = first.get();
+    Divergence d = stops.first();
     if (d != null) {
       Divergence exact = viewStep < 0 ? ExactViews.replay(cfg, d) : null;
       d = exact != null ? exact : StopViews.withViews(d, engines);
@@ -290,7 +275,7 @@ public final class Simulator {
   }
 
   Divergence first() {
-    return first.get();
+    return stops.first();
   }
 
   /** Page objects the stores this simulator opened held at the start. */
@@ -311,7 +296,12 @@ public final class Simulator {
   }
 
   Throwable crash() {
-    return crash.get();
+    return stops.crash();
+  }
+
+  /** Returns the abort threads started so far for the peers of ranks that stopped on their own. */
+  List<Thread> helpers() {
+    return stops.helpers();
   }
 
   RankRecorder[] recorders() {
@@ -323,57 +313,7 @@ public final class Simulator {
   }
 
   void runRank(RankEngine e) {
-    try {
-      for (long s = 0; s < cfg.steps() + cfg.drainSteps(); s++) {
-        if (!e.step(s)) {
-          return;
-        }
-      }
-    } catch (SimulationRun.Halted ex) {
-      // a step-by-step run was closed while this rank was parked
-    } catch (CollectiveException ex) {
-      if (crash.get() != null) { // a peer that failed on its own told this rank so through the ABORT call
-        String m = String.valueOf(ex.getMessage());
-        peerErrors.add(m.startsWith("rank " + e.rank + ":") ? m : "rank " + e.rank + ": " + m);
-      }
-      report(new Divergence(e.stats.stepsRun, e.where, List.of(Invariant.CollectiveMatching), e.rank, -1,
-          ex.getMessage(), ""));
-    } catch (InvariantViolation ex) {
-      report(new Divergence(e.stats.stepsRun, e.where, List.of(ex.invariant()), e.rank, -1,
-          ex.getMessage(), ""));
-      poison(e);
-    } catch (RuntimeException | Error ex) {
-      if (!stopped()) {
-        crash.compareAndSet(null, ex);
-      }
-      poison(e);
-    }
-  }
-
-  /**
-   * Frees the peers of a rank that stopped on its own (a local violation or a crash) without waiting for
-   * the fabric's timeout: an {@code ABORT} call on each of its groups mismatches whatever call the peers
-   * wait in (or make next), and a poison message tells the next pipeline stage. The helper threads are
-   * daemons; those whose group nobody reaches again end at the timeout, unobserved.
-   */
-  private void poison(RankEngine e) {
-    for (ProcessGroup g : e.handles) {
-      if (g.size() > 1) {
-        Thread th = new Thread(() -> {
-          try {
-            g.barrier("ABORT");
-          } catch (RuntimeException ignored) {
-            // the mismatch this call exists to cause, or the timeout of a group nobody uses any more
-          }
-        }, "abort-" + e.rank + "-" + g.name());
-        th.setDaemon(true);
-        helpers.add(th);
-        th.start();
-      }
-    }
-    if (e.toNext != null) {
-      e.toNext.send(new long[] {-1});
-    }
+    stops.runRank(e, cfg.steps() + cfg.drainSteps());
   }
 
   private void joinAll(List<Thread> threads) {
@@ -395,8 +335,6 @@ public final class Simulator {
     }
   }
 
-  /** Compares the last steps the leaders could not, and the canonical tree digests at the end. */
-
   /** Replays {@code cfg} (same seed, fresh storage, no log) recording ranks' views at step {@code step}; returns its recorders. */
   static RankRecorder[] replayViews(SimConfig cfg, long step, int rankA, int rankB, Divergence expect) {
     Simulator again = new Simulator(cfg, step, new int[] {rankA, rankB}, TraceRecorder.NONE);
@@ -410,7 +348,4 @@ public final class Simulator {
         && d.rankA() == expect.rankA() && d.rankB() == expect.rankB();
     return same ? again.recorders : null; // another outcome: the views would not explain this divergence
   }
-
-
-
 }

@@ -7,7 +7,6 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeSet;
 import java.util.function.Consumer;
 
 /**
@@ -22,10 +21,6 @@ import java.util.function.Consumer;
  * digest is what it prints and cross-checks now and then.
  */
 public final class RadixTree {
-  /** LRU order: oldest stamp first, then lowest id (an ancestor before a descendant created later). */
-  private static final Comparator<TreeNode> LRU =
-      Comparator.<TreeNode>comparingLong(n -> n.lastAccess).thenComparingLong(n -> n.id);
-
   private final int pageSize;
   private final boolean withHashes;
   private final TreeNode root;
@@ -34,17 +29,9 @@ public final class RadixTree {
    * gets its id, so insertion order is id order ({@link #nodesById} needs no sort; the digest walks it).
    */
   private final Map<Long, TreeNode> byId = new LinkedHashMap<>();
-  private TreeSet<TreeNode> lru = new TreeSet<>(LRU);
-  /**
-   * The nodes of {@link #lru} that hold device pages, in the same order: what device eviction walks. Why a
-   * second set: eviction skips every node without device pages, and in a long replay most of the tree is
-   * host-only, so each eviction walked past thousands of them. Same victims in the same order:
-   * eviction never gives a node device pages, so the walk over this set meets exactly the nodes the walk
-   * over {@link #lru} did not skip. Kept by {@link #setDeviceOf}, {@link #touch} and {@link #delete}.
-   */
-  private TreeSet<TreeNode> deviceLru = new TreeSet<>(LRU);
-  /** {@link #evictNewestFirst}: eviction walks the LRU order from its newest end. */
-  private boolean newestFirst;
+  /** Eviction's view of the nodes: LRU order, and its nodes with device pages. */
+  private final VictimOrder victims = new VictimOrder();
+  private final Evictor evictor = new Evictor(this, victims);
   private long nextId = 1;
   private long clock;
   private long mutations;
@@ -83,8 +70,7 @@ public final class RadixTree {
     if (byId.size() > 1) {
       throw new IllegalStateException("the victim order is chosen before the first insertion");
     }
-    lru = new TreeSet<>(order);
-    deviceLru = new TreeSet<>(order);
+    victims.orderBy(order);
   }
 
   /**
@@ -93,15 +79,7 @@ public final class RadixTree {
    * simulator's fault {@code local_lru_clock}). A bug switch: the protocol needs one order on every rank.
    */
   public void evictNewestFirst(boolean newest) {
-    this.newestFirst = newest;
-  }
-
-  private TreeNode firstVictim(TreeSet<TreeNode> order) {
-    return order.isEmpty() ? null : newestFirst ? order.last() : order.first();
-  }
-
-  private TreeNode nextVictim(TreeSet<TreeNode> order, TreeNode n) {
-    return newestFirst ? order.lower(n) : order.higher(n);
+    victims.evictNewestFirst(newest);
   }
 
   /** Returns tokens per page. */
@@ -208,9 +186,9 @@ public final class RadixTree {
     if (pos < len) {
       int from = pos / pageSize;
       created = create(node, Arrays.copyOfRange(tokens, pos, len));
-      setDeviceOf(created, Arrays.copyOfRange(devicePages, from, pages));
+      victims.setDevice(created, Arrays.copyOfRange(devicePages, from, pages));
       mutations = Mix64.mix(mutations, created.device);
-      touch(created, stamp);
+      victims.touch(created, stamp);
       path.add(created);
     }
     return new InsertResult(path, Arrays.copyOf(dup, ndup), created);
@@ -240,7 +218,7 @@ public final class RadixTree {
       created.host = Arrays.copyOfRange(hostPages, pos / pageSize, pages);
       hostNodes++;
       mutations = Mix64.mix(mutations, created.host);
-      touch(created, stamp);
+      victims.touch(created, stamp);
     }
     return pos / pageSize;
   }
@@ -260,7 +238,7 @@ public final class RadixTree {
   /** Gives a host-only {@code node} device pages again (a load-back). */
   public void setDevice(TreeNode node, int[] devicePages) {
     checkPages(node, devicePages);
-    setDeviceOf(node, devicePages.clone());
+    victims.setDevice(node, devicePages.clone());
     mutations = Mix64.mix(Mix64.mix(Mix64.mix(mutations, 5), node.id), node.device);
   }
 
@@ -307,82 +285,13 @@ public final class RadixTree {
   // ---------------------------------------------------------------- eviction
 
   /**
-   * Deletes the subtree below the device-only, unlocked node {@code n} when it is host-only and unprotected,
-   * handing its host pages to {@code sink} in node-id order; returns false (and changes nothing) when a node
-   * below is on the device or host-protected (a storage backup or a prefetch anchor still uses it).
-   *
-   * <p>Why: a device-only node over host-only children is a leaf of the device tree that can be neither
-   * demoted (no host copy) nor deleted alone (the children need their parent). {@code write_backup}'s
-   * invariant (a parent is backed up before its child) keeps write-through from building one, but a
-   * prefetch anchored at a device-only node still inserts host-only pages below it (S5). Left alone, it pins
-   * its own device pages and every ancestor's forever ({@code RequestsProgress}). SGLang's {@code
-   * _evict_regular} deletes such a node as a leaf; dropping the unreachable host pages with it keeps
-   * {@code HostSlotSafety}'s no-leak rule. Locks need no check: a lock below would lock {@code n} too.
-   */
-  private boolean dropHostOnlySubtree(TreeNode n, DeviceEvictionSink sink) {
-    List<TreeNode> below = new ArrayList<>();
-    List<TreeNode> todo = new ArrayList<>(n.children.values());
-    while (!todo.isEmpty()) {
-      TreeNode c = todo.remove(todo.size() - 1);
-      if (c.device != null || c.hostRef > 0 || c.host == null) {
-        return false;
-      }
-      below.add(c);
-      todo.addAll(c.children.values());
-    }
-    below.sort(Comparator.comparingLong(c -> c.id));
-    for (TreeNode c : below) {
-      if (c.host != null) {
-        hostNodes--;
-      }
-      byId.remove(c.id);
-      lru.remove(c);
-      mutations = Mix64.mix(Mix64.mix(mutations, 15), c.id);
-    }
-    n.children.clear();
-    for (TreeNode c : below) {
-      sink.freeHost(c.host);
-    }
-    return true;
-  }
-
-  /**
    * Evicts least-recently-used unlocked device leaves until {@code pages} device pages are freed or nothing
    * more can go; backed-up nodes become host-only, others are backed up through {@code sink} or dropped (a
    * device-only node over host-only children with the unprotected host-only subtree below it, see {@link
-   * #dropHostOnlySubtree}). Returns the device pages freed.
+   * Evictor#dropHostOnlySubtree}). Returns the device pages freed.
    */
   public int evictDevice(int pages, DeviceEvictionSink sink) {
-    int freed = 0;
-    boolean progress = true;
-    // Why passes: evicting a leaf can make its parent a leaf, and the parent may sort earlier (same stamp,
-    // lower id); another pass picks it up, in the same deterministic order on every rank.
-    while (freed < pages && progress) {
-      progress = false;
-      // Cursor walk: higher() stays valid when the current node is deleted.
-      for (TreeNode n = firstVictim(deviceLru), next; n != null && freed < pages; n = next) {
-        next = nextVictim(deviceLru, n);
-        if (n.device == null || n.lockRef > 0 || hasDeviceChild(n)) {
-          continue;
-        }
-        int[] dev = n.device;
-        if (n.host != null || sink.backupBeforeEviction(n)) {
-          setDeviceOf(n, null);
-        } else if (n.hostRef == 0 && n.children.isEmpty()) {
-          delete(n);
-        } else if (n.hostRef == 0 && dropHostOnlySubtree(n, sink)) {
-          delete(n);
-          next = nextVictim(deviceLru, n); // as over lru (a dropped descendant is host-only, never this cursor)
-        } else {
-          continue;
-        }
-        mutations = Mix64.mix(Mix64.mix(mutations, 11), n.id);
-        sink.freeDevice(dev);
-        freed += dev.length;
-        progress = true;
-      }
-    }
-    return freed;
+    return evictor.evictDevice(pages, sink);
   }
 
   /**
@@ -390,69 +299,19 @@ public final class RadixTree {
    * nothing more can go, handing each node's host pages to {@code freeHost}; returns the pages freed.
    */
   public int evictHost(int pages, Consumer<int[]> freeHost) {
-    if (hostNodes == 0) {
-      // Nothing holds host pages (no host pool, or none written yet): the scan below would visit every
-      // node to find nothing, once per insert under write_through (a run that never finished).
-      return 0;
-    }
-    int freed = 0;
-    boolean progress = true;
-    while (freed < pages && progress) {
-      progress = false;
-      for (TreeNode n = firstVictim(lru), next; n != null && freed < pages; n = next) {
-        next = nextVictim(lru, n);
-        if (n.device != null || n.host == null || n.hostRef > 0 || n.lockRef > 0 || !n.children.isEmpty()) {
-          continue;
-        }
-        int[] host = n.host;
-        delete(n);
-        mutations = Mix64.mix(Mix64.mix(mutations, 12), n.id);
-        freeHost.accept(host);
-        freed += host.length;
-        progress = true;
-      }
-    }
-    return freed;
+    return evictor.evictHost(pages, freeHost);
   }
 
   // ---------------------------------------------------------------- digests and views
 
   /** Returns the canonical digest of the whole tree (O(nodes)). */
   public TreeDigest digest() {
-    long h = 17;
-    int dev = 0;
-    int host = 0;
-    for (TreeNode n : byId.values()) { // id order
-      h = Mix64.mix(h, n.id);
-      h = Mix64.mix(h, n.parent == null ? -1 : n.parent.id);
-      h = Mix64.mix(h, n.keyMix()); // the key's fingerprint, cached per node: equal keys, equal mixes
-      h = Mix64.mix(h, n.device);
-      h = Mix64.mix(h, n.host);
-      h = Mix64.mix(h, n.lockRef);
-      h = Mix64.mix(h, n.hostRef);
-      h = Mix64.mix(h, n.lastAccess);
-      if (n.hashes != null) {
-        for (PageKey k : n.hashes) {
-          h = Mix64.mix(h, k.hashCode());
-        }
-      }
-      dev += n.device == null ? 0 : n.device.length;
-      host += n.host == null ? 0 : n.host.length;
-    }
-    return new TreeDigest(h, byId.size(), dev, host);
+    return TreeDigest.of(byId.values()); // id order
   }
 
   /** Returns one canonical line per node, in id order: what a divergence report prints side by side. */
   public List<String> describe() {
-    List<String> lines = new ArrayList<>();
-    for (TreeNode n : nodesById()) {
-      lines.add(String.format(
-          "node %d parent=%s tokens=%d key#=%08x device=%s host=%s lock=%d hostRef=%d lru=%d",
-          n.id, n.parent == null ? "-" : Long.toString(n.parent.id), n.key.length,
-          Arrays.hashCode(n.key), n.device == null ? "-" : Arrays.toString(n.device),
-          n.host == null ? "-" : Arrays.toString(n.host), n.lockRef, n.hostRef, n.lastAccess));
-    }
-    return lines;
+    return TreeDigest.describe(nodesById());
   }
 
   /** Returns every node in id order. */
@@ -462,12 +321,12 @@ public final class RadixTree {
 
   /** Returns the nodes in LRU eviction order (oldest first), the root excluded. */
   public List<TreeNode> lruOrder() {
-    return new ArrayList<>(lru);
+    return victims.all();
   }
 
-  /** Returns the nodes device eviction walks, in its order ({@link #deviceLru}); for tests. */
+  /** Returns the nodes device eviction walks, in its order ({@link VictimOrder}); for tests. */
   List<TreeNode> deviceLruOrder() {
-    return new ArrayList<>(deviceLru);
+    return victims.device();
   }
 
   // ---------------------------------------------------------------- internals
@@ -476,7 +335,7 @@ public final class RadixTree {
     TreeNode n = new TreeNode(nextId++);
     n.key = key;
     n.parent = parent;
-    n.hashes = withHashes ? chain(parent, key) : null;
+    n.hashes = withHashes ? PageRuns.chain(parent.hashes, key, pageSize) : null;
     parent.children.put(new ChildKey(key, 0, pageSize), n);
     byId.put(n.id, n);
     mutations = Mix64.mix(Mix64.mix(Mix64.mix(mutations, 13), n.id), parent.id);
@@ -486,81 +345,47 @@ public final class RadixTree {
 
   /** Splits {@code child} after {@code pages} pages; returns the new upper node (fresh id). */
   private TreeNode split(TreeNode child, int pages) {
-    int cut = pages * pageSize;
     TreeNode upper = new TreeNode(nextId++);
     upper.parent = child.parent;
-    upper.key = Arrays.copyOfRange(child.key, 0, cut);
-    upper.lockRef = child.lockRef; // every lock on the child's path also covers the upper part
-    upper.lastAccess = child.lastAccess;
-    upper.hitCount = child.hitCount;
-    if (child.device != null) {
-      upper.device = Arrays.copyOfRange(child.device, 0, pages); // joins deviceLru with lru below
-      child.device = Arrays.copyOfRange(child.device, pages, child.device.length); // stays in deviceLru
-    }
     if (child.host != null) {
-      hostNodes++;
-      upper.host = Arrays.copyOfRange(child.host, 0, pages);
-      child.host = Arrays.copyOfRange(child.host, pages, child.host.length);
+      hostNodes++; // both halves hold host pages
     }
-    if (child.hashes != null) {
-      upper.hashes = Arrays.copyOfRange(child.hashes, 0, pages);
-      child.hashes = Arrays.copyOfRange(child.hashes, pages, child.hashes.length);
-    }
-    child.splitPageSeeds(upper, pages);
+    child.movePagesTo(upper, pages, pageSize); // a device node stays a victim, its upper half joins below
     child.parent.children.put(new ChildKey(upper.key, 0, pageSize), upper);
-    child.key = Arrays.copyOfRange(child.key, cut, child.key.length);
-    child.keyChanged();
     child.parent = upper;
     upper.children.put(new ChildKey(child.key, 0, pageSize), child);
     byId.put(upper.id, upper);
-    lru.add(upper);
-    if (upper.device != null) {
-      deviceLru.add(upper);
-    }
+    victims.add(upper);
     mutations = Mix64.mix(Mix64.mix(Mix64.mix(mutations, 14), child.id), pages);
     return upper;
   }
 
-  private void delete(TreeNode n) {
-    if (n.host != null) {
-      hostNodes--;
-    }
+  /** Deletes the leaf {@code n}: off its parent, the id index and the victims. */
+  void delete(TreeNode n) {
     n.parent.children.remove(new ChildKey(n.key, 0, pageSize));
-    byId.remove(n.id);
-    lru.remove(n);
-    deviceLru.remove(n);
-  }
-
-  private void touch(TreeNode n, long stamp) {
-    lru.remove(n); // before the stamp changes: the sets find a node by its order
-    deviceLru.remove(n);
-    n.lastAccess = stamp;
-    lru.add(n);
-    if (n.device != null) {
-      deviceLru.add(n);
-    }
+    forget(n);
   }
 
   /**
-   * Sets {@code n}'s device pages (null: none) and keeps {@link #deviceLru} to the nodes of {@link #lru} that
-   * have some. A node not in {@link #lru} yet (a new node before its first touch) joins at that touch.
+   * Drops {@code n} from the id index and the victims, leaving its parent's children to the caller (a
+   * dropped subtree clears them at once, {@link Evictor}).
    */
-  private void setDeviceOf(TreeNode n, int[] pages) {
-    n.device = pages;
-    if (pages == null) {
-      deviceLru.remove(n);
-    } else if (lru.contains(n)) {
-      deviceLru.add(n);
+  void forget(TreeNode n) {
+    if (n.host != null) {
+      hostNodes--;
     }
+    byId.remove(n.id);
+    victims.remove(n);
   }
 
-  private static boolean hasDeviceChild(TreeNode n) {
-    for (TreeNode c : n.children.values()) {
-      if (c.device != null) {
-        return true;
-      }
-    }
-    return false;
+  /** Mixes one mutation (an operation {@code code} on node {@code id}) into {@link #mutationHash()}. */
+  void mix(int code, long id) {
+    mutations = Mix64.mix(Mix64.mix(mutations, code), id);
+  }
+
+  /** Returns how many nodes (root excluded) hold host pages: when 0, host eviction has nothing to find. */
+  int hostNodes() {
+    return hostNodes;
   }
 
   /**
@@ -572,39 +397,12 @@ public final class RadixTree {
     if (child == null) {
       return null;
     }
-    int common = commonPages(child.key, tokens, pos, len);
+    int common = PageRuns.commonPages(child.key, tokens, pos, len, pageSize);
     if (common * pageSize < child.key.length) {
       child = split(child, common);
     }
-    touch(child, stamp);
+    victims.touch(child, stamp);
     return child;
-  }
-
-  private int commonPages(int[] key, int[] tokens, int pos, int len) {
-    int max = Math.min(key.length, len - pos) / pageSize;
-    int p = 0;
-    outer:
-    while (p < max) {
-      int base = p * pageSize;
-      for (int i = 0; i < pageSize; i++) {
-        if (key[base + i] != tokens[pos + base + i]) {
-          break outer;
-        }
-      }
-      p++;
-    }
-    return p;
-  }
-
-  private PageKey[] chain(TreeNode parent, int[] key) {
-    PageKey prev = parent.hashes == null || parent.hashes.length == 0 ? null
-        : parent.hashes[parent.hashes.length - 1];
-    PageKey[] out = new PageKey[key.length / pageSize];
-    for (int i = 0; i < out.length; i++) {
-      prev = PageKey.chain(prev, key, i * pageSize, pageSize);
-      out[i] = prev;
-    }
-    return out;
   }
 
   private void checkPages(TreeNode node, int[] pages) {

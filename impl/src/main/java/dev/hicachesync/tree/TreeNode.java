@@ -1,6 +1,7 @@
 package dev.hicachesync.tree;
 
 import dev.hicachesync.storage.PageKey;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -101,12 +102,35 @@ public final class TreeNode {
     return s;
   }
 
-  /** Splits the seed cache at {@code pages}: the upper part goes to {@code upper}. */
-  void splitPageSeeds(TreeNode upper, int pages) {
-    if (pageSeeds != null) {
-      upper.pageSeeds = java.util.Arrays.copyOfRange(pageSeeds, 0, pages);
-      pageSeeds = java.util.Arrays.copyOfRange(pageSeeds, pages, pageSeeds.length);
+  /**
+   * Moves this node's first {@code pages} pages (key, device and host slots, storage keys, seeds) to the
+   * fresh node {@code upper} of a split, which also takes this node's locks (every lock on this node's path
+   * covers the upper part too), LRU stamp and hits. Linking the two is the tree's job ({@link RadixTree}).
+   */
+  void movePagesTo(TreeNode upper, int pages, int pageSize) {
+    int cut = pages * pageSize;
+    upper.key = Arrays.copyOfRange(key, 0, cut);
+    upper.lockRef = lockRef;
+    upper.lastAccess = lastAccess;
+    upper.hitCount = hitCount;
+    if (device != null) {
+      upper.device = Arrays.copyOfRange(device, 0, pages);
+      device = Arrays.copyOfRange(device, pages, device.length);
     }
+    if (host != null) {
+      upper.host = Arrays.copyOfRange(host, 0, pages);
+      host = Arrays.copyOfRange(host, pages, host.length);
+    }
+    if (hashes != null) {
+      upper.hashes = Arrays.copyOfRange(hashes, 0, pages);
+      hashes = Arrays.copyOfRange(hashes, pages, hashes.length);
+    }
+    if (pageSeeds != null) {
+      upper.pageSeeds = Arrays.copyOfRange(pageSeeds, 0, pages);
+      pageSeeds = Arrays.copyOfRange(pageSeeds, pages, pageSeeds.length);
+    }
+    key = Arrays.copyOfRange(key, cut, key.length);
+    keyChanged();
   }
 
   TreeNode(long id) {

@@ -11,7 +11,7 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
- * Device eviction walks {@code RadixTree.deviceLru}, which must hold exactly the nodes of the LRU order that
+ * Device eviction walks the device set of {@code VictimOrder}, which must hold exactly the nodes of the LRU order that
  * have device pages, in that order: then it meets the nodes the walk over the whole LRU order did not skip,
  * and evicts the same victims. Checked after every operation of random operation sequences
  * (inserts over shared prefixes, matches that split, backups, load-backs, host inserts, locks, evictions).

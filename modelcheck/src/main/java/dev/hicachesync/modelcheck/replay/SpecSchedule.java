@@ -1,5 +1,14 @@
 package dev.hicachesync.modelcheck.replay;
 
+import static dev.hicachesync.modelcheck.replay.TraceReads.elements;
+import static dev.hicachesync.modelcheck.replay.TraceReads.field;
+import static dev.hicachesync.modelcheck.replay.TraceReads.length;
+import static dev.hicachesync.modelcheck.replay.TraceReads.number;
+import static dev.hicachesync.modelcheck.replay.TraceReads.posted;
+import static dev.hicachesync.modelcheck.replay.TraceReads.queuedS7;
+import static dev.hicachesync.modelcheck.replay.TraceReads.rank;
+import static dev.hicachesync.modelcheck.replay.TraceReads.tailAppended;
+
 import dev.hicachesync.modelcheck.trace.ErrorTrace;
 import dev.hicachesync.modelcheck.trace.TraceState;
 import dev.hicachesync.modelcheck.value.TlaValue;
@@ -295,25 +304,6 @@ public final class SpecSchedule {
     }
   }
 
-  /** Operations of rank r queued for S7 in state s: issued or stopped, not yet queried. */
-  private static int queuedS7(TraceState s, int r) {
-    int n = 0;
-    for (TlaValue op : elements(rank(s, "pf", r))) {
-      if (field(op, "st") instanceof TlaValue.Str st && (st.value().equals("issued") || st.value().equals("term"))
-          && field(op, "q") instanceof TlaValue.Bool q && !q.value()) {
-        n++;
-      }
-    }
-    return n;
-  }
-
-  /** Rank r's posted call of thread {@code thread} in state s, or null when it has none. */
-  private static TlaValue.Rec posted(TraceState s, int r, String thread) {
-    TlaValue call = field(rank(s, "coll", r), thread);
-    return call instanceof TlaValue.Rec rec && !(rec.fields().get("site") instanceof TlaValue.Str site
-        && site.value().equals("none")) ? rec : null;
-  }
-
   private static void track(List<Copy> copies, TraceState before, TraceState now, String queue, String done, int r,
       int step) {
     for (int k = tailAppended(rank(before, queue, r), rank(now, queue, r)).size(); k > 0; k--) {
@@ -329,20 +319,6 @@ public final class SpecSchedule {
         }
       }
     }
-  }
-
-  /** The entries at the tail of {@code now} that {@code before} (after dropping some head) does not end with. */
-  private static List<TlaValue> tailAppended(TlaValue before, TlaValue now) {
-    if (!(before instanceof TlaValue.Tuple b) || !(now instanceof TlaValue.Tuple n)) {
-      return List.of();
-    }
-    for (int drop = 0; drop <= b.elements().size(); drop++) {
-      List<TlaValue> rest = b.elements().subList(drop, b.elements().size());
-      if (n.elements().size() >= rest.size() && n.elements().subList(0, rest.size()).equals(rest)) {
-        return n.elements().subList(rest.size(), n.elements().size());
-      }
-    }
-    return n.elements();
   }
 
   private Observed observed(TraceState s, int r) {
@@ -363,42 +339,5 @@ public final class SpecSchedule {
   static String residency(int key, boolean device, long hostPages) {
     String where = (device ? "dev" : "") + (hostPages > 0 ? (device ? "+" : "") + "h" + hostPages : "");
     return "k" + key + ":" + (where.isEmpty() ? "-" : where);
-  }
-
-  private static TlaValue rank(TraceState s, String variable, int r) {
-    TlaValue v = s.variables().get(variable);
-    if (v instanceof TlaValue.Fn f) {
-      return f.mapping().get(new TlaValue.Int(r));
-    }
-    if (v instanceof TlaValue.Tuple t && r < t.elements().size()) {
-      return t.elements().get(r);
-    }
-    return null;
-  }
-
-  private static TlaValue field(TlaValue v, String name) {
-    return v instanceof TlaValue.Rec rec ? rec.fields().get(name) : null;
-  }
-
-  private static List<TlaValue> elements(TlaValue v) {
-    if (v instanceof TlaValue.Tuple t) {
-      return t.elements();
-    }
-    if (v instanceof TlaValue.Fn f) { // a sequence TLC printed as a function (1 :> x @@ 2 :> y)
-      List<TlaValue> out = new ArrayList<>();
-      for (int i = 1; f.mapping().containsKey(new TlaValue.Int(i)); i++) {
-        out.add(f.mapping().get(new TlaValue.Int(i)));
-      }
-      return out;
-    }
-    return List.of();
-  }
-
-  private static int length(TlaValue v) {
-    return elements(v).size();
-  }
-
-  private static long number(TlaValue v) {
-    return v instanceof TlaValue.Int i ? i.value() : 0;
   }
 }
