@@ -36,7 +36,7 @@ class FairnessFormsTest {
   private static final String MODULE = "FairnessFormsSync";
 
   static Stream<Arguments> agreementModels() {
-    return Stream.of(
+    return LongTier.sample(Stream.of(
         Arguments.of("MCHiCacheSync_post20460_cp2_live.cfg", ""),      // storage, prefetch, S7 groups
         Arguments.of("MCHiCacheSync_post20460_cp2_live.cfg", "CP = 1"), // one rank: S7 has no group
         Arguments.of("MCHiCacheSync_merged_cp2tp2_live.cfg", ""),       // two-stage sync points
@@ -52,7 +52,7 @@ class FairnessFormsTest {
         Arguments.of("MCHiCacheSync_knob_local_order.cfg", ""),
         Arguments.of("MCHiCacheSync_knob_shared_group.cfg", ""),
         Arguments.of("MCHiCacheSync_b14_sidecar_min_kv_only.cfg", ""),  // sidecar pages
-        Arguments.of("MCHiCacheSync_knob_local_extra_pools.cfg", ""));
+        Arguments.of("MCHiCacheSync_knob_local_extra_pools.cfg", "")));
   }
 
   @ParameterizedTest(name = "{0} {1}")
@@ -70,7 +70,7 @@ class FairnessFormsTest {
     String asyncOff = "MCHiCacheSync_knob_async_rank_off.cfg";
     String asyncLive = "MCHiCacheSync_pipelined_cp2_async_live.cfg";
     String live = "MCHiCacheSync_post20460_cp2_live.cfg";
-    return Stream.of(
+    return LongTier.sample(Stream.of(
         // the catalogue's liveness violations and a model that holds (Spec: the spec's fairness)
         Arguments.of(pfDies, "Spec", "SpecAsWritten", "PrefetchThreadNeverStuck", 13),
         Arguments.of(asyncOff, "Spec", "SpecAsWritten", "AsyncNeverStuck", 13),
@@ -82,7 +82,7 @@ class FairnessFormsTest {
         Arguments.of(asyncLive, "SpecCollectivesOnlyOnValues", "SpecCollectivesOnlyAsWritten", "RequestsProgress", 13),
         Arguments.of(asyncLive, "SpecCollectivesOnlyOnValues", "SpecCollectivesOnlyAsWritten", "SchedulerNeverStuck", 0),
         Arguments.of(asyncLive, "SpecBackgroundOnlyOnValues", "SpecBackgroundOnlyAsWritten", "SchedulerNeverStuck", 13),
-        Arguments.of(asyncLive, "SpecBackgroundOnlyOnValues", "SpecBackgroundOnlyAsWritten", "PrefetchTerminates", 0));
+        Arguments.of(asyncLive, "SpecBackgroundOnlyOnValues", "SpecBackgroundOnlyAsWritten", "PrefetchTerminates", 0)));
   }
 
   @ParameterizedTest(name = "{1} on {0}: {3}")

@@ -37,7 +37,7 @@ class LivenessFormsTest {
     String asyncOff = "MCHiCacheSync_knob_async_rank_off.cfg";
     String asyncLive = "MCHiCacheSync_pipelined_cp2_async_live.cfg";
     String b6 = "MCHiCachePipeline_b6_fixed_live.cfg";
-    return Stream.of(
+    return LongTier.sample(Stream.of(
         // the catalogue's liveness violations (Spec: the spec's own fairness)
         Arguments.of(sync, pfDies, "Spec", "PrefetchThreadNeverStuck", 13),
         Arguments.of(sync, asyncOff, "Spec", "AsyncNeverStuck", 13),
@@ -56,7 +56,7 @@ class LivenessFormsTest {
         // the pipeline
         Arguments.of(pipe, b6, "SpecNoBackground", "AcksConsumed", 13),
         Arguments.of(pipe, b6, "SpecNoBackground", "PrefetchTerminates", 0),
-        Arguments.of(pipe, b6, "Spec", "SyncThreadNeverStuck", 0));
+        Arguments.of(pipe, b6, "Spec", "SyncThreadNeverStuck", 0)));
   }
 
   @ParameterizedTest(name = "{2} on {1}: {3}")
