@@ -1,4 +1,4 @@
-package dev.hicachesync.tier;
+package dev.hicachesync.tier.cuda;
 
 import dev.hicachesync.env.TransferEvent;
 import jcuda.runtime.JCuda;

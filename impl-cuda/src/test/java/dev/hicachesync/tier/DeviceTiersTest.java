@@ -1,5 +1,6 @@
 package dev.hicachesync.tier;
 
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -7,10 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.hicachesync.env.LatencyModel;
 import dev.hicachesync.env.ManualTicker;
+import dev.hicachesync.tier.cuda.JCudaDeviceTier;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
-/** Probing and fallback; tagged gpu because it touches the CUDA natives (its own fork). */
+/** Probing through the JCuda provider and fallback; tagged gpu because it touches the CUDA natives (its own fork). */
 @Tag("gpu")
 class DeviceTiersTest {
   private final ManualTicker ticker = new ManualTicker();
@@ -20,6 +22,8 @@ class DeviceTiersTest {
     CudaProbe p = DeviceTiers.probe();
     assertSame(p, DeviceTiers.probe(), "probed once");
     System.out.println("CUDA probe: " + p);
+    // with this artifact on the class path the JCuda provider is found and asked, whatever it answers
+    assertFalse(p.detail().contains("no GPU device tier on the class path"), p.detail());
     try (DeviceTier t = DeviceTiers.open(4, 2, 64, ticker, LatencyModel.zero(), 0)) {
       System.out.println("device tier: " + t.describe());
       if (p.available()) {

@@ -3,6 +3,7 @@ package dev.hicachesync.tier;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.hicachesync.env.TransferEvent;
+import dev.hicachesync.tier.cuda.JCudaDeviceTier;
 import org.junit.jupiter.api.Tag;
 
 /** The device-tier contract on a real GPU; skipped where {@link DeviceTiers#probe()} finds no CUDA. */

@@ -1,6 +1,10 @@
-package dev.hicachesync.tier;
+package dev.hicachesync.tier.cuda;
 
 import dev.hicachesync.env.TransferEvent;
+import dev.hicachesync.tier.DeviceTier;
+import dev.hicachesync.tier.HostPool;
+import dev.hicachesync.tier.PageGeometry;
+import dev.hicachesync.tier.Transfers;
 import java.nio.ByteBuffer;
 import jcuda.Pointer;
 import jcuda.runtime.JCuda;
@@ -28,7 +32,7 @@ import jcuda.runtime.cudaStream_t;
  * staging), and writes a device → host destination when the event is first observed done.
  *
  * <p>Issue from one thread (the scheduler); events may be polled from any thread. Open through {@link
- * DeviceTiers#open}, which probes CUDA first.
+ * dev.hicachesync.tier.DeviceTiers#open}, which probes CUDA first (through {@link JCudaDeviceTierProvider}).
  */
 public final class JCudaDeviceTier implements DeviceTier {
   private final PageGeometry geometry;
