@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import dev.hicachesync.env.LatencyModel;
 import dev.hicachesync.env.ManualTicker;
 import dev.hicachesync.tier.cuda.JCudaDeviceTier;

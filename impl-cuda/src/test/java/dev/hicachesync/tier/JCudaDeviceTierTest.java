@@ -1,7 +1,6 @@
 package dev.hicachesync.tier;
 
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
-
 import dev.hicachesync.env.TransferEvent;
 import dev.hicachesync.tier.cuda.JCudaDeviceTier;
 import org.junit.jupiter.api.Tag;

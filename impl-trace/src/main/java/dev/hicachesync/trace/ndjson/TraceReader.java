@@ -1,8 +1,17 @@
-package dev.hicachesync.trace;
+package dev.hicachesync.trace.ndjson;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.hicachesync.trace.CollectiveRecord;
+import dev.hicachesync.trace.RankFailedRecord;
+import dev.hicachesync.trace.Snapshot;
+import dev.hicachesync.trace.Trace;
+import dev.hicachesync.trace.TraceEvent;
+import dev.hicachesync.trace.TraceFeature;
+import dev.hicachesync.trace.TraceFormatException;
+import dev.hicachesync.trace.TraceHeader;
+import dev.hicachesync.trace.TraceRecord;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -4,7 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
+import dev.hicachesync.trace.ndjson.NdjsonTraceRecorder;
+import dev.hicachesync.trace.ndjson.TraceReader;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

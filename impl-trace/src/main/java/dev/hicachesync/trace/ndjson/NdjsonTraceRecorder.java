@@ -1,7 +1,14 @@
-package dev.hicachesync.trace;
+package dev.hicachesync.trace.ndjson;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.hicachesync.trace.CollectiveRecord;
+import dev.hicachesync.trace.RankFailedRecord;
+import dev.hicachesync.trace.Snapshot;
+import dev.hicachesync.trace.TraceFeature;
+import dev.hicachesync.trace.TraceHeader;
+import dev.hicachesync.trace.TraceRecord;
+import dev.hicachesync.trace.TraceRecorder;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;

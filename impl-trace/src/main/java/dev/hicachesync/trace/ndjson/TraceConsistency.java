@@ -1,5 +1,11 @@
-package dev.hicachesync.trace;
+package dev.hicachesync.trace.ndjson;
 
+import dev.hicachesync.trace.CollectiveRecord;
+import dev.hicachesync.trace.Snapshot;
+import dev.hicachesync.trace.Trace;
+import dev.hicachesync.trace.TraceFormatException;
+import dev.hicachesync.trace.TraceHeader;
+import dev.hicachesync.trace.TraceRecord;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

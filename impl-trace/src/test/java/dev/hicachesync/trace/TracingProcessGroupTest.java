@@ -3,11 +3,12 @@ package dev.hicachesync.trace;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import dev.hicachesync.collective.CollectiveException;
 import dev.hicachesync.collective.LocalFabric;
 import dev.hicachesync.collective.ProcessGroup;
 import dev.hicachesync.collective.ReduceOp;
+import dev.hicachesync.trace.ndjson.NdjsonTraceRecorder;
+import dev.hicachesync.trace.ndjson.TraceReader;
 import java.io.StringWriter;
 import java.time.Duration;
 import java.util.ArrayList;
