@@ -41,7 +41,7 @@ public final class DeviceTiers {
     try {
       it = ServiceLoader.load(GpuDeviceTierProvider.class, DeviceTiers.class.getClassLoader()).iterator();
       if (!it.hasNext()) {
-        return new CudaProbe(false, 0, "no GPU device tier on the class path (dev.hicachesync:hicache-sync-cuda)");
+        return new CudaProbe(false, 0, "no GPU device tier found (dev.hicachesync:hicache-sync-cuda is not on the class or module path)");
       }
       p = it.next();
     } catch (ServiceConfigurationError e) {
