@@ -7,7 +7,7 @@ import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
 
 /**
- * Opens the device tier: asks the {@link GpuDeviceTierProvider} on the class path (the JCuda tier of the
+ * Opens the device tier: asks the {@link GpuDeviceTierProvider} on the class or module path (the JCuda tier of the
  * {@code hicache-sync-cuda} artifact) to probe once per JVM and builds its tier when a driver and a device
  * are present, a {@link SimulatedDeviceTier} otherwise; {@link DeviceTier#describe()} says which and why.
  *
@@ -41,7 +41,8 @@ public final class DeviceTiers {
     try {
       it = ServiceLoader.load(GpuDeviceTierProvider.class, DeviceTiers.class.getClassLoader()).iterator();
       if (!it.hasNext()) {
-        return new CudaProbe(false, 0, "no GPU device tier found (dev.hicachesync:hicache-sync-cuda is not on the class or module path)");
+        return new CudaProbe(false, 0,
+            "no GPU device tier found (dev.hicachesync:hicache-sync-cuda is not on the class or module path)");
       }
       p = it.next();
     } catch (ServiceConfigurationError e) {
