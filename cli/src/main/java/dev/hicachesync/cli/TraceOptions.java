@@ -5,7 +5,7 @@ import dev.hicachesync.sim.SimResult;
 import dev.hicachesync.sim.Simulator;
 import dev.hicachesync.sim.spec.SpecShaped;
 import dev.hicachesync.sim.StorageMode;
-import dev.hicachesync.trace.NdjsonTraceRecorder;
+import dev.hicachesync.trace.ndjson.NdjsonTraceRecorder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;

@@ -18,7 +18,7 @@ import dev.hicachesync.trace.Trace;
 import dev.hicachesync.trace.TraceFeature;
 import dev.hicachesync.trace.TraceFormatException;
 import dev.hicachesync.trace.TraceHeader;
-import dev.hicachesync.trace.TraceReader;
+import dev.hicachesync.trace.ndjson.TraceReader;
 import dev.hicachesync.trace.UnifiedTraceFeatures;
 import java.io.IOException;
 import java.io.PrintWriter;

@@ -8,7 +8,7 @@ import static org.quicktheories.generators.SourceDSL.integers;
 import static org.quicktheories.generators.SourceDSL.lists;
 
 import dev.hicachesync.trace.TraceFormatException;
-import dev.hicachesync.trace.TraceReader;
+import dev.hicachesync.trace.ndjson.TraceReader;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

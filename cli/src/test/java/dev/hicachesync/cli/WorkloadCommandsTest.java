@@ -125,7 +125,7 @@ class WorkloadCommandsTest {
   @Test
   void legacyVersionReplayReportsTheDivergence() {
     // The head of a real trace, committed with impl's tests: simulate names it if it is missing (exit 2).
-    Path file = TestSpecs.root().resolve("impl/src/test/resources/workload/conversation_head300.jsonl");
+    Path file = TestSpecs.root().resolve("sim/src/test/resources/workload/conversation_head300.jsonl");
     CommandRun r = run(new SimulateCommand(), "--workload", file.toString(), "--requests", "200",
         "--version", "pre20460", "--cp", "2", "--tp", "1", "--max-total-tokens", "262144");
     assertEquals(1, r.code(), r.out() + r.err());

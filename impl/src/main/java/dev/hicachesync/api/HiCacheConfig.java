@@ -141,6 +141,9 @@ public record HiCacheConfig(
     private int ppSize = 1;
     private int rank;
 
+    /** Every setting at its default; the same as {@link HiCacheConfig#builder()}. */
+    public Builder() {}
+
     public Builder pageSize(int v) { pageSize = v; return this; }
     public Builder devicePages(int v) { devicePages = v; return this; }
     public Builder hicacheRatio(double v) { hicacheRatio = v; return this; }

@@ -49,7 +49,7 @@ public final class HiCacheRankBuilder {
   }
 
   /**
-   * The device pool whose pages the engine's forward pass writes (a {@code tier.JCudaDeviceTier} on a GPU,
+   * The device pool whose pages the engine's forward pass writes (a {@code tier.cuda.JCudaDeviceTier} on a GPU,
    * a {@code tier.HostMemoryDeviceTier} without one; at least {@code devicePages} pages). The rank then moves
    * real KV bytes: write-through and load-back copy between it and a host pool the rank allocates ({@code
    * hostPages} pages of the tier's geometry, in {@link #hostLayout}), backups and prefetches between that

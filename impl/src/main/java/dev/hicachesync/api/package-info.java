@@ -15,8 +15,9 @@
  * collective.PipeChannel}, {@code collective.ReduceOp} and the collective exceptions (named by {@code
  * RankGroups}), which an engine implements or catches; {@code storage.StorageBackend} (an engine's own L3);
  * {@code tier.DeviceTier}, {@code tier.HostLayout} and {@code tier.HostMemoryDeviceTier} (its device pool);
- * and, to record a trace, {@code trace.TraceRecorder} with {@code trace.NdjsonTraceRecorder}, {@code
- * trace.TraceHeader} and {@code trace.TraceFeature}. The sub-package {@code api.internal} is not part of the
+ * and, to record a trace, {@code trace.TraceRecorder} with {@code trace.TraceHeader} and {@code trace.TraceFeature}
+ * (the NDJSON writer, {@code trace.ndjson.NdjsonTraceRecorder}, is in the {@code hicache-sync-trace}
+ * artifact). The sub-package {@code api.internal} is not part of the
  * API: {@link dev.hicachesync.api.internal.Seam}, the simulator's and the tests' door into a rank (fault
  * injection, the simulated environment, the data path), and the trace instrumentation behind {@code
  * HiCacheRankBuilder.trace}.

@@ -30,6 +30,9 @@ public final class FaultyStorageBackend implements StorageBackend {
     public final AtomicLong backendErrors = new AtomicLong();
     public final AtomicLong oversized = new AtomicLong();
     public final AtomicLong forged = new AtomicLong();
+
+    /** Every count at zero. */
+    public Tally() {}
   }
 
   /** Size an oversized object is grown to: 3 GiB, past any buffer (a sparse file: no disk is used). */

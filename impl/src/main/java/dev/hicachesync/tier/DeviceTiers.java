@@ -2,21 +2,23 @@ package dev.hicachesync.tier;
 
 import dev.hicachesync.env.LatencyModel;
 import dev.hicachesync.env.Ticker;
-import jcuda.runtime.JCuda;
-import jcuda.runtime.cudaError;
+import java.util.Iterator;
+import java.util.ServiceConfigurationError;
+import java.util.ServiceLoader;
 
 /**
- * Opens the device tier: probes CUDA once per JVM and builds a {@link JCudaDeviceTier} when a driver and a
- * device are present, a {@link SimulatedDeviceTier} otherwise; {@link DeviceTier#describe()} says which
- * and why.
+ * Opens the device tier: asks the {@link GpuDeviceTierProvider} on the class or module path (the JCuda tier of the
+ * {@code hicache-sync-cuda} artifact) to probe once per JVM and builds its tier when a driver and a device
+ * are present, a {@link SimulatedDeviceTier} otherwise; {@link DeviceTier#describe()} says which and why.
  *
- * <p>Why catch {@link LinkageError}: without a driver the first touch of JCuda throws {@code
- * UnsatisfiedLinkError} (its native library cannot link {@code libcuda}) and every later touch {@code
- * NoClassDefFoundError}; the probe runs once and caches the answer. Any thread.
+ * <p>Why a service and not a direct call: the core artifact has no native dependency, so an engine that
+ * never uses a GPU tier does not pull JCuda. Any thread.
  */
 public final class DeviceTiers {
   /** Guarded by the class lock. */
   private static CudaProbe probe;
+  /** The provider the probe found available, or null; guarded by the class lock. */
+  private static GpuDeviceTierProvider provider;
 
   private DeviceTiers() {}
 
@@ -28,24 +30,35 @@ public final class DeviceTiers {
     return probe;
   }
 
+  private static synchronized GpuDeviceTierProvider provider() {
+    probe();
+    return provider;
+  }
+
   private static CudaProbe doProbe() {
+    Iterator<GpuDeviceTierProvider> it;
+    GpuDeviceTierProvider p;
     try {
-      int[] count = new int[1];
-      int rc = JCuda.cudaGetDeviceCount(count);
-      if (rc != cudaError.cudaSuccess) {
-        return new CudaProbe(false, 0, "cudaGetDeviceCount: " + cudaError.stringFor(rc));
+      it = ServiceLoader.load(GpuDeviceTierProvider.class, DeviceTiers.class.getClassLoader()).iterator();
+      if (!it.hasNext()) {
+        return new CudaProbe(false, 0,
+            "no GPU device tier found (dev.hicachesync:hicache-sync-cuda is not on the class or module path)");
       }
-      if (count[0] == 0) {
-        return new CudaProbe(false, 0, "CUDA driver reports 0 devices");
-      }
-      int[] driver = new int[1];
-      JCuda.cudaDriverGetVersion(driver);
-      return new CudaProbe(true, count[0], count[0] + " device(s), driver " + driver[0]);
-    } catch (LinkageError e) {
-      return new CudaProbe(false, 0, "no CUDA driver (" + e.getClass().getSimpleName() + ": " + firstLine(e) + ")");
-    } catch (RuntimeException e) {
-      return new CudaProbe(false, 0, "CUDA probe failed (" + e.getClass().getSimpleName() + ": " + firstLine(e) + ")");
+      p = it.next();
+    } catch (ServiceConfigurationError e) {
+      return new CudaProbe(false, 0, "GPU device tier failed to load (" + firstLine(e) + ")");
     }
+    CudaProbe found;
+    try {
+      found = p.probe();
+    } catch (LinkageError | RuntimeException e) {
+      // the provider's own contract is not to throw; a broken one is an unavailable GPU, not a crash
+      found = new CudaProbe(false, 0, "GPU probe failed (" + e.getClass().getSimpleName() + ": " + firstLine(e) + ")");
+    }
+    if (found.available()) {
+      provider = p;
+    }
+    return found;
   }
 
   private static String firstLine(Throwable e) {
@@ -62,7 +75,7 @@ public final class DeviceTiers {
 
   /**
    * Opens a device pool of {@code capacityPages} pages of {@code layers} × {@code layerBytes} bytes for
-   * {@code rank} (CUDA device {@code rank % deviceCount}); {@code ticker} and {@code latency} time the
+   * {@code rank} (GPU device {@code rank % deviceCount}); {@code ticker} and {@code latency} time the
    * simulated tier and are unused on a GPU.
    *
    * @throws IllegalStateException if {@code choice} is {@link DeviceChoice#CUDA} and CUDA is unavailable
@@ -74,7 +87,7 @@ public final class DeviceTiers {
     }
     CudaProbe p = probe();
     if (p.available()) {
-      return new JCudaDeviceTier(capacityPages, layers, layerBytes, rank % p.deviceCount());
+      return provider().open(capacityPages, layers, layerBytes, rank % p.deviceCount());
     }
     if (choice == DeviceChoice.CUDA) {
       throw new IllegalStateException("CUDA device tier requested but unavailable: " + p.detail());

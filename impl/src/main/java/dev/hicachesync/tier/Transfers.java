@@ -2,12 +2,12 @@ package dev.hicachesync.tier;
 
 import java.nio.ByteBuffer;
 
-/** Argument checks shared by the device tiers. */
-final class Transfers {
+/** Argument checks shared by the device tiers, this package's and those built elsewhere (the JCuda tier). */
+public final class Transfers {
   private Transfers() {}
 
   /** Checks that a device↔host copy pairs pages one to one between pools of the same page shape. */
-  static void check(PageGeometry device, int[] devicePages, HostPool host, int[] hostPages) {
+  public static void check(PageGeometry device, int[] devicePages, HostPool host, int[] hostPages) {
     if (devicePages.length != hostPages.length) {
       throw new IllegalArgumentException(
           devicePages.length + " device pages paired with " + hostPages.length + " host pages");
@@ -26,7 +26,8 @@ final class Transfers {
     }
   }
 
-  static void checkRoom(ByteBuffer b, int pageBytes) {
+  /** Checks that {@code b} has room for (or holds) one page of {@code pageBytes}. */
+  public static void checkRoom(ByteBuffer b, int pageBytes) {
     if (b.remaining() < pageBytes) {
       throw new IllegalArgumentException("buffer has " + b.remaining() + " bytes left, a page needs " + pageBytes);
     }

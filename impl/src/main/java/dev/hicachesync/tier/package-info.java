@@ -1,6 +1,8 @@
 /**
- * The memory tiers of HiCache: the device pool L1 ({@link dev.hicachesync.tier.DeviceTier}, on JCuda or
- * simulated, chosen by {@link dev.hicachesync.tier.DeviceTiers#open}), the host pool L2 ({@link
+ * The memory tiers of HiCache: the device pool L1 ({@link dev.hicachesync.tier.DeviceTier}, on a GPU
+ * through a {@link dev.hicachesync.tier.GpuDeviceTierProvider} (JCuda, in the {@code hicache-sync-cuda}
+ * artifact), in host memory, or simulated, chosen by {@link dev.hicachesync.tier.DeviceTiers#open}), the host
+ * pool L2 ({@link
  * dev.hicachesync.tier.HostPool} with a {@link dev.hicachesync.tier.HostLayout}) and the deterministic
  * {@link dev.hicachesync.tier.PageAllocator} both pools use.
  *

@@ -10,7 +10,7 @@ import dev.hicachesync.api.StepOrder;
 import dev.hicachesync.api.StepOrder.Finish;
 import dev.hicachesync.collective.ProcessGroup;
 import dev.hicachesync.collective.ReduceOp;
-import dev.hicachesync.trace.NdjsonTraceRecorder;
+import dev.hicachesync.trace.ndjson.NdjsonTraceRecorder;
 import dev.hicachesync.trace.TraceFeature;
 import dev.hicachesync.trace.TraceHeader;
 import dev.hicachesync.trace.TraceRecorder;

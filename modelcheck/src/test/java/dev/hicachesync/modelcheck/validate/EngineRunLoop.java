@@ -9,7 +9,7 @@ import dev.hicachesync.api.PrefixMatch;
 import dev.hicachesync.api.RankGroups;
 import dev.hicachesync.collective.ProcessGroup;
 import dev.hicachesync.collective.ReduceOp;
-import dev.hicachesync.trace.NdjsonTraceRecorder;
+import dev.hicachesync.trace.ndjson.NdjsonTraceRecorder;
 import dev.hicachesync.trace.TraceFeature;
 import dev.hicachesync.trace.TraceHeader;
 import dev.hicachesync.trace.TraceRecorder;

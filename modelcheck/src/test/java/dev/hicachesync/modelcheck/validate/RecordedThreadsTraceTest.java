@@ -6,7 +6,7 @@ import dev.hicachesync.collective.CollectiveException;
 import dev.hicachesync.collective.LocalFabric;
 import dev.hicachesync.collective.ProcessGroup;
 import dev.hicachesync.collective.ReduceOp;
-import dev.hicachesync.trace.NdjsonTraceRecorder;
+import dev.hicachesync.trace.ndjson.NdjsonTraceRecorder;
 import dev.hicachesync.trace.TraceHeader;
 import dev.hicachesync.trace.TracingProcessGroup;
 import java.io.StringWriter;

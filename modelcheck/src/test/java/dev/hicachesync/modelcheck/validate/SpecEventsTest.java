@@ -3,10 +3,10 @@ package dev.hicachesync.modelcheck.validate;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.hicachesync.trace.NdjsonTraceRecorder;
+import dev.hicachesync.trace.ndjson.NdjsonTraceRecorder;
 import dev.hicachesync.trace.Trace;
 import dev.hicachesync.trace.TraceHeader;
-import dev.hicachesync.trace.TraceReader;
+import dev.hicachesync.trace.ndjson.TraceReader;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -2,7 +2,7 @@ package dev.hicachesync.modelcheck.validate;
 
 import dev.hicachesync.modelcheck.value.TlaValue;
 import dev.hicachesync.trace.CollectiveRecord;
-import dev.hicachesync.trace.NdjsonTraceRecorder;
+import dev.hicachesync.trace.ndjson.NdjsonTraceRecorder;
 import dev.hicachesync.trace.Snapshot;
 import dev.hicachesync.trace.TraceHeader;
 import java.util.ArrayList;

@@ -9,7 +9,7 @@ import dev.hicachesync.modelcheck.TlcJar;
 import dev.hicachesync.modelcheck.TlcRunner;
 import dev.hicachesync.modelcheck.Workspace;
 import dev.hicachesync.trace.Trace;
-import dev.hicachesync.trace.TraceReader;
+import dev.hicachesync.trace.ndjson.TraceReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

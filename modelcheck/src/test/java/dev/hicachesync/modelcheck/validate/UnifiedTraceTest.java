@@ -14,7 +14,7 @@ import dev.hicachesync.sim.spec.SpecShaped;
 import dev.hicachesync.sim.StorageMode;
 import dev.hicachesync.sync.ProtocolVersion;
 import dev.hicachesync.topology.Topology;
-import dev.hicachesync.trace.NdjsonTraceRecorder;
+import dev.hicachesync.trace.ndjson.NdjsonTraceRecorder;
 import java.io.StringWriter;
 import java.util.ArrayList;
 import java.util.List;

@@ -10,7 +10,7 @@ import dev.hicachesync.modelcheck.validate.SpecEvent;
 import dev.hicachesync.modelcheck.validate.SpecEvents;
 import dev.hicachesync.modelcheck.validate.Validation;
 import dev.hicachesync.trace.Trace;
-import dev.hicachesync.trace.TraceReader;
+import dev.hicachesync.trace.ndjson.TraceReader;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
