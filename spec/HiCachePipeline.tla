@@ -103,8 +103,10 @@ CONSTANTS
     Knobs               \* subset of {"local_pool_sizes"} \cup MoreKnobs (HiCacheSync's names; "More knobs")
 
 \* Knobs beyond local_pool_sizes (section "More knobs" below): HiCacheSync's local_clock,
-\* uneven_capacity and local_payload, and host-only placement's skipped load sync (#28269).
-MoreKnobs == {"local_clock", "uneven_capacity", "local_payload", "host_only", "host_only_pp_guard"}
+\* uneven_capacity and local_payload, host-only placement's skipped load sync (#28269), and the
+\* storage threads' group choice (HiCacheUnified's pf_shared_group / sync_shared_group).
+MoreKnobs == {"local_clock", "uneven_capacity", "local_payload", "host_only", "host_only_pp_guard",
+              "pf_shared_group", "sync_shared_group"}
 
 ASSUME Version \in {"post20460", "merged"}
 ASSUME PPSync \in {"stage_local", "world_allreduce", "forward"}
@@ -260,6 +262,14 @@ Follower(r) == PPSync = "forward" /\ StageOf(r) > 0
 (*                     later stage's forwarded load count;                  *)
 (*   "host_only_pp_guard" the review's suggestion on #28269: skip only when *)
 (*                     pp_size == 1 (the PP sync is kept).                  *)
+(*   "pf_shared_group" / "sync_shared_group" the prefetch thread (S7) or   *)
+(*                     the prefetch sync thread (S5B) reduces on the       *)
+(*                     scheduler's attn_cp / attn_tp group objects instead *)
+(*                     of groups of its own (HiCacheUnified's knobs): the  *)
+(*                     k-th calls of the members on such a group pair up   *)
+(*                     whichever thread made them (SharedGroupMatching).   *)
+(*                     The pp group stays the thread's own (the scheduler  *)
+(*                     makes no collective call on it).                    *)
 (***************************************************************************)
 
 \* local_clock: the most recently used of S instead (ties by key, the other way).
@@ -272,6 +282,24 @@ HostOnlySkip == "host_only" \in Knobs /\ ~("host_only_pp_guard" \in Knobs /\ PP 
 \* The counts a later stage pops: stage 0's forwarded ones, or under HostOnlySkip its own
 \* ready load acks in place of the forwarded load count.
 FollowerAcks(s) == IF HostOnlySkip THEN <<s.msg.acks[1], s.ld, s.msg.acks[3]>> ELSE s.msg.acks
+
+\* pf_shared_group / sync_shared_group: the kinds of the scheduler's groups that storage thread
+\* th reduces on (its stage groups; its pp group stays its own). A shared group's scheduler twin
+\* is the group record with channel "sched" (same kind, same members: the same object).
+SharedKinds(th) ==
+    IF \/ th = "pf" /\ "pf_shared_group" \in Knobs
+       \/ th = "pfsync" /\ "sync_shared_group" \in Knobs
+      THEN {"attn_cp", "attn_tp"} ELSE {}
+Twin(g) == [g EXCEPT !.ch = "sched"]
+SchedOn(r, g) == coll[r]["sched"] # C!NoCall /\ coll[r]["sched"].grp = Twin(g)
+\* Storage thread th of rank r may start its chain at site: under a shared-group knob, not onto a
+\* group its scheduler has a call on now. So of a rank's two calls on one group, the storage
+\* thread's (at its first group) came first (SharedGroupMatching relies on it); the other order
+\* is not explored: every mismatch found is a real one. (IF, not \/: TLC explores each disjunct
+\* of an action as a branch of its own.)
+ShareFree(r, th, site) ==
+    IF SharedKinds(th) = {} \/ Groups(r, site) = <<>> THEN TRUE
+    ELSE Groups(r, site)[1].kind \notin SharedKinds(th) \/ ~SchedOn(r, Groups(r, site)[1])
 
 \* The merged S123 vector; local_payload: without its release entry when the queue is empty here.
 S123Vec(s) == IF "local_payload" \in Knobs /\ s.rlq = <<>> THEN <<s.wd, s.ld>>
@@ -612,6 +640,7 @@ PrefetchThreadQueries(r) ==
     /\ StorageOn
     /\ coll[r]["pf"] = C!NoCall
     /\ \E i \in 1 .. NR : ls[r].pf[i].st = "issued"
+    /\ ShareFree(r, "pf", "S7")
     /\ \E h \in 0 .. P :
           \E nx \in {Post(r, ls[r], "S7", 1, <<h>>)} : Commit({r}, [q \in {r} |-> nx], "pf")
 
@@ -652,6 +681,7 @@ IoSkipsBatch(r) ==
 SyncThreadPosts(r) ==
     /\ coll[r]["pfsync"] = C!NoCall
     /\ SyncPending(ls[r]) # {}
+    /\ ShareFree(r, "pfsync", "S5B")
     /\ LET op == ls[r].pf[NextSB(ls[r])] IN
        \E nx \in {Post(r, ls[r], "S5B", 1, <<op.acks[op.sy + 1]>>)} :
           Commit({r}, [q \in {r} |-> nx], "pfsync")
@@ -743,7 +773,10 @@ EagerSkip(r) ==
 EagerEnd(r) ==
     /\ IoPending(ls[r]) # {}
     /\ LET op == ls[r].pf[NextIo(ls[r])] IN op.infl /\ op.st = "term" /\ op.own > 0
-Eager(r) == EagerPfPost(r) \/ EagerSyncPost(r) \/ EagerSkip(r) \/ EagerEnd(r)
+\* (Not under a shared-group knob: there a post can break SharedGroupMatching's order and is
+\* guarded by the scheduler's calls; ReducedNext is then FusedNext.)
+Eager(r) == /\ SharedKinds("pf") = {} /\ SharedKinds("pfsync") = {}
+            /\ EagerPfPost(r) \/ EagerSyncPost(r) \/ EagerSkip(r) \/ EagerEnd(r)
 EagerStep(r) ==
     CASE EagerPfPost(r)   -> PrefetchThreadQueries(r)
       [] EagerSyncPost(r) -> SyncThreadPosts(r)
@@ -821,8 +854,25 @@ TypeOK ==
         /\ Len(chan[r]) <= MaxLag + 1
     /\ \A r \in Ranks, th \in Threads : coll[r][th] = C!NoCall \/ coll[r][th].site \in Sites
 
-\* INV-1.
-CollectiveMatching == C!CollectiveMatching
+\* INV-1. Under a shared-group knob also SharedGroupMatching: on a group two threads of a rank
+\* use, a member's first call is its storage thread's when that thread's call is at its first
+\* group (ShareFree); when every member has a call there, the first calls must agree. (A call
+\* at a later group of the thread's chain, posted when the previous group completed, may have
+\* come after the scheduler's: there, with both posted, the order is not modelled.)
+OrderUnknown == [site |-> "unknown"]
+FirstCallOn(q, th, c) ==
+    IF coll[q][th] # C!NoCall /\ coll[q][th].grp = c.grp
+      THEN IF SchedOn(q, c.grp) /\ coll[q][th].stage > 1 THEN OrderUnknown ELSE coll[q][th]
+    ELSE IF SchedOn(q, c.grp) THEN coll[q]["sched"]
+    ELSE C!NoCall
+SharedGroupMatching ==
+    \A r \in Ranks, th \in {"pf", "pfsync"} :
+        LET c == coll[r][th]
+        IN  (c # C!NoCall /\ c.grp.kind \in SharedKinds(th)) =>
+              LET F == [q \in c.grp.m |-> FirstCallOn(q, th, c)]
+              IN  (\A q \in c.grp.m : F[q] # C!NoCall /\ F[q] # OrderUnknown) =>
+                    \A q \in c.grp.m : C!Signature(q, F[q].grp.ch) = C!Signature(r, th)
+CollectiveMatching == C!CollectiveMatching /\ SharedGroupMatching
 
 \* INV-3: the same tree (residency, pages, locks, ids) and queue state after every step k.
 TreeAgreement == LogAgree(LAMBDA e : <<e.tree, e.nid, e.wait, e.run>>)

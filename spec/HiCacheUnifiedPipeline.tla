@@ -67,6 +67,13 @@
 (*    stage falls back together (the PR's fault-injection row "ticket-     *)
 (*    worker allocation failure ... all fell back").                        *)
 (*                                                                          *)
+(* Knobs "pf_shared_group" / "sync_shared_group" (HiCacheUnified's): the   *)
+(* prefetch thread's S7 or the completion-sync thread's S5 takes its first *)
+(* hop (the CP x TP reduction before the pp group) on the scheduler's     *)
+(* stage group object HG(s) instead of a group of its own: the k-th calls *)
+(* of the stage's members pair up whichever thread made them               *)
+(* (SharedGroupMatching, part of CollectiveMatching).                      *)
+(*                                                                          *)
 (* ABSTRACTED: one page per key, one batch per prefetch; write-through and *)
 (* load-back acks (the first two entries of S123) are popped blocking on   *)
 (* every stage (pop(0) + synchronize()) and their counts are constants 0;  *)
@@ -88,7 +95,9 @@ CONSTANTS
     MaxLag,     \* pipeline messages in flight per rank (stage s-1 ahead of stage s)
     MaxSteps,   \* scheduler steps per rank that are logged and compared
     Bugs,       \* subset of {"NOWAIT", "TKLOCAL"}
-    Knobs       \* subset of {"tickets", "own_hit", "backup", "threads_sync"}
+    Knobs       \* subset of {"tickets", "own_hit", "backup", "threads_sync"} \cup the knobs of
+                \* the sections below (stage_extra_pools, pad_pools, s7_stage_mask, s7_agreed_bound)
+                \* \cup {"pf_shared_group", "sync_shared_group"} (header)
 
 ASSUME Drain \in {"stage_local", "forwarded"}
 ASSUME Policy \in {"best_effort", "wait_complete"}
@@ -96,6 +105,7 @@ ASSUME NReq \in Nat \ {0} /\ HostCap \in Nat
 ASSUME MaxLag \in Nat \ {0} /\ MaxSteps \in Nat \ {0}
 ASSUME Bugs \subseteq {"NOWAIT", "TKLOCAL"}
 ASSUME Knobs \subseteq {"tickets", "own_hit", "backup", "threads_sync"} \cup {"stage_extra_pools", "pad_pools", "s7_stage_mask", "s7_agreed_bound"}
+                       \cup {"pf_shared_group", "sync_shared_group"}
 ASSUME DP = 1 /\ PP >= 2
 
 Threads == {"sched", "pf", "sync"}
@@ -499,7 +509,23 @@ StepAgree(f(_)) ==
     \A r1, r2 \in Ranks :
         \A k \in 1 .. Min2(Len(log[r1]), Len(log[r2])) : f(log[r1][k]) = f(log[r2][k])
 
-CollectiveMatching == C!CollectiveMatching
+\* Shared groups (Knobs pf_shared_group / sync_shared_group): a storage thread's posted call is at
+\* its first hop, on its stage's scheduler group HG(s), until every member of that stage has
+\* posted (the hop cannot complete before). A rank whose only call there is its storage
+\* thread's, against a stage peer whose only call there is its scheduler's, pairs S7 or S5 with
+\* S123. (Where a rank has both calls posted their order is not modelled: every mismatch found
+\* is a real one.)
+SharedThreads == {th \in {"pf", "sync"} :
+                    \/ th = "pf" /\ "pf_shared_group" \in Knobs
+                    \/ th = "sync" /\ "sync_shared_group" \in Knobs}
+OnStageGroup(r, th) ==
+    coll[r][th] # C!NoCall /\ (th = "sched" => coll[r][th].grp = HG(StageOf(r)))
+OnlyOn(r, th, other) == OnStageGroup(r, th) /\ ~OnStageGroup(r, other)
+SharedGroupMatching ==
+    \A th \in SharedThreads :
+        ~(\E r1, r2 \in Ranks : StageOf(r1) = StageOf(r2) /\ OnlyOn(r1, th, "sched")
+                                                      /\ OnlyOn(r2, "sched", th))
+CollectiveMatching == C!CollectiveMatching /\ SharedGroupMatching
 \* INV-3: the same tree and waiting queue after every step.
 TreeAgreement == StepAgree(LAMBDA e : <<e.tree, e.req, e.w>>)
 \* INV-4: every synced queue popped by the same counts.
