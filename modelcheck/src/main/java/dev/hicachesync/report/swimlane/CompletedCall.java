@@ -33,6 +33,11 @@ public final class CompletedCall {
 
   private CompletedCall() {}
 
+  /** The names of {@code HiCacheSync.tla}'s actions that complete a collective ({@link #STEP_SITES}' keys). */
+  public static java.util.Set<String> stepActions() {
+    return STEP_SITES.keySet();
+  }
+
   /** The collective completed between {@code before} and {@code after}, if the step completed one. */
   public static Optional<Collective> between(TraceState before, TraceState after) {
     if (!(before.variables().get("coll") instanceof TlaValue.Fn perRank)) {
