@@ -98,7 +98,7 @@ public final class SyncLayer {
       return v; // the `if world_size > 1` guard
     }
     collectives++;
-    return g.allReduce(site, op, v);
+    return g.allReduce(site, op, v, v); // v is this layer's own copy: reduce in place, nothing allocated per call
   }
 
   private void forward(SyncPoint point, long[] result) {

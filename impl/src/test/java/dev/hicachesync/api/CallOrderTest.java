@@ -62,6 +62,22 @@ class CallOrderTest {
     assertPeer(o.get(0), "checkHicacheEvents", "rank 1 skipped runPrefetchThread in step 3");
   }
 
+  /**
+   * Four ranks, more than the two stamp slots a sync point carries: the stamps disagree, so every rank makes the
+   * per-member round as well, and each peer names the one rank that skipped.
+   */
+  @Test
+  void aSkipAmongFourRanksIsNamedByEveryPeer() throws Exception {
+    List<Outcome> o = run("skipped checkHicacheEvents, busy, CP 2 x TP 2", 2, 2, ThreadMode.STEPPED,
+        Skip.EVENT_CHECK, true);
+    assertLocal(o.get(1), SKIP_STEP, "checkPrefetchProgress", "rank 1, step 3: checkPrefetchProgress out of order: "
+        + "expected checkHicacheEvents before it");
+    for (int peer : new int[] {0, 2, 3}) {
+      assertPeer(o.get(peer), "checkHicacheEvents", "rank 1 skipped checkHicacheEvents in step 3; seen by rank "
+          + peer + " at sync point S123");
+    }
+  }
+
   @Test
   void ranksInOrderRunClean() throws Exception {
     for (ThreadMode mode : ThreadMode.values()) {
@@ -119,14 +135,20 @@ class CallOrderTest {
   // ---------------------------------------------------------------- the two ranks' loop
 
   private static List<Outcome> run(String what, ThreadMode mode, Skip skip, boolean busy) throws Exception {
+    return run(what, 2, 1, mode, skip, busy);
+  }
+
+  /** Rank 1 of a CP {@code cp} × TP {@code tp} domain makes {@code skip}; every rank's outcome, in rank order. */
+  private static List<Outcome> run(String what, int cp, int tp, ThreadMode mode, Skip skip, boolean busy)
+      throws Exception {
     HiCacheConfig cfg = HiCacheConfig.builder().pageSize(16).devicePages(16).hicacheRatio(2)
         .protocolVersion("merged").storagePrefetchPolicy("wait_complete").prefetchThresholdTokens(16)
-        .parallelism(1, 2, 1, 1).build();
+        .parallelism(1, cp, tp, 1).build();
     InJvmCluster cluster = InJvmCluster.of(cfg, Duration.ofSeconds(20));
     HiCacheStorage storage = HiCacheStorage.memory();
     long start = System.nanoTime();
     List<CompletableFuture<Outcome>> ranks = new ArrayList<>();
-    for (int r = 0; r < 2; r++) {
+    for (int r = 0; r < cp * tp; r++) {
       int rank = r;
       HiCacheRank cache = HiCacheRank.builder(cfg.forRank(r)).groups(cluster.groups(r)).storage(storage)
           .threadMode(mode).build();
@@ -136,9 +158,11 @@ class CallOrderTest {
     for (CompletableFuture<Outcome> f : ranks) {
       out.add(f.get(60, TimeUnit.SECONDS));
     }
-    long ms = (Math.max(out.get(0).atNanos(), out.get(1).atNanos()) - start) / 1_000_000;
-    System.out.println("skip detection, " + what + " (both ranks failed or finished within " + ms + " ms):\n  "
-        + out.get(1) + "\n  " + out.get(0));
+    long ms = (out.stream().mapToLong(Outcome::atNanos).max().orElseThrow() - start) / 1_000_000;
+    StringBuilder report = new StringBuilder("skip detection, " + what + " (every rank failed or finished within "
+        + ms + " ms):");
+    out.forEach(o -> report.append("\n  ").append(o));
+    System.out.println(report);
     assertTrue(ms < 15_000, "the report took " + ms + " ms: a timeout, not the sync point");
     return out;
   }
