@@ -179,7 +179,9 @@ final class RankEngine {
     if (shape.settleStorage()) {
       where = "step " + stats.stepsRun + " prefetch thread";
       api.runPrefetchThread();
-      env.awaitCondition(controller.view()::storageQueuesSettled);
+      if (env.settlesPrefetchOutcomes()) { // else each outcome reaches the scheduler when its timing says
+        env.awaitCondition(controller.view()::storageQueuesSettled);
+      }
       env.landDue(); // I/O the pass started that takes no time (a scripted schedule's) lands in this phase
     } else {
       where = "step " + s + " events";

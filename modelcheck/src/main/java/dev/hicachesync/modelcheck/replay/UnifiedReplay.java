@@ -4,8 +4,6 @@ import dev.hicachesync.controller.PrefetchPolicy;
 import dev.hicachesync.controller.WritePolicy;
 import dev.hicachesync.modelcheck.Verdict;
 import dev.hicachesync.modelcheck.trace.ErrorTrace;
-import dev.hicachesync.modelcheck.trace.TraceState;
-import dev.hicachesync.modelcheck.value.TlaValue;
 import dev.hicachesync.sim.datapath.DataOptions;
 import dev.hicachesync.sim.Divergence;
 import dev.hicachesync.sim.environment.Fault;
@@ -19,7 +17,6 @@ import dev.hicachesync.topology.Topology;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -44,18 +41,16 @@ public final class UnifiedReplay {
   /** The MC module of the unified models. */
   public static final String MODULE = "MCHiCacheUnified";
 
-  /** Actions of HiCacheUnified this replay drives: the scheduler's and the collectives', and the attach. */
-  static final Set<String> DRIVEN = Set.of(TraceState.INITIAL, "SchedRecv", "RecvComplete", "SchedAbortCheck",
-      "SchedEvents", "EventsComplete", "SchedPdLoad", "SchedAdmit", "S4Complete", "EnvAttachFails");
+  /** Bug switches the schedule drives: each is the environment's choice on the same code path. */
+  private static final Set<String> SCHEDULED_BUGS = Set.of("ATT", "WTO", "B10");
+
+  /** Knobs the schedule drives (their environment actions have seams, {@link UnifiedEnvironment}). */
+  private static final Set<String> SCHEDULED_KNOBS = Set.of("attach", "wait_timeout", "batch_full");
 
   /** Why each bug switch or knob other than the attach has no seam here (the Java fault it would need). */
   private static final Map<String, String> NO_SEAM = Map.of(
-      "B10", "B10 (the rank-local batch-full exit, EnvBatchFull) is the fault early_admission_exit, whose condition"
-          + " comes from the seeded Timing, not from the counterexample",
       "PDLB", "PDLB (fault pd_decode_load_readiness) needs a load-back whose GPU event one rank sees done"
           + " (EnvLoadDone); the spec-shaped unified run has no load-back schedule",
-      "WTO", "WTO (fault waiting_timeout_local_clock) needs each rank's clock to fire where the counterexample's"
-          + " EnvClock does; the waiting timeout reads the seeded clock",
       "B38428", "B38428 (fault backup_thread_dies) needs a backup (Knob backup_raise), which the spec-shaped"
           + " unified run (write_back, nothing written) never starts");
 
@@ -70,12 +65,12 @@ public final class UnifiedReplay {
       why.add("unified replays cover one sync domain of one stage (DP 1, PP 1), not DP " + k.dp() + ", PP " + k.pp());
     }
     for (String bug : k.bugs()) {
-      if (!bug.equals("ATT")) {
+      if (!SCHEDULED_BUGS.contains(bug)) {
         why.add(NO_SEAM.getOrDefault(bug, bug + " has no fault switch in the unified replay"));
       }
     }
     for (String knob : k.knobs()) {
-      if (!knob.equals("attach")) {
+      if (!SCHEDULED_KNOBS.contains(knob)) {
         why.add("knob " + knob + " has no seam in the unified replay (its environment action is rank-local and"
             + " the spec-shaped unified run does not take it from the counterexample)");
       }
@@ -92,10 +87,11 @@ public final class UnifiedReplay {
       Verdict verdict, List<String> invariants) {
     boolean twin = !model.equals(schedule);
     int ranks = constants.cp() * constants.tp();
-    Schedule s = Schedule.of(trace, ranks);
-    String specSide = verdict + " at state " + trace.length() + ", step " + s.lastStep;
+    UnifiedSchedule s = UnifiedSchedule.of(trace, ranks);
+    String specSide = verdict + " at state " + trace.length() + ", step " + s.lastStep();
     List<String> why = unreplayable(constants);
-    s.undriven.forEach(a -> why.add("action " + a + " has no seam in the unified replay"));
+    s.undriven().forEach(a -> why.add("action " + a + " has no seam in the unified replay"));
+    why.addAll(s.unmapped());
     if (!why.isEmpty()) {
       return new ReplayReport(model, schedule, ReplayReport.Outcome.NOT_REPLAYABLE, specSide, "not run", List.of(),
           String.join("; ", why));
@@ -108,6 +104,9 @@ public final class UnifiedReplay {
         faults.add(Fault.ATTACH_AGREED);
       }
     }
+    if (constants.bugs().contains("B10")) {
+      faults.add(Fault.EARLY_ADMISSION_EXIT);
+    }
     int n = constants.requests().size();
     SimConfig cfg = SimConfig.builder()
         .topology(Topology.of(1, constants.cp(), constants.tp(), 1))
@@ -117,66 +116,28 @@ public final class UnifiedReplay {
         .prefetchPolicy(PrefetchPolicy.parse(constants.policy()))
         .writePolicy(WritePolicy.WRITE_BACK)
         .data(DataOptions.OFF)
-        .specShaped(SpecShaped.distinct(n).attachFailingOn(s.attachFails))
+        .specShaped(SpecShaped.distinct(n).attachFailingOn(s.attachFails()))
         .devicePages(n)
         .hostPages(Math.max(n, constants.hostCap()))
         .faults(faults)
+        .timing(new UnifiedEnvironment(s, constants.bugs().contains("WTO")))
         .collectiveTimeout(TIMEOUT)
-        .steps(s.lastStep + 5L * n + 4)
+        .steps(s.lastStep() + 5L * n + 4)
         .seed(0)
         .build();
     List<String> lines = new ArrayList<>();
     if (attach) {
-      lines.add("schedule: the runtime attach at step 0 fails on rank(s) " + s.attachFails
-          + (s.attachFails.isEmpty() ? " (none)" : "") + "; each rank keeps " + (faults.contains(Fault.ATTACH_AGREED)
+      lines.add("schedule: the runtime attach at step 0 fails on rank(s) " + s.attachFails()
+          + (s.attachFails().isEmpty() ? " (none)" : "") + "; each rank keeps " + (faults.contains(Fault.ATTACH_AGREED)
               ? "the agreed outcome (fixed)" : "its own outcome (ATT)"));
+    }
+    lines.addAll(s.describe());
+    if (s.abortsDifferAcrossRanks() && !constants.bugs().contains("WTO")) {
+      lines.add("aborts: the domain's first rank's decision on every rank (the fix decides once and broadcasts)");
     }
     SimResult r = new Simulator(cfg).run();
     Divergence d = r.divergence();
     String implSide = d != null ? JavaReplay.describe(d) : "no violation (" + r.stepsCompleted() + " steps)";
-    return JavaReplay.judge(model, schedule, specSide, implSide, lines, twin, verdict, d, s.lastStep, invariants);
-  }
-
-  /**
-   * What a HiCacheUnified counterexample schedules: the ranks whose attach fails, the step of its last state
-   * (RECVs completed before it, minus one) and the actions this replay does not drive.
-   */
-  record Schedule(List<Integer> attachFails, int lastStep, Set<String> undriven) {
-
-    static Schedule of(ErrorTrace trace, int ranks) {
-      List<Integer> fails = new ArrayList<>();
-      Set<String> undriven = new LinkedHashSet<>();
-      int recvs = 0;
-      TraceState before = null;
-      for (TraceState st : trace.states()) {
-        if (!DRIVEN.contains(st.action())) {
-          undriven.add(st.action());
-        }
-        if (st.action().equals("RecvComplete")) {
-          recvs++;
-          if (before != null && fails.isEmpty() && changed(before, st, "attachDone")) {
-            for (int r = 0; r < ranks; r++) {
-              if (afail(before, r)) {
-                fails.add(r);
-              }
-            }
-          }
-        }
-        before = st;
-      }
-      return new Schedule(fails, Math.max(0, recvs - 1), undriven);
-    }
-
-    private static boolean changed(TraceState a, TraceState b, String var) {
-      return !a.variables().get(var).equals(b.variables().get(var));
-    }
-
-    /** env[r].afail in state {@code st}. */
-    private static boolean afail(TraceState st, int r) {
-      TlaValue env = st.variables().get("env");
-      TlaValue e = env instanceof TlaValue.Fn f ? f.mapping().get(new TlaValue.Int(r))
-          : ((TlaValue.Tuple) env).elements().get(r);
-      return e instanceof TlaValue.Rec rec && rec.fields().get("afail") instanceof TlaValue.Bool b && b.value();
-    }
+    return JavaReplay.judge(model, schedule, specSide, implSide, lines, twin, verdict, d, s.lastStep(), invariants);
   }
 }

@@ -56,11 +56,56 @@ class UnifiedReplayTest {
         twin.steps().get(0), "the same schedule, with the fix");
   }
 
+  /**
+   * Bug WTO (#27221): rank 0's clock fires while the domain waits at RECV (EnvClock), so its SchedAbortCheck
+   * aborts the waiting request and rank 1's does not; the trees differ at the next RECV (TreeAgreement). The
+   * seam: the scheduler's aborts phase asks the run's timing ({@code Timing.abortsWaiting}) per rank. The fixed
+   * twin takes the domain's first rank's decision on every rank (#37143) and runs clean.
+   */
+  @Test
+  void theWaitingTimeoutBugAbortsOnOneRankOnlyAndItsFixedTwinRunsClean() throws Exception {
+    ReplayReport bug = replays.replay("unified_wait_timeout_local_clock");
+    System.out.print(bug.render());
+    assertEquals(ReplayReport.Outcome.SAME_VIOLATION, bug.outcome(), bug.render());
+    assertTrue(bug.spec().startsWith("violates TreeAgreement"), bug.spec());
+    assertTrue(bug.impl().startsWith("TreeAgreement at step 0"), bug.impl());
+    assertTrue(bug.steps().stream().anyMatch(l -> l.contains("aborts waiting request 1 at step 0")), bug.steps().toString());
+
+    ReplayReport twin = replays.replay("unified_wait_timeout_fixed");
+    System.out.print(twin.render());
+    assertEquals(ReplayReport.Outcome.CLEAN, twin.outcome(), twin.render());
+    assertTrue(twin.steps().stream().anyMatch(l -> l.contains("first rank's decision on every rank")), twin.steps().toString());
+  }
+
+  /**
+   * Bug B10 (#30760) in the unified admission: both ranks' prefetch threads query (hit 0) at the start of step 1,
+   * rank 0's outcome reaches its scheduler at once and rank 1's only after step 1 (PfPutHit), so S123 drains
+   * nothing; rank 0's rank-local batch-full test (EnvBatchFull) breaks its admission loop before S4 while rank 1
+   * enters S4: CollectiveMatching (the spec's deadlock). Seams: the prefetch pass per step, the outcome's
+   * latency to the scheduler, the batch-full test. The fixed twin (no early exit) runs clean.
+   */
+  @Test
+  void theBatchFullExitSkipsS4OnOneRankAndItsFixedTwinRunsClean() throws Exception {
+    ReplayReport bug = replays.replay("unified_b10_batch_full_exit");
+    System.out.print(bug.render());
+    assertEquals(ReplayReport.Outcome.SAME_VIOLATION, bug.outcome(), bug.render());
+    assertTrue(bug.spec().startsWith("deadlock") || bug.spec().toLowerCase(java.util.Locale.ROOT).contains("deadlock"),
+        bug.spec());
+    assertTrue(bug.impl().startsWith("CollectiveMatching at step"), bug.impl());
+    assertTrue(bug.steps().stream().anyMatch(l -> l.contains("rank 0 batch full")), bug.steps().toString());
+    assertTrue(bug.steps().stream().anyMatch(l -> l.contains("rank 1 prefetch thread") && l.contains("at step 2's start")),
+        bug.steps().toString());
+
+    ReplayReport twin = replays.replay("unified_b10_fixed");
+    System.out.print(twin.render());
+    assertEquals(ReplayReport.Outcome.CLEAN, twin.outcome(), twin.render());
+  }
+
   @Test
   void aUnifiedBugWithoutASeamIsNotReplayableNamingIt() throws Exception {
-    ReplayReport r = replays.replay("unified_b10_batch_full_exit");
+    ReplayReport r = replays.replay("unified_pd_decode_load_back");
     assertEquals(ReplayReport.Outcome.NOT_REPLAYABLE, r.outcome(), r.render());
-    assertTrue(r.detail().contains("B10") && r.detail().contains("batch_full"), r.detail());
+    assertTrue(r.detail().contains("PDLB") && r.detail().contains("EnvLoadDone"), r.detail());
     assertFalse(r.render().contains("impl: CollectiveMatching"), "not run");
   }
 }

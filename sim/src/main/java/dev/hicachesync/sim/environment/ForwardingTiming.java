@@ -45,6 +45,11 @@ public abstract class ForwardingTiming implements Timing {
   }
 
   @Override
+  public boolean settlesPrefetchOutcomes() {
+    return inner.settlesPrefetchOutcomes();
+  }
+
+  @Override
   public StorageBackend storageSeenBy(StorageBackend store) {
     return inner.storageSeenBy(store);
   }

@@ -43,6 +43,17 @@ public interface Timing {
   }
 
   /**
+   * Returns whether a spec-shaped step, after the prefetch thread's pass, waits until every S7 outcome has
+   * reached the scheduler (the spec's default: no storage-query latency). A schedule that times each outcome
+   * itself ({@code check --replay}'s, from the spec's {@code PfPutHit}) says no: an outcome then reaches the
+   * scheduler when the latency {@link #backgroundTicks} gave it ({@code pages = 0}) is due, in this phase when
+   * it is 0, at the start of a later step otherwise.
+   */
+  default boolean settlesPrefetchOutcomes() {
+    return true;
+  }
+
+  /**
    * Returns whether this rank's clock orders the LRU timestamps the other way from its peers' at the current
    * step (the fault {@link Fault#LOCAL_LRU_CLOCK} reads it at every step start).
    */
