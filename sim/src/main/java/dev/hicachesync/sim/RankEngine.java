@@ -109,7 +109,11 @@ final class RankEngine {
     List<Request> arrivals = List.of();
     for (StepOrder phase : shape.phases()) {
       switch (phase) {
-        case PREFETCH_THREAD -> prefetchThread(s);
+        case PREFETCH_THREAD -> {
+          if (env.prefetchPassRuns()) {
+            prefetchThread(s);
+          }
+        }
         case RECV -> {
           where = "step " + s + " RECV";
           arrivals = intake.receive(s, stop && shape.stopOnDivergence());
@@ -128,6 +132,9 @@ final class RankEngine {
           }
         }
         case EVENTS -> {
+          if (env.prefetchPassBeforeEvents()) { // the storage thread scheduled mid-step (a replay's choice)
+            prefetchThread(s);
+          }
           where = "step " + s + " events";
           api.checkHicacheEvents();
         }
@@ -171,9 +178,9 @@ final class RankEngine {
     return running.isEmpty() ? null : running.get(0).request;
   }
 
-  /** The prefetch thread's pass, then (spec-shaped) its outcomes made to arrive at once. */
+  /** The prefetch thread's pass, then (spec-shaped) its outcomes made to arrive at once unless the timing times them. */
   private void prefetchThread(long s) {
-    if (cfg.storage() == StorageMode.OFF || !env.prefetchPassRuns()) {
+    if (cfg.storage() == StorageMode.OFF) {
       return;
     }
     if (shape.settleStorage()) {

@@ -18,7 +18,8 @@ import java.util.List;
  *       rank, at the same step; per rank under bug WTO (each rank's own clock), else the domain's first rank's
  *       decision on every rank (the fix decides once and broadcasts);
  *   <li>{@link Timing#prefetchPassRuns}: the prefetch thread takes its pass (S7) in the step after the spec's
- *       {@code PfQuery}, and no earlier, until the trace ends;
+ *       {@code PfQuery}, and no earlier, until the trace ends; {@link Timing#prefetchPassBeforeEvents}: in the
+ *       step itself, right before the event check, where the spec's query comes before the rank's own S123;
  *   <li>{@link Timing#storageSeenBy}: its n-th S7 query finds the pages the spec's n-th {@code PfQuery(r, h)}
  *       found;
  *   <li>{@link Timing#localBatchFull}: the admission's rank-local batch-full test ({@code EnvBatchFull});
@@ -75,6 +76,11 @@ final class UnifiedEnvironment implements Timing.Factory {
       @Override
       public boolean prefetchPassRuns() {
         return !known || schedule.passRuns(rank, step);
+      }
+
+      @Override
+      public boolean prefetchPassBeforeEvents() {
+        return known && schedule.passBeforeEvents(rank, step);
       }
 
       @Override

@@ -47,6 +47,9 @@ public final class UnifiedReplay {
   /** Knobs the schedule drives (their environment actions have seams, {@link UnifiedEnvironment}). */
   private static final Set<String> SCHEDULED_KNOBS = Set.of("attach", "wait_timeout", "batch_full");
 
+  /** Knobs of the spec and the simulator's fault of the same code path. */
+  private static final Map<String, Fault> KNOB_FAULTS = Map.of("pf_shared_group", Fault.SHARED_PREFETCH_GROUPS);
+
   /** Why each bug switch or knob other than the attach has no seam here (the Java fault it would need). */
   private static final Map<String, String> NO_SEAM = Map.of(
       "PDLB", "PDLB (fault pd_decode_load_readiness) needs a load-back whose GPU event one rank sees done"
@@ -70,7 +73,7 @@ public final class UnifiedReplay {
       }
     }
     for (String knob : k.knobs()) {
-      if (!SCHEDULED_KNOBS.contains(knob)) {
+      if (!SCHEDULED_KNOBS.contains(knob) && !KNOB_FAULTS.containsKey(knob)) {
         why.add("knob " + knob + " has no seam in the unified replay (its environment action is rank-local and"
             + " the spec-shaped unified run does not take it from the counterexample)");
       }
@@ -104,6 +107,7 @@ public final class UnifiedReplay {
         faults.add(Fault.ATTACH_AGREED);
       }
     }
+    constants.knobs().stream().filter(KNOB_FAULTS::containsKey).forEach(k -> faults.add(KNOB_FAULTS.get(k)));
     if (constants.bugs().contains("B10")) {
       faults.add(Fault.EARLY_ADMISSION_EXIT);
     }

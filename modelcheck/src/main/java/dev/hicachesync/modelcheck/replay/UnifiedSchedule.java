@@ -38,9 +38,9 @@ import java.util.Set;
  *   <li>when each S7 outcome reaches the scheduler ({@code PfPutHit}): at once, or at the start of the step
  *       after the RECV it follows.
  * </ul>
- * A choice the implementation cannot take is named in {@link #unmapped}: a query before the rank's own event
- * check of the step (the implementation's pass runs at the step boundary), a prefetch timeout on a rank's own
- * clock (an S4 that posts 1).
+ * A query that comes before the rank's own S123 of the step is a pass right before the implementation's event
+ * check. A choice the implementation cannot take is named in {@link #unmapped}: a prefetch timeout on a rank's
+ * own clock (an S4 that posts 1).
  */
 final class UnifiedSchedule {
 
@@ -53,6 +53,8 @@ final class UnifiedSchedule {
   private final List<Integer> attachFails = new ArrayList<>();
   private final List<Map<Integer, Integer>> aborts = new ArrayList<>();
   private final List<Set<Integer>> passes = new ArrayList<>();
+  /** Per rank, the steps whose prefetch pass comes after RECV, before the rank's own S123. */
+  private final List<Set<Integer>> inStepPasses = new ArrayList<>();
   private final List<List<Integer>> hits = new ArrayList<>();
   private final List<Map<Integer, Boolean>> batchFull = new ArrayList<>();
   /** Per rank, per S7 query in order: the step at whose start its outcome reaches the scheduler, -1 at once. */
@@ -66,12 +68,15 @@ final class UnifiedSchedule {
     for (int r = 0; r < ranks; r++) {
       aborts.add(new HashMap<>());
       passes.add(new HashSet<>());
+      inStepPasses.add(new HashSet<>());
       hits.add(new ArrayList<>());
       batchFull.add(new HashMap<>());
       deposits.add(new ArrayList<>());
     }
     int recvs = 0;
     int[] queriedAt = new int[ranks];
+    boolean[] inStep = new boolean[ranks]; // the rank's last query came before its own S123 of the step
+    boolean[] eventsPosted = new boolean[ranks]; // the rank posted its S123 since the last RECV
     TraceState before = null;
     for (TraceState now : trace.states()) {
       String action = now.action();
@@ -86,6 +91,7 @@ final class UnifiedSchedule {
       switch (action) {
         case "RecvComplete" -> {
           recvs++;
+          java.util.Arrays.fill(eventsPosted, false);
           if (attachFails.isEmpty() && changed(before, now, "attachDone")) {
             for (int r = 0; r < ranks; r++) {
               if (flag(before, r, "afail")) {
@@ -108,14 +114,19 @@ final class UnifiedSchedule {
             if (posted(before, r, "pf") == null && call != null) {
               List<TlaValue> val = elements(call.fields().get("val"));
               hits.get(r).add(val.isEmpty() ? 0 : (int) number(val.get(0)));
-              passes.get(r).add(recvs);
               queriedAt[r] = recvs;
               deposits.get(r).add(Integer.MAX_VALUE); // not queued within the trace
               String pc = rank(before, "pc", r) instanceof TlaValue.Str p ? p.value() : "";
-              if (pc.equals("abort") || pc.equals("events")) {
-                unmapped.add("rank " + r + "'s prefetch thread queries storage (PfQuery) in step " + step + " before"
-                    + " its scheduler's event check (S123): the implementation's pass runs at the step boundary only");
-              }
+              // before the rank's own S123 of the step: the implementation's thread passes mid-step there
+              inStep[r] = recvs > 0 && (pc.equals("abort") || pc.equals("events"));
+              (inStep[r] ? inStepPasses : passes).get(r).add(inStep[r] ? step : recvs);
+            }
+          }
+        }
+        case "SchedEvents" -> {
+          for (int r = 0; r < ranks; r++) {
+            if (!rank(before, "pc", r).equals(rank(now, "pc", r))) {
+              eventsPosted[r] = true;
             }
           }
         }
@@ -124,7 +135,8 @@ final class UnifiedSchedule {
             List<Integer> d = deposits.get(r);
             int pending = d.indexOf(Integer.MAX_VALUE);
             if (number(field(rank(now, "q", r), "hit")) > number(field(rank(before, "q", r), "hit")) && pending >= 0) {
-              d.set(pending, recvs == queriedAt[r] ? -1 : recvs);
+              // at once unless a later RECV came first, or (a mid-step pass) the rank's S123 already ran
+              d.set(pending, recvs == queriedAt[r] && !(inStep[r] && eventsPosted[r]) ? -1 : recvs);
             }
           }
         }
@@ -185,7 +197,12 @@ final class UnifiedSchedule {
    * thread queries in the states of step {@code step - 1}; after the trace's last RECV the thread is free.
    */
   boolean passRuns(int rank, long step) {
-    return step > lastStep + 1 || passes.get(rank).contains((int) step);
+    return step > lastStep + 1 && !inStepPasses.get(rank).contains((int) step) || passes.get(rank).contains((int) step);
+  }
+
+  /** Whether rank {@code rank}'s prefetch thread passes in step {@code step} after RECV, before its S123. */
+  boolean passBeforeEvents(int rank, long step) {
+    return inStepPasses.get(rank).contains((int) step);
   }
 
   /** The pages rank {@code rank}'s storage holds at each of its S7 queries, in order. */
@@ -226,9 +243,11 @@ final class UnifiedSchedule {
   List<String> describe() {
     List<String> out = new ArrayList<>();
     for (int r = 0; r < ranks; r++) {
-      if (!passes.get(r).isEmpty()) {
+      if (!passes.get(r).isEmpty() || !inStepPasses.get(r).isEmpty()) {
         out.add("schedule rank " + r + " prefetch thread passes at the start of steps " + new java.util.TreeSet<>(
-            passes.get(r)) + " (and every step after " + (lastStep + 1) + "), storage hits at S7 " + hits.get(r)
+            passes.get(r)) + (inStepPasses.get(r).isEmpty() ? "" : " and before the event check of steps "
+            + new java.util.TreeSet<>(inStepPasses.get(r))) + " (and every step after " + (lastStep + 1)
+            + "), storage hits at S7 " + hits.get(r)
             + ", each outcome queued " + String.join(", ", deposits.get(r).stream().map(d -> d < 0 ? "at once"
                 : d == Integer.MAX_VALUE ? "after the trace" : "at step " + d + "'s start").toList()));
       }

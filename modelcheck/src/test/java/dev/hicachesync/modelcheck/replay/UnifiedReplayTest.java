@@ -101,6 +101,23 @@ class UnifiedReplayTest {
     assertEquals(ReplayReport.Outcome.CLEAN, twin.outcome(), twin.render());
   }
 
+  /**
+   * Knob pf_shared_group: the prefetch thread reduces S7 on the scheduler's group objects. Rank 0 posts its S123
+   * while rank 1's prefetch thread queries storage before rank 1's own event check (PfQuery mid-step): the two
+   * calls pair up on the shared group (CollectiveMatching) at step 0. The seam: a prefetch pass right before
+   * the event check ({@code Timing.prefetchPassBeforeEvents}) on the rank and step the spec's query names.
+   */
+  @Test
+  void thePrefetchThreadOnTheSchedulersGroupMeetsItsPeersS123() throws Exception {
+    ReplayReport bug = replays.replay("unified_pf_shared_group");
+    System.out.print(bug.render());
+    assertEquals(ReplayReport.Outcome.SAME_VIOLATION, bug.outcome(), bug.render());
+    assertTrue(bug.spec().startsWith("violates CollectiveMatching") && bug.spec().endsWith("step 0"), bug.spec());
+    assertTrue(bug.impl().startsWith("CollectiveMatching at step 0"), bug.impl());
+    assertTrue(bug.steps().stream().anyMatch(l -> l.contains("rank 1 prefetch thread") && l.contains(
+        "before the event check of steps [0]")), bug.steps().toString());
+  }
+
   @Test
   void aUnifiedBugWithoutASeamIsNotReplayableNamingIt() throws Exception {
     ReplayReport r = replays.replay("unified_pd_decode_load_back");

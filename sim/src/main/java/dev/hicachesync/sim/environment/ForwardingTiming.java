@@ -45,6 +45,11 @@ public abstract class ForwardingTiming implements Timing {
   }
 
   @Override
+  public boolean prefetchPassBeforeEvents() {
+    return inner.prefetchPassBeforeEvents();
+  }
+
+  @Override
   public boolean settlesPrefetchOutcomes() {
     return inner.settlesPrefetchOutcomes();
   }

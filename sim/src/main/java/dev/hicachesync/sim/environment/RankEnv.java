@@ -131,6 +131,11 @@ public final class RankEnv implements ControllerEnv {
     return timing.prefetchPassRuns();
   }
 
+  /** Whether the prefetch thread passes again before this step's event check ({@link Timing#prefetchPassBeforeEvents}). */
+  public boolean prefetchPassBeforeEvents() {
+    return timing.prefetchPassBeforeEvents();
+  }
+
   /** Whether a spec-shaped pass waits for every S7 outcome ({@link Timing#settlesPrefetchOutcomes}). */
   public boolean settlesPrefetchOutcomes() {
     return timing.settlesPrefetchOutcomes();

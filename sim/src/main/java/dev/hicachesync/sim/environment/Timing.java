@@ -43,6 +43,16 @@ public interface Timing {
   }
 
   /**
+   * Returns whether the rank's prefetch thread takes a pass in the current step after RECV, right before the
+   * scheduler's event check (S123): a storage thread the OS runs while the scheduler is mid-step. Never by
+   * default (the pass is at the step boundary, {@link #prefetchPassRuns}); {@code check --replay} asks for
+   * it where the spec's {@code PfQuery} comes before the rank's own S123 in the step.
+   */
+  default boolean prefetchPassBeforeEvents() {
+    return false;
+  }
+
+  /**
    * Returns whether a spec-shaped step, after the prefetch thread's pass, waits until every S7 outcome has
    * reached the scheduler (the spec's default: no storage-query latency). A schedule that times each outcome
    * itself ({@code check --replay}'s, from the spec's {@code PfPutHit}) says no: an outcome then reaches the
