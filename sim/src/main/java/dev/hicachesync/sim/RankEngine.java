@@ -144,6 +144,9 @@ final class RankEngine {
         }
         case ABORTS -> abort(s);
         case ADMIT -> {
+          if (env.landsIoBeforeAdmission()) { // a read that completed mid-step (a replay's choice)
+            env.landDue();
+          }
           where = "step " + s + " admission";
           admit(s);
         }

@@ -25,7 +25,9 @@ import java.util.List;
  *   <li>{@link Timing#localBatchFull}: the admission's rank-local batch-full test ({@code EnvBatchFull});
  *   <li>{@link Timing#backgroundTicks} of an S7 outcome and {@link Timing#settlesPrefetchOutcomes}: the outcome
  *       reaches the scheduler ({@code prefetch_hit_queue.put}) at once, or at the start of the step the spec's
- *       {@code PfPutHit} comes before.
+ *       {@code PfPutHit} comes before;
+ *   <li>{@link Timing#backgroundTicks} of a read, {@link Timing#readFails} and {@link
+ *       Timing#landsIoBeforeAdmission}: each read lands (or fails) where the spec's {@code PfRead} does.
  * </ul>
  */
 final class UnifiedEnvironment implements Timing.Factory {
@@ -46,6 +48,8 @@ final class UnifiedEnvironment implements Timing.Factory {
     return new ForwardingTiming(SeededTiming.factory().create(seed, rank, readFailure)) {
       private long step;
       private int deposits;
+      private int readsIssued;
+      private UnifiedSchedule.Read lastRead;
 
       @Override
       public void beginStep(long s) {
@@ -59,7 +63,23 @@ final class UnifiedEnvironment implements Timing.Factory {
           int lands = known ? schedule.deposit(rank, deposits++) : -1;
           return lands < 0 ? 0 : Math.max(0, Math.min(lands, after) - step);
         }
+        if (kind == TransferKind.STORAGE_READ) { // a read batch: when the spec's PfRead lands it
+          List<UnifiedSchedule.Read> reads = known ? schedule.reads(rank) : List.of();
+          int n = readsIssued++;
+          lastRead = n < reads.size() ? reads.get(n) : null;
+          return Math.max(0, (lastRead != null ? lastRead.step() : after) - step);
+        }
         return super.backgroundTicks(kind, pages);
+      }
+
+      @Override
+      public boolean readFails() {
+        return lastRead != null && lastRead.fails();
+      }
+
+      @Override
+      public boolean landsIoBeforeAdmission() {
+        return true; // a read the spec lands before the rank's admission (0 ticks) is there for it
       }
 
       @Override

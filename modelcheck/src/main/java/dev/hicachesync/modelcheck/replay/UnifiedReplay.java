@@ -48,7 +48,8 @@ public final class UnifiedReplay {
   private static final Set<String> SCHEDULED_KNOBS = Set.of("attach", "wait_timeout", "batch_full");
 
   /** Knobs of the spec and the simulator's fault of the same code path. */
-  private static final Map<String, Fault> KNOB_FAULTS = Map.of("pf_shared_group", Fault.SHARED_PREFETCH_GROUPS);
+  private static final Map<String, Fault> KNOB_FAULTS = Map.of("pf_shared_group", Fault.SHARED_PREFETCH_GROUPS,
+      "io_term", Fault.LOCAL_TERMINATE, "sync_shared_group", Fault.SHARED_COMPLETION_GROUPS);
 
   /** Why each bug switch or knob other than the attach has no seam here (the Java fault it would need). */
   private static final Map<String, String> NO_SEAM = Map.of(

@@ -36,7 +36,10 @@ import java.util.Set;
  *   <li>the admission's rank-local batch-full test ({@code EnvBatchFull}: {@code env[r].bf} when rank r's
  *       {@code SchedAdmit} runs);
  *   <li>when each S7 outcome reaches the scheduler ({@code PfPutHit}): at once, or at the start of the step
- *       after the RECV it follows.
+ *       after the RECV it follows;
+ *   <li>its storage reads ({@code PfRead(r, k)}): whether each fails (k below the hit) and when it lands: before
+ *       the rank's admission of the step when the spec's read comes first, else at the next step's start; a
+ *       read (its completion sync, S5) before the rank's own S123 is a pass right before the event check.
  * </ul>
  * A query that comes before the rank's own S123 of the step is a pass right before the implementation's event
  * check. A choice the implementation cannot take is named in {@link #unmapped}: a prefetch timeout on a rank's
@@ -47,7 +50,14 @@ final class UnifiedSchedule {
   /** Actions whose choices this schedule maps (the scheduler's and the collectives' need no seam). */
   static final Set<String> DRIVEN = Set.of(TraceState.INITIAL, "SchedRecv", "RecvComplete", "SchedAbortCheck",
       "SchedEvents", "EventsComplete", "SchedPdLoad", "SchedAdmit", "S4Complete", "EnvAttachFails", "EnvClock",
-      "PfQuery", "S7Complete", "PfPutHit", "EnvBatchFull");
+      "PfQuery", "S7Complete", "PfPutHit", "EnvBatchFull", "PfRead", "SyncComplete", "PutAck");
+
+  /**
+   * One storage read of a rank (PfRead): the step it lands in, whether before that step's admission (the
+   * spec's read comes before the rank's SchedAdmit) or at the step's start, and whether it fails (fewer pages
+   * read than hit).
+   */
+  record Read(int step, boolean beforeAdmission, boolean fails) {}
 
   private final int ranks;
   private final List<Integer> attachFails = new ArrayList<>();
@@ -57,6 +67,7 @@ final class UnifiedSchedule {
   private final List<Set<Integer>> inStepPasses = new ArrayList<>();
   private final List<List<Integer>> hits = new ArrayList<>();
   private final List<Map<Integer, Boolean>> batchFull = new ArrayList<>();
+  private final List<List<Read>> reads = new ArrayList<>();
   /** Per rank, per S7 query in order: the step at whose start its outcome reaches the scheduler, -1 at once. */
   private final List<List<Integer>> deposits = new ArrayList<>();
   private final Set<String> undriven = new LinkedHashSet<>();
@@ -72,6 +83,7 @@ final class UnifiedSchedule {
       hits.add(new ArrayList<>());
       batchFull.add(new HashMap<>());
       deposits.add(new ArrayList<>());
+      reads.add(new ArrayList<>());
     }
     int recvs = 0;
     int[] queriedAt = new int[ranks];
@@ -120,6 +132,24 @@ final class UnifiedSchedule {
               // before the rank's own S123 of the step: the implementation's thread passes mid-step there
               inStep[r] = recvs > 0 && (pc.equals("abort") || pc.equals("events"));
               (inStep[r] ? inStepPasses : passes).get(r).add(inStep[r] ? step : recvs);
+            }
+          }
+        }
+        case "PfRead" -> {
+          for (int r = 0; r < ranks; r++) {
+            TlaValue pf = rank(now, "pf", r);
+            if (field(pf, "st") instanceof TlaValue.Str st && st.value().equals("sync") && field(rank(before, "pf", r),
+                "st") instanceof TlaValue.Str was && was.value().equals("read")) {
+              String pc = rank(before, "pc", r) instanceof TlaValue.Str p ? p.value() : "";
+              TlaValue.Rec call = posted(before, r, "sched");
+              String site = call != null && call.fields().get("site") instanceof TlaValue.Str x ? x.value() : "";
+              boolean beforeAdmit = recvs > 0 && (List.of("abort", "events", "pdload", "admit").contains(pc)
+                  || pc.equals("posted") && (site.equals("S123") || site.equals("S2")));
+              reads.get(r).add(new Read(beforeAdmit ? step : recvs, beforeAdmit,
+                  number(field(pf, "loc")) < number(field(pf, "hit"))));
+              if (pc.equals("abort") || pc.equals("events")) { // its completion sync (S5) before the rank's S123
+                inStepPasses.get(r).add(step);
+              }
             }
           }
         }
@@ -219,6 +249,11 @@ final class UnifiedSchedule {
     return n < d.size() ? d.get(n) : -1;
   }
 
+  /** Rank {@code rank}'s storage reads, in order. */
+  List<Read> reads(int rank) {
+    return reads.get(rank);
+  }
+
   /** Rank {@code rank}'s rank-local batch-full test at step {@code step}'s admission. */
   boolean batchFull(int rank, long step) {
     return batchFull.get(rank).getOrDefault((int) step, false);
@@ -250,6 +285,11 @@ final class UnifiedSchedule {
             + "), storage hits at S7 " + hits.get(r)
             + ", each outcome queued " + String.join(", ", deposits.get(r).stream().map(d -> d < 0 ? "at once"
                 : d == Integer.MAX_VALUE ? "after the trace" : "at step " + d + "'s start").toList()));
+      }
+      if (!reads.get(r).isEmpty()) {
+        out.add("schedule rank " + r + " storage reads: " + String.join(" ", reads.get(r).stream().map(x -> "["
+            + (x.fails() ? "fails" : "lands") + (x.beforeAdmission() ? " before the admission of step " : " from step ")
+            + x.step() + "]").toList()));
       }
       for (Map.Entry<Integer, Integer> a : new java.util.TreeMap<>(aborts.get(r)).entrySet()) {
         out.add("schedule rank " + r + " aborts waiting request " + a.getValue() + " at step " + a.getKey()

@@ -118,6 +118,40 @@ class UnifiedReplayTest {
         "before the event check of steps [0]")), bug.steps().toString());
   }
 
+  /**
+   * Knob io_term (#36425's short-circuit with a rank-local terminate, fault local_terminate): both ranks hit one
+   * page and start reading it at step 0's S123; rank 0 enters S4 before its read lands, rank 1's read fails
+   * before its admission, so its {@code is_terminated()} short-circuit skips S4: the spec's deadlock,
+   * CollectiveMatching in the implementation. Seams: the read's outcome and landing ({@code Timing.readFails},
+   * {@code backgroundTicks}, {@code landsIoBeforeAdmission}).
+   */
+  @Test
+  void aReadFailingOnOneRankBeforeItsAdmissionSkipsS4There() throws Exception {
+    ReplayReport bug = replays.replay("unified_s4_short_circuit_io_term");
+    System.out.print(bug.render());
+    assertEquals(ReplayReport.Outcome.SAME_VIOLATION, bug.outcome(), bug.render());
+    assertTrue(bug.spec().startsWith("deadlock"), bug.spec());
+    assertTrue(bug.impl().startsWith("CollectiveMatching at step"), bug.impl());
+    assertTrue(bug.steps().stream().anyMatch(l -> l.contains("rank 1 storage reads: [fails before the admission of step 0]")),
+        bug.steps().toString());
+    assertTrue(bug.steps().stream().anyMatch(l -> l.contains("rank 0 storage reads: [fails from step 1]")),
+        bug.steps().toString());
+  }
+
+  /**
+   * Knob sync_shared_group (fault shared_completion_groups): the completion-sync thread reduces on the
+   * scheduler's group objects; at step 1 rank 0 posts S123 while rank 1's read fails and its completion sync
+   * posts S5 before rank 1's own event check: the two calls pair up (CollectiveMatching) at step 1.
+   */
+  @Test
+  void theCompletionSyncOnTheSchedulersGroupMeetsItsPeersS123() throws Exception {
+    ReplayReport bug = replays.replay("unified_sync_shared_group");
+    System.out.print(bug.render());
+    assertEquals(ReplayReport.Outcome.SAME_VIOLATION, bug.outcome(), bug.render());
+    assertTrue(bug.spec().startsWith("violates CollectiveMatching") && bug.spec().endsWith("step 1"), bug.spec());
+    assertTrue(bug.impl().startsWith("CollectiveMatching at step 1"), bug.impl());
+  }
+
   @Test
   void aUnifiedBugWithoutASeamIsNotReplayableNamingIt() throws Exception {
     ReplayReport r = replays.replay("unified_pd_decode_load_back");

@@ -50,6 +50,11 @@ public abstract class ForwardingTiming implements Timing {
   }
 
   @Override
+  public boolean landsIoBeforeAdmission() {
+    return inner.landsIoBeforeAdmission();
+  }
+
+  @Override
   public boolean settlesPrefetchOutcomes() {
     return inner.settlesPrefetchOutcomes();
   }

@@ -136,6 +136,11 @@ public final class RankEnv implements ControllerEnv {
     return timing.prefetchPassBeforeEvents();
   }
 
+  /** Whether I/O due by now lands right before admission ({@link Timing#landsIoBeforeAdmission}). */
+  public boolean landsIoBeforeAdmission() {
+    return timing.landsIoBeforeAdmission();
+  }
+
   /** Whether a spec-shaped pass waits for every S7 outcome ({@link Timing#settlesPrefetchOutcomes}). */
   public boolean settlesPrefetchOutcomes() {
     return timing.settlesPrefetchOutcomes();

@@ -53,6 +53,16 @@ public interface Timing {
   }
 
   /**
+   * Returns whether background I/O due by now lands right before the scheduler's admission (a storage read
+   * that completes while the scheduler is mid-step, before {@code check_prefetch_progress}). Never by default:
+   * I/O lands at step starts and where the loop waits for it; {@code check --replay} asks for it so that a read
+   * the spec's {@code PfRead} completes before the rank's admission is there for it.
+   */
+  default boolean landsIoBeforeAdmission() {
+    return false;
+  }
+
+  /**
    * Returns whether a spec-shaped step, after the prefetch thread's pass, waits until every S7 outcome has
    * reached the scheduler (the spec's default: no storage-query latency). A schedule that times each outcome
    * itself ({@code check --replay}'s, from the spec's {@code PfPutHit}) says no: an outcome then reaches the
