@@ -27,12 +27,18 @@ import java.util.Set;
  *
  * <p>The run is the spec-shaped {@code unified} one ({@code LoopShape.specUnified}: requests 1..NReq, one page
  * each, write_back, pools that never fill, data off) with the model's policy, storage and bug switches; the
- * counterexample's rank-local environment choices become the run's seams. Driven today: the runtime attach
- * (Knob {@code attach}: {@code EnvAttachFails(r)} = rank r's backend fails to initialise at the attach the
- * first RECV handles; Bug {@code ATT} = each rank keeps its own outcome, fault {@code attach_fails_locally};
- * fixed = the outcome agreed, fault {@code attach_agreed}). Every other action of the spec's environment and
- * storage threads (a rank's storage hit {@code PfQuery(r, h)}, read {@code PfRead(r, k)}, clock, batch-full,
- * backup raise, load event) has no seam here yet; a counterexample that takes one is not replayable, by name.
+ * counterexample's rank-local environment choices become the run's seams ({@link UnifiedSchedule} reads them,
+ * {@link UnifiedEnvironment} answers the simulator's {@code Timing} with them): the runtime attach (Knob {@code
+ * attach}: {@code EnvAttachFails(r)} = rank r's backend fails to initialise at the attach the first RECV
+ * handles; Bug {@code ATT} = each rank keeps its own outcome, fault {@code attach_fails_locally}; fixed = the
+ * outcome agreed, fault {@code attach_agreed}), the waiting-queue aborts ({@code EnvClock} then {@code
+ * SchedAbortCheck}; Bug {@code WTO} per rank, fixed the domain's first rank's decision everywhere), the
+ * prefetch thread's passes and hits ({@code PfQuery(r, h)}), when each hit reaches the scheduler ({@code
+ * PfPutHit}), the storage reads ({@code PfRead(r, k)}), the batch-full test ({@code EnvBatchFull}, Bug {@code
+ * B10} = fault {@code early_admission_exit}); the group knobs and {@code io_term} are the simulator's faults of
+ * the same path. A switch or action with no seam (the step-by-step attach, the PD-decode load-back, buffer-only
+ * write staging, backups, a raising query, a prefetch timeout on one rank's clock) makes the model not
+ * replayable, by name.
  * A deadlock of the spec is the implementation's {@code CollectiveMatching} (a rank that skips a collective
  * fails it by mismatch or the fabric's timeout).
  */
@@ -42,7 +48,7 @@ public final class UnifiedReplay {
   public static final String MODULE = "MCHiCacheUnified";
 
   /** Bug switches the schedule drives: each is the environment's choice on the same code path. */
-  private static final Set<String> SCHEDULED_BUGS = Set.of("ATT", "WTO", "B10");
+  private static final Set<String> SCHEDULED_BUGS = Set.of("ATT", "WTO", "B10", "PDLB");
 
   /** Knobs the schedule drives (their environment actions have seams, {@link UnifiedEnvironment}). */
   private static final Set<String> SCHEDULED_KNOBS = Set.of("attach", "wait_timeout", "batch_full");
@@ -51,12 +57,38 @@ public final class UnifiedReplay {
   private static final Map<String, Fault> KNOB_FAULTS = Map.of("pf_shared_group", Fault.SHARED_PREFETCH_GROUPS,
       "io_term", Fault.LOCAL_TERMINATE, "sync_shared_group", Fault.SHARED_COMPLETION_GROUPS);
 
-  /** Why each bug switch or knob other than the attach has no seam here (the Java fault it would need). */
+  /** Why each other bug switch has no seam here: the implementation's path or switch it lacks. */
   private static final Map<String, String> NO_SEAM = Map.of(
-      "PDLB", "PDLB (fault pd_decode_load_readiness) needs a load-back whose GPU event one rank sees done"
-          + " (EnvLoadDone); the spec-shaped unified run has no load-back schedule",
       "B38428", "B38428 (fault backup_thread_dies) needs a backup (Knob backup_raise), which the spec-shaped"
-          + " unified run (write_back, nothing written) never starts");
+          + " unified run (write_back, nothing written) never starts",
+      "STAGE_LOCAL", "STAGE_LOCAL (a write's staging page freed on the backup thread, spec action BackupOk) has no"
+          + " switch in the implementation",
+      "ATT_EARLY", "ATT_EARLY (a failed backend skips the attach's group creation, spec action SchedAttach) has no"
+          + " switch in the implementation, whose attach is one call",
+      "ROLLBACK_PARTIAL", "ROLLBACK_PARTIAL (only the ranks whose attach succeeded roll back, spec action"
+          + " SchedAttachRest) has no switch in the implementation, which has no attach rollback",
+      "PFDIE", "PFDIE (the prefetch thread dies on a raising query, spec action PfRaise) has no switch in the"
+          + " implementation, whose storage query cannot raise");
+
+  /** Why each other knob has no seam here: the spec's actions it adds and what the implementation lacks. */
+  private static final Map<String, String> KNOB_NO_SEAM = Map.of(
+      "pd_decode", "knob pd_decode (a load-back per admitted request, spec actions SchedPdLoad, EnvLoadDone): the"
+          + " spec-shaped unified run admits without a load-back (storage off, nothing on host), so there is no"
+          + " GPU load event for the schedule's EnvLoadDone to complete",
+      "buffer_only", "knob buffer_only (write staging through the host pool, spec actions BufFlush, BackupOk): the"
+          + " implementation's buffer-only mode has only the hit drain's park-and-retry, no write staging, and the"
+          + " spec-shaped unified run writes nothing, so no backup exists for the schedule's BackupOk",
+      "backup_raise", "knob backup_raise (spec actions BackupOk, BackupRaise): the spec-shaped unified run is"
+          + " write_back and writes nothing, so no backup exists for the schedule",
+      "attach_steps", "knob attach_steps (spec actions SchedAttach, GroupsComplete, SchedAttachRest,"
+          + " AttachOkComplete): the implementation's runtime attach is one call at RECV, with no group creation"
+          + " collective and no later steps to schedule",
+      "attach_register_v2", "knob attach_register_v2 (a raise after the attach returned, env.half): the"
+          + " implementation's attach has no register_mem_host_pool_v2 step",
+      "attach_retry", "knob attach_retry: the implementation's attach is not retried after a failure",
+      "pf_raise", "knob pf_raise (spec action PfRaise): the implementation's prefetch thread has no seam that"
+          + " makes its storage query raise, and PrefetchThreadNeverStuck (a liveness property) has no"
+          + " implementation check to compare with");
 
   private static final Duration TIMEOUT = Duration.ofSeconds(2);
 
@@ -75,8 +107,9 @@ public final class UnifiedReplay {
     }
     for (String knob : k.knobs()) {
       if (!SCHEDULED_KNOBS.contains(knob) && !KNOB_FAULTS.containsKey(knob)) {
-        why.add("knob " + knob + " has no seam in the unified replay (its environment action is rank-local and"
-            + " the spec-shaped unified run does not take it from the counterexample)");
+        why.add(KNOB_NO_SEAM.getOrDefault(knob, "knob " + knob + " has no seam in the unified replay (its"
+            + " environment action is rank-local and the spec-shaped unified run does not take it from the"
+            + " counterexample)"));
       }
     }
     return why;
@@ -111,6 +144,9 @@ public final class UnifiedReplay {
     constants.knobs().stream().filter(KNOB_FAULTS::containsKey).forEach(k -> faults.add(KNOB_FAULTS.get(k)));
     if (constants.bugs().contains("B10")) {
       faults.add(Fault.EARLY_ADMISSION_EXIT);
+    }
+    if (constants.bugs().contains("PDLB")) {
+      faults.add(Fault.PD_DECODE_LOAD_READINESS);
     }
     int n = constants.requests().size();
     SimConfig cfg = SimConfig.builder()

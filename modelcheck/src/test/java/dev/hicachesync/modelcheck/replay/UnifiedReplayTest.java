@@ -156,7 +156,7 @@ class UnifiedReplayTest {
   void aUnifiedBugWithoutASeamIsNotReplayableNamingIt() throws Exception {
     ReplayReport r = replays.replay("unified_pd_decode_load_back");
     assertEquals(ReplayReport.Outcome.NOT_REPLAYABLE, r.outcome(), r.render());
-    assertTrue(r.detail().contains("PDLB") && r.detail().contains("EnvLoadDone"), r.detail());
+    assertTrue(r.detail().contains("knob pd_decode") && r.detail().contains("EnvLoadDone"), r.detail());
     assertFalse(r.render().contains("impl: CollectiveMatching"), "not run");
   }
 }
