@@ -179,6 +179,9 @@ public final class UnifiedReplay {
     SimResult r = new Simulator(cfg).run();
     Divergence d = r.divergence();
     String implSide = d != null ? JavaReplay.describe(d) : "no violation (" + r.stepsCompleted() + " steps)";
+    if (d != null) { // what the rank saw: a mismatch names both calls, a skipped call the fabric's timeout
+      lines.add("implementation: " + d.viewA().lines().findFirst().orElse("").trim());
+    }
     return JavaReplay.judge(model, schedule, specSide, implSide, lines, twin, verdict, d, s.lastStep(), invariants);
   }
 }

@@ -116,6 +116,8 @@ class UnifiedReplayTest {
     assertTrue(bug.impl().startsWith("CollectiveMatching at step 0"), bug.impl());
     assertTrue(bug.steps().stream().anyMatch(l -> l.contains("rank 1 prefetch thread") && l.contains(
         "before the event check of steps [0]")), bug.steps().toString());
+    assertTrue(bug.steps().stream().anyMatch(l -> l.startsWith("implementation: ") && l.contains("at S123")
+        && l.contains("at S7") && !l.contains("timeout")), "the two calls met on one group (not a timeout): " + bug.steps());
   }
 
   /**
@@ -141,7 +143,8 @@ class UnifiedReplayTest {
   /**
    * Knob sync_shared_group (fault shared_completion_groups): the completion-sync thread reduces on the
    * scheduler's group objects; at step 1 rank 0 posts S123 while rank 1's read fails and its completion sync
-   * posts S5 before rank 1's own event check: the two calls pair up (CollectiveMatching) at step 1.
+   * posts S5 before rank 1's own event check: the two calls pair up (CollectiveMatching) at step 1, a mismatch
+   * of S123 and S5 on one group (with groups of its own the thread would only hang there, by the fabric's timeout).
    */
   @Test
   void theCompletionSyncOnTheSchedulersGroupMeetsItsPeersS123() throws Exception {
@@ -150,6 +153,8 @@ class UnifiedReplayTest {
     assertEquals(ReplayReport.Outcome.SAME_VIOLATION, bug.outcome(), bug.render());
     assertTrue(bug.spec().startsWith("violates CollectiveMatching") && bug.spec().endsWith("step 1"), bug.spec());
     assertTrue(bug.impl().startsWith("CollectiveMatching at step 1"), bug.impl());
+    assertTrue(bug.steps().stream().anyMatch(l -> l.startsWith("implementation: ") && l.contains("at S123")
+        && l.contains("at S5") && !l.contains("timeout")), "the two calls met on one group (not a timeout): " + bug.steps());
   }
 
   @Test
