@@ -14,12 +14,11 @@ import org.junit.jupiter.api.TestFactory;
 
 /**
  * {@code check --replay} of {@code HiCacheUnified} models on the Java {@code unified} controller ({@link
- * UnifiedReplay}): the runtime attach of F1 ({@code unified_attach_local_outcome}, #35269) fails on the rank
- * TLC's counterexample names and the implementation breaks CollectiveMatching at the same step (S123 of 8
- * entries on one rank, 4 on the other); the same schedule against the fixed twin ({@code
- * unified_attach_fixed}, the outcome agreed) runs clean. A unified bug whose environment action has no seam is
- * not replayable, and the reason names its switch. Every unified row of the committed table ({@code
- * docs/reference/replays.md}) has its outcome.
+ * UnifiedReplay}): each reproduced bug reaches the spec's violation at the spec's step with the rank-local
+ * choices the counterexample makes (the attach's outcome per rank, a waiting-queue abort, the prefetch thread's
+ * passes, hits and outcome arrivals, reads, the batch-full test), its fixed twin runs the same schedule clean,
+ * and a bug whose action has no seam is not replayable, the reason naming its knob and action. Every unified row
+ * of the committed table ({@code docs/reference/replays.md}) has its outcome.
  */
 class UnifiedReplayTest {
 
