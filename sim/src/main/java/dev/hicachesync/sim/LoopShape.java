@@ -1,7 +1,6 @@
 package dev.hicachesync.sim;
 
 import dev.hicachesync.api.StepOrder;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -57,15 +56,14 @@ record LoopShape(List<StepOrder> phases, int maxRunning, boolean stopOnDivergenc
   }
 
   /**
-   * {@code HiCacheUnified.tla}'s scheduler: the phases of {@link #spec()} but the aborts (the storage threads at
-   * the step boundary, RECV, finish, deliver, S123, admission), one request at a time, storage settled; nothing
+   * {@code HiCacheUnified.tla}'s scheduler: the phases of {@link #spec()} (the storage threads at the step
+   * boundary, RECV, finish, deliver, the waiting-queue aborts of {@code SchedAbortCheck}, which happen only when
+   * the run's timing decides one, S123, admission), one request at a time, storage settled; nothing
    * is written through at finish, since that spec has no write-through (the run is write_back with a device
    * pool that never fills). Its RECV is {@code SpecIntake}'s unified form (the spec's {@code RecvComplete}).
    */
   static LoopShape specUnified() {
-    List<StepOrder> phases = new ArrayList<>(StepOrder.step(StepOrder.Finish.AFTER_NEXT_RECV));
-    phases.remove(StepOrder.ABORTS);
-    return new LoopShape(phases, 1, false, true, false);
+    return new LoopShape(StepOrder.step(StepOrder.Finish.AFTER_NEXT_RECV), 1, false, true, false);
   }
 
   /** Whether {@code phases} is {@code order} with some phases left out. */

@@ -78,7 +78,9 @@ final class RankAssembly {
             t.pp() > 1 ? fabric.group("pf_pp", t.ppGroup(r), r) : null, null, null);
     // Version unified's completion sync (#27010) on groups of its own, made after the prefetch ones
     // (GroupRegistry); the earlier versions have no such thread and make none.
+    // Fault SHARED_COMPLETION_GROUPS (knob sync_shared_group): the completion sync on the scheduler's group objects.
     SyncGroups completionGroups = cfg.version() != ProtocolVersion.UNIFIED ? null
+        : cfg.faults().contains(Fault.SHARED_COMPLETION_GROUPS) ? new SyncGroups(attnTp, attnCp, sched, null, null, null)
         : new SyncGroups(fabric.group(GroupRegistry.PFC_ATTN_TP, t.attnTpGroup(r), r),
             fabric.group(GroupRegistry.PFC_ATTN_CP, t.attnCpGroup(r), r),
             fabric.group(GroupRegistry.PFC_CP_TP, t.cpTpGroup(r), r),

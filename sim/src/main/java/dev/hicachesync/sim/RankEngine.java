@@ -109,7 +109,11 @@ final class RankEngine {
     List<Request> arrivals = List.of();
     for (StepOrder phase : shape.phases()) {
       switch (phase) {
-        case PREFETCH_THREAD -> prefetchThread(s);
+        case PREFETCH_THREAD -> {
+          if (env.prefetchPassRuns()) {
+            prefetchThread(s);
+          }
+        }
         case RECV -> {
           where = "step " + s + " RECV";
           arrivals = intake.receive(s, stop && shape.stopOnDivergence());
@@ -128,6 +132,9 @@ final class RankEngine {
           }
         }
         case EVENTS -> {
+          if (env.prefetchPassBeforeEvents()) { // the storage thread scheduled mid-step (a replay's choice)
+            prefetchThread(s);
+          }
           where = "step " + s + " events";
           api.checkHicacheEvents();
         }
@@ -137,6 +144,9 @@ final class RankEngine {
         }
         case ABORTS -> abort(s);
         case ADMIT -> {
+          if (env.landsIoBeforeAdmission()) { // a read that completed mid-step (a replay's choice)
+            env.landDue();
+          }
           where = "step " + s + " admission";
           admit(s);
         }
@@ -171,15 +181,17 @@ final class RankEngine {
     return running.isEmpty() ? null : running.get(0).request;
   }
 
-  /** The prefetch thread's pass, then (spec-shaped) its outcomes made to arrive at once. */
+  /** The prefetch thread's pass, then (spec-shaped) its outcomes made to arrive at once unless the timing times them. */
   private void prefetchThread(long s) {
-    if (cfg.storage() == StorageMode.OFF || !env.prefetchPassRuns()) {
+    if (cfg.storage() == StorageMode.OFF) {
       return;
     }
     if (shape.settleStorage()) {
       where = "step " + stats.stepsRun + " prefetch thread";
       api.runPrefetchThread();
-      env.awaitCondition(controller.view()::storageQueuesSettled);
+      if (env.settlesPrefetchOutcomes()) { // else each outcome reaches the scheduler when its timing says
+        env.awaitCondition(controller.view()::storageQueuesSettled);
+      }
       env.landDue(); // I/O the pass started that takes no time (a scripted schedule's) lands in this phase
     } else {
       where = "step " + s + " events";

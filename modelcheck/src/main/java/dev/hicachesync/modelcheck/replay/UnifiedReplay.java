@@ -4,8 +4,6 @@ import dev.hicachesync.controller.PrefetchPolicy;
 import dev.hicachesync.controller.WritePolicy;
 import dev.hicachesync.modelcheck.Verdict;
 import dev.hicachesync.modelcheck.trace.ErrorTrace;
-import dev.hicachesync.modelcheck.trace.TraceState;
-import dev.hicachesync.modelcheck.value.TlaValue;
 import dev.hicachesync.sim.datapath.DataOptions;
 import dev.hicachesync.sim.Divergence;
 import dev.hicachesync.sim.environment.Fault;
@@ -19,7 +17,6 @@ import dev.hicachesync.topology.Topology;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -30,12 +27,18 @@ import java.util.Set;
  *
  * <p>The run is the spec-shaped {@code unified} one ({@code LoopShape.specUnified}: requests 1..NReq, one page
  * each, write_back, pools that never fill, data off) with the model's policy, storage and bug switches; the
- * counterexample's rank-local environment choices become the run's seams. Driven today: the runtime attach
- * (Knob {@code attach}: {@code EnvAttachFails(r)} = rank r's backend fails to initialise at the attach the
- * first RECV handles; Bug {@code ATT} = each rank keeps its own outcome, fault {@code attach_fails_locally};
- * fixed = the outcome agreed, fault {@code attach_agreed}). Every other action of the spec's environment and
- * storage threads (a rank's storage hit {@code PfQuery(r, h)}, read {@code PfRead(r, k)}, clock, batch-full,
- * backup raise, load event) has no seam here yet; a counterexample that takes one is not replayable, by name.
+ * counterexample's rank-local environment choices become the run's seams ({@link UnifiedSchedule} reads them,
+ * {@link UnifiedEnvironment} answers the simulator's {@code Timing} with them): the runtime attach (Knob {@code
+ * attach}: {@code EnvAttachFails(r)} = rank r's backend fails to initialise at the attach the first RECV
+ * handles; Bug {@code ATT} = each rank keeps its own outcome, fault {@code attach_fails_locally}; fixed = the
+ * outcome agreed, fault {@code attach_agreed}), the waiting-queue aborts ({@code EnvClock} then {@code
+ * SchedAbortCheck}; Bug {@code WTO} per rank, fixed the domain's first rank's decision everywhere), the
+ * prefetch thread's passes and hits ({@code PfQuery(r, h)}), when each hit reaches the scheduler ({@code
+ * PfPutHit}), the storage reads ({@code PfRead(r, k)}), the batch-full test ({@code EnvBatchFull}, Bug {@code
+ * B10} = fault {@code early_admission_exit}); the group knobs and {@code io_term} are the simulator's faults of
+ * the same path. A switch or action with no seam (the step-by-step attach, the PD-decode load-back, buffer-only
+ * write staging, backups, a raising query, a prefetch timeout on one rank's clock) makes the model not
+ * replayable, by name.
  * A deadlock of the spec is the implementation's {@code CollectiveMatching} (a rank that skips a collective
  * fails it by mismatch or the fabric's timeout).
  */
@@ -44,20 +47,48 @@ public final class UnifiedReplay {
   /** The MC module of the unified models. */
   public static final String MODULE = "MCHiCacheUnified";
 
-  /** Actions of HiCacheUnified this replay drives: the scheduler's and the collectives', and the attach. */
-  static final Set<String> DRIVEN = Set.of(TraceState.INITIAL, "SchedRecv", "RecvComplete", "SchedAbortCheck",
-      "SchedEvents", "EventsComplete", "SchedPdLoad", "SchedAdmit", "S4Complete", "EnvAttachFails");
+  /** Bug switches the schedule drives: each is the environment's choice on the same code path. */
+  private static final Set<String> SCHEDULED_BUGS = Set.of("ATT", "WTO", "B10", "PDLB");
 
-  /** Why each bug switch or knob other than the attach has no seam here (the Java fault it would need). */
+  /** Knobs the schedule drives (their environment actions have seams, {@link UnifiedEnvironment}). */
+  private static final Set<String> SCHEDULED_KNOBS = Set.of("attach", "wait_timeout", "batch_full");
+
+  /** Knobs of the spec and the simulator's fault of the same code path. */
+  private static final Map<String, Fault> KNOB_FAULTS = Map.of("pf_shared_group", Fault.SHARED_PREFETCH_GROUPS,
+      "io_term", Fault.LOCAL_TERMINATE, "sync_shared_group", Fault.SHARED_COMPLETION_GROUPS);
+
+  /** Why each other bug switch has no seam here: the implementation's path or switch it lacks. */
   private static final Map<String, String> NO_SEAM = Map.of(
-      "B10", "B10 (the rank-local batch-full exit, EnvBatchFull) is the fault early_admission_exit, whose condition"
-          + " comes from the seeded Timing, not from the counterexample",
-      "PDLB", "PDLB (fault pd_decode_load_readiness) needs a load-back whose GPU event one rank sees done"
-          + " (EnvLoadDone); the spec-shaped unified run has no load-back schedule",
-      "WTO", "WTO (fault waiting_timeout_local_clock) needs each rank's clock to fire where the counterexample's"
-          + " EnvClock does; the waiting timeout reads the seeded clock",
       "B38428", "B38428 (fault backup_thread_dies) needs a backup (Knob backup_raise), which the spec-shaped"
-          + " unified run (write_back, nothing written) never starts");
+          + " unified run (write_back, nothing written) never starts",
+      "STAGE_LOCAL", "STAGE_LOCAL (a write's staging page freed on the backup thread, spec action BackupOk) has no"
+          + " switch in the implementation",
+      "ATT_EARLY", "ATT_EARLY (a failed backend skips the attach's group creation, spec action SchedAttach) has no"
+          + " switch in the implementation, whose attach is one call",
+      "ROLLBACK_PARTIAL", "ROLLBACK_PARTIAL (only the ranks whose attach succeeded roll back, spec action"
+          + " SchedAttachRest) has no switch in the implementation, which has no attach rollback",
+      "PFDIE", "PFDIE (the prefetch thread dies on a raising query, spec action PfRaise) has no switch in the"
+          + " implementation, whose storage query cannot raise");
+
+  /** Why each other knob has no seam here: the spec's actions it adds and what the implementation lacks. */
+  private static final Map<String, String> KNOB_NO_SEAM = Map.of(
+      "pd_decode", "knob pd_decode (a load-back per admitted request, spec actions SchedPdLoad, EnvLoadDone): the"
+          + " spec-shaped unified run admits without a load-back (storage off, nothing on host), so there is no"
+          + " GPU load event for the schedule's EnvLoadDone to complete",
+      "buffer_only", "knob buffer_only (write staging through the host pool, spec actions BufFlush, BackupOk): the"
+          + " implementation's buffer-only mode has only the hit drain's park-and-retry, no write staging, and the"
+          + " spec-shaped unified run writes nothing, so no backup exists for the schedule's BackupOk",
+      "backup_raise", "knob backup_raise (spec actions BackupOk, BackupRaise): the spec-shaped unified run is"
+          + " write_back and writes nothing, so no backup exists for the schedule",
+      "attach_steps", "knob attach_steps (spec actions SchedAttach, GroupsComplete, SchedAttachRest,"
+          + " AttachOkComplete): the implementation's runtime attach is one call at RECV, with no group creation"
+          + " collective and no later steps to schedule",
+      "attach_register_v2", "knob attach_register_v2 (a raise after the attach returned, env.half): the"
+          + " implementation's attach has no register_mem_host_pool_v2 step",
+      "attach_retry", "knob attach_retry: the implementation's attach is not retried after a failure",
+      "pf_raise", "knob pf_raise (spec action PfRaise): the implementation's prefetch thread has no seam that"
+          + " makes its storage query raise, and PrefetchThreadNeverStuck (a liveness property) has no"
+          + " implementation check to compare with");
 
   private static final Duration TIMEOUT = Duration.ofSeconds(2);
 
@@ -70,14 +101,15 @@ public final class UnifiedReplay {
       why.add("unified replays cover one sync domain of one stage (DP 1, PP 1), not DP " + k.dp() + ", PP " + k.pp());
     }
     for (String bug : k.bugs()) {
-      if (!bug.equals("ATT")) {
+      if (!SCHEDULED_BUGS.contains(bug)) {
         why.add(NO_SEAM.getOrDefault(bug, bug + " has no fault switch in the unified replay"));
       }
     }
     for (String knob : k.knobs()) {
-      if (!knob.equals("attach")) {
-        why.add("knob " + knob + " has no seam in the unified replay (its environment action is rank-local and"
-            + " the spec-shaped unified run does not take it from the counterexample)");
+      if (!SCHEDULED_KNOBS.contains(knob) && !KNOB_FAULTS.containsKey(knob)) {
+        why.add(KNOB_NO_SEAM.getOrDefault(knob, "knob " + knob + " has no seam in the unified replay (its"
+            + " environment action is rank-local and the spec-shaped unified run does not take it from the"
+            + " counterexample)"));
       }
     }
     return why;
@@ -92,10 +124,11 @@ public final class UnifiedReplay {
       Verdict verdict, List<String> invariants) {
     boolean twin = !model.equals(schedule);
     int ranks = constants.cp() * constants.tp();
-    Schedule s = Schedule.of(trace, ranks);
-    String specSide = verdict + " at state " + trace.length() + ", step " + s.lastStep;
+    UnifiedSchedule s = UnifiedSchedule.of(trace, ranks);
+    String specSide = verdict + " at state " + trace.length() + ", step " + s.lastStep();
     List<String> why = unreplayable(constants);
-    s.undriven.forEach(a -> why.add("action " + a + " has no seam in the unified replay"));
+    s.undriven().forEach(a -> why.add("action " + a + " has no seam in the unified replay"));
+    why.addAll(s.unmapped());
     if (!why.isEmpty()) {
       return new ReplayReport(model, schedule, ReplayReport.Outcome.NOT_REPLAYABLE, specSide, "not run", List.of(),
           String.join("; ", why));
@@ -108,6 +141,13 @@ public final class UnifiedReplay {
         faults.add(Fault.ATTACH_AGREED);
       }
     }
+    constants.knobs().stream().filter(KNOB_FAULTS::containsKey).forEach(k -> faults.add(KNOB_FAULTS.get(k)));
+    if (constants.bugs().contains("B10")) {
+      faults.add(Fault.EARLY_ADMISSION_EXIT);
+    }
+    if (constants.bugs().contains("PDLB")) {
+      faults.add(Fault.PD_DECODE_LOAD_READINESS);
+    }
     int n = constants.requests().size();
     SimConfig cfg = SimConfig.builder()
         .topology(Topology.of(1, constants.cp(), constants.tp(), 1))
@@ -117,66 +157,31 @@ public final class UnifiedReplay {
         .prefetchPolicy(PrefetchPolicy.parse(constants.policy()))
         .writePolicy(WritePolicy.WRITE_BACK)
         .data(DataOptions.OFF)
-        .specShaped(SpecShaped.distinct(n).attachFailingOn(s.attachFails))
+        .specShaped(SpecShaped.distinct(n).attachFailingOn(s.attachFails()))
         .devicePages(n)
         .hostPages(Math.max(n, constants.hostCap()))
         .faults(faults)
+        .timing(new UnifiedEnvironment(s, constants.bugs().contains("WTO")))
         .collectiveTimeout(TIMEOUT)
-        .steps(s.lastStep + 5L * n + 4)
+        .steps(s.lastStep() + 5L * n + 4)
         .seed(0)
         .build();
     List<String> lines = new ArrayList<>();
     if (attach) {
-      lines.add("schedule: the runtime attach at step 0 fails on rank(s) " + s.attachFails
-          + (s.attachFails.isEmpty() ? " (none)" : "") + "; each rank keeps " + (faults.contains(Fault.ATTACH_AGREED)
+      lines.add("schedule: the runtime attach at step 0 fails on rank(s) " + s.attachFails()
+          + (s.attachFails().isEmpty() ? " (none)" : "") + "; each rank keeps " + (faults.contains(Fault.ATTACH_AGREED)
               ? "the agreed outcome (fixed)" : "its own outcome (ATT)"));
+    }
+    lines.addAll(s.describe());
+    if (s.abortsDifferAcrossRanks() && !constants.bugs().contains("WTO")) {
+      lines.add("aborts: the domain's first rank's decision on every rank (the fix decides once and broadcasts)");
     }
     SimResult r = new Simulator(cfg).run();
     Divergence d = r.divergence();
     String implSide = d != null ? JavaReplay.describe(d) : "no violation (" + r.stepsCompleted() + " steps)";
-    return JavaReplay.judge(model, schedule, specSide, implSide, lines, twin, verdict, d, s.lastStep, invariants);
-  }
-
-  /**
-   * What a HiCacheUnified counterexample schedules: the ranks whose attach fails, the step of its last state
-   * (RECVs completed before it, minus one) and the actions this replay does not drive.
-   */
-  record Schedule(List<Integer> attachFails, int lastStep, Set<String> undriven) {
-
-    static Schedule of(ErrorTrace trace, int ranks) {
-      List<Integer> fails = new ArrayList<>();
-      Set<String> undriven = new LinkedHashSet<>();
-      int recvs = 0;
-      TraceState before = null;
-      for (TraceState st : trace.states()) {
-        if (!DRIVEN.contains(st.action())) {
-          undriven.add(st.action());
-        }
-        if (st.action().equals("RecvComplete")) {
-          recvs++;
-          if (before != null && fails.isEmpty() && changed(before, st, "attachDone")) {
-            for (int r = 0; r < ranks; r++) {
-              if (afail(before, r)) {
-                fails.add(r);
-              }
-            }
-          }
-        }
-        before = st;
-      }
-      return new Schedule(fails, Math.max(0, recvs - 1), undriven);
+    if (d != null) { // what the rank saw: a mismatch names both calls, a skipped call the fabric's timeout
+      lines.add("implementation: " + d.viewA().lines().findFirst().orElse("").trim());
     }
-
-    private static boolean changed(TraceState a, TraceState b, String var) {
-      return !a.variables().get(var).equals(b.variables().get(var));
-    }
-
-    /** env[r].afail in state {@code st}. */
-    private static boolean afail(TraceState st, int r) {
-      TlaValue env = st.variables().get("env");
-      TlaValue e = env instanceof TlaValue.Fn f ? f.mapping().get(new TlaValue.Int(r))
-          : ((TlaValue.Tuple) env).elements().get(r);
-      return e instanceof TlaValue.Rec rec && rec.fields().get("afail") instanceof TlaValue.Bool b && b.value();
-    }
+    return JavaReplay.judge(model, schedule, specSide, implSide, lines, twin, verdict, d, s.lastStep(), invariants);
   }
 }

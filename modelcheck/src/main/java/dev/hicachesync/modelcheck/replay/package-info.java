@@ -11,8 +11,10 @@
  * evaluate a model's constants (its cfg and {@code MC} module); {@link
  * dev.hicachesync.modelcheck.replay.CachedCounterexample} reuses the counterexample a catalogue run already
  * printed; {@link dev.hicachesync.modelcheck.replay.SpecSchedule} reads the schedule and the spec's per-step
- * observations out of the error trace; {@link dev.hicachesync.modelcheck.replay.ScheduledEnvironment} is the
- * seam into the simulator (each rank's {@code Timing}); {@link dev.hicachesync.modelcheck.replay.JavaReplay}
+ * observations out of a {@code HiCacheSync} error trace; {@link
+ * dev.hicachesync.modelcheck.replay.ScheduledEnvironment} is the seam into the simulator (each rank's {@code
+ * Timing}); {@link dev.hicachesync.modelcheck.replay.UnifiedSchedule} and {@link
+ * dev.hicachesync.modelcheck.replay.UnifiedEnvironment} are the same for a {@code HiCacheUnified} trace; {@link dev.hicachesync.modelcheck.replay.JavaReplay}
  * and {@link dev.hicachesync.modelcheck.replay.UnifiedReplay} drive the run and compare; {@link
  * dev.hicachesync.modelcheck.replay.ReplayReport} says what happened. {@code docs/reference/replays.md} lists
  * every covered model's outcome, checked by the replay tests.

@@ -14,12 +14,11 @@ import org.junit.jupiter.api.TestFactory;
 
 /**
  * {@code check --replay} of {@code HiCacheUnified} models on the Java {@code unified} controller ({@link
- * UnifiedReplay}): the runtime attach of F1 ({@code unified_attach_local_outcome}, #35269) fails on the rank
- * TLC's counterexample names and the implementation breaks CollectiveMatching at the same step (S123 of 8
- * entries on one rank, 4 on the other); the same schedule against the fixed twin ({@code
- * unified_attach_fixed}, the outcome agreed) runs clean. A unified bug whose environment action has no seam is
- * not replayable, and the reason names its switch. Every unified row of the committed table ({@code
- * docs/reference/replays.md}) has its outcome.
+ * UnifiedReplay}): each reproduced bug reaches the spec's violation at the spec's step with the rank-local
+ * choices the counterexample makes (the attach's outcome per rank, a waiting-queue abort, the prefetch thread's
+ * passes, hits and outcome arrivals, reads, the batch-full test), its fixed twin runs the same schedule clean,
+ * and a bug whose action has no seam is not replayable, the reason naming its knob and action. Every unified row
+ * of the committed table ({@code docs/reference/replays.md}) has its outcome.
  */
 class UnifiedReplayTest {
 
@@ -56,11 +55,112 @@ class UnifiedReplayTest {
         twin.steps().get(0), "the same schedule, with the fix");
   }
 
+  /**
+   * Bug WTO (#27221): rank 0's clock fires while the domain waits at RECV (EnvClock), so its SchedAbortCheck
+   * aborts the waiting request and rank 1's does not; the trees differ at the next RECV (TreeAgreement). The
+   * seam: the scheduler's aborts phase asks the run's timing ({@code Timing.abortsWaiting}) per rank. The fixed
+   * twin takes the domain's first rank's decision on every rank (#37143) and runs clean.
+   */
+  @Test
+  void theWaitingTimeoutBugAbortsOnOneRankOnlyAndItsFixedTwinRunsClean() throws Exception {
+    ReplayReport bug = replays.replay("unified_wait_timeout_local_clock");
+    System.out.print(bug.render());
+    assertEquals(ReplayReport.Outcome.SAME_VIOLATION, bug.outcome(), bug.render());
+    assertTrue(bug.spec().startsWith("violates TreeAgreement"), bug.spec());
+    assertTrue(bug.impl().startsWith("TreeAgreement at step 0"), bug.impl());
+    assertTrue(bug.steps().stream().anyMatch(l -> l.contains("aborts waiting request 1 at step 0")), bug.steps().toString());
+
+    ReplayReport twin = replays.replay("unified_wait_timeout_fixed");
+    System.out.print(twin.render());
+    assertEquals(ReplayReport.Outcome.CLEAN, twin.outcome(), twin.render());
+    assertTrue(twin.steps().stream().anyMatch(l -> l.contains("first rank's decision on every rank")), twin.steps().toString());
+  }
+
+  /**
+   * Bug B10 (#30760) in the unified admission: both ranks' prefetch threads query (hit 0) at the start of step 1,
+   * rank 0's outcome reaches its scheduler at once and rank 1's only after step 1 (PfPutHit), so S123 drains
+   * nothing; rank 0's rank-local batch-full test (EnvBatchFull) breaks its admission loop before S4 while rank 1
+   * enters S4: CollectiveMatching (the spec's deadlock). Seams: the prefetch pass per step, the outcome's
+   * latency to the scheduler, the batch-full test. The fixed twin (no early exit) runs clean.
+   */
+  @Test
+  void theBatchFullExitSkipsS4OnOneRankAndItsFixedTwinRunsClean() throws Exception {
+    ReplayReport bug = replays.replay("unified_b10_batch_full_exit");
+    System.out.print(bug.render());
+    assertEquals(ReplayReport.Outcome.SAME_VIOLATION, bug.outcome(), bug.render());
+    assertTrue(bug.spec().startsWith("deadlock") || bug.spec().toLowerCase(java.util.Locale.ROOT).contains("deadlock"),
+        bug.spec());
+    assertTrue(bug.impl().startsWith("CollectiveMatching at step"), bug.impl());
+    assertTrue(bug.steps().stream().anyMatch(l -> l.contains("rank 0 batch full")), bug.steps().toString());
+    assertTrue(bug.steps().stream().anyMatch(l -> l.contains("rank 1 prefetch thread") && l.contains("at step 2's start")),
+        bug.steps().toString());
+
+    ReplayReport twin = replays.replay("unified_b10_fixed");
+    System.out.print(twin.render());
+    assertEquals(ReplayReport.Outcome.CLEAN, twin.outcome(), twin.render());
+  }
+
+  /**
+   * Knob pf_shared_group: the prefetch thread reduces S7 on the scheduler's group objects. Rank 0 posts its S123
+   * while rank 1's prefetch thread queries storage before rank 1's own event check (PfQuery mid-step): the two
+   * calls pair up on the shared group (CollectiveMatching) at step 0. The seam: a prefetch pass right before
+   * the event check ({@code Timing.prefetchPassBeforeEvents}) on the rank and step the spec's query names.
+   */
+  @Test
+  void thePrefetchThreadOnTheSchedulersGroupMeetsItsPeersS123() throws Exception {
+    ReplayReport bug = replays.replay("unified_pf_shared_group");
+    System.out.print(bug.render());
+    assertEquals(ReplayReport.Outcome.SAME_VIOLATION, bug.outcome(), bug.render());
+    assertTrue(bug.spec().startsWith("violates CollectiveMatching") && bug.spec().endsWith("step 0"), bug.spec());
+    assertTrue(bug.impl().startsWith("CollectiveMatching at step 0"), bug.impl());
+    assertTrue(bug.steps().stream().anyMatch(l -> l.contains("rank 1 prefetch thread") && l.contains(
+        "before the event check of steps [0]")), bug.steps().toString());
+    assertTrue(bug.steps().stream().anyMatch(l -> l.startsWith("implementation: ") && l.contains("at S123")
+        && l.contains("at S7") && !l.contains("timeout")), "the two calls met on one group (not a timeout): " + bug.steps());
+  }
+
+  /**
+   * Knob io_term (#36425's short-circuit with a rank-local terminate, fault local_terminate): both ranks hit one
+   * page and start reading it at step 0's S123; rank 0 enters S4 before its read lands, rank 1's read fails
+   * before its admission, so its {@code is_terminated()} short-circuit skips S4: the spec's deadlock,
+   * CollectiveMatching in the implementation. Seams: the read's outcome and landing ({@code Timing.readFails},
+   * {@code backgroundTicks}, {@code landsIoBeforeAdmission}).
+   */
+  @Test
+  void aReadFailingOnOneRankBeforeItsAdmissionSkipsS4There() throws Exception {
+    ReplayReport bug = replays.replay("unified_s4_short_circuit_io_term");
+    System.out.print(bug.render());
+    assertEquals(ReplayReport.Outcome.SAME_VIOLATION, bug.outcome(), bug.render());
+    assertTrue(bug.spec().startsWith("deadlock"), bug.spec());
+    assertTrue(bug.impl().startsWith("CollectiveMatching at step"), bug.impl());
+    assertTrue(bug.steps().stream().anyMatch(l -> l.contains("rank 1 storage reads: [fails before the admission of step 0]")),
+        bug.steps().toString());
+    assertTrue(bug.steps().stream().anyMatch(l -> l.contains("rank 0 storage reads: [fails from step 1]")),
+        bug.steps().toString());
+  }
+
+  /**
+   * Knob sync_shared_group (fault shared_completion_groups): the completion-sync thread reduces on the
+   * scheduler's group objects; at step 1 rank 0 posts S123 while rank 1's read fails and its completion sync
+   * posts S5 before rank 1's own event check: the two calls pair up (CollectiveMatching) at step 1, a mismatch
+   * of S123 and S5 on one group (with groups of its own the thread would only hang there, by the fabric's timeout).
+   */
+  @Test
+  void theCompletionSyncOnTheSchedulersGroupMeetsItsPeersS123() throws Exception {
+    ReplayReport bug = replays.replay("unified_sync_shared_group");
+    System.out.print(bug.render());
+    assertEquals(ReplayReport.Outcome.SAME_VIOLATION, bug.outcome(), bug.render());
+    assertTrue(bug.spec().startsWith("violates CollectiveMatching") && bug.spec().endsWith("step 1"), bug.spec());
+    assertTrue(bug.impl().startsWith("CollectiveMatching at step 1"), bug.impl());
+    assertTrue(bug.steps().stream().anyMatch(l -> l.startsWith("implementation: ") && l.contains("at S123")
+        && l.contains("at S5") && !l.contains("timeout")), "the two calls met on one group (not a timeout): " + bug.steps());
+  }
+
   @Test
   void aUnifiedBugWithoutASeamIsNotReplayableNamingIt() throws Exception {
-    ReplayReport r = replays.replay("unified_b10_batch_full_exit");
+    ReplayReport r = replays.replay("unified_pd_decode_load_back");
     assertEquals(ReplayReport.Outcome.NOT_REPLAYABLE, r.outcome(), r.render());
-    assertTrue(r.detail().contains("B10") && r.detail().contains("batch_full"), r.detail());
+    assertTrue(r.detail().contains("knob pd_decode") && r.detail().contains("EnvLoadDone"), r.detail());
     assertFalse(r.render().contains("impl: CollectiveMatching"), "not run");
   }
 }

@@ -118,7 +118,13 @@ public enum Fault {
    * agreement), with every rank's backend initialising: S123 grows from 4 to 8 entries on every rank at that
    * step, and nothing diverges. A scenario, not a bug.
    */
-  ATTACH_ALL_OK;
+  ATTACH_ALL_OK,
+  /**
+   * Knob {@code sync_shared_group} ({@code unified_sync_shared_group}): the completion-sync thread reduces its
+   * batch acks (S5) on the scheduler's group objects instead of groups of its own, so its calls pair with the
+   * scheduler's calls of a peer whose thread has not run yet ({@code CollectiveMatching}).
+   */
+  SHARED_COMPLETION_GROUPS;
 
   /** Ticks (the bug) or steps (the fix) a request may wait before the waiting-queue timeout aborts it. */
   public static final long WAITING_TIMEOUT = 6;

@@ -45,6 +45,21 @@ public abstract class ForwardingTiming implements Timing {
   }
 
   @Override
+  public boolean prefetchPassBeforeEvents() {
+    return inner.prefetchPassBeforeEvents();
+  }
+
+  @Override
+  public boolean landsIoBeforeAdmission() {
+    return inner.landsIoBeforeAdmission();
+  }
+
+  @Override
+  public boolean settlesPrefetchOutcomes() {
+    return inner.settlesPrefetchOutcomes();
+  }
+
+  @Override
   public StorageBackend storageSeenBy(StorageBackend store) {
     return inner.storageSeenBy(store);
   }

@@ -131,6 +131,21 @@ public final class RankEnv implements ControllerEnv {
     return timing.prefetchPassRuns();
   }
 
+  /** Whether the prefetch thread passes again before this step's event check ({@link Timing#prefetchPassBeforeEvents}). */
+  public boolean prefetchPassBeforeEvents() {
+    return timing.prefetchPassBeforeEvents();
+  }
+
+  /** Whether I/O due by now lands right before admission ({@link Timing#landsIoBeforeAdmission}). */
+  public boolean landsIoBeforeAdmission() {
+    return timing.landsIoBeforeAdmission();
+  }
+
+  /** Whether a spec-shaped pass waits for every S7 outcome ({@link Timing#settlesPrefetchOutcomes}). */
+  public boolean settlesPrefetchOutcomes() {
+    return timing.settlesPrefetchOutcomes();
+  }
+
   /** The L3 store as this rank sees it ({@link Timing#storageSeenBy}). */
   public dev.hicachesync.storage.StorageBackend storageSeenBy(dev.hicachesync.storage.StorageBackend store) {
     return store == null ? null : timing.storageSeenBy(store);

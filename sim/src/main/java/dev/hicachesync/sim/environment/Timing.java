@@ -43,6 +43,37 @@ public interface Timing {
   }
 
   /**
+   * Returns whether the rank's prefetch thread takes a pass in the current step after RECV, right before the
+   * scheduler's event check (S123): a storage thread the OS runs while the scheduler is mid-step. Never by
+   * default (the pass is at the step boundary, {@link #prefetchPassRuns}); {@code check --replay} asks for
+   * it where the spec's {@code PfQuery} comes before the rank's own S123 in the step.
+   */
+  default boolean prefetchPassBeforeEvents() {
+    return false;
+  }
+
+  /**
+   * Returns whether background I/O due by now lands right before the scheduler's admission (a storage read
+   * that completes while the scheduler is mid-step, before {@code check_prefetch_progress}). Never by default:
+   * I/O lands at step starts and where the loop waits for it; {@code check --replay} asks for it so that a read
+   * the spec's {@code PfRead} completes before the rank's admission is there for it.
+   */
+  default boolean landsIoBeforeAdmission() {
+    return false;
+  }
+
+  /**
+   * Returns whether a spec-shaped step, after the prefetch thread's pass, waits until every S7 outcome has
+   * reached the scheduler (the spec's default: no storage-query latency). A schedule that times each outcome
+   * itself ({@code check --replay}'s, from the spec's {@code PfPutHit}) says no: an outcome then reaches the
+   * scheduler when the latency {@link #backgroundTicks} gave it ({@code pages = 0}) is due, in this phase when
+   * it is 0, at the start of a later step otherwise.
+   */
+  default boolean settlesPrefetchOutcomes() {
+    return true;
+  }
+
+  /**
    * Returns whether this rank's clock orders the LRU timestamps the other way from its peers' at the current
    * step (the fault {@link Fault#LOCAL_LRU_CLOCK} reads it at every step start).
    */
