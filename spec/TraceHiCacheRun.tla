@@ -9,7 +9,8 @@
 (* broadcast RECV delivering any number of requests, several requests      *)
 (* running at once, decode steps, prompts sharing prefixes (node splits),  *)
 (* LRU over a real radix tree, keys of many pages with storage on, every   *)
-(* write policy and prefetch policy, aborts. Following the cache's own     *)
+(* write policy and prefetch policy, aborts (of a waiting request: S6; of  *)
+(* a running one: a finish, no sync point). Following the cache's own     *)
 (* computation (which node a match splits, which leaf eviction picks, how  *)
 (* many pages a decode adds) would make the trace spec the implementation  *)
 (* a second time. This module takes that computation from the trace, as   *)
@@ -48,9 +49,10 @@
 (* and, as the model's invariants, on every state that matches a prefix:   *)
 (*  TreeAgreement, AckAgreement, AllocAgreement, PrefetchAgreement: the    *)
 (*  members of each RECV logged the same snapshot (tree digest, requests   *)
-(*  waiting and running; queues and acks digest; free pages and allocations*)
-(*  digest; prefetch digest and prefetch queues between ranks that made the*)
-(*  same number of S7 decisions, as HiCacheSync's AgreeSettledAt).          *)
+(*  waiting, running and aborted while running; queues and acks digest;    *)
+(*  free pages and allocations digest; prefetch digest and prefetch queues *)
+(*  between ranks that made the same number of S7 decisions, as            *)
+(*  HiCacheSync's AgreeSettledAt).                                          *)
 (*                                                                          *)
 (* Taken from the trace (checked only through agreement): the tree and its *)
 (* pools (which node is hit, split, evicted, loaded back; free pages), the *)
@@ -352,7 +354,10 @@ SnapsAgree(f(_)) ==
 SettledAgree(f(_)) ==
     \A q1, q2 \in lastRecv : T[q1].snap.obs /\ T[q2].snap.obs /\ T[q1].s7 = T[q2].s7
                              => f(T[q1].snap) = f(T[q2].snap)
-TreeAgreement == SnapsAgree(LAMBDA s : <<Dig(s, 1), s.wait, s.run>>)
+\* abr: running requests aborted so far (-1 when the run aborts none). An abort of a running request is a
+\* finish (cache_finished_req, no sync point; SGLang's abort_request marks it finished and the batch's result
+\* releases it): no rule of its own, so what the members must agree on is which requests they aborted.
+TreeAgreement == SnapsAgree(LAMBDA s : <<Dig(s, 1), s.wait, s.run, s.abr>>)
 AckAgreement == /\ SnapsAgree(LAMBDA s : <<Dig(s, 2), s.nwq, s.nlq, s.nba>>)
                 /\ SettledAgree(LAMBDA s : <<s.nrv, s.nrl>>)
 AllocAgreement == SnapsAgree(LAMBDA s : <<Dig(s, 4), s.dfree, s.hfree>>)
