@@ -9,7 +9,8 @@
 (* broadcast RECV delivering any number of requests, several requests      *)
 (* running at once, decode steps, prompts sharing prefixes (node splits),  *)
 (* LRU over a real radix tree, keys of many pages with storage on, every   *)
-(* write policy and prefetch policy, aborts. Following the cache's own     *)
+(* write policy and prefetch policy, aborts (of a waiting request: S6; of  *)
+(* a running one: a finish, no sync point). Following the cache's own     *)
 (* computation (which node a match splits, which leaf eviction picks, how  *)
 (* many pages a decode adds) would make the trace spec the implementation  *)
 (* a second time. This module takes that computation from the trace, as   *)
@@ -45,12 +46,16 @@
 (*               queue shorter than what it held after its last pops        *)
 (*               (entries leave a queue only by a synced pop) and exactly   *)
 (*               the revokes it holds.                                      *)
+(*  R8 forward : with PP > 1 a later stage takes, in order, exactly the     *)
+(*               scheduler decisions the stage before it made (its "pipe"   *)
+(*               lines), and pops what it took (R5).                        *)
 (* and, as the model's invariants, on every state that matches a prefix:   *)
 (*  TreeAgreement, AckAgreement, AllocAgreement, PrefetchAgreement: the    *)
 (*  members of each RECV logged the same snapshot (tree digest, requests   *)
-(*  waiting and running; queues and acks digest; free pages and allocations*)
-(*  digest; prefetch digest and prefetch queues between ranks that made the*)
-(*  same number of S7 decisions, as HiCacheSync's AgreeSettledAt).          *)
+(*  waiting, running and aborted while running; queues and acks digest;    *)
+(*  free pages and allocations digest; prefetch digest and prefetch queues *)
+(*  between ranks that made the same number of S7 decisions, as            *)
+(*  HiCacheSync's AgreeSettledAt).                                          *)
 (*                                                                          *)
 (* Taken from the trace (checked only through agreement): the tree and its *)
 (* pools (which node is hit, split, evicted, loaded back; free pages), the *)
@@ -123,17 +128,25 @@ UGroups(r, site) ==
     ELSE IF CP * TP = 1 THEN <<>>
     ELSE <<[kind |-> UKind, ch |-> IF site \in {"S5", "S7"} THEN "pf" ELSE "sched", m |-> StageDomain(r)]>>
 \* PP > 1 (but pre20460, whose stages each reduce alone: B6): a later stage makes no scheduler sync point of its
-\* own; it takes stage 0's decisions over the pipeline channel (the SyncLayer's follower branch, HiCachePipeline's
-\* PPSync "forward"), which the trace does not record. Its prefetch side reduces over its stage's groups and
-\* then over the pp group, which the trace does not record either: with PP > 1 no logged S7 (or completion)
-\* result is the final decision of any stage.
+\* own; it takes each decision of the stage before it over the pipeline channel and forwards it on (the
+\* SyncLayer's follower branch, HiCachePipeline's PPSync "forward"). The trace records each decision a later stage
+\* receives as a one-member collective of group kind "pipe" (value and result the decision; at a pop site, its
+\* pops): the later stage's scheduler sync points, checked by the same rules (R3 order, R5 pops, R7 at RECV) and
+\* against the decision the stage before it made (R8 below). Its prefetch side reduces over its stage's groups
+\* and then over the pp group, which the trace does not record: with PP > 1 no logged S7 (or completion) result
+\* is the final decision of any stage.
 Forwarded == PP > 1 /\ Version # "pre20460"
 Follower(r) == Forwarded /\ StageOf(r) > 0
+\* The scheduler sync points a stage forwards down the pipeline (unified's S5, the completion sync, is its
+\* prefetch side's).
+FwdSites == {"S1", "S2", "S3", "S123", "S4", "S6"} \cup (IF Unified THEN {} ELSE {"S5"})
+PipeGroup(r) == [kind |-> "pipe", ch |-> "sched", m |-> {r}]
 GroupsOf(r, site) ==
-    IF Follower(r) /\ site \notin {"RECV", "S7", "S5"} THEN <<>>
-    ELSE IF Follower(r) /\ site = "S5" /\ ~Unified THEN <<>>
+    IF Follower(r) /\ site \in FwdSites THEN <<PipeGroup(r)>>
     ELSE IF Unified THEN UGroups(r, site) ELSE HS!SyncGroups(r, site)
-EvChainTable == [r \in Ranks |-> IF Follower(r) THEN <<>>
+\* A later stage receives every site of the event check once, whatever the size of its stage's groups.
+EvChainTable == [r \in Ranks |-> IF Follower(r)
+                                   THEN IF Unified THEN <<<<"S123", 1>>>> ELSE [k \in 1 .. Len(EvSites) |-> <<EvSites[k], 1>>]
                                  ELSE IF Unified THEN [k \in 1 .. Len(UGroups(r, "S123")) |-> <<"S123", k>>]
                                  ELSE ChainOf(r, EvSites)]
 EvChain(r) == EvChainTable[r]
@@ -141,6 +154,20 @@ EvChain(r) == EvChainTable[r]
 Stages(r, site) == Len(GroupsOf(r, site))
 
 NoSnapRec == [obs |-> FALSE]
+
+\* The pipeline channel from rank Up(d) of the stage before to rank d (R8), kept in d's state: fq holds the
+\* decisions <<site, result>> one side logged that the other has not logged yet, fdir which side that is ("sent":
+\* the upstream rank decided, "recvd": d received). A deciding rank's line may come after the later stage's (its
+\* line is written once its pops are applied, after it forwarded): whichever side comes second must match the
+\* head. A stage 0 whose every group is a singleton logs no decision, and its next stage is checked by R3, R5 and
+\* R7 and at RECV through agreement, not against it (Linked).
+Up(d) == d - StageSize
+Down(u) == u + StageSize
+Linked(d) == Follower(d) /\ (Follower(Up(d)) \/ Len(EvChainTable[Up(d)]) > 0)
+Forwards(u, site) == Forwarded /\ StageOf(u) < PP - 1 /\ site \in FwdSites /\ Linked(Down(u))
+ChanOk(c, side, x) == c.fq # <<>> /\ c.fdir # side => Head(c.fq) = x
+ChanNext(c, side, x) == IF c.fq # <<>> /\ c.fdir # side THEN [c EXCEPT !.fq = Tail(@)]
+                        ELSE [c EXCEPT !.fq = Append(@, x), !.fdir = side]
 
 \* A rank's state as far as the protocol sees it. len[f]: entries of queue f (-1: not known yet);
 \* dn[f]: leading entries known done (ready); ph: "start" | "ev" (in the event check, at chain index ev)
@@ -153,7 +180,7 @@ NoSnapRec == [obs |-> FALSE]
 Fresh == [len |-> [f \in QNames |-> IF PP > 1 /\ f \in {"rv", "hq", "aq"} THEN -1 ELSE 0],
           dn |-> [f \in QNames |-> 0],
           ph |-> "start", ev |-> 0, s5 |-> "free", adm |-> FALSE, open |-> <<>>, carry |-> <<>>,
-          lv |-> <<>>, s7 |-> 0, pfOpen |-> <<>>, pfCarry |-> <<>>, snap |-> NoSnapRec]
+          lv |-> <<>>, s7 |-> 0, pfOpen |-> <<>>, pfCarry |-> <<>>, snap |-> NoSnapRec, fq |-> <<>>, fdir |-> "sent"]
 
 VARIABLES
     l,          \* index of the next event of Trace to match
@@ -225,7 +252,7 @@ SchedOk(t, e, i, r) ==
               /\ e.site = "S6" => ~t.adm                                             \* aborts before admission
               /\ e.site = "S4" => Policy # "best_effort" /\ t.s5 # "need"
               /\ e.site = "S5" => IF Policy = "best_effort" THEN TRUE ELSE t.s5 = "need"
-    /\ e.stage = 1 /\ e.site \in PopSites =>                                          \* R4
+    /\ e.stage = 1 /\ e.site \in PopSites /\ e.grp # "pipe" =>                         \* R4 (a received decision has no local value)
          \A j \in DOMAIN e.val[i] :
            IF DigestAt(e.site, Len(e.val[i]), j) THEN e.val[i][j] = e.res[i][j]         \* the digest conjunct
            ELSE QueueValueOk(t, QueueAt(e.site, j), e.val[i][j])
@@ -256,11 +283,11 @@ SnapOk(t, s) ==
               /\ t.dn["w"] <= s.nwq /\ t.dn["l"] <= s.nlq /\ t.dn["rv"] <= s.nrv /\ t.dn["rl"] <= s.nrl
 \* (The revoke, hit and ack-prefetch queues are tracked from the S7 and completion decisions, the others
 \* learnt here; without a snapshot they are unknown until the next one.)
-\* A later stage of a forwarding pipeline pops stage 0's counts unlogged, and a rank whose event check has no
-\* collective (every group of it a singleton: one rank, or pre20460's tp_cache_group under CP) pops its own
-\* counts with no sync point: such a rank's queues are never known, and it is checked at RECV through
-\* agreement only (its snapshot equals every other rank's of the domain).
-Untracked(r) == Follower(r) \/ Len(EvChain(r)) = 0
+\* A rank whose event check has no collective (every group of it a singleton: one rank, or pre20460's
+\* tp_cache_group under CP) pops its own counts with no sync point: such a rank's queues are never known, and it
+\* is checked at RECV through agreement only (its snapshot equals every other rank's of the domain). A later
+\* stage of a forwarding pipeline logs what it popped on its "pipe" lines: it is tracked as any other rank.
+Untracked(r) == Len(EvChain(r)) = 0
 Snapped(t, s, r) ==
     IF ~s.obs \/ Untracked(r)
       THEN [t EXCEPT !.len = [f \in DOMAIN @ |-> IF f \in {"rv", "hq", "aq"} /\ ~Untracked(r) THEN @[f] ELSE -1],
@@ -303,7 +330,9 @@ MemberOk(e, i) ==
     LET r == e.m[i]
         t == T[r]
     IN  /\ GroupAsSpec(e, r)
-        /\ e.res[i] = Reduced(e)
+        /\ IF e.grp = "pipe"                                                            \* R8 a received decision
+             THEN e.val[i] = e.res[i] /\ (Linked(r) => ChanOk(t, "recvd", <<e.site, e.res[i]>>))
+           ELSE e.res[i] = Reduced(e)
         /\ IF e.ch = "pf" THEN PfOk(t, e, i, r)
            ELSE IF e.site = "RECV" THEN RecvOk(t, e, i, r)
            ELSE SchedOk(t, e, i, r)
@@ -313,16 +342,24 @@ MemberNext(e, i) ==
         t == T[r]
     IN  IF e.ch = "pf" THEN PfNext(t, e, i, r)
         ELSE IF e.site = "RECV" THEN RecvNext(t, e, i, r)
+        ELSE IF e.grp = "pipe" /\ Linked(r) THEN ChanNext(SchedNext(t, e, i, r), "recvd", <<e.site, e.res[i]>>)
         ELSE SchedNext(t, e, i, r)
+
+\* R8: the members of e that forward its decision down the pipeline (a scheduler sync point's last stage), to q.
+PushTo(e, q) == {i \in DOMAIN e.m : e.ch = "sched" /\ Forwards(e.m[i], e.site) /\ Down(e.m[i]) = q
+                                    /\ e.stage = Stages(e.m[i], e.site)}
+PushOk(e) == \A i \in DOMAIN e.m : i \in PushTo(e, Down(e.m[i])) => ChanOk(T[Down(e.m[i])], "sent", <<e.site, e.res[i]>>)
 
 \* (The rules are evaluated as one boolean in the IF's condition: inside an action TLC would split each true
 \* disjunct and implication of them into a successor of its own, the same state many times over.)
 IsCollectiveCompletes ==
     /\ l <= Len(Trace)
     /\ LET e == Trace[l]
-       IN  IF e.ev = "CollectiveCompletes" /\ \A i \in DOMAIN e.m : MemberOk(e, i)
+       IN  IF e.ev = "CollectiveCompletes" /\ (\A i \in DOMAIN e.m : MemberOk(e, i)) /\ PushOk(e)
              THEN /\ T' = [r \in Ranks |-> IF r \in Members(e)
                                             THEN MemberNext(e, CHOOSE i \in DOMAIN e.m : e.m[i] = r)
+                                            ELSE IF PushTo(e, r) # {}
+                                              THEN ChanNext(T[r], "sent", <<e.site, e.res[CHOOSE i \in PushTo(e, r) : TRUE]>>)
                                             ELSE T[r]]
                   /\ lastRecv' = IF e.site = "RECV" THEN Members(e) ELSE lastRecv
              ELSE FALSE
@@ -352,7 +389,10 @@ SnapsAgree(f(_)) ==
 SettledAgree(f(_)) ==
     \A q1, q2 \in lastRecv : T[q1].snap.obs /\ T[q2].snap.obs /\ T[q1].s7 = T[q2].s7
                              => f(T[q1].snap) = f(T[q2].snap)
-TreeAgreement == SnapsAgree(LAMBDA s : <<Dig(s, 1), s.wait, s.run>>)
+\* abr: running requests aborted so far (-1 when the run aborts none). An abort of a running request is a
+\* finish (cache_finished_req, no sync point; SGLang's abort_request marks it finished and the batch's result
+\* releases it): no rule of its own, so what the members must agree on is which requests they aborted.
+TreeAgreement == SnapsAgree(LAMBDA s : <<Dig(s, 1), s.wait, s.run, s.abr>>)
 AckAgreement == /\ SnapsAgree(LAMBDA s : <<Dig(s, 2), s.nwq, s.nlq, s.nba>>)
                 /\ SettledAgree(LAMBDA s : <<s.nrv, s.nrl>>)
 AllocAgreement == SnapsAgree(LAMBDA s : <<Dig(s, 4), s.dfree, s.hfree>>)

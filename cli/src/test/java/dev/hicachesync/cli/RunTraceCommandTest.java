@@ -59,7 +59,7 @@ class RunTraceCommandTest {
   }
 
   /** The number of the spec event that holds file line {@code line} (a collective's event holds every member's line). */
-  private static int eventOfLine(List<String> lines, int line) throws Exception {
+  static int eventOfLine(List<String> lines, int line) throws Exception {
     dev.hicachesync.trace.Trace t = dev.hicachesync.trace.ndjson.TraceReader.parse("x", lines);
     Object record = t.events().stream().filter(l -> l.number() == line).findFirst().orElseThrow().record();
     return dev.hicachesync.modelcheck.validate.SpecEvents.merge(t).stream()

@@ -155,11 +155,24 @@ public final class HiCacheRank implements AutoCloseable {
    * @param running the index (from 1) of the request running, 0 for none; or, likewise, their number
    */
   public void beforeRecv(int waiting, int running) {
+    beforeRecv(waiting, running, -1);
+  }
+
+  /**
+   * {@link #beforeRecv(int, int)} from a scheduler that aborts running requests (an abort finishes the request
+   * with {@link #cacheFinishedReq}, as SGLang's {@code abort_request} does: no call or sync point of its own):
+   * the RECV line then also carries {@code abortedRunning}, how many running requests it aborted so far, which
+   * {@code validate-trace} compares across the sync domain.
+   *
+   * @param abortedRunning running requests aborted so far, or -1 to log none
+   */
+  public void beforeRecv(int waiting, int running, long abortedRunning) {
     if (trace != null) {
       int[] q = controller.view().queueSizes();
       dev.hicachesync.controller.ControllerDigest d = controller.view().digest();
       trace.beforeRecv(new Snapshot(controller.view().freeDevicePages(), controller.view().freeHostPages(), q[0], q[1],
-          q[2], q[4], waiting, running, q[3], Snapshot.digest(d.tree(), d.acks(), d.prefetch(), d.alloc())));
+          q[2], q[4], waiting, running, q[3], Snapshot.digest(d.tree(), d.acks(), d.prefetch(), d.alloc()),
+          abortedRunning));
     }
   }
 

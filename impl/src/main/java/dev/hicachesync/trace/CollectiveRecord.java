@@ -7,7 +7,9 @@ import java.util.Set;
  * One member's side of a completed collective: spec action {@code CollectiveCompletes(g)}.
  *
  * <p>Vocabulary of the spec ({@code HiCacheSync.tla}, {@code Collectives.tla}): {@code grp} is the group
- * kind ({@code domain} for RECV, {@code attn_cp} or {@code attn_tp} for a sync point), {@code ch} the thread
+ * kind ({@code domain} for RECV, {@code attn_cp} or {@code attn_tp} for a sync point; {@code pipe}: a later
+ * pipeline stage's one-member line for a decision it received from the stage before, value and result that
+ * decision), {@code ch} the thread
  * that owns the group ({@code sched} or {@code pf}), {@code stage} the group's position in the sync point's
  * chain (1 = attn_cp, 2 = attn_tp after #20460, singletons skipped).
  *
@@ -31,7 +33,7 @@ public record CollectiveRecord(
     implements TraceRecord {
 
   /** Group kinds the spec knows. */
-  public static final Set<String> GROUPS = Set.of("domain", "attn_cp", "attn_tp");
+  public static final Set<String> GROUPS = Set.of("domain", "attn_cp", "attn_tp", "pipe");
   /** Threads that own groups. */
   public static final Set<String> CHANNELS = Set.of("sched", "pf");
   /** Call sites (the spec's {@code Sites}). */

@@ -20,9 +20,18 @@ package dev.hicachesync.trace;
  * @param digest the rank's digest, one running hash per invariant ({@code controller.ControllerDigest}: tree,
  *     acks, prefetch decisions, allocations) as four hexadecimal numbers joined by {@code :}, or null when not
  *     logged (optional, {@code dig})
+ * @param abortedRunning running requests the rank's scheduler aborted so far (each finished early with what it
+ *     had decoded, {@code cache_finished_req}, no sync point), or -1 when not logged (optional, {@code abr}; a
+ *     trace of a run's own loop compares it across the sync domain)
  */
 public record Snapshot(long deviceFree, long hostFree, long writeAcks, long loadAcks, long revokes,
-    long releases, long waiting, long running, long backupAcks, String digest) {
+    long releases, long waiting, long running, long backupAcks, String digest, long abortedRunning) {
+
+  /** A snapshot without the count of running requests aborted. */
+  public Snapshot(long deviceFree, long hostFree, long writeAcks, long loadAcks, long revokes, long releases,
+      long waiting, long running, long backupAcks, String digest) {
+    this(deviceFree, hostFree, writeAcks, loadAcks, revokes, releases, waiting, running, backupAcks, digest, -1);
+  }
 
   /** A snapshot without the backup-ack count and the digest (a spec-shaped run's, and every older trace's). */
   public Snapshot(long deviceFree, long hostFree, long writeAcks, long loadAcks, long revokes, long releases,
@@ -32,6 +41,10 @@ public record Snapshot(long deviceFree, long hostFree, long writeAcks, long load
 
   /** Checks the optional fields' form. */
   public Snapshot {
+    if (abortedRunning < -1) {
+      throw new IllegalArgumentException("aborted running requests must be >= 0 (or -1: not logged), got "
+          + abortedRunning);
+    }
     if (backupAcks < -1) {
       throw new IllegalArgumentException("backup acks must be >= 0 (or -1: not logged), got " + backupAcks);
     }

@@ -32,6 +32,12 @@ public enum TraceFeature {
   DECODE("the spec's requests have no output tokens"),
   /** Aborted waiting requests (S6); the spec follows them with its knob {@code abort} (AbortArrives). */
   ABORTS(null),
+  /**
+   * Requests aborted while they run (a soak's {@code abort_running}): finished early, with what they decoded,
+   * through {@code cache_finished_req} and no sync point, as SGLang's abort of a running request.
+   */
+  ABORTS_RUNNING("the spec aborts waiting requests only (AbortArrives); its requests have no decode steps to"
+      + " abort in"),
   /** Prompts that share a prefix (node splits). */
   SHARED_PREFIXES("the spec's keys share no prefix: one radix node per key"),
   /**

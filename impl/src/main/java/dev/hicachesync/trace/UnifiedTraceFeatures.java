@@ -31,6 +31,7 @@ public final class UnifiedTraceFeatures {
     WHY_NOT.put(TraceFeature.DECODE, "HiCacheUnified's requests have no output tokens");
     WHY_NOT.put(TraceFeature.ABORTS, "HiCacheUnified aborts only under its knob wait_timeout, which a trace does"
         + " not follow");
+    WHY_NOT.put(TraceFeature.ABORTS_RUNNING, "HiCacheUnified's requests have no decode steps to abort in");
     WHY_NOT.put(TraceFeature.SHARED_PREFIXES, "HiCacheUnified's requests share no prefix: one node per request");
     WHY_NOT.put(TraceFeature.WRITE_AT_INSERT, noWrites);
     WHY_NOT.put(TraceFeature.WRITE_THROUGH_SELECTIVE, noWrites);

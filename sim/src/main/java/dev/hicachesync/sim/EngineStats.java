@@ -6,6 +6,8 @@ final class EngineStats {
   long admitted;
   long finished;
   long aborted;
+  /** Of {@link #aborted}, the requests aborted while they ran. */
+  long abortedRunning;
   long promptTokens;
   long deviceHitTokens;
   long hostHitTokens;

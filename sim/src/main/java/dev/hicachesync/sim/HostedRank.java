@@ -65,7 +65,8 @@ public final class HostedRank {
     RankReport r = RankReport.of(e.rank);
     EngineStats s = e.stats;
     r.put("steps_run", s.stepsRun).put("arrived", s.arrived).put("admitted", s.admitted)
-        .put("finished", s.finished).put("aborted", s.aborted).put("prompt_tokens", s.promptTokens)
+        .put("finished", s.finished).put("aborted", s.aborted)
+        .put("aborted_running", s.abortedRunning).put("prompt_tokens", s.promptTokens)
         .put("device_hit_tokens", s.deviceHitTokens).put("host_hit_tokens", s.hostHitTokens)
         .put("storage_hit_tokens", s.storageHitTokens).put("computed_tokens", s.computedTokens)
         .put("recv_collectives", s.recvCollectives);

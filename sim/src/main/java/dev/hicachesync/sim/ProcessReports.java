@@ -163,6 +163,7 @@ public final class ProcessReports {
     e.admitted = r.num("admitted");
     e.finished = r.num("finished");
     e.aborted = r.num("aborted");
+    e.abortedRunning = r.num("aborted_running");
     e.promptTokens = r.num("prompt_tokens");
     e.deviceHitTokens = r.num("device_hit_tokens");
     e.hostHitTokens = r.num("host_hit_tokens");

@@ -176,6 +176,11 @@ final class RankEngine {
     return running.size();
   }
 
+  /** Running requests aborted so far when the run aborts running requests ({@link SimConfig#abortRunning}), else -1. */
+  long abortedRunningLogged() {
+    return cfg.abortRunning() > 0 ? stats.abortedRunning : -1;
+  }
+
   /** The first running request, or null. */
   Request firstRunning() {
     return running.isEmpty() ? null : running.get(0).request;
@@ -293,10 +298,33 @@ final class RankEngine {
     stats.hostHitTokens += loaded - fromStorage;
     stats.computedTokens += prompt.length - prefixTokens;
     workload.admitted(r, m.deviceTokens(), loaded - fromStorage, fromStorage);
-    running.add(new Running(r, req, s + r.decodeSteps()));
+    int abortAfter = abortRunningAfter(r);
+    running.add(new Running(r, req, s + (abortAfter > 0 ? abortAfter : r.decodeSteps()), abortAfter));
     return true;
   }
 
+  /**
+   * The decode steps after which the admitted request {@code r} is aborted while it runs ({@link
+   * SimConfig#abortRunning}), or 0 when it runs to its end: a draw from the run's seed and the request's id
+   * alone, so every rank of the domain aborts the same requests at the same step (the client's AbortReq
+   * arrives with RECV's broadcast).
+   */
+  private int abortRunningAfter(Request r) {
+    if (cfg.abortRunning() <= 0 || r.decodeSteps() < 2) {
+      return 0;
+    }
+    java.util.SplittableRandom rnd = new java.util.SplittableRandom(cfg.seed() * 0x9E3779B97F4A7C15L
+        ^ r.rid().hashCode() * 0xBF58476D1CE4E5B9L);
+    return rnd.nextDouble() < cfg.abortRunning() ? 1 + rnd.nextInt(r.decodeSteps() - 1) : 0;
+  }
+
+  /**
+   * Finishes the running requests due at step {@code s}. A request aborted while it runs ({@link
+   * #abortRunningAfter}) finishes here too, as SGLang's does: {@code abort_request} marks it finished
+   * ({@code set_finish_with_abort}), and the batch's result releases it like any finished request
+   * ({@code release_kv_cache}, {@code cache_finished_req}), caching the prompt and the output it decoded before
+   * the abort. No sync point of its own: the abort arrived with RECV's broadcast, the same on every rank.
+   */
   private void finish(long s) {
     for (Iterator<Running> it = running.iterator(); it.hasNext(); ) {
       Running run = it.next();
@@ -304,9 +332,17 @@ final class RankEngine {
         continue;
       }
       it.remove();
-      stats.finished++;
+      int[] output = run.request.output();
+      if (run.abortAfter > 0) {
+        stats.aborted++;
+        stats.abortedRunning++;
+        output = java.util.Arrays.copyOf(output, (int) ((long) output.length * run.abortAfter
+            / run.request.decodeSteps()));
+      } else {
+        stats.finished++;
+      }
       int ps = cfg.pageSize();
-      int[] full = concat(run.request.prompt(), run.request.output());
+      int[] full = concat(run.request.prompt(), output);
       int[] fresh = api.allocForDecode(run.cached, full);
       if (fresh != null && fresh.length > 0 && data != null) {
         data.compute(fresh, full, full.length / ps - fresh.length, ps); // decode wrote the output's KV
@@ -321,6 +357,9 @@ final class RankEngine {
     return r;
   }
 
-  /** A request in the running batch: its cache state on this rank and when it finishes. */
-  private record Running(Request request, CachedRequest cached, long doneStep) {}
+  /**
+   * A request in the running batch: its cache state on this rank, when it finishes, and after how many decode
+   * steps it is aborted (0: never).
+   */
+  private record Running(Request request, CachedRequest cached, long doneStep, int abortAfter) {}
 }

@@ -50,6 +50,9 @@ import java.util.Set;
  *     (fsync; off by default: the simulator's stores are scratch)
  * @param hostBufferOnly {@code unified} only: {@code --hicache-host-memory-mode buffer_only} (#34798), storage
  *     hits the host pool cannot serve at the hit drain are parked and retried instead of revoked (off: cache)
+ * @param abortRunning probability that an admitted request is aborted while it runs, before its last decode step
+ *     (a soak's {@code abort_running}; 0 by default): drawn from the seed and the request's id, the same on every
+ *     rank
  */
 public record SimConfig(
     Topology topology, long steps, long seed, ProtocolVersion version, StorageMode storage,
@@ -57,7 +60,7 @@ public record SimConfig(
     int pageSize, int devicePages, int hostPages, int maxRunning, double readFailure,
     Duration collectiveTimeout, Workload.Factory workload, int fullDigestEvery, long drainSteps,
     Timing.Factory timing, Path logFile, DataOptions data, SpecShaped specShaped,
-    boolean storageDurable, boolean hostBufferOnly) {
+    boolean storageDurable, boolean hostBufferOnly, double abortRunning) {
 
   /** {@link #storagePages} of an L3 that never evicts. */
   public static final long UNBOUNDED = 0;
@@ -127,6 +130,7 @@ public record SimConfig(
     private SpecShaped specShaped;
     private boolean storageDurable;
     private boolean hostBufferOnly;
+    private double abortRunning;
 
     public Builder topology(Topology t) { this.topology = t; return this; }
     public Builder steps(long s) { this.steps = s; return this; }
@@ -153,6 +157,7 @@ public record SimConfig(
     public Builder specShaped(SpecShaped s) { this.specShaped = s; return this; }
     public Builder storageDurable(boolean d) { this.storageDurable = d; return this; }
     public Builder hostBufferOnly(boolean b) { this.hostBufferOnly = b; return this; }
+    public Builder abortRunning(double p) { this.abortRunning = p; return this; }
 
     /** Returns the configuration; throws {@link IllegalArgumentException} (one line) for bad values. */
     public SimConfig build() {
@@ -187,6 +192,10 @@ public record SimConfig(
         throw new IllegalArgumentException("an L3 capacity needs pp = 1: a later pipeline stage cannot "
             + "lose a page it must read, got pp " + topology.pp());
       }
+      if (!(abortRunning >= 0 && abortRunning <= 1)) {
+        throw new IllegalArgumentException("the probability of aborting a running request must be in [0, 1], got "
+            + abortRunning);
+      }
       Fault.checkVersion(faults, version);
       Fault.checkStages(faults, topology.pp());
       if (hostBufferOnly && version != ProtocolVersion.UNIFIED) {
@@ -196,7 +205,7 @@ public record SimConfig(
       SimConfig c = new SimConfig(topology, steps, seed, version, storage, storageDir, storagePages, prefetchPolicy,
           writePolicy, java.util.Collections.unmodifiableSet(EnumSet.copyOf(faults)), pageSize,
           devicePages, hostPages, maxRunning, readFailure, collectiveTimeout, workload, fullDigestEvery,
-          drainSteps, timing, logFile, data, specShaped, storageDurable, hostBufferOnly);
+          drainSteps, timing, logFile, data, specShaped, storageDurable, hostBufferOnly, abortRunning);
       if (specShaped != null) {
         specShaped.check(c);
       }

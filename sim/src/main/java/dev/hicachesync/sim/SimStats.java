@@ -17,6 +17,8 @@ public final class SimStats {
   public long admitted;
   public long finished;
   public long aborted;
+  /** Of {@link #aborted}, the requests aborted while they ran (shown only when there are any). */
+  public long abortedRunning;
   public long promptTokens;
   public long deviceHitTokens;
   public long hostHitTokens;
@@ -75,6 +77,7 @@ public final class SimStats {
     admitted += e.admitted;
     finished += e.finished;
     aborted += e.aborted;
+    abortedRunning += e.abortedRunning;
     promptTokens += e.promptTokens;
     deviceHitTokens += e.deviceHitTokens;
     hostHitTokens += e.hostHitTokens;
@@ -116,13 +119,14 @@ public final class SimStats {
   public String describe() {
     double mib = 1024.0 * 1024.0;
     return String.format(Locale.ROOT,
-        "requests: arrived %d, admitted %d, finished %d, aborted %d, prompt tokens %d%n"
+        "requests: arrived %d, admitted %d, finished %d, aborted %d%s, prompt tokens %d%n"
             + "hit rate (tokens): L1 device %.1f%%, L2 host %.1f%%, L3 storage %.1f%%, miss %.1f%%%n"
             + "collectives per step: %.2f per rank (%d in all)%n"
             + "copies: device->host %d (%d pages, %.1f MiB), host->device %d (%d pages, %.1f MiB)%n"
             + "storage: read %d pages (%.1f MiB, %d failed batches), written %d pages (%.1f MiB)%n"
             + "prefetches: issued %d, revoked %d, terminated %d, completed %d, aborted %d",
-        arrived, admitted, finished, aborted, promptTokens,
+        arrived, admitted, finished, aborted, abortedRunning > 0 ? " (" + abortedRunning + " while running)" : "",
+        promptTokens,
         100 * rate(deviceHitTokens), 100 * rate(hostHitTokens), 100 * rate(storageHitTokens),
         100 * rate(computedTokens), collectivesPerRankStep(), collectives,
         deviceToHostCopies, deviceToHostPages, deviceToHostPages * pageBytes / mib,

@@ -32,7 +32,8 @@ final class WorkloadIntake implements Intake {
     }
     long[] head = {s, arrivals.size(), stop ? 1 : 0};
     long[] mine = head;
-    engine.api.beforeRecv(engine.waitingCount(), engine.runningCount()); // the RECV line's snapshot, when traced
+    // The RECV line's snapshot, when traced; with running aborts on, also how many this rank made so far.
+    engine.api.beforeRecv(engine.waitingCount(), engine.runningCount(), engine.abortedRunningLogged());
     if (recv.size() > 1) {
       head = recv.broadcast(SyncPoint.RECV.name(), recvRoot, head);
       engine.stats.recvCollectives++;

@@ -40,7 +40,8 @@ record StatefulCase(Scenario base, List<SimCommand> commands) {
     return new SimConfig(c.topology(), STEPS, c.seed(), c.version(), c.storage(), c.storageDir(),
         c.storagePages(), c.prefetchPolicy(), c.writePolicy(), c.faults(), c.pageSize(), c.devicePages(), c.hostPages(),
         c.maxRunning(), c.readFailure(), c.collectiveTimeout(), c.workload(), c.fullDigestEvery(), 0,
-        c.timing(), null, c.data(), c.specShaped(), c.storageDurable(), c.hostBufferOnly());
+        c.timing(), null, c.data(), c.specShaped(), c.storageDurable(), c.hostBufferOnly(),
+        c.abortRunning());
   }
 
   static Duration timeout() {

@@ -126,6 +126,9 @@ public final class NdjsonTraceRecorder implements TraceRecorder, Closeable {
         if (s.digest() != null) {
           sm.put("dig", s.digest());
         }
+        if (s.abortedRunning() >= 0) {
+          sm.put("abr", s.abortedRunning());
+        }
         m.put("snap", sm);
       }
     } else if (record instanceof RankFailedRecord f) {

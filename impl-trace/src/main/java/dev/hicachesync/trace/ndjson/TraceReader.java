@@ -53,7 +53,7 @@ public final class TraceReader {
       "stage", "op", "val", "res", "pop", "snap");
   private static final Set<String> FAILED_FIELDS = Set.of("ev", "r", "step", "reason");
   private static final Set<String> SNAP_FIELDS = Set.of("dfree", "hfree", "nwq", "nlq", "nrv", "nrl", "wait",
-      "run", "nba", "dig");
+      "run", "nba", "dig", "abr");
 
   private TraceReader() {}
 
@@ -203,7 +203,8 @@ public final class TraceReader {
           onlyFields(s, SNAP_FIELDS, "snap");
           snap = new Snapshot(count(s, "dfree"), count(s, "hfree"), count(s, "nwq"), count(s, "nlq"),
               count(s, "nrv"), count(s, "nrl"), count(s, "wait"), count(s, "run"),
-              s.has("nba") ? count(s, "nba") : -1, s.has("dig") ? text(s, "dig") : null);
+              s.has("nba") ? count(s, "nba") : -1, s.has("dig") ? text(s, "dig") : null,
+              s.has("abr") ? count(s, "abr") : -1);
         }
         return new CollectiveRecord(rank, step, text(n, "grp"), text(n, "ch"), members, text(n, "site"),
             integer(n, "stage"), text(n, "op"), longs(n, "val"), longs(n, "res"), pop, snap);

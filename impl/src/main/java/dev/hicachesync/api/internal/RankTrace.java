@@ -56,6 +56,67 @@ final class RankTrace implements TraceRecorder, SyncObserver {
     this.controller = c;
   }
 
+  /**
+   * The scheduler's channel from the upstream pipeline stage ({@code inner}), recording each decision it delivers
+   * as a one-member collective of group kind {@code pipe} on channel {@code sched}: the decision as both value and
+   * result (the layer's follower branch posts nothing), and at a pop site what the decision popped (held until
+   * it is applied, as a deciding rank's last stage is). Messages of other sync points pass unrecorded.
+   *
+   * @param unified whether the version is unified (its S5, the completion sync, is no scheduler sync point)
+   */
+  dev.hicachesync.collective.PipeChannel tracingFromPrev(dev.hicachesync.collective.PipeChannel inner,
+      boolean unified, java.util.function.LongSupplier step) {
+    RankTrace self = this;
+    return new dev.hicachesync.collective.PipeChannel() {
+      @Override
+      public int fromRank() {
+        return inner.fromRank();
+      }
+
+      @Override
+      public int toRank() {
+        return inner.toRank();
+      }
+
+      @Override
+      public void send(long[] values) {
+        inner.send(values);
+      }
+
+      @Override
+      public long[] recv() {
+        return recorded(inner.recv());
+      }
+
+      @Override
+      public long[] poll() {
+        long[] m = inner.poll();
+        return m == null ? null : recorded(m);
+      }
+
+      private long[] recorded(long[] msg) {
+        if (msg.length >= 1 && msg[0] >= 0 && msg[0] < SyncPoint.values().length) {
+          SyncPoint p = SyncPoint.values()[(int) msg[0]];
+          if (forwarded(p, unified)) {
+            long[] decision = Arrays.copyOfRange(msg, 1, msg.length);
+            String op = p == SyncPoint.S4 || p == SyncPoint.S6 ? "MAX" : "MIN"; // HiCacheSync's OpOf
+            self.collective(inner.toRank(), step.getAsLong(), "pipe", "sched", List.of(inner.toRank()), p.name(), 1,
+                op, decision, decision, null, null);
+          }
+        }
+        return msg;
+      }
+    };
+  }
+
+  /** The scheduler sync points a later stage takes from upstream (unified's S5 is its completion thread's). */
+  private static boolean forwarded(SyncPoint p, boolean unified) {
+    return switch (p) {
+      case S1, S2, S3, S123, S4, S6 -> true;
+      case S5 -> !unified;
+      default -> false;
+    };
+  }
   /** The state this rank waits in at the RECV it is about to call. */
   void beforeRecv(Snapshot s) {
     recvSnapshot = s;
@@ -90,7 +151,8 @@ final class RankTrace implements TraceRecorder, SyncObserver {
     if (site.equals("RECV")) {
       recvSnapshot = null;
     }
-    if (channel.equals("sched") && stage == lastStage && pops(site) > 0 && controller != null) {
+    if (channel.equals("sched") && (stage == lastStage || group.equals("pipe")) && pops(site) > 0
+        && controller != null) {
       held = c;
       poppedBefore = controller.view().poppedCounts();
       return;

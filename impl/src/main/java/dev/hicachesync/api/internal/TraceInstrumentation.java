@@ -23,7 +23,10 @@ import java.util.function.LongSupplier;
  * collective is the spec's single non-singleton group (attn_cp when TP = 1, attn_tp when CP = 1), or, on a
  * full grid, logged as one collective of the domain, which {@code validate-trace} splits into the spec's
  * attn_cp and attn_tp steps. The scheduler's groups record on channel {@code sched}, the prefetch thread's
- * (S7) on {@code pf}; the pp group and the pipeline channels are not wrapped.
+ * (S7) on {@code pf}; the pp group and the pipeline channels are not wrapped. A later pipeline stage of a
+ * forwarding version makes no scheduler collective: it takes each decision its upstream stage forwards, and logs
+ * it as a one-member collective of group kind {@code pipe} (its local value, the decision it received and, at a
+ * pop site, what it popped).
  */
 public final class TraceInstrumentation {
   private final RankTrace trace;
@@ -53,7 +56,12 @@ public final class TraceInstrumentation {
     }
     RankTrace t = new RankTrace(out, next, stages(v, sched.attnCp().size(), sched.attnTp().size()), pageSize,
         v != ProtocolVersion.UNIFIED); // unified's completion sync (S5) reduces pages, the others' S5 tokens
-    return new TraceInstrumentation(t, wrap(v, sched, t, "sched", step), wrap(v, prefetch, t, "pf", step), step);
+    SyncGroups s = wrap(v, sched, t, "sched", step);
+    if (v != ProtocolVersion.PRE20460 && !sched.decides()) { // a later stage: its decisions arrive from upstream
+      s = new SyncGroups(s.attnTp(), s.attnCp(), s.cpTp(), s.pp(),
+          t.tracingFromPrev(sched.fromPrev(), v == ProtocolVersion.UNIFIED, step), s.toNext());
+    }
+    return new TraceInstrumentation(t, s, wrap(v, prefetch, t, "pf", step), step);
   }
 
   /** The scheduler's groups, recording. */

@@ -78,7 +78,7 @@ public final class TraceModule {
     sb.append("TraceRequests == ").append(tuple(h.requests())).append("\n\n");
     sb.append("\\* A snapshot that was not logged.\n");
     sb.append("NoSnap == [obs |-> FALSE, dfree |-> 0, hfree |-> 0, nwq |-> 0, nlq |-> 0, nrv |-> 0, nrl |-> 0,"
-        + " wait |-> 0, run |-> 0, nba |-> -1, dig |-> <<\"\", \"\", \"\", \"\">>]\n\n");
+        + " wait |-> 0, run |-> 0, nba |-> -1, dig |-> <<\"\", \"\", \"\", \"\">>, abr |-> -1]\n\n");
     sb.append("\\* Whether this is a window of a longer trace that starts in TraceStart (TraceHiCacheRun only).\n");
     sb.append("TraceWindowed == ").append(start != null ? "TRUE" : "FALSE").append("\n");
     sb.append("TraceStart == ").append(start != null ? start : "<<>>").append("\n\n");
@@ -189,7 +189,7 @@ public final class TraceModule {
     return "[obs |-> TRUE, dfree |-> " + s.deviceFree() + ", hfree |-> " + s.hostFree() + ", nwq |-> "
         + s.writeAcks() + ", nlq |-> " + s.loadAcks() + ", nrv |-> " + s.revokes() + ", nrl |-> " + s.releases()
         + ", wait |-> " + s.waiting() + ", run |-> " + s.running() + ", nba |-> " + s.backupAcks()
-        + ", dig |-> " + dig + "]";
+        + ", dig |-> " + dig + ", abr |-> " + s.abortedRunning() + "]";
   }
 
   private static String tuple(List<? extends Number> values) {

@@ -25,6 +25,9 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li>{@code missing}: a page read finds its object gone, although S7's hit query saw it (per read);
  *   <li>{@code slow}: a background storage operation of a rank takes 1..32 extra ticks (per operation);
  *   <li>{@code abort}: an arriving request is aborted a few steps later (per request);
+ *   <li>{@code abort_running}: an admitted request is aborted while it runs, after 1 to (decode steps − 1) of
+ *       its decode steps (per admitted request with at least two decode steps): SGLang's abort of a running
+ *       request, which finishes it with what it computed so far ({@code cache_finished_req}, no sync point);
  *   <li>{@code backend_error}: the storage backend throws on a read or write (per operation): the rank
  *       fails with {@code StorageBackendException}, its peers with the collective error, nothing hangs;
  *   <li>{@code oversized}: before a page read, its object file is grown to 3 GiB (sparse), as a runaway
@@ -42,7 +45,7 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class EnvironmentFaults {
   /** The kinds, in the order the report lists them. */
   static final String[] KINDS = {"read_fail", "corrupt", "missing", "slow", "abort", "backend_error", "oversized",
-      "forged"};
+      "forged", "abort_running"};
   /** The kinds that act on the storage tier: meaningless with {@code --storage off}. */
   private static final java.util.Set<String> STORAGE_KINDS =
       java.util.Set.of("read_fail", "corrupt", "missing", "backend_error", "oversized", "forged");
@@ -147,6 +150,9 @@ public final class EnvironmentFaults {
 
   /** Puts the timing and workload faults into {@code b}: read failures, slow operations, aborts. */
   public SimConfig.Builder apply(SimConfig.Builder b, Timing.Factory timing, Workload.Factory workload) {
+    if (given.contains("abort_running")) {
+      b.abortRunning(p.get("abort_running"));
+    }
     if (p.get("read_fail") >= 0) {
       b.readFailure(p.get("read_fail"));
     }

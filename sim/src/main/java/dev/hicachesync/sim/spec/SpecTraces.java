@@ -47,6 +47,9 @@ public final class SpecTraces {
       if (cfg.maxRunning() > 1) {
         features.add(TraceFeature.SEVERAL_RUNNING);
       }
+      if (cfg.abortRunning() > 0) {
+        features.add(TraceFeature.ABORTS_RUNNING);
+      }
     }
     if (cfg.topology().pp() > 1) {
       features.add(TraceFeature.PP);
