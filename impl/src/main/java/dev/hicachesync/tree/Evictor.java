@@ -10,17 +10,19 @@ import java.util.function.Consumer;
  * and what happens to a node that can be neither demoted nor deleted alone. A class of its own because
  * these rules (victim choice, passes, the host-only subtree below a device-only node) are the part of the
  * tree that protocol bugs touch, and they read best apart from match/insert/split. Every change to the
- * tree goes through the tree's own mutators, so the mutation hash sees the same steps in the same order.
+ * tree goes through the tree's own mutators and its {@link NodeIndex}, so the mutation hash sees the same steps in the same order.
  *
  * <p>Scheduler thread only, like the tree.
  */
 final class Evictor {
   private final RadixTree tree;
   private final VictimOrder victims;
+  private final NodeIndex nodes;
 
-  Evictor(RadixTree tree, VictimOrder victims) {
+  Evictor(RadixTree tree, VictimOrder victims, NodeIndex nodes) {
     this.tree = tree;
     this.victims = victims;
+    this.nodes = nodes;
   }
 
   /** See {@link RadixTree#evictDevice}. */
@@ -41,9 +43,9 @@ final class Evictor {
         if (n.host != null || sink.backupBeforeEviction(n)) {
           victims.setDevice(n, null);
         } else if (n.hostRef == 0 && n.children.isEmpty()) {
-          tree.delete(n);
+          nodes.delete(n);
         } else if (n.hostRef == 0 && dropHostOnlySubtree(n, sink)) {
-          tree.delete(n);
+          nodes.delete(n);
           next = victims.next(true, n); // as over all (a dropped descendant is host-only, never this cursor)
         } else {
           continue;
@@ -59,7 +61,7 @@ final class Evictor {
 
   /** See {@link RadixTree#evictHost}. */
   int evictHost(int pages, Consumer<int[]> freeHost) {
-    if (tree.hostNodes() == 0) {
+    if (nodes.hostNodes() == 0) {
       // Nothing holds host pages (no host pool, or none written yet): the scan below would visit every
       // node to find nothing, once per insert under write_through (a run that never finished).
       return 0;
@@ -74,7 +76,7 @@ final class Evictor {
           continue;
         }
         int[] host = n.host;
-        tree.delete(n);
+        nodes.delete(n);
         tree.mix(12, n.id);
         freeHost.accept(host);
         freed += host.length;
@@ -110,7 +112,7 @@ final class Evictor {
     }
     below.sort(Comparator.comparingLong(c -> c.id));
     for (TreeNode c : below) {
-      tree.forget(c);
+      nodes.forget(c);
       tree.mix(15, c.id);
     }
     n.children.clear();

@@ -4,9 +4,7 @@ import dev.hicachesync.storage.PageKey;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Consumer;
 
 /**
@@ -24,19 +22,13 @@ public final class RadixTree {
   private final int pageSize;
   private final boolean withHashes;
   private final TreeNode root;
-  /**
-   * Live nodes by id, iterated in id order: ids come from a counter and each node is put here as soon as it
-   * gets its id, so insertion order is id order ({@link #nodesById} needs no sort; the digest walks it).
-   */
-  private final Map<Long, TreeNode> byId = new LinkedHashMap<>();
   /** Eviction's view of the nodes: LRU order, and its nodes with device pages. */
   private final VictimOrder victims = new VictimOrder();
-  private final Evictor evictor = new Evictor(this, victims);
-  private long nextId = 1;
+  /** The live nodes by id, and creating, splitting and removing them. */
+  private final NodeIndex nodes;
+  private final Evictor evictor;
   private long clock;
   private long mutations;
-  /** Nodes (root excluded) that hold host pages: when 0, host eviction has nothing to find. */
-  private int hostNodes;
 
   /**
    * Creates an empty tree of {@code pageSize}-token pages; {@code withHashes} computes each page's storage
@@ -48,13 +40,15 @@ public final class RadixTree {
     }
     this.pageSize = pageSize;
     this.withHashes = withHashes;
+    this.nodes = new NodeIndex(this, victims, pageSize, withHashes);
+    this.evictor = new Evictor(this, victims, nodes);
     this.root = new TreeNode(0);
     root.key = new int[0];
     root.device = new int[0];
     root.host = new int[0];
     root.hashes = withHashes ? new PageKey[0] : null;
     root.lockRef = 1; // never evicted
-    byId.put(0L, root);
+    nodes.add(root);
   }
 
   /**
@@ -67,7 +61,7 @@ public final class RadixTree {
    * @throws IllegalStateException if the tree already holds a node
    */
   public void orderVictimsBy(Comparator<TreeNode> order) {
-    if (byId.size() > 1) {
+    if (nodes.size() > 1) {
       throw new IllegalStateException("the victim order is chosen before the first insertion");
     }
     victims.orderBy(order);
@@ -94,12 +88,12 @@ public final class RadixTree {
 
   /** Returns the live node with {@code id}, or null once it is gone. */
   public TreeNode node(long id) {
-    return byId.get(id);
+    return nodes.get(id);
   }
 
   /** Returns the number of nodes, the root included. */
   public int size() {
-    return byId.size();
+    return nodes.size();
   }
 
   /** Returns the logical LRU clock. */
@@ -127,7 +121,7 @@ public final class RadixTree {
     int device = 0;
     int host = 0;
     while (pos < len) {
-      TreeNode child = descend(node, tokens, pos, len, stamp);
+      TreeNode child = nodes.descend(node, tokens, pos, len, stamp);
       if (child == null) {
         break;
       }
@@ -166,7 +160,7 @@ public final class RadixTree {
     int[] dup = new int[pages];
     int ndup = 0;
     while (pos < len) {
-      TreeNode child = descend(node, tokens, pos, len, stamp);
+      TreeNode child = nodes.descend(node, tokens, pos, len, stamp);
       if (child == null) {
         break;
       }
@@ -185,7 +179,7 @@ public final class RadixTree {
     TreeNode created = null;
     if (pos < len) {
       int from = pos / pageSize;
-      created = create(node, Arrays.copyOfRange(tokens, pos, len));
+      created = nodes.create(node, Arrays.copyOfRange(tokens, pos, len));
       victims.setDevice(created, Arrays.copyOfRange(devicePages, from, pages));
       mutations = Mix64.mix(mutations, created.device);
       victims.touch(created, stamp);
@@ -206,7 +200,7 @@ public final class RadixTree {
     TreeNode node = anchor;
     int pos = 0;
     while (pos < len) {
-      TreeNode child = descend(node, tokens, pos, len, stamp);
+      TreeNode child = nodes.descend(node, tokens, pos, len, stamp);
       if (child == null) {
         break;
       }
@@ -214,9 +208,9 @@ public final class RadixTree {
       node = child;
     }
     if (pos < len) {
-      TreeNode created = create(node, Arrays.copyOfRange(tokens, pos, len));
+      TreeNode created = nodes.create(node, Arrays.copyOfRange(tokens, pos, len));
       created.host = Arrays.copyOfRange(hostPages, pos / pageSize, pages);
-      hostNodes++;
+      nodes.hostAdded();
       mutations = Mix64.mix(mutations, created.host);
       victims.touch(created, stamp);
     }
@@ -229,7 +223,7 @@ public final class RadixTree {
   public void setHost(TreeNode node, int[] hostPages) {
     checkPages(node, hostPages);
     if (node.host == null) {
-      hostNodes++;
+      nodes.hostAdded();
     }
     node.host = hostPages.clone();
     mutations = Mix64.mix(Mix64.mix(Mix64.mix(mutations, 4), node.id), node.host);
@@ -306,7 +300,7 @@ public final class RadixTree {
 
   /** Returns the canonical digest of the whole tree (O(nodes)). */
   public TreeDigest digest() {
-    return TreeDigest.of(byId.values()); // id order
+    return TreeDigest.of(nodes.inIdOrder());
   }
 
   /** Returns one canonical line per node, in id order: what a divergence report prints side by side. */
@@ -316,7 +310,7 @@ public final class RadixTree {
 
   /** Returns every node in id order. */
   public List<TreeNode> nodesById() {
-    return new ArrayList<>(byId.values()); // insertion order is id order (see byId)
+    return new ArrayList<>(nodes.inIdOrder());
   }
 
   /** Returns the nodes in LRU eviction order (oldest first), the root excluded. */
@@ -331,78 +325,20 @@ public final class RadixTree {
 
   // ---------------------------------------------------------------- internals
 
-  private TreeNode create(TreeNode parent, int[] key) {
-    TreeNode n = new TreeNode(nextId++);
-    n.key = key;
-    n.parent = parent;
-    n.hashes = withHashes ? PageRuns.chain(parent.hashes, key, pageSize) : null;
-    parent.children.put(new ChildKey(key, 0, pageSize), n);
-    byId.put(n.id, n);
-    mutations = Mix64.mix(Mix64.mix(Mix64.mix(mutations, 13), n.id), parent.id);
-    mutations = n.mixKeyInto(mutations); // = Mix64.mix(mutations, key), and the node's key fingerprint
-    return n;
-  }
-
-  /** Splits {@code child} after {@code pages} pages; returns the new upper node (fresh id). */
-  private TreeNode split(TreeNode child, int pages) {
-    TreeNode upper = new TreeNode(nextId++);
-    upper.parent = child.parent;
-    if (child.host != null) {
-      hostNodes++; // both halves hold host pages
-    }
-    child.movePagesTo(upper, pages, pageSize); // a device node stays a victim, its upper half joins below
-    child.parent.children.put(new ChildKey(upper.key, 0, pageSize), upper);
-    child.parent = upper;
-    upper.children.put(new ChildKey(child.key, 0, pageSize), child);
-    byId.put(upper.id, upper);
-    victims.add(upper);
-    mutations = Mix64.mix(Mix64.mix(Mix64.mix(mutations, 14), child.id), pages);
-    return upper;
-  }
-
-  /** Deletes the leaf {@code n}: off its parent, the id index and the victims. */
-  void delete(TreeNode n) {
-    n.parent.children.remove(new ChildKey(n.key, 0, pageSize));
-    forget(n);
-  }
-
-  /**
-   * Drops {@code n} from the id index and the victims, leaving its parent's children to the caller (a
-   * dropped subtree clears them at once, {@link Evictor}).
-   */
-  void forget(TreeNode n) {
-    if (n.host != null) {
-      hostNodes--;
-    }
-    byId.remove(n.id);
-    victims.remove(n);
-  }
-
   /** Mixes one mutation (an operation {@code code} on node {@code id}) into {@link #mutationHash()}. */
   void mix(int code, long id) {
     mutations = Mix64.mix(Mix64.mix(mutations, code), id);
   }
 
-  /** Returns how many nodes (root excluded) hold host pages: when 0, host eviction has nothing to find. */
-  int hostNodes() {
-    return hostNodes;
+  /** Mixes a mutation with a value (an operation {@code code} on node {@code id}, then {@code value}). */
+  void mix(int code, long id, long value) {
+    mutations = Mix64.mix(Mix64.mix(Mix64.mix(mutations, code), id), value);
   }
 
-  /**
-   * The child of {@code node} that shares the page at {@code pos} of {@code tokens}, split so that it holds
-   * only the pages they share and touched at {@code stamp}; null when no child shares that page.
-   */
-  private TreeNode descend(TreeNode node, int[] tokens, int pos, int len, long stamp) {
-    TreeNode child = node.children.get(new ChildKey(tokens, pos, pageSize));
-    if (child == null) {
-      return null;
-    }
-    int common = PageRuns.commonPages(child.key, tokens, pos, len, pageSize);
-    if (common * pageSize < child.key.length) {
-      child = split(child, common);
-    }
-    victims.touch(child, stamp);
-    return child;
+  /** Mixes the creation of {@code n} below {@code parent}: both ids, then the node's key. */
+  void mixCreated(TreeNode n, TreeNode parent) {
+    mutations = Mix64.mix(Mix64.mix(Mix64.mix(mutations, 13), n.id), parent.id);
+    mutations = n.mixKeyInto(mutations); // = Mix64.mix(mutations, key), and the node's key fingerprint
   }
 
   private void checkPages(TreeNode node, int[] pages) {
