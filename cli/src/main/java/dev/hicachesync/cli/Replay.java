@@ -20,13 +20,13 @@ import java.util.Locale;
  */
 final class Replay {
 
-  final WorkloadOptions options;
-  final List<MooncakeRequest> trace;
-  final PrefixReuseOracle.Result oracle;
-  final int devicePages;
-  final int hostPages;
-  final StorageMode storage;
-  final long storagePages;
+  private final WorkloadOptions options;
+  private final List<MooncakeRequest> trace;
+  private final PrefixReuseOracle.Result oracle;
+  private final int devicePages;
+  private final int hostPages;
+  private final StorageMode storage;
+  private final long storagePages;
 
   Replay(WorkloadOptions options, List<MooncakeRequest> trace, int devicePages, int hostPages,
       StorageMode storage, long storagePages) {
@@ -38,6 +38,14 @@ final class Replay {
     this.storage = storage;
     this.storagePages = storagePages;
   }
+
+  WorkloadOptions options() { return options; }
+  List<MooncakeRequest> trace() { return trace; }
+  PrefixReuseOracle.Result oracle() { return oracle; }
+  int devicePages() { return devicePages; }
+  int hostPages() { return hostPages; }
+  StorageMode storage() { return storage; }
+  long storagePages() { return storagePages; }
 
   /** The L3 capacity in words: {@code off}, {@code unbounded}, or pages and GB per rank. */
   static String l3(StorageMode storage, long pages, long pageBytes) {

@@ -87,7 +87,7 @@ class CodeShapeTest {
             shared.add(
                 relative(file)
                     + ":"
-                    + declarationLine(source, field.getName())
+                    + declarationLine(source, type.getSimpleName(), field.getName())
                     + ": "
                     + Modifier.toString(field.getModifiers())
                     + " "
@@ -141,37 +141,42 @@ class CodeShapeTest {
 
   private static Path findRoot() {
     Path root = Path.of(System.getProperty("hicache.root", "..")).toAbsolutePath().normalize();
-    Set<String> modules;
-    try (Stream<Path> dirs = Files.list(root)) {
-      modules =
-          dirs.filter(d -> Files.isDirectory(d.resolve("src/main/java")))
-              .map(d -> d.getFileName().toString())
-              .collect(Collectors.toSet());
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    Set<String> modules = modules(root);
     assertTrue(
         modules.containsAll(EXPECTED_MODULES),
         "not the repository root (modules " + modules + "): " + root);
     return root;
   }
 
-  private static List<Path> mainSources() {
-    Path root = root();
-    try (Stream<Path> files = Files.walk(root, 12)) {
-      List<Path> sources =
-          files
-              .filter(p -> p.toString().endsWith(".java"))
-              .filter(p -> root.relativize(p).toString().contains("/src/main/java/"))
-              .filter(p -> !p.getFileName().toString().equals("module-info.java"))
-              .filter(p -> !p.getFileName().toString().equals("package-info.java"))
-              .sorted()
-              .toList();
-      assertTrue(sources.size() > 100, "found only " + sources.size() + " main sources under " + root);
-      return sources;
+  /** The folders of {@code root} that hold main sources: the modules. */
+  private static Set<String> modules(Path root) {
+    try (Stream<Path> dirs = Files.list(root)) {
+      return dirs.filter(d -> Files.isDirectory(d.resolve("src/main/java")))
+          .map(d -> d.getFileName().toString())
+          .collect(Collectors.toCollection(java.util.TreeSet::new));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /** Every main source of every module ({@code <module>/src/main/java}; build output is not looked at). */
+  private static List<Path> mainSources() {
+    Path root = root();
+    List<Path> sources = new ArrayList<>();
+    for (String module : modules(root)) {
+      try (Stream<Path> files = Files.walk(root.resolve(module).resolve("src/main/java"))) {
+        files
+            .filter(p -> p.toString().endsWith(".java"))
+            .filter(p -> !p.getFileName().toString().equals("module-info.java"))
+            .filter(p -> !p.getFileName().toString().equals("package-info.java"))
+            .forEach(sources::add);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+    sources.sort(null);
+    assertTrue(sources.size() > 100, "found only " + sources.size() + " main sources under " + root);
+    return sources;
   }
 
   private static final Pattern PACKAGE = Pattern.compile("^package\\s+([\\w.]+)\\s*;");
@@ -215,19 +220,28 @@ class CodeShapeTest {
     }
   }
 
-  /** The first line that declares {@code name} (a type, then the name, then {@code = ; ,}). */
-  private static int declarationLine(List<String> source, String name) {
+  /**
+   * The line that declares field {@code name}: the first declaration-shaped line (a type, then the name,
+   * then {@code = ; ,}) after the declaration of its class {@code type}; else any mention; else 0.
+   */
+  private static int declarationLine(List<String> source, String type, String name) {
+    Pattern typeDeclaration =
+        Pattern.compile("\\b(class|interface|enum|record)\\s+" + Pattern.quote(type) + "\\b");
     Pattern declaration =
-        Pattern.compile("^\\s*[^(){}]*[\\w>\\]]\\s+" + Pattern.quote(name) + "\\s*(=|;|,)");
+        Pattern.compile("^\\s*[^(){}=]*[\\w>\\]]\\s+" + Pattern.quote(name) + "\\s*(=|;|,)");
     Pattern mention = Pattern.compile("\\b" + Pattern.quote(name) + "\\b");
+    int from = 0;
     for (int i = 0; i < source.size(); i++) {
-      if (declaration.matcher(source.get(i)).find()) {
-        return i + 1;
+      if (typeDeclaration.matcher(source.get(i)).find()) {
+        from = i;
+        break;
       }
     }
-    for (int i = 0; i < source.size(); i++) {
-      if (mention.matcher(source.get(i)).find()) {
-        return i + 1;
+    for (Pattern p : List.of(declaration, mention)) {
+      for (int i = from; i < source.size(); i++) {
+        if (p.matcher(source.get(i)).find()) {
+          return i + 1;
+        }
       }
     }
     return 0;
