@@ -33,7 +33,7 @@ final class NodeIndex {
 
   /** Indexes {@code n} (the root, at construction). */
   void add(TreeNode n) {
-    byId.put(n.id, n);
+    byId.put(n.id(), n);
   }
 
   /** Returns the live node with {@code id}, or null once it is gone. */
@@ -64,11 +64,9 @@ final class NodeIndex {
   /** Creates a child of {@code parent} with {@code key} (fresh id); no pages yet. */
   TreeNode create(TreeNode parent, int[] key) {
     TreeNode n = new TreeNode(nextId++);
-    n.key = key;
-    n.parent = parent;
-    n.hashes = withHashes ? PageRuns.chain(parent.hashes, key, pageSize) : null;
-    parent.children.put(new ChildKey(key, 0, pageSize), n);
-    byId.put(n.id, n);
+    n.setPlace(parent, key, withHashes ? PageRuns.chain(parent.hashes(), key, pageSize) : null);
+    parent.children().put(new ChildKey(key, 0, pageSize), n);
+    byId.put(n.id(), n);
     tree.mixCreated(n, parent);
     return n;
   }
@@ -78,12 +76,12 @@ final class NodeIndex {
    * only the pages they share and touched at {@code stamp}; null when no child shares that page.
    */
   TreeNode descend(TreeNode node, int[] tokens, int pos, int len, long stamp) {
-    TreeNode child = node.children.get(new ChildKey(tokens, pos, pageSize));
+    TreeNode child = node.children().get(new ChildKey(tokens, pos, pageSize));
     if (child == null) {
       return null;
     }
-    int common = PageRuns.commonPages(child.key, tokens, pos, len, pageSize);
-    if (common * pageSize < child.key.length) {
+    int common = PageRuns.commonPages(child.key(), tokens, pos, len, pageSize);
+    if (common * pageSize < child.key().length) {
       child = split(child, common);
     }
     victims.touch(child, stamp);
@@ -93,23 +91,23 @@ final class NodeIndex {
   /** Splits {@code child} after {@code pages} pages; returns the new upper node (fresh id). */
   private TreeNode split(TreeNode child, int pages) {
     TreeNode upper = new TreeNode(nextId++);
-    upper.parent = child.parent;
-    if (child.host != null) {
+    upper.setParent(child.parent());
+    if (child.host() != null) {
       hostNodes++; // both halves hold host pages
     }
     child.movePagesTo(upper, pages, pageSize); // a device node stays a victim, its upper half joins below
-    child.parent.children.put(new ChildKey(upper.key, 0, pageSize), upper);
-    child.parent = upper;
-    upper.children.put(new ChildKey(child.key, 0, pageSize), child);
-    byId.put(upper.id, upper);
+    child.parent().children().put(new ChildKey(upper.key(), 0, pageSize), upper);
+    child.setParent(upper);
+    upper.children().put(new ChildKey(child.key(), 0, pageSize), child);
+    byId.put(upper.id(), upper);
     victims.add(upper);
-    tree.mix(14, child.id, pages);
+    tree.mix(14, child.id(), pages);
     return upper;
   }
 
   /** Deletes the leaf {@code n}: off its parent, the id index and the victims. */
   void delete(TreeNode n) {
-    n.parent.children.remove(new ChildKey(n.key, 0, pageSize));
+    n.parent().children().remove(new ChildKey(n.key(), 0, pageSize));
     forget(n);
   }
 
@@ -118,10 +116,10 @@ final class NodeIndex {
    * dropped subtree clears them at once, {@link Evictor}).
    */
   void forget(TreeNode n) {
-    if (n.host != null) {
+    if (n.host() != null) {
       hostNodes--;
     }
-    byId.remove(n.id);
+    byId.remove(n.id());
     victims.remove(n);
   }
 }

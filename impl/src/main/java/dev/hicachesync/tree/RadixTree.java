@@ -42,12 +42,7 @@ public final class RadixTree {
     this.withHashes = withHashes;
     this.nodes = new NodeIndex(this, victims, pageSize, withHashes);
     this.evictor = new Evictor(this, victims, nodes);
-    this.root = new TreeNode(0);
-    root.key = new int[0];
-    root.device = new int[0];
-    root.host = new int[0];
-    root.hashes = withHashes ? new PageKey[0] : null;
-    root.lockRef = 1; // never evicted
+    this.root = TreeNode.root(withHashes); // never evicted
     nodes.add(root);
   }
 
@@ -125,15 +120,15 @@ public final class RadixTree {
       if (child == null) {
         break;
       }
-      if (child.device != null && host == 0) {
-        device += child.key.length;
+      if (child.device() != null && host == 0) {
+        device += child.key().length;
         lastDevice = child;
-      } else if (child.host != null) {
-        host += child.key.length;
+      } else if (child.host() != null) {
+        host += child.key().length;
       } else {
         break; // unreachable by the residency invariant; stop rather than count a hole
       }
-      pos += child.key.length;
+      pos += child.key().length;
       node = child;
     }
     mutations = Mix64.mix(Mix64.mix(mutations, 1), pos);
@@ -165,15 +160,15 @@ public final class RadixTree {
         break;
       }
       int from = pos / pageSize;
-      int n = child.key.length / pageSize;
-      if (child.device == null) {
+      int n = child.key().length / pageSize;
+      if (child.device() == null) {
         setDevice(child, Arrays.copyOfRange(devicePages, from, from + n));
-      } else if (!Arrays.equals(child.device, 0, n, devicePages, from, from + n)) {
+      } else if (!Arrays.equals(child.device(), 0, n, devicePages, from, from + n)) {
         System.arraycopy(devicePages, from, dup, ndup, n); // the caller's own copy of a cached prefix
         ndup += n;
       }
       path.add(child);
-      pos += child.key.length;
+      pos += child.key().length;
       node = child;
     }
     TreeNode created = null;
@@ -181,7 +176,7 @@ public final class RadixTree {
       int from = pos / pageSize;
       created = nodes.create(node, Arrays.copyOfRange(tokens, pos, len));
       victims.setDevice(created, Arrays.copyOfRange(devicePages, from, pages));
-      mutations = Mix64.mix(mutations, created.device);
+      mutations = Mix64.mix(mutations, created.device());
       victims.touch(created, stamp);
       path.add(created);
     }
@@ -195,7 +190,7 @@ public final class RadixTree {
   public int insertHost(TreeNode anchor, int[] tokens, int[] hostPages) {
     int pages = tokens.length / pageSize;
     long stamp = ++clock;
-    mutations = Mix64.mix(Mix64.mix(Mix64.mix(mutations, 3), anchor.id), pages);
+    mutations = Mix64.mix(Mix64.mix(Mix64.mix(mutations, 3), anchor.id()), pages);
     int len = pages * pageSize;
     TreeNode node = anchor;
     int pos = 0;
@@ -204,14 +199,14 @@ public final class RadixTree {
       if (child == null) {
         break;
       }
-      pos += child.key.length;
+      pos += child.key().length;
       node = child;
     }
     if (pos < len) {
       TreeNode created = nodes.create(node, Arrays.copyOfRange(tokens, pos, len));
-      created.host = Arrays.copyOfRange(hostPages, pos / pageSize, pages);
+      created.setHost(Arrays.copyOfRange(hostPages, pos / pageSize, pages));
       nodes.hostAdded();
-      mutations = Mix64.mix(mutations, created.host);
+      mutations = Mix64.mix(mutations, created.host());
       victims.touch(created, stamp);
     }
     return pos / pageSize;
@@ -222,58 +217,58 @@ public final class RadixTree {
   /** Gives {@code node} its host pages (a write-through starts: BACKUP_PENDING). */
   public void setHost(TreeNode node, int[] hostPages) {
     checkPages(node, hostPages);
-    if (node.host == null) {
+    if (node.host() == null) {
       nodes.hostAdded();
     }
-    node.host = hostPages.clone();
-    mutations = Mix64.mix(Mix64.mix(Mix64.mix(mutations, 4), node.id), node.host);
+    node.setHost(hostPages.clone());
+    mutations = Mix64.mix(Mix64.mix(Mix64.mix(mutations, 4), node.id()), node.host());
   }
 
   /** Gives a host-only {@code node} device pages again (a load-back). */
   public void setDevice(TreeNode node, int[] devicePages) {
     checkPages(node, devicePages);
     victims.setDevice(node, devicePages.clone());
-    mutations = Mix64.mix(Mix64.mix(Mix64.mix(mutations, 5), node.id), node.device);
+    mutations = Mix64.mix(Mix64.mix(Mix64.mix(mutations, 5), node.id()), node.device());
   }
 
   /** Locks {@code node} and its ancestors against device eviction ({@code inc_lock_ref}). */
   public void lockRef(TreeNode node) {
-    for (TreeNode n = node; n != root && n != null; n = n.parent) {
-      n.lockRef++;
+    for (TreeNode n = node; n != root && n != null; n = n.parent()) {
+      n.incLockRef();
     }
-    mutations = Mix64.mix(Mix64.mix(mutations, 6), node.id);
+    mutations = Mix64.mix(Mix64.mix(mutations, 6), node.id());
   }
 
   /** Undoes one {@link #lockRef} ({@code dec_lock_ref}). */
   public void unlockRef(TreeNode node) {
-    for (TreeNode n = node; n != root && n != null; n = n.parent) {
-      if (n.lockRef <= 0) {
+    for (TreeNode n = node; n != root && n != null; n = n.parent()) {
+      if (n.lockRef() <= 0) {
         throw new IllegalStateException("lock_ref below 0 on " + n);
       }
-      n.lockRef--;
+      n.decLockRef();
     }
-    mutations = Mix64.mix(Mix64.mix(mutations, 7), node.id);
+    mutations = Mix64.mix(Mix64.mix(mutations, 7), node.id());
   }
 
   /** Protects {@code node}'s host pages from host eviction ({@code protect_host}). */
   public void protectHost(TreeNode node) {
-    node.hostRef++;
-    mutations = Mix64.mix(Mix64.mix(mutations, 8), node.id);
+    node.incHostRef();
+    mutations = Mix64.mix(Mix64.mix(mutations, 8), node.id());
   }
 
   /** Undoes one {@link #protectHost} ({@code release_host}). */
   public void releaseHost(TreeNode node) {
-    if (node.hostRef <= 0) {
+    if (node.hostRef() <= 0) {
       throw new IllegalStateException("host protection below 0 on " + node);
     }
-    node.hostRef--;
-    mutations = Mix64.mix(Mix64.mix(mutations, 9), node.id);
+    node.decHostRef();
+    mutations = Mix64.mix(Mix64.mix(mutations, 9), node.id());
   }
 
   /** Counts a hit on {@code node} and returns the new count ({@code write_through_selective}). */
   public int incHit(TreeNode node) {
-    mutations = Mix64.mix(Mix64.mix(mutations, 10), node.id);
-    return ++node.hitCount;
+    mutations = Mix64.mix(Mix64.mix(mutations, 10), node.id());
+    return node.incHitCount();
   }
 
   // ---------------------------------------------------------------- eviction
@@ -337,12 +332,12 @@ public final class RadixTree {
 
   /** Mixes the creation of {@code n} below {@code parent}: both ids, then the node's key. */
   void mixCreated(TreeNode n, TreeNode parent) {
-    mutations = Mix64.mix(Mix64.mix(Mix64.mix(mutations, 13), n.id), parent.id);
+    mutations = Mix64.mix(Mix64.mix(Mix64.mix(mutations, 13), n.id()), parent.id());
     mutations = n.mixKeyInto(mutations); // = Mix64.mix(mutations, key), and the node's key fingerprint
   }
 
   private void checkPages(TreeNode node, int[] pages) {
-    if (pages.length * pageSize != node.key.length) {
+    if (pages.length * pageSize != node.key().length) {
       throw new IllegalArgumentException(pages.length + " pages for " + node);
     }
   }
