@@ -1,6 +1,5 @@
 package dev.hicachesync.tree;
 
-import dev.hicachesync.storage.PageKey;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
