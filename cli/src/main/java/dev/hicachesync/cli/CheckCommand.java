@@ -147,7 +147,7 @@ public final class CheckCommand implements Callable<Integer> {
   int width;
 
   /** Where each counterexample goes after the text report (a report writer can replace it). */
-  Counterexamples counterexamples = Counterexamples.NONE;
+  private Counterexamples counterexamples = Counterexamples.NONE;
 
   @Override
   public Integer call() {

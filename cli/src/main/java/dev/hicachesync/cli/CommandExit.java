@@ -6,10 +6,15 @@ package dev.hicachesync.cli;
  */
 final class CommandExit extends RuntimeException {
   private static final long serialVersionUID = 1L;
-  final int code;
+  private final int code;
 
   CommandExit(int code, String message) {
     super(message, null, false, false);
     this.code = code;
+  }
+
+  /** The exit code the command returns. */
+  int code() {
+    return code;
   }
 }

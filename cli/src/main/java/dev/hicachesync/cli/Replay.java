@@ -20,13 +20,13 @@ import java.util.Locale;
  */
 final class Replay {
 
-  final WorkloadOptions options;
-  final List<MooncakeRequest> trace;
-  final PrefixReuseOracle.Result oracle;
-  final int devicePages;
-  final int hostPages;
-  final StorageMode storage;
-  final long storagePages;
+  private final WorkloadOptions options;
+  private final List<MooncakeRequest> trace;
+  private final PrefixReuseOracle.Result oracle;
+  private final int devicePages;
+  private final int hostPages;
+  private final StorageMode storage;
+  private final long storagePages;
 
   Replay(WorkloadOptions options, List<MooncakeRequest> trace, int devicePages, int hostPages,
       StorageMode storage, long storagePages) {
@@ -38,6 +38,14 @@ final class Replay {
     this.storage = storage;
     this.storagePages = storagePages;
   }
+
+  WorkloadOptions options() { return options; }
+  List<MooncakeRequest> trace() { return trace; }
+  PrefixReuseOracle.Result oracle() { return oracle; }
+  int devicePages() { return devicePages; }
+  int hostPages() { return hostPages; }
+  StorageMode storage() { return storage; }
+  long storagePages() { return storagePages; }
 
   /** The L3 capacity in words: {@code off}, {@code unbounded}, or pages and GB per rank. */
   static String l3(StorageMode storage, long pages, long pageBytes) {
@@ -63,8 +71,8 @@ final class Replay {
     SimStats s = r.stats();
     double gib = 1024.0 * 1024.0 * 1024.0;
     long pb = options.pageBytes();
-    long hit = s.deviceHitTokens + s.hostHitTokens + s.storageHitTokens;
-    TierHits b = MooncakeWorkload.hitsOf(s.domainWorkloads);
+    long hit = s.deviceHitTokens() + s.hostHitTokens() + s.storageHitTokens();
+    TierHits b = MooncakeWorkload.hitsOf(s.domainWorkloads());
     return String.format(Locale.ROOT,
         "trace prefix reuse (oracle, unbounded cache): tokens %d/%d = %.4f, 512-token blocks %d/%d = %.4f%n"
             + "replay hit ratio (tokens): L1 %.4f, L2 loaded back %.4f, L3 prefetched %.4f, miss %.4f, "
@@ -76,16 +84,16 @@ final class Replay {
             + "prefetches: revoked %d, terminated early %d, completed %d (issued %d, aborted waiting %d)",
         oracle.hitTokens(), oracle.inputTokens(), oracle.tokenRatio(), oracle.hitBlocks(),
         oracle.inputBlocks(), oracle.blockRatio(),
-        s.rate(s.deviceHitTokens), s.rate(s.hostHitTokens), s.rate(s.storageHitTokens),
-        s.rate(s.computedTokens), s.rate(hit), s.admitted, trace.size(),
-        s.aborted == 0 ? "" : ", " + s.aborted + " aborted waiting", // a soak's aborts: never admitted, no tiers
+        s.rate(s.deviceHitTokens()), s.rate(s.hostHitTokens()), s.rate(s.storageHitTokens()),
+        s.rate(s.computedTokens()), s.rate(hit), s.admitted(), trace.size(),
+        s.aborted() == 0 ? "" : ", " + s.aborted() + " aborted waiting", // a soak's aborts: never admitted, no tiers
         b.blockRatio(TierHits.Tier.L1), b.blockRatio(TierHits.Tier.L2), b.blockRatio(TierHits.Tier.L3),
         b.blockRatio(TierHits.Tier.MISS), b.totalBlockRatio(), b.inputBlocks() - b.blocks(TierHits.Tier.MISS),
         b.inputBlocks(),
-        pb / 1024, s.deviceToHostPages * pb / gib, s.hostToDevicePages * pb / gib,
-        s.storageReadPages * pb / gib, s.storageWritePages * pb / gib,
-        s.prefetchesRevoked, s.prefetchesTerminated - s.prefetchesCompleted, s.prefetchesCompleted, s.prefetchesIssued,
-        s.prefetchesAborted);
+        pb / 1024, s.deviceToHostPages() * pb / gib, s.hostToDevicePages() * pb / gib,
+        s.storageReadPages() * pb / gib, s.storageWritePages() * pb / gib,
+        s.prefetchesRevoked(), s.prefetchesTerminated() - s.prefetchesCompleted(), s.prefetchesCompleted(), s.prefetchesIssued(),
+        s.prefetchesAborted());
   }
 
   private static String fmt(double d) {

@@ -19,7 +19,7 @@ final class RunFailures {
     String prefix = "hicache-sync " + command + ": ";
     if (e instanceof CommandExit exit) {
       System.err.println(prefix + firstLine(exit.getMessage()));
-      return exit.code;
+      return exit.code();
     }
     for (Throwable t = e; t != null; t = t.getCause()) {
       if (t instanceof StorageRootException) {

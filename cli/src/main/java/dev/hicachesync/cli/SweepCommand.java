@@ -164,13 +164,13 @@ public final class SweepCommand implements Callable<Integer> {
       for (double ratio : hostRatios) {
         SimResult r = replay(base, trace, device, policy, ratio);
         SimStats s = r.stats();
-        double l1 = s.rate(s.deviceHitTokens);
-        double l2 = s.rate(s.hostHitTokens);
-        double l3 = s.rate(s.storageHitTokens);
+        double l1 = s.rate(s.deviceHitTokens());
+        double l2 = s.rate(s.hostHitTokens());
+        double l3 = s.rate(s.storageHitTokens());
         points.add(new SweepPoint(policy, ratio, l1, l2, l3, l1 + l2 + l3));
         diverged |= !r.ok();
         stdout.printf(Locale.ROOT, "  %-24s host ratio %-5s total %.4f  admitted %d/%d  %.1f s  divergence: %s%n",
-            policy, ratio, l1 + l2 + l3, s.admitted, trace.size(), r.elapsedMillis() / 1000.0,
+            policy, ratio, l1 + l2 + l3, s.admitted(), trace.size(), r.elapsedMillis() / 1000.0,
             r.divergence() == null ? "none" + (r.ok() ? "" : ", NOT QUIET: " + r.quiescence().get(0))
                 : r.divergence().invariant() + " at step " + r.divergence().step());
       }

@@ -91,7 +91,7 @@ public final class HitRatioChart {
     }
     XYSeriesCollection data = new XYSeriesCollection();
     byPolicy.values().forEach(data::addSeries);
-    NumberAxis y = new NumberAxis(tier.label);
+    NumberAxis y = new NumberAxis(tier.label());
     y.setAutoRangeIncludesZero(true);
     y.setLabelFont(new Font(Font.SANS_SERIF, Font.PLAIN, 11));
     XYLineAndShapeRenderer lines = new XYLineAndShapeRenderer(true, true);

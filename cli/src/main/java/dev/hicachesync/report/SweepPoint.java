@@ -33,10 +33,15 @@ public record SweepPoint(String writePolicy, double hostRatio, double l1, double
     L3("L3 storage hits (prefetched)"),
     TOTAL("total hit ratio");
 
-    final String label;
+    private final String label;
 
     Tier(String label) {
       this.label = label;
+    }
+
+    /** The tier's axis label. */
+    String label() {
+      return label;
     }
   }
 }

@@ -6,16 +6,10 @@ import dev.hicachesync.collective.ProcessGroup;
 import dev.hicachesync.sync.GroupRegistry;
 import dev.hicachesync.topology.RankCoord;
 import dev.hicachesync.topology.Topology;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.TreeSet;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.logging.Level;
@@ -23,21 +17,6 @@ import java.util.logging.Logger;
 import org.jgroups.Address;
 import org.jgroups.BytesMessage;
 import org.jgroups.JChannel;
-import org.jgroups.Message;
-import org.jgroups.Receiver;
-import org.jgroups.View;
-import org.jgroups.protocols.FD_ALL3;
-import org.jgroups.protocols.FD_SOCK2;
-import org.jgroups.protocols.FRAG4;
-import org.jgroups.protocols.MERGE3;
-import org.jgroups.protocols.TCP;
-import org.jgroups.protocols.TCPPING;
-import org.jgroups.protocols.UNICAST3;
-import org.jgroups.protocols.VERIFY_SUSPECT2;
-import org.jgroups.protocols.pbcast.GMS;
-import org.jgroups.protocols.pbcast.NAKACK2;
-import org.jgroups.protocols.pbcast.STABLE;
-import org.jgroups.stack.Protocol;
 
 /**
  * One rank process's membership in its world: a JGroups channel, the start-up handshake, and the state behind
@@ -45,15 +24,19 @@ import org.jgroups.stack.Protocol;
  *
  * <p>Liveness: a killed process closes its sockets and the failure detector drops it at once; a stopped one
  * ({@code SIGSTOP}) keeps them open, and would look like a peer that merely does not call. So every node sends a
- * small {@code BEAT} to the world every {@link #beatIntervalMillis} from a thread of its own, and remembers when
- * it last heard from each rank: past a collective's timeout, a missing member that has been silent for {@link
- * #silenceMillis} is lost (named, like a killed one), while one whose beats still arrive is alive but elsewhere,
+ * small {@code BEAT} to the world every {@link Liveness#beatIntervalMillis} from a thread of its own, and remembers
+ * when it last heard from each rank: past a collective's timeout, a missing member that has been silent for {@link
+ * Liveness#silenceMillis} is lost (named, like a killed one), while one whose beats still arrive is alive but elsewhere,
  * and the timeout stands (a protocol hang).
  *
- * <p>Threads: JGroups' delivery threads call {@link #receive} and {@link #viewAccepted}; each group handle is
+ * <p>Threads: JGroups' delivery threads call {@link Inbound}'s {@code receive} and {@code viewAccepted}; each group handle is
  * used by one thread of this rank (its owner, as with the in-JVM fabric); one lock guards all of the node's
  * state and one condition wakes every waiter when anything changes (calls are few and small, so a waiter
  * re-checking its own predicate costs nothing worth a finer scheme).
+ *
+ * <p>The node's state is split by concern, all under that one lock: {@link Membership} (the handshake, the view,
+ * the lost ranks), {@link Liveness} (beats and silence), {@link Mailboxes} (calls and pipe messages received),
+ * {@link Inbound} (what arrives, dispatched to those); this class opens the channel and hands out the groups.
  */
 public final class ClusterNode implements AutoCloseable {
   // Held strongly once quietened: java.util.logging keeps loggers weakly and would forget the level.
@@ -75,28 +58,18 @@ public final class ClusterNode implements AutoCloseable {
   private final Condition changed = lock.newCondition();
 
   // Guarded by lock.
-  private final Address[] addressOf;
-  private final Map<Address, Integer> rankOf = new HashMap<>();
-  private final TreeSet<Integer> lost = new TreeSet<>();
-  /** Peers this node has answered a hello from (each gets one direct hello back). */
-  private final java.util.Set<Address> greeted = new java.util.HashSet<>();
-  private String refusal;
+  private final Membership members;
+  private final Liveness liveness;
+  private final Mailboxes mail = new Mailboxes();
+  private final Inbound inbound;
   private boolean closed;
-  /** When this node last heard anything from each rank ({@link System#nanoTime}); set at join for all. */
-  private final long[] lastHeard;
-  /** Ranks declared lost for their silence (a subset of {@link #lost}), for the error's wording. */
-  private final TreeSet<Integer> silent = new TreeSet<>();
-  private volatile java.util.concurrent.ScheduledExecutorService beats;
-  /** Group name → call number → contributions by rank (the own one included). */
-  private final Map<String, Map<Long, Map<Integer, WireCall>>> contributions = new HashMap<>();
-  /** "from>to" → messages received and not yet taken. */
-  private final Map<String, ArrayDeque<long[]>> pipeInbox = new HashMap<>();
 
   private ClusterNode(ClusterConfig cfg, JChannel channel) {
     this.cfg = cfg;
     this.channel = channel;
-    this.addressOf = new Address[cfg.world()];
-    this.lastHeard = new long[cfg.world()];
+    this.members = new Membership(cfg);
+    this.liveness = new Liveness(cfg, channel, lock, changed, members);
+    this.inbound = new Inbound(cfg, channel, lock, changed, members, liveness, mail);
   }
 
   /**
@@ -109,12 +82,12 @@ public final class ClusterNode implements AutoCloseable {
   public static ClusterNode join(ClusterConfig cfg, Duration startTimeout) throws ClusterStartException {
     JChannel channel;
     try {
-      channel = new JChannel(stack(cfg)).name("rank-" + cfg.rank());
+      channel = new JChannel(ClusterStack.of(cfg)).name("rank-" + cfg.rank());
     } catch (Exception e) {
       throw new ClusterStartException("rank " + cfg.rank() + ": cannot build the JGroups stack: " + e.getMessage(), e);
     }
     ClusterNode node = new ClusterNode(cfg, channel);
-    channel.setReceiver(node.receiver());
+    channel.setReceiver(node.inbound);
     channel.setDiscardOwnMessages(true);
     try {
       channel.connect(cfg.clusterName());
@@ -129,7 +102,7 @@ public final class ClusterNode implements AutoCloseable {
       node.close();
       throw e;
     }
-    node.startBeats();
+    node.liveness.start();
     return node;
   }
 
@@ -142,7 +115,7 @@ public final class ClusterNode implements AutoCloseable {
   public List<Integer> lostRanks() {
     lock.lock();
     try {
-      return List.copyOf(lost);
+      return List.copyOf(members.lostLocked());
     } finally {
       lock.unlock();
     }
@@ -219,50 +192,8 @@ public final class ClusterNode implements AutoCloseable {
     } finally {
       lock.unlock();
     }
-    if (beats != null) {
-      beats.shutdownNow();
-    }
+    liveness.stop();
     channel.close();
-  }
-
-  /** Starts this node's beats: one small message to the world per {@link #beatIntervalMillis}. */
-  private void startBeats() {
-    long now = System.nanoTime();
-    lock.lock();
-    try {
-      java.util.Arrays.fill(lastHeard, now); // everyone said hello just now
-    } finally {
-      lock.unlock();
-    }
-    byte[] beat = Wire.beat(cfg.rank());
-    beats = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "cluster-beat-" + cfg.rank());
-      t.setDaemon(true);
-      return t;
-    });
-    long every = beatIntervalMillis(cfg);
-    beats.scheduleAtFixedRate(() -> {
-      try {
-        Message m = new BytesMessage(null, beat);
-        m.setFlag(Message.Flag.OOB, Message.Flag.DONT_BUNDLE, Message.Flag.NO_RELIABILITY);
-        channel.send(m);
-      } catch (Exception e) {
-        // closing: the peers see this node leave instead
-      }
-    }, every, every, TimeUnit.MILLISECONDS);
-  }
-
-  /** How often a node beats: a tenth of the collective timeout, between 50 and 500 ms. */
-  static long beatIntervalMillis(ClusterConfig cfg) {
-    return Math.max(50, Math.min(500, cfg.timeout().toMillis() / 10));
-  }
-
-  /**
-   * How long a rank must have been silent (no beat, no message) to be lost rather than late: five beats, at least
-   * two seconds (a loaded machine delays a beat; it does not stop five in a row).
-   */
-  static long silenceMillis(ClusterConfig cfg) {
-    return Math.max(2_000, 5 * beatIntervalMillis(cfg));
   }
 
   // ---- used by RemoteGroup and RemotePipe ----
@@ -275,6 +206,21 @@ public final class ClusterNode implements AutoCloseable {
     return cfg.timeout();
   }
 
+  /** The members' calls and pipe messages received. Guarded by {@link #lock()}. */
+  Mailboxes mail() {
+    return mail;
+  }
+
+  /** The lost ranks, ascending. Caller holds the lock. */
+  TreeSet<Integer> lostLocked() {
+    return members.lostLocked();
+  }
+
+  /** Beats and silence: which missing members are stopped rather than late. Guarded by {@link #lock()}. */
+  Liveness liveness() {
+    return liveness;
+  }
+
   /** Records this rank's contribution and sends it to the other members. Caller holds no lock. */
   void contribute(String group, long seq, List<Integer> members, WireCall call) {
     byte[] bytes = Wire.call(group, seq, cfg.rank(), call);
@@ -284,94 +230,6 @@ public final class ClusterNode implements AutoCloseable {
         send(m, bytes);
       }
     }
-  }
-
-  /** Returns the contributions to {@code group}'s call {@code seq} so far, by rank. Caller holds the lock. */
-  Map<Integer, WireCall> contributionsLocked(String group, long seq) {
-    return contributions.computeIfAbsent(group, g -> new HashMap<>()).computeIfAbsent(seq, s -> new HashMap<>());
-  }
-
-  /** Forgets a completed call. Caller holds the lock. */
-  void forgetLocked(String group, long seq) {
-    Map<Long, Map<Integer, WireCall>> calls = contributions.get(group);
-    if (calls != null) {
-      calls.remove(seq);
-    }
-  }
-
-  /** Returns the members that left the world, ascending. Caller holds the lock. */
-  TreeSet<Integer> lostLocked() {
-    return lost;
-  }
-
-  /** Whether {@code rank} was declared lost for its silence (not seen leaving). Caller holds the lock. */
-  boolean silentLocked(int rank) {
-    return silent.contains(rank);
-  }
-
-  /**
-   * Past a collective's deadline: declares lost the {@code missing} members silent for {@link #silenceMillis}
-   * (added to the lost ranks, every waiter woken, every peer told with a {@code LOST} message so that it names
-   * them too) and returns them; empty when none is. Caller holds the lock.
-   */
-  List<Integer> declareSilentLocked(List<Integer> missing) {
-    long now = System.nanoTime();
-    long silence = TimeUnit.MILLISECONDS.toNanos(silenceMillis(cfg));
-    List<Integer> gone = new ArrayList<>();
-    for (int r : missing) {
-      if (now - lastHeard[r] >= silence && !lost.contains(r)) {
-        gone.add(r);
-      }
-    }
-    for (int r : gone) {
-      lost.add(r);
-      silent.add(r);
-      sendLater(Wire.lost(cfg.rank(), r));
-    }
-    if (!gone.isEmpty()) {
-      changed.signalAll();
-    }
-    return gone;
-  }
-
-  /**
-   * When a waiter past its deadline stops waiting for members it still hears from: after {@link #silenceMillis}
-   * and two beats more, a member stopped at the deadline is silent long enough to be named, and a member stopped
-   * elsewhere is named by the peer that waits for it (its {@code LOST} message arrives here).
-   */
-  long aliveGraceNanos() {
-    return TimeUnit.MILLISECONDS.toNanos(silenceMillis(cfg) + 2 * beatIntervalMillis(cfg));
-  }
-
-  /** When {@code rank} could next be found silent ({@link System#nanoTime}). Caller holds the lock. */
-  long silentAtLocked(int rank) {
-    return lastHeard[rank] + TimeUnit.MILLISECONDS.toNanos(silenceMillis(cfg));
-  }
-
-  /** Sends {@code bytes} to the world from the beat thread (the caller holds the lock; a send may block). */
-  private void sendLater(byte[] bytes) {
-    java.util.concurrent.ScheduledExecutorService b = beats;
-    Runnable send = () -> {
-      try {
-        channel.send(new BytesMessage(null, bytes));
-      } catch (Exception e) {
-        // closing: nothing to tell
-      }
-    };
-    if (b != null) {
-      try {
-        b.execute(send);
-        return;
-      } catch (java.util.concurrent.RejectedExecutionException e) {
-        return; // closed
-      }
-    }
-    send.run();
-  }
-
-  /** How long ago this node last heard from {@code rank}, in ms. Caller holds the lock. */
-  long silentForMillisLocked(int rank) {
-    return millis(System.nanoTime() - lastHeard[rank]);
   }
 
   boolean closedLocked() {
@@ -392,18 +250,13 @@ public final class ClusterNode implements AutoCloseable {
     send(to, Wire.pipe(from, to, seq, values));
   }
 
-  /** Returns the inbox of pipe {@code from->to}. Caller holds the lock. */
-  ArrayDeque<long[]> inboxLocked(int from, int to) {
-    return pipeInbox.computeIfAbsent(from + ">" + to, k -> new ArrayDeque<>());
-  }
-
   // ---- JGroups side ----
 
   private void send(int toRank, byte[] bytes) {
     Address to;
     lock.lock();
     try {
-      to = addressOf[toRank];
+      to = members.addressLocked(toRank);
     } finally {
       lock.unlock();
     }
@@ -420,123 +273,10 @@ public final class ClusterNode implements AutoCloseable {
   private void deposit(String group, long seq, int rank, WireCall call) {
     lock.lock();
     try {
-      contributionsLocked(group, seq).put(rank, call);
+      mail.contributionsLocked(group, seq).put(rank, call);
       changed.signalAll();
     } finally {
       lock.unlock();
-    }
-  }
-
-  private Receiver receiver() {
-    return new Receiver() {
-      @Override
-      public void receive(Message msg) {
-        ClusterNode.this.receive(msg);
-      }
-
-      @Override
-      public void viewAccepted(View view) {
-        ClusterNode.this.viewAccepted(view);
-      }
-    };
-  }
-
-  private void receive(Message msg) {
-    Wire.Decoded d;
-    try {
-      d = Wire.read(msg.getArray(), msg.getOffset(), msg.getLength());
-    } catch (RuntimeException e) {
-      return; // not ours: another application on the cluster name; nothing to pair it with
-    }
-    if (d.type() == Wire.HELLO) {
-      // Answer a peer's first hello directly, before acting on it: greetings sent on a view change can
-      // miss a peer whose view arrives later, and a node that refuses the handshake closes at once, so
-      // without this answer the peer would wait out its start-up timeout instead of refusing too.
-      boolean first;
-      lock.lock();
-      try {
-        first = greeted.add(msg.getSrc());
-      } finally {
-        lock.unlock();
-      }
-      if (first) {
-        sendHello(msg.getSrc());
-      }
-    }
-    lock.lock();
-    try {
-      if (d.rank() >= 0 && d.rank() < cfg.world()) {
-        lastHeard[d.rank()] = System.nanoTime(); // a PIPE's rank is its sender, as every other type's
-      }
-      switch (d.type()) {
-        case Wire.BEAT:
-          return; // heard: nobody waits on a beat
-        case Wire.LOST:
-          if (d.to() >= 0 && d.to() < cfg.world() && d.to() != cfg.rank() && lost.add(d.to())) {
-            silent.add(d.to()); // a peer found it silent past a timeout: this rank names it too
-          }
-          break;
-        case Wire.HELLO:
-          hello(msg.getSrc(), d.rank(), d.identity());
-          break;
-        case Wire.CALL:
-          contributionsLocked(d.group(), d.seq()).put(d.rank(), d.call());
-          break;
-        case Wire.PIPE:
-          inboxLocked(d.rank(), d.to()).addLast(d.values());
-          break;
-        default:
-          break;
-      }
-      changed.signalAll();
-    } finally {
-      lock.unlock();
-    }
-  }
-
-  private void hello(Address src, int rank, String identity) {
-    if (rank < 0 || rank >= cfg.world()) {
-      refusal = "a process claims rank " + rank + ", outside this world of " + cfg.world() + " (rank "
-          + cfg.rank() + " runs " + cfg.identity() + ")";
-      return;
-    }
-    if (!identity.equals(cfg.identity())) {
-      refusal = "handshake refused: rank " + rank + " runs " + identity + "; rank " + cfg.rank() + " runs "
-          + cfg.identity();
-      return;
-    }
-    if (rank == cfg.rank() || (addressOf[rank] != null && !addressOf[rank].equals(src))) {
-      refusal = "two processes claim rank " + rank;
-      return;
-    }
-    addressOf[rank] = src;
-    rankOf.put(src, rank);
-  }
-
-  private void viewAccepted(View view) {
-    lock.lock();
-    try {
-      for (Map.Entry<Address, Integer> e : rankOf.entrySet()) {
-        if (!view.containsMember(e.getKey())) {
-          lost.add(e.getValue());
-        }
-      }
-      changed.signalAll();
-    } finally {
-      lock.unlock();
-    }
-    // A process that joined after our first hello has not heard it: say it again to everyone.
-    sendHello(null);
-  }
-
-  /** Sends this node's hello to {@code to} (null: everyone), past the bundler: it must leave before a close. */
-  private void sendHello(Address to) {
-    try {
-      Message m = new BytesMessage(to, Wire.hello(cfg.rank(), cfg.identity()));
-      m.setFlag(Message.Flag.DONT_BUNDLE);
-      channel.send(m);
-    } catch (Exception e) {
-      // closing; nothing to greet
     }
   }
 
@@ -545,20 +285,15 @@ public final class ClusterNode implements AutoCloseable {
     lock.lock();
     try {
       while (true) {
-        if (refusal != null) {
-          throw new ClusterStartException("rank " + cfg.rank() + ": " + refusal);
+        if (members.refusalLocked() != null) {
+          throw new ClusterStartException("rank " + cfg.rank() + ": " + members.refusalLocked());
         }
-        List<Integer> missing = new ArrayList<>();
-        for (int r = 0; r < cfg.world(); r++) {
-          if (r != cfg.rank() && addressOf[r] == null) {
-            missing.add(r);
-          }
-        }
+        List<Integer> missing = members.missingLocked();
         if (missing.isEmpty()) {
           return;
         }
-        if (!lost.isEmpty()) {
-          throw new ClusterStartException("rank " + cfg.rank() + ": rank(s) " + lost + " left during start-up");
+        if (!members.lostLocked().isEmpty()) {
+          throw new ClusterStartException("rank " + cfg.rank() + ": rank(s) " + members.lostLocked() + " left during start-up");
         }
         if (!awaitChangeLocked(deadline)) {
           throw new ClusterStartException("rank " + cfg.rank() + ": the world did not assemble within "
@@ -571,37 +306,5 @@ public final class ClusterNode implements AutoCloseable {
     } finally {
       lock.unlock();
     }
-  }
-
-  /**
-   * The protocol stack: TCP bound to the configured host (loopback in tests: nothing leaves the machine), a
-   * fixed list of peers instead of multicast discovery, socket-based failure detection (a killed process closes
-   * its sockets: noticed at once) plus heartbeats (a stopped process: noticed after the timeout), reliable FIFO
-   * delivery and fragmentation.
-   */
-  private static Protocol[] stack(ClusterConfig cfg) throws Exception {
-    InetAddress host = InetAddress.getByName(cfg.host());
-    List<InetSocketAddress> peers = new ArrayList<>();
-    for (int p : cfg.ports()) {
-      peers.add(new InetSocketAddress(host, p));
-    }
-    long heartbeatTimeout = Math.max(2_000, cfg.timeout().toMillis());
-    return new Protocol[] {
-      new TCP().setBindAddress(host).setBindPort(cfg.ports().get(cfg.rank())).setPortRange(0),
-      new TCPPING().setInitialHosts(peers).setPortRange(0),
-      new MERGE3(),
-      new FD_SOCK2().setBindAddress(host),
-      new FD_ALL3().setTimeout(heartbeatTimeout).setInterval(Math.max(200, heartbeatTimeout / 8)),
-      new VERIFY_SUSPECT2().setTimeout(500),
-      new NAKACK2(),
-      new UNICAST3(),
-      new STABLE(),
-      new GMS().setJoinTimeout(1_000).printLocalAddress(false),
-      new FRAG4()
-    };
-  }
-
-  static long millis(long nanos) {
-    return TimeUnit.NANOSECONDS.toMillis(nanos);
   }
 }

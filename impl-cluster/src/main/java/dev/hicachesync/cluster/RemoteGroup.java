@@ -95,13 +95,13 @@ final class RemoteGroup implements ProcessGroup {
     node.lock().lock();
     try {
       while (true) {
-        Map<Integer, WireCall> got = node.contributionsLocked(key, seq);
+        Map<Integer, WireCall> got = node.mail().contributionsLocked(key, seq);
         if (got.size() == members.size()) {
           WireCall[] calls = new WireCall[members.size()];
           for (int m = 0; m < calls.length; m++) {
             calls[m] = got.get(members.get(m));
           }
-          node.forgetLocked(key, seq);
+          node.mail().forgetLocked(key, seq);
           for (WireCall c : calls) {
             if (!c.matches(calls[0])) {
               throw fail(new CollectiveMismatchException(mismatch(seq, calls)));
@@ -113,7 +113,7 @@ final class RemoteGroup implements ProcessGroup {
         List<Integer> gone = new ArrayList<>(missing);
         gone.retainAll(node.lostLocked());
         if (!gone.isEmpty()) {
-          boolean quiet = gone.stream().allMatch(node::silentLocked); // found silent by another of this rank's waits
+          boolean quiet = gone.stream().allMatch(node.liveness()::silentLocked); // found silent by another of this rank's waits
           throw fail(new CollectivePeerLostException("rank(s) " + gone + (quiet
               ? " stopped answering (nothing heard from them: a stopped, hung or cut-off process): "
               : " left the world (crash, kill or partition): ") + where(seq, mine)));
@@ -129,10 +129,10 @@ final class RemoteGroup implements ProcessGroup {
         // Past the timeout. A missing member that has been silent (no beat) is stopped (SIGSTOP), hung or cut off:
         // lost, like a killed one. A rank lost anywhere else breaks the world: named, not read as a protocol hang.
         // Only a member that keeps beating past a grace is alive but elsewhere: the timeout stands.
-        List<Integer> silent = node.declareSilentLocked(missing);
+        List<Integer> silent = node.liveness().declareSilentLocked(missing);
         if (!silent.isEmpty()) {
           throw fail(new CollectivePeerLostException("rank(s) " + silent + " stopped answering: no call within the "
-              + node.timeout().toMillis() + " ms timeout and nothing heard for " + node.silentForMillisLocked(silent.get(0))
+              + node.timeout().toMillis() + " ms timeout and nothing heard for " + node.liveness().silentForMillisLocked(silent.get(0))
               + " ms (a stopped, hung or cut-off process): " + where(seq, mine)));
         }
         if (!node.lostLocked().isEmpty()) {
@@ -140,7 +140,7 @@ final class RemoteGroup implements ProcessGroup {
               + " while missing rank(s) " + join(missing) + " did not call within the " + node.timeout().toMillis()
               + " ms timeout: " + where(seq, mine)));
         }
-        long grace = deadline + node.aliveGraceNanos();
+        long grace = deadline + node.liveness().aliveGraceNanos();
         if (now - grace >= 0) {
           throw fail(new CollectiveTimeoutException("collective timeout on " + name + " call #" + seq + " after "
               + node.timeout().toMillis() + " ms: missing rank(s) " + join(missing) + " (alive: still heard from);"
@@ -148,7 +148,7 @@ final class RemoteGroup implements ProcessGroup {
         }
         long next = grace;
         for (int m : missing) {
-          long at = node.silentAtLocked(m);
+          long at = node.liveness().silentAtLocked(m);
           if (at - next < 0) {
             next = at;
           }

@@ -44,7 +44,7 @@ final class RemotePipe implements PipeChannel {
     long deadline = System.nanoTime() + node.timeout().toNanos();
     node.lock().lock();
     try {
-      ArrayDeque<long[]> inbox = node.inboxLocked(from, to);
+      ArrayDeque<long[]> inbox = node.mail().inboxLocked(from, to);
       while (inbox.isEmpty()) {
         if (node.lostLocked().contains(from)) {
           throw new CollectivePeerLostException("rank " + from + " left the world (crash, kill or partition): rank "
@@ -69,7 +69,7 @@ final class RemotePipe implements PipeChannel {
     requireEnd(to, "poll");
     node.lock().lock();
     try {
-      return node.inboxLocked(from, to).pollFirst();
+      return node.mail().inboxLocked(from, to).pollFirst();
     } finally {
       node.lock().unlock();
     }

@@ -145,7 +145,7 @@ class ClusterProcessGroupTest {
     }
     // Past the timeout the waiters give the member the grace a stopped one would need to fall silent: it beats,
     // so it is alive but elsewhere, and the timeout stands (a protocol hang, not a lost rank).
-    long grace = java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(world.get(0).aliveGraceNanos());
+    long grace = java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(world.get(0).liveness().aliveGraceNanos());
     assertTrue(elapsedMs(start) < 1500 + grace + 2000, "took " + elapsedMs(start) + " ms");
   }
 

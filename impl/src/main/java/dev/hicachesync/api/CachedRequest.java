@@ -9,24 +9,77 @@ import dev.hicachesync.tree.TreeNode;
  * HiCacheRank#allocForDecode} and {@link HiCacheRank#cacheFinishedReq}. Scheduler thread only.
  */
 public final class CachedRequest {
-  final String rid;
-  int[] tokens;
-  int[] pages;
-  int[] fresh;
-  TreeNode locked;
+  private final String rid;
+  private int[] tokens;
+  private int[] pages;
+  private int[] fresh;
+  private TreeNode locked;
   /** Pages {@link HiCacheRank#allocForDecode} allocated that {@link HiCacheRank#cacheFinishedReq} inserts. */
-  boolean decodePending;
-  boolean finished;
+  private boolean decodePending;
+  private boolean finished;
   /** Tokens of the prompt a storage prefetch brought in (taken at admission). */
-  int prefetchedTokens;
+  private final int prefetchedTokens;
 
-  CachedRequest(String rid, int[] tokens, int[] pages, int[] fresh, TreeNode locked) {
+  CachedRequest(String rid, int[] tokens, int[] pages, int[] fresh, TreeNode locked, int prefetchedTokens) {
     this.rid = rid;
     this.tokens = tokens;
     this.pages = pages;
     this.fresh = fresh;
     this.locked = locked;
+    this.prefetchedTokens = prefetchedTokens;
   }
+
+  // ---------------------------------------------------------------- the request's life ({@link RequestPages})
+
+  /** The request's tokens so far (not a copy: the caller only reads). */
+  int[] tokensHeld() {
+    return tokens;
+  }
+
+  /** The device pages of the request's whole pages so far (not a copy: the caller only reads). */
+  int[] pagesHeld() {
+    return pages;
+  }
+
+  /** The tree node the request keeps locked. */
+  TreeNode locked() {
+    return locked;
+  }
+
+  /** The request now keeps {@code node} locked instead (the caller moved the lock). */
+  void relock(TreeNode node) {
+    this.locked = node;
+  }
+
+  /** Decode grew the request to {@code allTokens} over {@code allPages}, {@code freshPages} of them new. */
+  void grewForDecode(int[] allTokens, int[] allPages, int[] freshPages) {
+    this.tokens = allTokens;
+    this.pages = allPages;
+    this.fresh = freshPages;
+    this.decodePending = true;
+  }
+
+  /** Whether decode pages wait to be inserted at finish. */
+  boolean decodePending() {
+    return decodePending;
+  }
+
+  /** The decode pages were inserted. */
+  void decodeInserted() {
+    this.decodePending = false;
+  }
+
+  /** Whether {@link HiCacheRank#cacheFinishedReq} has run. */
+  boolean finished() {
+    return finished;
+  }
+
+  /** {@link HiCacheRank#cacheFinishedReq} has run. */
+  void finish() {
+    this.finished = true;
+  }
+
+  // ---------------------------------------------------------------- the engine's view
 
   /** Returns the request id. */
   public String rid() {

@@ -211,7 +211,7 @@ public final class HiCacheRank implements AutoCloseable {
    */
   public boolean prefetchFromStorage(String rid, PrefixMatch m) {
     enter(SchedulerCall.PREFETCH_FROM_STORAGE);
-    return controller.prefetchFromStorage(Objects.requireNonNull(rid, "rid"), m.result, m.tokens);
+    return controller.prefetchFromStorage(Objects.requireNonNull(rid, "rid"), m.result(), m.tokens());
   }
 
   /**
@@ -250,7 +250,7 @@ public final class HiCacheRank implements AutoCloseable {
    */
   public int initLoadBack(PrefixMatch m) {
     enter(SchedulerCall.INIT_LOAD_BACK);
-    return controller.loadBack(m.result);
+    return controller.loadBack(m.result());
   }
 
   /**
@@ -276,7 +276,7 @@ public final class HiCacheRank implements AutoCloseable {
    * <p>Thread: scheduler. Collectives: none. Order: free (it changes nothing every rank must agree on).
    */
   public boolean isLoaded(CachedRequest req) {
-    return controller.loaded(req.pages);
+    return controller.loaded(req.pagesHeld());
   }
 
   /**
@@ -294,7 +294,7 @@ public final class HiCacheRank implements AutoCloseable {
    * later).
    */
   public void awaitLoaded(CachedRequest req) {
-    controller.awaitLoaded(req.pages);
+    controller.awaitLoaded(req.pagesHeld());
   }
 
   /**

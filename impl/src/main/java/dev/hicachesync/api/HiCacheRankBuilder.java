@@ -10,14 +10,14 @@ import java.util.function.LongSupplier;
  * Builds a {@link HiCacheRank} ({@link HiCacheRank#builder}); every setter returns it. Any thread, once.
  */
 public final class HiCacheRankBuilder {
-  final HiCacheConfig config;
-  RankGroups groups;
-  HiCacheStorage storage = HiCacheStorage.NONE;
-  TraceRecorder traceRecorder = TraceRecorder.NONE;
-  LongSupplier traceStep;
-  ThreadMode threadMode = ThreadMode.STEPPED;
-  DeviceTier deviceTier;
-  HostLayout hostLayout = HostLayout.PAGE_FIRST;
+  private final HiCacheConfig config;
+  private RankGroups groups;
+  private HiCacheStorage storage = HiCacheStorage.NONE;
+  private TraceRecorder traceRecorder = TraceRecorder.NONE;
+  private LongSupplier traceStep;
+  private ThreadMode threadMode = ThreadMode.STEPPED;
+  private DeviceTier deviceTier;
+  private HostLayout hostLayout = HostLayout.PAGE_FIRST;
 
   HiCacheRankBuilder(HiCacheConfig config) {
     this.config = Objects.requireNonNull(config, "config");
@@ -80,4 +80,15 @@ public final class HiCacheRankBuilder {
   public HiCacheRank build() {
     return RankWiring.build(this);
   }
+
+  // ---------------------------------------------------------------- what was set, for {@link RankWiring}
+
+  HiCacheConfig config() { return config; }
+  RankGroups groups() { return groups; }
+  HiCacheStorage storage() { return storage; }
+  TraceRecorder traceRecorder() { return traceRecorder; }
+  LongSupplier traceStep() { return traceStep; }
+  ThreadMode threadMode() { return threadMode; }
+  DeviceTier deviceTier() { return deviceTier; }
+  HostLayout hostLayout() { return hostLayout; }
 }

@@ -13,7 +13,7 @@ public final class HiCacheStorage {
   /** No L3: prefetch and storage backup are off. */
   public static final HiCacheStorage NONE = new HiCacheStorage(null);
 
-  final StorageBackend backend;
+  private final StorageBackend backend;
 
   private HiCacheStorage(StorageBackend backend) {
     this.backend = backend;
@@ -42,5 +42,10 @@ public final class HiCacheStorage {
   @Override
   public String toString() {
     return backend == null ? "storage off" : backend.describe();
+  }
+
+  /** The backend, or null for {@link #NONE}. */
+  StorageBackend backend() {
+    return backend;
   }
 }

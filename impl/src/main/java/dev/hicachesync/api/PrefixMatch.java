@@ -9,12 +9,22 @@ import dev.hicachesync.tree.MatchResult;
  * use it in the same step. Scheduler thread only.
  */
 public final class PrefixMatch {
-  final int[] tokens;
-  final MatchResult result;
+  private final int[] tokens;
+  private final MatchResult result;
 
   PrefixMatch(int[] tokens, MatchResult result) {
     this.tokens = tokens;
     this.result = result;
+  }
+
+  /** The query's tokens (not a copy: the callers in this package only read). */
+  int[] tokens() {
+    return tokens;
+  }
+
+  /** The tree's match. */
+  MatchResult result() {
+    return result;
   }
 
   /** Returns the matched tokens' sequence length (the whole query). */

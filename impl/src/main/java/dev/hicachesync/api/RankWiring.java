@@ -24,8 +24,8 @@ final class RankWiring {
   private RankWiring() {}
 
   static HiCacheRank build(HiCacheRankBuilder b) {
-    HiCacheConfig config = b.config;
-    RankGroups groups = b.groups;
+    HiCacheConfig config = b.config();
+    RankGroups groups = b.groups();
     if (groups == null) {
       throw new IllegalArgumentException("rank " + config.rank() + ": no process groups (Builder.groups)");
     }
@@ -41,7 +41,7 @@ final class RankWiring {
       checkMembers(config, "completion attn_tp", groups.completionAttnTp().members(), t.attnTpGroup(r));
       checkMembers(config, "completion attn_cp", groups.completionAttnCp().members(), t.attnCpGroup(r));
       checkMembers(config, "completion cp_tp", groups.completionCpTp().members(), t.cpTpGroup(r));
-    } else if (config.version() == ProtocolVersion.UNIFIED && b.threadMode == ThreadMode.FREE_RUNNING) {
+    } else if (config.version() == ProtocolVersion.UNIFIED && b.threadMode() == ThreadMode.FREE_RUNNING) {
       throw new IllegalArgumentException("rank " + r + ": version unified free-running needs the completion-sync "
           + "groups (RankGroups' completion*, #27010): on the prefetch groups S7 and the completion sync race");
     }
@@ -50,14 +50,14 @@ final class RankWiring {
       throw new IllegalArgumentException("rank " + r + " is stage " + c.pp() + " of " + t.pp()
           + ": it needs a channel from the previous stage iff pp_rank > 0 and to the next iff not last");
     }
-    if (b.deviceTier != null && b.deviceTier.capacityPages() < config.devicePages()) {
-      throw new IllegalArgumentException("rank " + r + ": the device tier has " + b.deviceTier.capacityPages()
+    if (b.deviceTier() != null && b.deviceTier().capacityPages() < config.devicePages()) {
+      throw new IllegalArgumentException("rank " + r + ": the device tier has " + b.deviceTier().capacityPages()
           + " pages, the configuration's devicePages is " + config.devicePages());
     }
     String name = "rank" + r;
-    ControllerThreads threads = b.threadMode == ThreadMode.STEPPED ? ControllerThreads.stepped(name)
+    ControllerThreads threads = b.threadMode() == ThreadMode.STEPPED ? ControllerThreads.stepped(name)
         : ControllerThreads.freeRunning(name);
-    StepEnvironment stepped = b.threadMode == ThreadMode.STEPPED ? new StepEnvironment() : null;
+    StepEnvironment stepped = b.threadMode() == ThreadMode.STEPPED ? new StepEnvironment() : null;
     FreeRunningEnvironment free = stepped == null ? new FreeRunningEnvironment(threads) : null;
     ControllerEnv env = stepped != null ? threads.around(stepped) : free;
     CallOrder order = new CallOrder(r);
@@ -65,15 +65,15 @@ final class RankWiring {
         stamped(groups.cpTp(), order), null, groups.fromPrev(), groups.toNext());
     SyncGroups pf = new SyncGroups(groups.prefetchAttnTp(), groups.prefetchAttnCp(), groups.prefetchCpTp(),
         t.pp() > 1 ? groups.prefetchPp() : null, null, null);
-    TraceInstrumentation traced = TraceInstrumentation.of(config.version(), sched, pf, b.traceRecorder,
-        SyncObserver.NONE, config.pageSize(), b.traceStep);
+    TraceInstrumentation traced = TraceInstrumentation.of(config.version(), sched, pf, b.traceRecorder(),
+        SyncObserver.NONE, config.pageSize(), b.traceStep());
     if (traced != null) {
       sched = traced.sched();
       pf = traced.prefetch();
     }
-    CacheController controller = new CacheController(config.controllerConfig(b.storage.on()), env,
+    CacheController controller = new CacheController(config.controllerConfig(b.storage().on()), env,
         new SyncLayer(config.version(), sched), new SyncLayer(config.version(), pf),
-        traced != null ? traced.observer() : SyncObserver.NONE, b.storage.backend, "tp" + t.tpRank(r) + "pp" + c.pp());
+        traced != null ? traced.observer() : SyncObserver.NONE, b.storage().backend(), "tp" + t.tpRank(r) + "pp" + c.pp());
     if (groups.hasCompletionGroups()) {
       SyncGroups pfc = new SyncGroups(groups.completionAttnTp(), groups.completionAttnCp(), groups.completionCpTp(),
           t.pp() > 1 ? groups.completionPp() : null, null, null);
@@ -81,9 +81,9 @@ final class RankWiring {
           traced != null ? traced.completion(config.version(), pfc) : pfc));
     }
     controller.attachThreads(threads);
-    if (b.deviceTier != null) {
-      controller.attachData(new TierData(b.deviceTier, new HostPool(Math.max(1, config.hostPages()),
-          b.deviceTier.layers(), b.deviceTier.layerBytes(), b.hostLayout)));
+    if (b.deviceTier() != null) {
+      controller.attachData(new TierData(b.deviceTier(), new HostPool(Math.max(1, config.hostPages()),
+          b.deviceTier().layers(), b.deviceTier().layerBytes(), b.hostLayout())));
     }
     return new HiCacheRank(controller, stepped, free, false, traced, order);
   }

@@ -29,33 +29,31 @@ final class RequestPages {
   /** {@link HiCacheRank#allocForExtend}. */
   CachedRequest allocForExtend(String rid, PrefixMatch m, int loadedTokens) {
     int ps = pageSize();
-    MatchResult r = m.result;
+    MatchResult r = m.result();
     TreeNode prefix = loadedTokens > 0 ? r.lastNode() : r.lastDeviceNode();
     int prefixTokens = r.deviceTokens() + loadedTokens;
     controller.lock(prefix);
-    int[] fresh = controller.allocateDevice(m.tokens.length / ps - prefixTokens / ps);
+    int[] fresh = controller.allocateDevice(m.tokens().length / ps - prefixTokens / ps);
     if (fresh == null) {
       controller.unlock(prefix);
       return null;
     }
-    CachedRequest req = new CachedRequest(Objects.requireNonNull(rid, "rid"), m.tokens,
-        concat(devicePages(prefix), fresh), fresh, prefix);
-    req.prefetchedTokens = controller.takePrefetchedTokens(rid);
-    return req;
+    return new CachedRequest(Objects.requireNonNull(rid, "rid"), m.tokens(),
+        concat(devicePages(prefix), fresh), fresh, prefix, controller.takePrefetchedTokens(rid));
   }
 
   /** {@link HiCacheRank#cacheUnfinishedReq}. */
   void cacheUnfinishedReq(CachedRequest req) {
-    InsertResult ins = insert(wholePages(req.tokens, req.pages.length * pageSize()), req.pages);
+    InsertResult ins = insert(wholePages(req.tokensHeld(), req.pagesHeld().length * pageSize()), req.pagesHeld());
     TreeNode last = ins.lastNode() == null ? controller.view().tree().root() : ins.lastNode();
     controller.lock(last);
-    controller.unlock(req.locked);
-    req.locked = last;
+    controller.unlock(req.locked());
+    req.relock(last);
   }
 
   /** {@link HiCacheRank#allocForDecode}. */
   int[] allocForDecode(CachedRequest req, int[] allTokens) {
-    int[] have = devicePages(req.locked);
+    int[] have = devicePages(req.locked());
     int extra = allTokens.length / pageSize() - have.length;
     if (extra <= 0) {
       return new int[0];
@@ -64,28 +62,25 @@ final class RequestPages {
     if (fresh == null) {
       return null;
     }
-    req.tokens = allTokens;
-    req.pages = concat(have, fresh);
-    req.fresh = fresh;
-    req.decodePending = true;
+    req.grewForDecode(allTokens, concat(have, fresh), fresh);
     return fresh;
   }
 
   /** {@link HiCacheRank#cacheFinishedReq}. */
   void cacheFinishedReq(CachedRequest req) {
-    if (req.finished) {
-      throw new IllegalStateException("request " + req.rid + " is already finished");
+    if (req.finished()) {
+      throw new IllegalStateException("request " + req.rid() + " is already finished");
     }
-    TreeNode last = req.locked;
-    if (req.decodePending) {
+    TreeNode last = req.locked();
+    if (req.decodePending()) {
       int ps = pageSize();
-      InsertResult ins = insert(wholePages(req.tokens, req.tokens.length / ps * ps), req.pages);
-      req.decodePending = false;
+      InsertResult ins = insert(wholePages(req.tokensHeld(), req.tokensHeld().length / ps * ps), req.pagesHeld());
+      req.decodeInserted();
       if (ins.lastNode() != null) {
         last = ins.lastNode();
       }
     }
-    controller.unlock(req.locked);
+    controller.unlock(req.locked());
     if (writeThroughAtFinish) { // root first, as insert applies the policy along the path
       List<TreeNode> path = new ArrayList<>();
       for (TreeNode t = last; t != null && t.parent() != null; t = t.parent()) {
@@ -95,7 +90,7 @@ final class RequestPages {
         controller.writeThrough(t);
       }
     }
-    req.finished = true;
+    req.finish();
   }
 
   private int pageSize() {

@@ -33,10 +33,10 @@ final class MemberSlot extends CacheLinePadding {
   private static final AtomicReferenceFieldUpdater<MemberSlot, Thread> PARKED =
       AtomicReferenceFieldUpdater.newUpdater(MemberSlot.class, Thread.class, "parked");
 
-  final int rank;
+  private final int rank;
 
   /** Generations this member has arrived in (k+1 once it arrived in k), or {@link #FENCED}. */
-  volatile long seq;
+  private volatile long seq;
   /** The thread parked on this slot, or null while it spins or is not waiting. */
   private volatile Thread parked;
   /**
@@ -55,6 +55,16 @@ final class MemberSlot extends CacheLinePadding {
 
   /** Payload capacity made at start (grown by the owner when a longer payload comes). */
   static final int INITIAL_CAPACITY = 16;
+
+  /** The member's rank. A plain final read: the JIT inlines it on the all-reduce path. */
+  int rank() {
+    return rank;
+  }
+
+  /** {@link #seq}: a volatile read, as the field's was. */
+  long seq() {
+    return seq;
+  }
 
   MemberSlot(int rank) {
     this.rank = rank;

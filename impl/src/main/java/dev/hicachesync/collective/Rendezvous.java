@@ -55,7 +55,7 @@ final class Rendezvous {
     this.timeoutNanos = timeoutNanos;
     this.board = board;
     this.policy = WaitPolicy.forMembers(members.size());
-    this.chooser = policy.mode == WaitPolicy.Mode.PARK ? null : new WaitModeChooser();
+    this.chooser = policy.mode() == WaitPolicy.Mode.PARK ? null : new WaitModeChooser();
     this.slots = new MemberSlot[members.size()];
     for (int m = 0; m < slots.length; m++) {
       slots[m] = new MemberSlot(members.get(m));
@@ -108,14 +108,14 @@ final class Rendezvous {
     MemberSlot me = slots[index];
     CollectiveException b = broken;
     if (b != null) {
-      throw b.rethrownFor("rank " + me.rank + " (group broken earlier)");
+      throw b.rethrownFor("rank " + me.rank() + " (group broken earlier)");
     }
     long state = me.state();
     if (!me.claim(state)) {
       // Two threads of one rank in one group: gloo would pair them with the wrong calls.
       long k = state >>> 1;
       throw new IllegalStateException(
-          "rank " + me.rank + " entered " + name + " twice in call #" + k + " (" + me.toCall(k).describe()
+          "rank " + me.rank() + " entered " + name + " twice in call #" + k + " (" + me.toCall(k).describe()
               + " and " + MemberSlot.describe(MemberSlot.pack(kind, op, root, length), site).describe()
               + "): give each thread its own group");
     }
@@ -126,7 +126,7 @@ final class Rendezvous {
       me.record(k, kind, op, root, site, length, payload);
       counted = me.arrive(k);
       if (!counted) { // a timed-out member fenced us out of generation k
-        throw awaitBroken().rethrownFor("rank " + me.rank);
+        throw awaitBroken().rethrownFor("rank " + me.rank());
       }
       if (progress(k) == ALL_ARRIVED) {
         // We are the last (or among the last): nobody else will wake those that parked.
@@ -134,7 +134,7 @@ final class Rendezvous {
       } else {
         interrupted = await(k, me);
         if (progress(k) != ALL_ARRIVED) {
-          throw awaitBroken().rethrownFor("rank " + me.rank);
+          throw awaitBroken().rethrownFor("rank " + me.rank());
         }
         wakeParked(k, index); // help the last arriver: the wake-ups spread over the cores
       }
@@ -142,7 +142,7 @@ final class Rendezvous {
       for (MemberSlot s : slots) {
         if (!s.matches(first, k)) {
           BROKEN.compareAndSet(this, null, new CollectiveMismatchException(mismatchMessage(k)));
-          throw broken.rethrownFor("rank " + me.rank);
+          throw broken.rethrownFor("rank " + me.rank());
         }
       }
       long[] result = result(k, kind, op, root, length, out);
@@ -169,7 +169,7 @@ final class Rendezvous {
     long[] acc = out != null ? out : new long[length];
     if (kind == MemberSlot.BROADCAST) {
       for (MemberSlot s : slots) {
-        if (s.rank == root) {
+        if (s.rank() == root) {
           System.arraycopy(s.values(k), 0, acc, 0, length);
         }
       }
@@ -203,7 +203,7 @@ final class Rendezvous {
   private int progress(long k) {
     int status = ALL_ARRIVED;
     for (MemberSlot s : slots) {
-      long q = s.seq;
+      long q = s.seq();
       if (q == MemberSlot.FENCED) {
         return FAILED;
       }
@@ -228,7 +228,7 @@ final class Rendezvous {
     for (int i = 1; i < n; i++) {
       int m = index + i;
       MemberSlot s = slots[m < n ? m : m - n];
-      if (s.seq == k + 1) {
+      if (s.seq() == k + 1) {
         s.unpark();
       }
     }
@@ -240,7 +240,7 @@ final class Rendezvous {
    */
   private boolean await(long k, MemberSlot me) {
     boolean interrupted = false;
-    boolean yield = policy.mode == WaitPolicy.Mode.YIELD;
+    boolean yield = policy.mode() == WaitPolicy.Mode.YIELD;
     long patience = chooser == null || chooser.parking() ? 0 : policy.activeNanos();
     long start = System.nanoTime();
     while (progress(k) == WAITING) {
@@ -297,7 +297,7 @@ final class Rendezvous {
   private String mismatchMessage(long k) {
     List<String> parts = new ArrayList<>();
     for (MemberSlot s : slots) {
-      parts.add("rank " + s.rank + " " + s.toCall(k).describe());
+      parts.add("rank " + s.rank() + " " + s.toCall(k).describe());
     }
     return "INV-1 CollectiveMatching violated on " + name + " call #" + k + ": " + String.join("; ", parts);
   }
@@ -306,10 +306,10 @@ final class Rendezvous {
     List<String> missing = new ArrayList<>();
     List<String> arrivedCalls = new ArrayList<>();
     for (MemberSlot s : slots) {
-      if (s.seq <= k) { // not arrived, or fenced
-        missing.add(String.valueOf(s.rank));
+      if (s.seq() <= k) { // not arrived, or fenced
+        missing.add(String.valueOf(s.rank()));
       } else {
-        arrivedCalls.add("rank " + s.rank + " " + s.toCall(k).describe());
+        arrivedCalls.add("rank " + s.rank() + " " + s.toCall(k).describe());
       }
     }
     return new CollectiveTimeoutException(
@@ -328,7 +328,7 @@ final class Rendezvous {
 
     @Override
     public int rank() {
-      return slots[index].rank;
+      return slots[index].rank();
     }
 
     @Override
@@ -336,7 +336,7 @@ final class Rendezvous {
       MemberSlot s = slots[index];
       long state = s.state();
       long k = state >>> 1;
-      if ((state & 1) == 0 || s.seq != k + 1 || progress(k) != WAITING) {
+      if ((state & 1) == 0 || s.seq() != k + 1 || progress(k) != WAITING) {
         return null; // not in a call, not arrived yet, or its generation is complete
       }
       return name + " at " + s.site(k) + " (" + s.toCall(k).kind() + ")";

@@ -56,10 +56,15 @@ final class WaitPolicy {
    */
   static final String SPIN = System.getProperty("hicache.collective.spin", "auto");
 
-  final Mode mode;
+  private final Mode mode;
 
   private WaitPolicy(Mode mode) {
     this.mode = mode;
+  }
+
+  /** How a waiter of this group waits. */
+  Mode mode() {
+    return mode;
   }
 
   /**

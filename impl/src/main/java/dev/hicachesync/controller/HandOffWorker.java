@@ -42,10 +42,10 @@ final class HandOffWorker implements AutoCloseable {
 
   /** One handed-over task; written under the worker's monitor, {@code done} also read by a spinning caller. */
   private static final class Task {
-    final Runnable work;
-    final boolean awaited;
-    volatile boolean done;
-    Throwable thrown;
+    private final Runnable work;
+    private final boolean awaited;
+    private volatile boolean done;
+    private Throwable thrown;
 
     Task(Runnable work, boolean awaited) {
       this.work = work;

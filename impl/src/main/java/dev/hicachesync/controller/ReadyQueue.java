@@ -41,7 +41,7 @@ final class ReadyQueue<T> {
 
   /** One queued item; its owner marks it ready from any thread. */
   static final class Entry<T> {
-    final T item;
+    private final T item;
     private volatile boolean ready;
 
     Entry(T item) {

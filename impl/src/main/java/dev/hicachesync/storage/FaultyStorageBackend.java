@@ -23,16 +23,22 @@ import java.util.function.Function;
  * run ({@link Tally}).
  */
 public final class FaultyStorageBackend implements StorageBackend {
-  /** Faults injected, by kind, across the ranks of a run. */
+  /** Faults injected, by kind, across the ranks of a run: counted by the wrappers, read by everyone. */
   public static final class Tally {
-    public final AtomicLong corrupt = new AtomicLong();
-    public final AtomicLong missing = new AtomicLong();
-    public final AtomicLong backendErrors = new AtomicLong();
-    public final AtomicLong oversized = new AtomicLong();
-    public final AtomicLong forged = new AtomicLong();
+    private final AtomicLong corrupt = new AtomicLong();
+    private final AtomicLong missing = new AtomicLong();
+    private final AtomicLong backendErrors = new AtomicLong();
+    private final AtomicLong oversized = new AtomicLong();
+    private final AtomicLong forged = new AtomicLong();
 
     /** Every count at zero. */
     public Tally() {}
+
+    public long corrupt() { return corrupt.get(); }
+    public long missing() { return missing.get(); }
+    public long backendErrors() { return backendErrors.get(); }
+    public long oversized() { return oversized.get(); }
+    public long forged() { return forged.get(); }
   }
 
   /** Size an oversized object is grown to: 3 GiB, past any buffer (a sparse file: no disk is used). */

@@ -143,11 +143,11 @@ public final class MemoryStorageBackend implements StorageBackend {
     private static final int SLOT = 6;
 
     /** The slots, {@link #SLOT} longs each; the slot count is a power of two. */
-    long[] table = new long[SLOT * 16];
-    int count;
+    private long[] table = new long[SLOT * 16];
+    private int count;
     private int used; // live + deleted slots
 
-    byte[][] chunks = new byte[4][];
+    private byte[][] chunks = new byte[4][];
     private int chunkCount;
     /** The shared chunk new small objects go to (-1: none yet), its size and where its free space starts. */
     private int current = -1;

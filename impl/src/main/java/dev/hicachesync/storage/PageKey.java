@@ -114,8 +114,8 @@ public final class PageKey {
 
   /** One thread's SHA-256 and token buffer. */
   private static final class Hasher {
-    final MessageDigest sha = sha256();
-    final byte[] digest = new byte[DIGEST_BYTES];
+    private final MessageDigest sha = sha256();
+    private final byte[] digest = new byte[DIGEST_BYTES];
     private byte[] bytes = new byte[4 * 64];
 
     byte[] buffer(int size) {

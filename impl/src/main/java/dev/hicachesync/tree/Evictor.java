@@ -10,17 +10,19 @@ import java.util.function.Consumer;
  * and what happens to a node that can be neither demoted nor deleted alone. A class of its own because
  * these rules (victim choice, passes, the host-only subtree below a device-only node) are the part of the
  * tree that protocol bugs touch, and they read best apart from match/insert/split. Every change to the
- * tree goes through the tree's own mutators, so the mutation hash sees the same steps in the same order.
+ * tree goes through the tree's own mutators and its {@link NodeIndex}, so the mutation hash sees the same steps in the same order.
  *
  * <p>Scheduler thread only, like the tree.
  */
 final class Evictor {
   private final RadixTree tree;
   private final VictimOrder victims;
+  private final NodeIndex nodes;
 
-  Evictor(RadixTree tree, VictimOrder victims) {
+  Evictor(RadixTree tree, VictimOrder victims, NodeIndex nodes) {
     this.tree = tree;
     this.victims = victims;
+    this.nodes = nodes;
   }
 
   /** See {@link RadixTree#evictDevice}. */
@@ -34,21 +36,21 @@ final class Evictor {
       // Cursor walk: next() stays valid when the current node is deleted.
       for (TreeNode n = victims.first(true), next; n != null && freed < pages; n = next) {
         next = victims.next(true, n);
-        if (n.device == null || n.lockRef > 0 || hasDeviceChild(n)) {
+        if (n.device() == null || n.lockRef() > 0 || hasDeviceChild(n)) {
           continue;
         }
-        int[] dev = n.device;
-        if (n.host != null || sink.backupBeforeEviction(n)) {
+        int[] dev = n.device();
+        if (n.host() != null || sink.backupBeforeEviction(n)) {
           victims.setDevice(n, null);
-        } else if (n.hostRef == 0 && n.children.isEmpty()) {
-          tree.delete(n);
-        } else if (n.hostRef == 0 && dropHostOnlySubtree(n, sink)) {
-          tree.delete(n);
+        } else if (n.hostRef() == 0 && n.children().isEmpty()) {
+          nodes.delete(n);
+        } else if (n.hostRef() == 0 && dropHostOnlySubtree(n, sink)) {
+          nodes.delete(n);
           next = victims.next(true, n); // as over all (a dropped descendant is host-only, never this cursor)
         } else {
           continue;
         }
-        tree.mix(11, n.id);
+        tree.mix(11, n.id());
         sink.freeDevice(dev);
         freed += dev.length;
         progress = true;
@@ -59,7 +61,7 @@ final class Evictor {
 
   /** See {@link RadixTree#evictHost}. */
   int evictHost(int pages, Consumer<int[]> freeHost) {
-    if (tree.hostNodes() == 0) {
+    if (nodes.hostNodes() == 0) {
       // Nothing holds host pages (no host pool, or none written yet): the scan below would visit every
       // node to find nothing, once per insert under write_through (a run that never finished).
       return 0;
@@ -70,12 +72,12 @@ final class Evictor {
       progress = false;
       for (TreeNode n = victims.first(false), next; n != null && freed < pages; n = next) {
         next = victims.next(false, n);
-        if (n.device != null || n.host == null || n.hostRef > 0 || n.lockRef > 0 || !n.children.isEmpty()) {
+        if (n.device() != null || n.host() == null || n.hostRef() > 0 || n.lockRef() > 0 || !n.children().isEmpty()) {
           continue;
         }
-        int[] host = n.host;
-        tree.delete(n);
-        tree.mix(12, n.id);
+        int[] host = n.host();
+        nodes.delete(n);
+        tree.mix(12, n.id());
         freeHost.accept(host);
         freed += host.length;
         progress = true;
@@ -99,30 +101,30 @@ final class Evictor {
    */
   private boolean dropHostOnlySubtree(TreeNode n, DeviceEvictionSink sink) {
     List<TreeNode> below = new ArrayList<>();
-    List<TreeNode> todo = new ArrayList<>(n.children.values());
+    List<TreeNode> todo = new ArrayList<>(n.children().values());
     while (!todo.isEmpty()) {
       TreeNode c = todo.remove(todo.size() - 1);
-      if (c.device != null || c.hostRef > 0 || c.host == null) {
+      if (c.device() != null || c.hostRef() > 0 || c.host() == null) {
         return false;
       }
       below.add(c);
-      todo.addAll(c.children.values());
+      todo.addAll(c.children().values());
     }
-    below.sort(Comparator.comparingLong(c -> c.id));
+    below.sort(Comparator.comparingLong(c -> c.id()));
     for (TreeNode c : below) {
-      tree.forget(c);
-      tree.mix(15, c.id);
+      nodes.forget(c);
+      tree.mix(15, c.id());
     }
-    n.children.clear();
+    n.children().clear();
     for (TreeNode c : below) {
-      sink.freeHost(c.host);
+      sink.freeHost(c.host());
     }
     return true;
   }
 
   private static boolean hasDeviceChild(TreeNode n) {
-    for (TreeNode c : n.children.values()) {
-      if (c.device != null) {
+    for (TreeNode c : n.children().values()) {
+      if (c.device() != null) {
         return true;
       }
     }

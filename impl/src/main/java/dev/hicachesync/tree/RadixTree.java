@@ -1,12 +1,9 @@
 package dev.hicachesync.tree;
 
-import dev.hicachesync.storage.PageKey;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Consumer;
 
 /**
@@ -24,19 +21,13 @@ public final class RadixTree {
   private final int pageSize;
   private final boolean withHashes;
   private final TreeNode root;
-  /**
-   * Live nodes by id, iterated in id order: ids come from a counter and each node is put here as soon as it
-   * gets its id, so insertion order is id order ({@link #nodesById} needs no sort; the digest walks it).
-   */
-  private final Map<Long, TreeNode> byId = new LinkedHashMap<>();
   /** Eviction's view of the nodes: LRU order, and its nodes with device pages. */
   private final VictimOrder victims = new VictimOrder();
-  private final Evictor evictor = new Evictor(this, victims);
-  private long nextId = 1;
+  /** The live nodes by id, and creating, splitting and removing them. */
+  private final NodeIndex nodes;
+  private final Evictor evictor;
   private long clock;
   private long mutations;
-  /** Nodes (root excluded) that hold host pages: when 0, host eviction has nothing to find. */
-  private int hostNodes;
 
   /**
    * Creates an empty tree of {@code pageSize}-token pages; {@code withHashes} computes each page's storage
@@ -48,13 +39,10 @@ public final class RadixTree {
     }
     this.pageSize = pageSize;
     this.withHashes = withHashes;
-    this.root = new TreeNode(0);
-    root.key = new int[0];
-    root.device = new int[0];
-    root.host = new int[0];
-    root.hashes = withHashes ? new PageKey[0] : null;
-    root.lockRef = 1; // never evicted
-    byId.put(0L, root);
+    this.nodes = new NodeIndex(this, victims, pageSize, withHashes);
+    this.evictor = new Evictor(this, victims, nodes);
+    this.root = TreeNode.root(withHashes); // never evicted
+    nodes.add(root);
   }
 
   /**
@@ -67,7 +55,7 @@ public final class RadixTree {
    * @throws IllegalStateException if the tree already holds a node
    */
   public void orderVictimsBy(Comparator<TreeNode> order) {
-    if (byId.size() > 1) {
+    if (nodes.size() > 1) {
       throw new IllegalStateException("the victim order is chosen before the first insertion");
     }
     victims.orderBy(order);
@@ -94,12 +82,12 @@ public final class RadixTree {
 
   /** Returns the live node with {@code id}, or null once it is gone. */
   public TreeNode node(long id) {
-    return byId.get(id);
+    return nodes.get(id);
   }
 
   /** Returns the number of nodes, the root included. */
   public int size() {
-    return byId.size();
+    return nodes.size();
   }
 
   /** Returns the logical LRU clock. */
@@ -127,19 +115,19 @@ public final class RadixTree {
     int device = 0;
     int host = 0;
     while (pos < len) {
-      TreeNode child = descend(node, tokens, pos, len, stamp);
+      TreeNode child = nodes.descend(node, tokens, pos, len, stamp);
       if (child == null) {
         break;
       }
-      if (child.device != null && host == 0) {
-        device += child.key.length;
+      if (child.device() != null && host == 0) {
+        device += child.key().length;
         lastDevice = child;
-      } else if (child.host != null) {
-        host += child.key.length;
+      } else if (child.host() != null) {
+        host += child.key().length;
       } else {
         break; // unreachable by the residency invariant; stop rather than count a hole
       }
-      pos += child.key.length;
+      pos += child.key().length;
       node = child;
     }
     mutations = Mix64.mix(Mix64.mix(mutations, 1), pos);
@@ -166,28 +154,28 @@ public final class RadixTree {
     int[] dup = new int[pages];
     int ndup = 0;
     while (pos < len) {
-      TreeNode child = descend(node, tokens, pos, len, stamp);
+      TreeNode child = nodes.descend(node, tokens, pos, len, stamp);
       if (child == null) {
         break;
       }
       int from = pos / pageSize;
-      int n = child.key.length / pageSize;
-      if (child.device == null) {
+      int n = child.key().length / pageSize;
+      if (child.device() == null) {
         setDevice(child, Arrays.copyOfRange(devicePages, from, from + n));
-      } else if (!Arrays.equals(child.device, 0, n, devicePages, from, from + n)) {
+      } else if (!Arrays.equals(child.device(), 0, n, devicePages, from, from + n)) {
         System.arraycopy(devicePages, from, dup, ndup, n); // the caller's own copy of a cached prefix
         ndup += n;
       }
       path.add(child);
-      pos += child.key.length;
+      pos += child.key().length;
       node = child;
     }
     TreeNode created = null;
     if (pos < len) {
       int from = pos / pageSize;
-      created = create(node, Arrays.copyOfRange(tokens, pos, len));
+      created = nodes.create(node, Arrays.copyOfRange(tokens, pos, len));
       victims.setDevice(created, Arrays.copyOfRange(devicePages, from, pages));
-      mutations = Mix64.mix(mutations, created.device);
+      mutations = Mix64.mix(mutations, created.device());
       victims.touch(created, stamp);
       path.add(created);
     }
@@ -201,23 +189,23 @@ public final class RadixTree {
   public int insertHost(TreeNode anchor, int[] tokens, int[] hostPages) {
     int pages = tokens.length / pageSize;
     long stamp = ++clock;
-    mutations = Mix64.mix(Mix64.mix(Mix64.mix(mutations, 3), anchor.id), pages);
+    mutations = Mix64.mix(Mix64.mix(Mix64.mix(mutations, 3), anchor.id()), pages);
     int len = pages * pageSize;
     TreeNode node = anchor;
     int pos = 0;
     while (pos < len) {
-      TreeNode child = descend(node, tokens, pos, len, stamp);
+      TreeNode child = nodes.descend(node, tokens, pos, len, stamp);
       if (child == null) {
         break;
       }
-      pos += child.key.length;
+      pos += child.key().length;
       node = child;
     }
     if (pos < len) {
-      TreeNode created = create(node, Arrays.copyOfRange(tokens, pos, len));
-      created.host = Arrays.copyOfRange(hostPages, pos / pageSize, pages);
-      hostNodes++;
-      mutations = Mix64.mix(mutations, created.host);
+      TreeNode created = nodes.create(node, Arrays.copyOfRange(tokens, pos, len));
+      created.setHost(Arrays.copyOfRange(hostPages, pos / pageSize, pages));
+      nodes.hostAdded();
+      mutations = Mix64.mix(mutations, created.host());
       victims.touch(created, stamp);
     }
     return pos / pageSize;
@@ -228,58 +216,58 @@ public final class RadixTree {
   /** Gives {@code node} its host pages (a write-through starts: BACKUP_PENDING). */
   public void setHost(TreeNode node, int[] hostPages) {
     checkPages(node, hostPages);
-    if (node.host == null) {
-      hostNodes++;
+    if (node.host() == null) {
+      nodes.hostAdded();
     }
-    node.host = hostPages.clone();
-    mutations = Mix64.mix(Mix64.mix(Mix64.mix(mutations, 4), node.id), node.host);
+    node.setHost(hostPages.clone());
+    mutations = Mix64.mix(Mix64.mix(Mix64.mix(mutations, 4), node.id()), node.host());
   }
 
   /** Gives a host-only {@code node} device pages again (a load-back). */
   public void setDevice(TreeNode node, int[] devicePages) {
     checkPages(node, devicePages);
     victims.setDevice(node, devicePages.clone());
-    mutations = Mix64.mix(Mix64.mix(Mix64.mix(mutations, 5), node.id), node.device);
+    mutations = Mix64.mix(Mix64.mix(Mix64.mix(mutations, 5), node.id()), node.device());
   }
 
   /** Locks {@code node} and its ancestors against device eviction ({@code inc_lock_ref}). */
   public void lockRef(TreeNode node) {
-    for (TreeNode n = node; n != root && n != null; n = n.parent) {
-      n.lockRef++;
+    for (TreeNode n = node; n != root && n != null; n = n.parent()) {
+      n.incLockRef();
     }
-    mutations = Mix64.mix(Mix64.mix(mutations, 6), node.id);
+    mutations = Mix64.mix(Mix64.mix(mutations, 6), node.id());
   }
 
   /** Undoes one {@link #lockRef} ({@code dec_lock_ref}). */
   public void unlockRef(TreeNode node) {
-    for (TreeNode n = node; n != root && n != null; n = n.parent) {
-      if (n.lockRef <= 0) {
+    for (TreeNode n = node; n != root && n != null; n = n.parent()) {
+      if (n.lockRef() <= 0) {
         throw new IllegalStateException("lock_ref below 0 on " + n);
       }
-      n.lockRef--;
+      n.decLockRef();
     }
-    mutations = Mix64.mix(Mix64.mix(mutations, 7), node.id);
+    mutations = Mix64.mix(Mix64.mix(mutations, 7), node.id());
   }
 
   /** Protects {@code node}'s host pages from host eviction ({@code protect_host}). */
   public void protectHost(TreeNode node) {
-    node.hostRef++;
-    mutations = Mix64.mix(Mix64.mix(mutations, 8), node.id);
+    node.incHostRef();
+    mutations = Mix64.mix(Mix64.mix(mutations, 8), node.id());
   }
 
   /** Undoes one {@link #protectHost} ({@code release_host}). */
   public void releaseHost(TreeNode node) {
-    if (node.hostRef <= 0) {
+    if (node.hostRef() <= 0) {
       throw new IllegalStateException("host protection below 0 on " + node);
     }
-    node.hostRef--;
-    mutations = Mix64.mix(Mix64.mix(mutations, 9), node.id);
+    node.decHostRef();
+    mutations = Mix64.mix(Mix64.mix(mutations, 9), node.id());
   }
 
   /** Counts a hit on {@code node} and returns the new count ({@code write_through_selective}). */
   public int incHit(TreeNode node) {
-    mutations = Mix64.mix(Mix64.mix(mutations, 10), node.id);
-    return ++node.hitCount;
+    mutations = Mix64.mix(Mix64.mix(mutations, 10), node.id());
+    return node.incHitCount();
   }
 
   // ---------------------------------------------------------------- eviction
@@ -306,7 +294,7 @@ public final class RadixTree {
 
   /** Returns the canonical digest of the whole tree (O(nodes)). */
   public TreeDigest digest() {
-    return TreeDigest.of(byId.values()); // id order
+    return TreeDigest.of(nodes.inIdOrder());
   }
 
   /** Returns one canonical line per node, in id order: what a divergence report prints side by side. */
@@ -316,7 +304,7 @@ public final class RadixTree {
 
   /** Returns every node in id order. */
   public List<TreeNode> nodesById() {
-    return new ArrayList<>(byId.values()); // insertion order is id order (see byId)
+    return new ArrayList<>(nodes.inIdOrder());
   }
 
   /** Returns the nodes in LRU eviction order (oldest first), the root excluded. */
@@ -331,82 +319,24 @@ public final class RadixTree {
 
   // ---------------------------------------------------------------- internals
 
-  private TreeNode create(TreeNode parent, int[] key) {
-    TreeNode n = new TreeNode(nextId++);
-    n.key = key;
-    n.parent = parent;
-    n.hashes = withHashes ? PageRuns.chain(parent.hashes, key, pageSize) : null;
-    parent.children.put(new ChildKey(key, 0, pageSize), n);
-    byId.put(n.id, n);
-    mutations = Mix64.mix(Mix64.mix(Mix64.mix(mutations, 13), n.id), parent.id);
-    mutations = n.mixKeyInto(mutations); // = Mix64.mix(mutations, key), and the node's key fingerprint
-    return n;
-  }
-
-  /** Splits {@code child} after {@code pages} pages; returns the new upper node (fresh id). */
-  private TreeNode split(TreeNode child, int pages) {
-    TreeNode upper = new TreeNode(nextId++);
-    upper.parent = child.parent;
-    if (child.host != null) {
-      hostNodes++; // both halves hold host pages
-    }
-    child.movePagesTo(upper, pages, pageSize); // a device node stays a victim, its upper half joins below
-    child.parent.children.put(new ChildKey(upper.key, 0, pageSize), upper);
-    child.parent = upper;
-    upper.children.put(new ChildKey(child.key, 0, pageSize), child);
-    byId.put(upper.id, upper);
-    victims.add(upper);
-    mutations = Mix64.mix(Mix64.mix(Mix64.mix(mutations, 14), child.id), pages);
-    return upper;
-  }
-
-  /** Deletes the leaf {@code n}: off its parent, the id index and the victims. */
-  void delete(TreeNode n) {
-    n.parent.children.remove(new ChildKey(n.key, 0, pageSize));
-    forget(n);
-  }
-
-  /**
-   * Drops {@code n} from the id index and the victims, leaving its parent's children to the caller (a
-   * dropped subtree clears them at once, {@link Evictor}).
-   */
-  void forget(TreeNode n) {
-    if (n.host != null) {
-      hostNodes--;
-    }
-    byId.remove(n.id);
-    victims.remove(n);
-  }
-
   /** Mixes one mutation (an operation {@code code} on node {@code id}) into {@link #mutationHash()}. */
   void mix(int code, long id) {
     mutations = Mix64.mix(Mix64.mix(mutations, code), id);
   }
 
-  /** Returns how many nodes (root excluded) hold host pages: when 0, host eviction has nothing to find. */
-  int hostNodes() {
-    return hostNodes;
+  /** Mixes a mutation with a value (an operation {@code code} on node {@code id}, then {@code value}). */
+  void mix(int code, long id, long value) {
+    mutations = Mix64.mix(Mix64.mix(Mix64.mix(mutations, code), id), value);
   }
 
-  /**
-   * The child of {@code node} that shares the page at {@code pos} of {@code tokens}, split so that it holds
-   * only the pages they share and touched at {@code stamp}; null when no child shares that page.
-   */
-  private TreeNode descend(TreeNode node, int[] tokens, int pos, int len, long stamp) {
-    TreeNode child = node.children.get(new ChildKey(tokens, pos, pageSize));
-    if (child == null) {
-      return null;
-    }
-    int common = PageRuns.commonPages(child.key, tokens, pos, len, pageSize);
-    if (common * pageSize < child.key.length) {
-      child = split(child, common);
-    }
-    victims.touch(child, stamp);
-    return child;
+  /** Mixes the creation of {@code n} below {@code parent}: both ids, then the node's key. */
+  void mixCreated(TreeNode n, TreeNode parent) {
+    mutations = Mix64.mix(Mix64.mix(Mix64.mix(mutations, 13), n.id()), parent.id());
+    mutations = n.mixKeyInto(mutations); // = Mix64.mix(mutations, key), and the node's key fingerprint
   }
 
   private void checkPages(TreeNode node, int[] pages) {
-    if (pages.length * pageSize != node.key.length) {
+    if (pages.length * pageSize != node.key().length) {
       throw new IllegalArgumentException(pages.length + " pages for " + node);
     }
   }

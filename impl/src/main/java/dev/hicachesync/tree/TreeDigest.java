@@ -29,21 +29,21 @@ public record TreeDigest(long hash, int nodes, int devicePages, int hostPages) {
     int dev = 0;
     int host = 0;
     for (TreeNode n : nodesById) {
-      h = Mix64.mix(h, n.id);
-      h = Mix64.mix(h, n.parent == null ? -1 : n.parent.id);
+      h = Mix64.mix(h, n.id());
+      h = Mix64.mix(h, n.parent() == null ? -1 : n.parent().id());
       h = Mix64.mix(h, n.keyMix()); // the key's fingerprint, cached per node: equal keys, equal mixes
-      h = Mix64.mix(h, n.device);
-      h = Mix64.mix(h, n.host);
-      h = Mix64.mix(h, n.lockRef);
-      h = Mix64.mix(h, n.hostRef);
-      h = Mix64.mix(h, n.lastAccess);
-      if (n.hashes != null) {
-        for (PageKey k : n.hashes) {
+      h = Mix64.mix(h, n.device());
+      h = Mix64.mix(h, n.host());
+      h = Mix64.mix(h, n.lockRef());
+      h = Mix64.mix(h, n.hostRef());
+      h = Mix64.mix(h, n.lastAccess());
+      if (n.hashes() != null) {
+        for (PageKey k : n.hashes()) {
           h = Mix64.mix(h, k.hashCode());
         }
       }
-      dev += n.device == null ? 0 : n.device.length;
-      host += n.host == null ? 0 : n.host.length;
+      dev += n.device() == null ? 0 : n.device().length;
+      host += n.host() == null ? 0 : n.host().length;
     }
     return new TreeDigest(h, nodesById.size(), dev, host);
   }
@@ -54,9 +54,9 @@ public record TreeDigest(long hash, int nodes, int devicePages, int hostPages) {
     for (TreeNode n : nodesById) {
       lines.add(String.format(
           "node %d parent=%s tokens=%d key#=%08x device=%s host=%s lock=%d hostRef=%d lru=%d",
-          n.id, n.parent == null ? "-" : Long.toString(n.parent.id), n.key.length,
-          Arrays.hashCode(n.key), n.device == null ? "-" : Arrays.toString(n.device),
-          n.host == null ? "-" : Arrays.toString(n.host), n.lockRef, n.hostRef, n.lastAccess));
+          n.id(), n.parent() == null ? "-" : Long.toString(n.parent().id()), n.key().length,
+          Arrays.hashCode(n.key()), n.device() == null ? "-" : Arrays.toString(n.device()),
+          n.host() == null ? "-" : Arrays.toString(n.host()), n.lockRef(), n.hostRef(), n.lastAccess()));
     }
     return lines;
   }

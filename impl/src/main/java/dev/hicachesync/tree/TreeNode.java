@@ -8,21 +8,22 @@ import java.util.Map;
 /**
  * One node of the radix tree: a run of whole pages, their device and host slots, locks and LRU stamp.
  *
- * <p>Scheduler thread only. Fields are package-private and mutated by {@link RadixTree} alone, so that every
- * mutation goes through the tree's digest; the rest of the library reads them through the getters.
+ * <p>Scheduler thread only. Fields are private; the tree's classes ({@link RadixTree}, {@link NodeIndex}, {@link
+ * Evictor}, {@link VictimOrder}) change them through the package-private methods, so that every mutation goes
+ * through the tree's digest; the rest of the library reads them through the public getters.
  */
 public final class TreeNode {
-  final long id;
-  TreeNode parent;
+  private final long id;
+  private TreeNode parent;
   /** Token ids, a whole number of pages. */
-  int[] key;
-  final Map<ChildKey, TreeNode> children = new HashMap<>();
+  private int[] key;
+  private final Map<ChildKey, TreeNode> children = new HashMap<>();
   /** Device page per key page, or null once evicted from the device. */
-  int[] device;
+  private int[] device;
   /** Host page per key page, or null while not backed up. */
-  int[] host;
+  private int[] host;
   /** Storage key per page (a hash chain), or null when storage is off. */
-  PageKey[] hashes;
+  private PageKey[] hashes;
   /**
    * Content seed per key page, or null until first asked for ({@link #cachedPageSeeds}); a pure function
    * of each page's tokens, so a split divides it like {@link #hashes}. Why cached: the data path asks for
@@ -31,13 +32,13 @@ public final class TreeNode {
    */
   private long[] pageSeeds;
   /** Locks held on this node's subtree; device eviction needs 0 ({@code lock_ref}). */
-  int lockRef;
+  private int lockRef;
   /** Host protection ({@code host_ref_counter}): ongoing prefetch anchor or storage backup. */
-  int hostRef;
+  private int hostRef;
   /** Hits counted for {@code write_through_selective}. */
-  int hitCount;
+  private int hitCount;
   /** Logical-clock stamp of the last access: LRU order, never wall time. */
-  long lastAccess;
+  private long lastAccess;
 
   /** {@link Mix64#mix(long, int[])} of {@link #key} from 0, once {@link #keyMixValid}. */
   private long keyMix;
@@ -136,6 +137,48 @@ public final class TreeNode {
   TreeNode(long id) {
     this.id = id;
   }
+
+  /** A tree's root: id 0, no pages, locked forever (never evicted). */
+  static TreeNode root(boolean withHashes) {
+    TreeNode root = new TreeNode(0);
+    root.key = new int[0];
+    root.device = new int[0];
+    root.host = new int[0];
+    root.hashes = withHashes ? new PageKey[0] : null;
+    root.lockRef = 1;
+    return root;
+  }
+
+  // ---------------------------------------------------------------- the tree package's access
+
+  /** The key's tokens (not a copy: the tree only reads them). */
+  int[] key() { return key; }
+  Map<ChildKey, TreeNode> children() { return children; }
+  /** Device page per key page (not a copy), or null. */
+  int[] device() { return device; }
+  /** Host page per key page (not a copy), or null. */
+  int[] host() { return host; }
+  /** Storage key per page (not a copy), or null. */
+  PageKey[] hashes() { return hashes; }
+  int hitCount() { return hitCount; }
+
+  /** A new node's place: below {@code p} with {@code k}, and its storage keys (or null). */
+  void setPlace(TreeNode p, int[] k, PageKey[] h) {
+    parent = p;
+    key = k;
+    hashes = h;
+  }
+
+  void setParent(TreeNode p) { parent = p; }
+  void setDevice(int[] pages) { device = pages; }
+  void setHost(int[] pages) { host = pages; }
+  void touch(long stamp) { lastAccess = stamp; }
+  void incLockRef() { lockRef++; }
+  void decLockRef() { lockRef--; }
+  void incHostRef() { hostRef++; }
+  void decHostRef() { hostRef--; }
+  /** Counts a hit; returns the new count. */
+  int incHitCount() { return ++hitCount; }
 
   /** Returns the node id, equal on every rank that applied the same operations. */
   public long id() {

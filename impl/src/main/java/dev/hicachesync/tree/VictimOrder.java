@@ -17,7 +17,7 @@ import java.util.TreeSet;
 final class VictimOrder {
   /** LRU order: oldest stamp first, then lowest id (an ancestor before a descendant created later). */
   static final Comparator<TreeNode> LRU =
-      Comparator.<TreeNode>comparingLong(n -> n.lastAccess).thenComparingLong(n -> n.id);
+      Comparator.<TreeNode>comparingLong(n -> n.lastAccess()).thenComparingLong(n -> n.id());
 
   private TreeSet<TreeNode> all = new TreeSet<>(LRU);
   /**
@@ -56,7 +56,7 @@ final class VictimOrder {
   /** Adds a node whose stamp is already set (the upper half of a split). */
   void add(TreeNode n) {
     all.add(n);
-    if (n.device != null) {
+    if (n.device() != null) {
       device.add(n);
     }
   }
@@ -70,9 +70,9 @@ final class VictimOrder {
   void touch(TreeNode n, long stamp) {
     all.remove(n); // before the stamp changes: the sets find a node by its order
     device.remove(n);
-    n.lastAccess = stamp;
+    n.touch(stamp);
     all.add(n);
-    if (n.device != null) {
+    if (n.device() != null) {
       device.add(n);
     }
   }
@@ -82,7 +82,7 @@ final class VictimOrder {
    * some. A node not in the order yet (a new node before its first touch) joins at that touch.
    */
   void setDevice(TreeNode n, int[] pages) {
-    n.device = pages;
+    n.setDevice(pages);
     if (pages == null) {
       device.remove(n);
     } else if (all.contains(n)) {

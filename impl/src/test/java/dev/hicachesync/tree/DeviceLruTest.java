@@ -40,13 +40,13 @@ class DeviceLruTest {
           }
           case 2 -> t.matchPrefix(sequence(rnd, seqs));
           case 3 -> {
-            if (any != t.root() && any.host == null) {
+            if (any != t.root() && any.host() == null) {
               t.setHost(any, pages(nextPage, any.tokens() / PS));
             }
           }
           case 4 -> t.evictDevice(1 + rnd.nextInt(6), sink);
           case 5 -> {
-            if (any != t.root() && any.device == null && any.host != null) {
+            if (any != t.root() && any.device() == null && any.host() != null) {
               t.setDevice(any, pages(nextPage, any.tokens() / PS));
             } else {
               t.evictHost(1 + rnd.nextInt(4), p -> { });
@@ -64,7 +64,7 @@ class DeviceLruTest {
         }
         List<TreeNode> expected = new ArrayList<>();
         for (TreeNode n : t.lruOrder()) {
-          if (n.device != null) {
+          if (n.device() != null) {
             expected.add(n);
           }
         }

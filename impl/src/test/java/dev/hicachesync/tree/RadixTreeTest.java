@@ -70,7 +70,7 @@ class RadixTreeTest {
     assertEquals(2 * PS, leafA.tokens());
     assertArrayEquals(new int[] {0, 1}, upper.devicePages());
     assertArrayEquals(new int[] {2, 3}, leafA.devicePages());
-    assertEquals(2, upper.children.size());
+    assertEquals(2, upper.children().size());
     assertEquals(0, rb.duplicatePages().length, "the tree's own pages for the prefix are no duplicates");
     assertTrue(upper.id() > leafA.id(), "the split node gets the next counter value");
   }
@@ -330,13 +330,13 @@ class RadixTreeTest {
   @Test
   void mixKeyIntoEqualsTheTwoHashesComputedApart() {
     TreeNode n = new TreeNode(7);
-    n.key = seq(12_345, 5);
+    n.setPlace(null, seq(12_345, 5), null);
     long h = 0x1234_5678_9abc_def0L;
-    assertEquals(Mix64.mix(h, n.key), n.mixKeyInto(h));
-    assertEquals(Mix64.mix(0L, n.key), n.keyMix());
+    assertEquals(Mix64.mix(h, n.key()), n.mixKeyInto(h));
+    assertEquals(Mix64.mix(0L, n.key()), n.keyMix());
     TreeNode fresh = new TreeNode(8);
-    fresh.key = n.key.clone();
-    assertEquals(Mix64.mix(0L, fresh.key), fresh.keyMix(), "computed lazily when never mixed in");
+    fresh.setPlace(null, n.key().clone(), null);
+    assertEquals(Mix64.mix(0L, fresh.key()), fresh.keyMix(), "computed lazily when never mixed in");
   }
 
   /**
@@ -348,19 +348,19 @@ class RadixTreeTest {
   void mixKeyIntoTakesAnotherReplicasHashesOnlyForAnEqualKeyAndRunningHash() {
     long h = 0x0fed_cba9_8765_4321L;
     TreeNode first = new TreeNode(1);
-    first.key = seq(777, 4 * 64);
-    assertEquals(Mix64.mix(h, first.key), first.mixKeyInto(h));
+    first.setPlace(null, seq(777, 4 * 64), null);
+    assertEquals(Mix64.mix(h, first.key()), first.mixKeyInto(h));
     TreeNode replica = new TreeNode(1);
-    replica.key = first.key.clone();
-    assertEquals(Mix64.mix(h, replica.key), replica.mixKeyInto(h), "taken from the first node's entry");
-    assertEquals(Mix64.mix(0L, replica.key), replica.keyMix(), "the fingerprint taken with it");
+    replica.setPlace(null, first.key().clone(), null);
+    assertEquals(Mix64.mix(h, replica.key()), replica.mixKeyInto(h), "taken from the first node's entry");
+    assertEquals(Mix64.mix(0L, replica.key()), replica.keyMix(), "the fingerprint taken with it");
     TreeNode other = new TreeNode(1);
-    other.key = first.key.clone();
-    other.key[100]++;
-    assertEquals(Mix64.mix(h, other.key), other.mixKeyInto(h), "one token differs");
-    assertEquals(Mix64.mix(0L, other.key), other.keyMix());
+    other.setPlace(null, first.key().clone(), null);
+    other.key()[100]++;
+    assertEquals(Mix64.mix(h, other.key()), other.mixKeyInto(h), "one token differs");
+    assertEquals(Mix64.mix(0L, other.key()), other.keyMix());
     TreeNode later = new TreeNode(2);
-    later.key = first.key.clone();
-    assertEquals(Mix64.mix(h + 1, later.key), later.mixKeyInto(h + 1), "another running hash");
+    later.setPlace(null, first.key().clone(), null);
+    assertEquals(Mix64.mix(h + 1, later.key()), later.mixKeyInto(h + 1), "another running hash");
   }
 }

@@ -97,9 +97,9 @@ public final class TlcOutput {
 
   /** A message whose start tag was read and whose end tag was not (yet). */
   private static final class Open {
-    final int code;
-    final int severity;
-    final List<String> lines = new ArrayList<>();
+    private final int code;
+    private final int severity;
+    private final List<String> lines = new ArrayList<>();
 
     Open(int code, int severity) {
       this.code = code;

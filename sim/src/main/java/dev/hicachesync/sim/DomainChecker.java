@@ -107,9 +107,9 @@ final class DomainChecker {
           return d;
         }
       }
-      long ref = engines[ranks[0]].controller.view().tree().digest().hash();
+      long ref = engines[ranks[0]].controller().view().tree().digest().hash();
       for (int i = 1; i < ranks.length; i++) {
-        long other = engines[ranks[i]].controller.view().tree().digest().hash();
+        long other = engines[ranks[i]].controller().view().tree().digest().hash();
         if (other != ref) {
           return new Divergence(completed, "tree digest at the end", List.of(Invariant.TreeAgreement),
               ranks[0], ranks[i], Long.toHexString(ref), Long.toHexString(other));

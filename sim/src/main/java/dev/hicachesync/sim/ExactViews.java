@@ -29,11 +29,11 @@ final class ExactViews {
     RankRecorder a = rec[d.rankA()];
     RankRecorder b = rec[d.rankB()];
     int entry = firstDifferentEntry(a.entries(d.step()), b.entries(d.step()));
-    if (entry < 0 || entry >= a.views.size() || entry >= b.views.size()) {
+    if (entry < 0 || entry >= a.views().size() || entry >= b.views().size()) {
       return null;
     }
-    RankRecorder.View va = a.views.get(entry);
-    RankRecorder.View vb = b.views.get(entry);
+    RankRecorder.View va = a.views().get(entry);
+    RankRecorder.View vb = b.views().get(entry);
     String[] nodes = firstDifferentNode(va.tree(), vb.tree());
     return d.withViews(d.viewA() + "\n" + view(va, nodes[0]), d.viewB() + "\n" + view(vb, nodes[1]));
   }

@@ -39,11 +39,11 @@ public final class HostedRank {
     // Every rank has opened its store (which removes leftover temporary files) before any rank writes.
     node.group("start", all).barrier("START");
     if (killAtStep >= 0) {
-      e.recorder.gate = () -> {
-        if (e.recorder.step >= killAtStep) {
+      e.recorder().gate(() -> {
+        if (e.recorder().step() >= killAtStep) {
           killSelf();
         }
-      };
+      });
     }
     sim.runRank(e);
     boolean completed = sim.first() == null && sim.crash() == null;
@@ -62,16 +62,10 @@ public final class HostedRank {
 
   private static RankReport report(SimConfig cfg, Simulator sim, RankEngine e, ClusterNode node,
       EnvironmentFaults faults, long elapsedMillis) {
-    RankReport r = RankReport.of(e.rank);
-    EngineStats s = e.stats;
-    r.put("steps_run", s.stepsRun).put("arrived", s.arrived).put("admitted", s.admitted)
-        .put("finished", s.finished).put("aborted", s.aborted)
-        .put("aborted_running", s.abortedRunning).put("prompt_tokens", s.promptTokens)
-        .put("device_hit_tokens", s.deviceHitTokens).put("host_hit_tokens", s.hostHitTokens)
-        .put("storage_hit_tokens", s.storageHitTokens).put("computed_tokens", s.computedTokens)
-        .put("recv_collectives", s.recvCollectives);
-    ControllerStats c = e.controller.view().stats();
-    r.put("controller_collectives", e.controller.view().collectives())
+    RankReport r = RankReport.of(e.rank());
+    e.stats().putInto(r);
+    ControllerStats c = e.controller().view().stats();
+    r.put("controller_collectives", e.controller().view().collectives())
         .put("device_to_host_copies", c.deviceToHostCopies()).put("device_to_host_pages", c.deviceToHostPages())
         .put("host_to_device_copies", c.hostToDeviceCopies()).put("host_to_device_pages", c.hostToDevicePages())
         .put("storage_read_pages", c.storageReadPages()).put("storage_write_pages", c.storageWritePages())
@@ -80,13 +74,13 @@ public final class HostedRank {
         .put("prefetches_issued", c.prefetchesIssued()).put("prefetches_revoked", c.prefetchesRevoked())
         .put("prefetches_terminated", c.prefetchesTerminated()).put("prefetches_completed", c.prefetchesCompleted())
         .put("prefetches_aborted", c.prefetchesAborted());
-    if (e.data != null) {
-      r.put("data_bytes", e.data.movedBytes()).put("checked_pages", e.data.checkedPages())
-          .put("device_tier", e.data.tierName());
+    if (e.data() != null) {
+      r.put("data_bytes", e.data().movedBytes()).put("checked_pages", e.data().checkedPages())
+          .put("device_tier", e.data().tierName());
     }
     r.put("storage_pages_at_start", sim.storagePagesAtStart())
         .put("storage_evicted_pages", sim.storageEvictedPages())
-        .put("tree_digest", e.controller.view().tree().digest().hash())
+        .put("tree_digest", e.controller().view().tree().digest().hash())
         .put("elapsed_ms", elapsedMillis);
     if (faults != null) {
       r.put("faults", faults.describe());

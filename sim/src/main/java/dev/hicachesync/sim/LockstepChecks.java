@@ -43,8 +43,8 @@ final class LockstepChecks {
       long lo = Long.MAX_VALUE;
       long hi = -1;
       for (int r : ranks) {
-        lo = Math.min(lo, recorders[r].step);
-        hi = Math.max(hi, recorders[r].step);
+        lo = Math.min(lo, recorders[r].step());
+        hi = Math.max(hi, recorders[r].step());
       }
       for (long s = Math.max(0, checkedFrom[d]); s <= hi; s++) {
         Divergence x = checkers.get(d).check(s);

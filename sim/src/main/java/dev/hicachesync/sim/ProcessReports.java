@@ -88,21 +88,18 @@ public final class ProcessReports {
   private static SimStats stats(SimConfig cfg, List<RankReport> reports, long steps, boolean world) {
     Topology t = cfg.topology();
     SimStats s = new SimStats();
-    s.steps = steps;
-    s.ranks = reports.size();
-    s.pageBytes = cfg.controllerConfig().pageBytes();
+    s.ran(steps, reports.size());
+    s.pageBytes(cfg.controllerConfig().pageBytes());
     if (cfg.data().on()) {
-      s.pageBytes = cfg.data().pageBytes();
-      s.deviceTier = reports.get(0).text("device_tier");
-      s.hostLayout = String.format("%s, page %d B (%d layers x %d B)", cfg.data().hostLayout().label(),
-          cfg.data().pageBytes(), cfg.data().layers(), cfg.data().layerBytes());
+      s.pageBytes(cfg.data().pageBytes());
+      s.dataPath(reports.get(0).text("device_tier"), String.format("%s, page %d B (%d layers x %d B)",
+          cfg.data().hostLayout().label(), cfg.data().pageBytes(), cfg.data().layers(), cfg.data().layerBytes()));
     }
     for (RankReport r : reports) {
       if (cfg.data().on()) {
-        s.dataBytes += r.num("data_bytes");
-        s.checkedPages += r.num("checked_pages");
+        s.addData(r.num("data_bytes"), r.num("checked_pages"));
       }
-      EngineStats e = engine(r);
+      EngineStats e = EngineStats.of(r);
       ControllerCounts c = controller(r);
       if (!world || t.syncDomain(r.rank()).get(0) == r.rank()) {
         s.addDomain(e, c);
@@ -110,13 +107,13 @@ public final class ProcessReports {
       s.addRank(e, c, r.num("controller_collectives"));
       // Unbounded: every rank opened the one shared folder, which the in-JVM run opens once.
       if (cfg.storageBounded() || r.rank() == reports.get(0).rank()) {
-        s.storagePagesAtStart += r.num("storage_pages_at_start");
+        s.addStoragePagesAtStart(r.num("storage_pages_at_start"));
       }
     }
     if (cfg.storageBounded()) {
-      s.storageCapacityPages = cfg.storagePages();
+      s.storageCapacityPages(cfg.storagePages());
       for (RankReport r : reports) {
-        s.storageEvictedPages += r.num("storage_evicted_pages");
+        s.addStorageEvictedPages(r.num("storage_evicted_pages"));
       }
     }
     return s;
@@ -154,23 +151,6 @@ public final class ProcessReports {
     return any ? String.format(Locale.ROOT, "faults injected: corrupt %d, missing %d, slow %d, abort %d, backend_error %d",
         sum[0], sum[1], sum[2], sum[3], sum[4]) + (shown[5] ? ", oversized " + sum[5] : "")
         + (shown[6] ? ", forged " + sum[6] : "") : null;
-  }
-
-  private static EngineStats engine(RankReport r) {
-    EngineStats e = new EngineStats();
-    e.stepsRun = r.num("steps_run");
-    e.arrived = r.num("arrived");
-    e.admitted = r.num("admitted");
-    e.finished = r.num("finished");
-    e.aborted = r.num("aborted");
-    e.abortedRunning = r.num("aborted_running");
-    e.promptTokens = r.num("prompt_tokens");
-    e.deviceHitTokens = r.num("device_hit_tokens");
-    e.hostHitTokens = r.num("host_hit_tokens");
-    e.storageHitTokens = r.num("storage_hit_tokens");
-    e.computedTokens = r.num("computed_tokens");
-    e.recvCollectives = r.num("recv_collectives");
-    return e;
   }
 
   private static ControllerCounts controller(RankReport r) {

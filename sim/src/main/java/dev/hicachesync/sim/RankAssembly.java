@@ -87,7 +87,7 @@ final class RankAssembly {
             t.pp() > 1 ? fabric.group(GroupRegistry.PFC_PP, t.ppGroup(r), r) : null, null, null);
     // The API's own trace instrumentation (null when nothing is recorded: no handle is wrapped).
     TraceInstrumentation traced = Seam.instrument(cfg.version(), schedGroups, prefetchGroups, trace, recorders[r],
-        cfg.pageSize(), () -> self[0].stats.stepsRun);
+        cfg.pageSize(), () -> self[0].stats().stepsRun());
     if (traced != null) {
       schedGroups = traced.sched();
       prefetchGroups = traced.prefetch();
@@ -156,30 +156,30 @@ final class RankAssembly {
     }
     RankEngine engine = new RankEngine(r, sim, cfg, shape, Seam.wrap(controller, shape.writeThroughAtFinish(),
         traced), controller, env, rec, wf.create(cfg.seed(), c.dp()), recv, checker, log);
-    engine.handles.addAll(List.of(sched, schedGroups.attnTp(), schedGroups.attnCp(), prefetchGroups.attnTp(),
+    engine.handles().addAll(List.of(sched, schedGroups.attnTp(), schedGroups.attnCp(), prefetchGroups.attnTp(),
         prefetchGroups.attnCp(), prefetchGroups.cpTp()));
     if (prefetchGroups.pp() != null) {
-      engine.handles.add(prefetchGroups.pp());
+      engine.handles().add(prefetchGroups.pp());
     }
     if (completionGroups != null) {
-      engine.handles.addAll(List.of(completionGroups.attnTp(), completionGroups.attnCp(), completionGroups.cpTp()));
+      engine.handles().addAll(List.of(completionGroups.attnTp(), completionGroups.attnCp(), completionGroups.cpTp()));
       if (completionGroups.pp() != null) {
-        engine.handles.add(completionGroups.pp());
+        engine.handles().add(completionGroups.pp());
       }
     }
     if (recv != sched) {
-      engine.handles.add(recv);
+      engine.handles().add(recv);
     }
-    engine.toNext = toNext;
-    engine.data = data;
+    engine.toNext(toNext);
+    engine.data(data);
     self[0] = engine;
-    ProcessGroup tracedRecv = engine.api.traceRecv(recv);
+    ProcessGroup tracedRecv = engine.api().traceRecv(recv);
     if (cfg.specShaped() == null && traced != null) {
-      engine.intake = new WorkloadIntake(engine, cfg.steps(), tracedRecv);
+      engine.intake(new WorkloadIntake(engine, cfg.steps(), tracedRecv));
     }
     if (cfg.specShaped() != null) { // the same loop; RECV carries the spec's request index instead
-      engine.intake = new SpecIntake(engine, cfg.specShaped(), tracedRecv, recv,
-          traced != null ? traced.recorder() : null, cfg.pageSize());
+      engine.intake(new SpecIntake(engine, cfg.specShaped(), tracedRecv, recv,
+          traced != null ? traced.recorder() : null, cfg.pageSize()));
       // No victim order of its own: the spec evicts LRU on the replicated clock too, so the
       // tree's own LRU order is the spec's.
     }

@@ -30,16 +30,16 @@ import java.util.List;
  * state, except under {@link Fault#EARLY_ADMISSION_EXIT}.
  */
 final class RankEngine {
-  final int rank;
-  final CacheController controller;
+  private final int rank;
+  private final CacheController controller;
   /** The public API of this rank: the only thing the loop calls for cache decisions. */
-  final HiCacheRank api;
-  final RankEnv env;
-  final RankRecorder recorder;
-  final EngineStats stats = new EngineStats();
+  private final HiCacheRank api;
+  private final RankEnv env;
+  private final RankRecorder recorder;
+  private final EngineStats stats = new EngineStats();
   private final Simulator sim;
   private final SimConfig cfg;
-  final Workload workload;
+  private final Workload workload;
   private final LoopShape shape;
   private final DomainChecker checker;
   private final boolean earlyExit;
@@ -49,19 +49,19 @@ final class RankEngine {
   private final WaitingTimeout waitingTimeout;
   private final ArrayDeque<Request> waiting = new ArrayDeque<>();
   private final List<Running> running = new ArrayList<>();
-  volatile String where = "start";
+  private volatile String where = "start";
   /** Every group handle this rank uses, for {@code StopSignals#poison}. */
-  final List<ProcessGroup> handles = new ArrayList<>();
+  private final List<ProcessGroup> handles = new ArrayList<>();
   /** The channel to the next pipeline stage, or null. */
-  PipeChannel toNext;
+  private PipeChannel toNext;
   /** The data path that moves this rank's KV bytes, or null when only page counts move. */
-  DataPath data;
+  private DataPath data;
   /** The readable event log, or null when none was asked for. */
-  final EventLog log;
+  private final EventLog log;
   /** What RECV carries: the workload's broadcast unless the simulator sets another (spec-shaped runs). */
-  Intake intake;
+  private Intake intake;
   /** Requests and aborts a {@link SimulationRun} injects into this rank's replica, or null in a run. */
-  Injections injections;
+  private Injections injections;
 
   /**
    * @param api the public API over {@code controller} ({@code Seam.wrap}, with the shape's write timing and
@@ -157,7 +157,7 @@ final class RankEngine {
       recorder.fullDigest(controller.view().tree().digest().hash());
     }
     recorder.endStep();
-    stats.stepsRun = s + 1;
+    stats.stepRan(s);
     return true;
   }
 
@@ -178,7 +178,7 @@ final class RankEngine {
 
   /** Running requests aborted so far when the run aborts running requests ({@link SimConfig#abortRunning}), else -1. */
   long abortedRunningLogged() {
-    return cfg.abortRunning() > 0 ? stats.abortedRunning : -1;
+    return cfg.abortRunning() > 0 ? stats.abortedRunning() : -1;
   }
 
   /** The first running request, or null. */
@@ -192,7 +192,7 @@ final class RankEngine {
       return;
     }
     if (shape.settleStorage()) {
-      where = "step " + stats.stepsRun + " prefetch thread";
+      where = "step " + stats.stepsRun() + " prefetch thread";
       api.runPrefetchThread();
       if (env.settlesPrefetchOutcomes()) { // else each outcome reaches the scheduler when its timing says
         env.awaitCondition(controller.view()::storageQueuesSettled);
@@ -206,7 +206,7 @@ final class RankEngine {
 
   private void arrive(List<Request> arrivals, long s) {
     for (Request r : arrivals) {
-      stats.arrived++;
+      stats.requestArrived();
       api.prefetchFromStorage(r.rid(), api.matchPrefix(r.prompt()));
       waiting.add(r);
       if (waitingTimeout != null) {
@@ -223,7 +223,7 @@ final class RankEngine {
     }
     if (env.pending() > 0) {
       errors.add(env.pending() + " background operations still pending at tick " + env.now() + " after step "
-          + (stats.stepsRun - 1));
+          + (stats.stepsRun() - 1));
     }
     errors.addAll(controller.view().quiescenceErrors());
     return errors;
@@ -242,7 +242,7 @@ final class RankEngine {
         if (waitingTimeout != null) {
           waitingTimeout.left(r.rid());
         }
-        stats.aborted++;
+        stats.requestAborted();
       }
     }
   }
@@ -291,12 +291,7 @@ final class RankEngine {
     }
     api.cacheUnfinishedReq(req);
     int fromStorage = Math.min(loaded, req.prefetchedTokens());
-    stats.admitted++;
-    stats.promptTokens += prompt.length;
-    stats.deviceHitTokens += m.deviceTokens();
-    stats.storageHitTokens += fromStorage;
-    stats.hostHitTokens += loaded - fromStorage;
-    stats.computedTokens += prompt.length - prefixTokens;
+    stats.admitted(prompt.length, m.deviceTokens(), loaded - fromStorage, fromStorage, prompt.length - prefixTokens);
     workload.admitted(r, m.deviceTokens(), loaded - fromStorage, fromStorage);
     int abortAfter = abortRunningAfter(r);
     running.add(new Running(r, req, s + (abortAfter > 0 ? abortAfter : r.decodeSteps()), abortAfter));
@@ -334,12 +329,12 @@ final class RankEngine {
       it.remove();
       int[] output = run.request.output();
       if (run.abortAfter > 0) {
-        stats.aborted++;
-        stats.abortedRunning++;
+        stats.requestAborted();
+        stats.runningAborted();
         output = java.util.Arrays.copyOf(output, (int) ((long) output.length * run.abortAfter
             / run.request.decodeSteps()));
       } else {
-        stats.finished++;
+        stats.requestFinished();
       }
       int ps = cfg.pageSize();
       int[] full = concat(run.request.prompt(), output);
@@ -362,4 +357,30 @@ final class RankEngine {
    * steps it is aborted (0: never).
    */
   private record Running(Request request, CachedRequest cached, long doneStep, int abortAfter) {}
+
+  // ---------------------------------------------------------------- the rank's parts, for the run's other classes
+
+  int rank() { return rank; }
+  CacheController controller() { return controller; }
+  HiCacheRank api() { return api; }
+  RankEnv env() { return env; }
+  RankRecorder recorder() { return recorder; }
+  EngineStats stats() { return stats; }
+  Workload workload() { return workload; }
+  String where() { return where; }
+  List<ProcessGroup> handles() { return handles; }
+  PipeChannel toNext() { return toNext; }
+  DataPath data() { return data; }
+  EventLog log() { return log; }
+  Intake intake() { return intake; }
+  Injections injections() { return injections; }
+
+  /** Sets the channel to the next pipeline stage (assembly). */
+  void toNext(PipeChannel next) { this.toNext = next; }
+  /** Sets the data path (assembly). */
+  void data(DataPath path) { this.data = path; }
+  /** Replaces what RECV carries (a spec-shaped run). */
+  void intake(Intake in) { this.intake = in; }
+  /** Sets what a {@link SimulationRun} injects into this rank's replica. */
+  void injections(Injections in) { this.injections = in; }
 }

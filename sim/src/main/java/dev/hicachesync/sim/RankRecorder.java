@@ -32,18 +32,43 @@ final class RankRecorder implements SyncObserver {
   private CacheController controller;
   private int slot;
   /** A step whose every entry also records the readable state (a replay for the report), or -1. */
-  long viewStep = -1;
+  private long viewStep = -1;
   /** The readable state at each entry of {@link #viewStep}, in entry order. */
-  final List<View> views = new ArrayList<>();
+  private final List<View> views = new ArrayList<>();
   /** Called after every sync point's entry: a {@link SimulationRun} parks the rank there; null in a run. */
-  Runnable gate;
+  private Runnable gate;
   /** The step being recorded (-1 before the first). */
-  volatile long step = -1;
+  private volatile long step = -1;
   /** Where every entry is also written ({@code --digest-log}), or null. */
-  DigestLog log;
+  private DigestLog log;
 
   /** One rank's readable state at one entry: queues and pools, and the tree node by node. */
   record View(String state, List<String> tree) {}
+
+  /** Records the readable state at every entry of {@code step} too (a replay for the report). */
+  void viewStep(long step) {
+    this.viewStep = step;
+  }
+
+  /** The readable state at each entry of the {@link #viewStep} step, in entry order (read-only). */
+  List<View> views() {
+    return java.util.Collections.unmodifiableList(views);
+  }
+
+  /** Sets what runs after every sync point's entry (a {@link SimulationRun} parks the rank there). */
+  void gate(Runnable g) {
+    this.gate = g;
+  }
+
+  /** Writes every entry to {@code digestLog} too ({@code --digest-log}). */
+  void log(DigestLog digestLog) {
+    this.log = digestLog;
+  }
+
+  /** The step being recorded (-1 before the first). Any thread. */
+  long step() {
+    return step;
+  }
 
   void attach(CacheController c) {
     this.controller = c;

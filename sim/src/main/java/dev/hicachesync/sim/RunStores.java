@@ -124,15 +124,14 @@ final class RunStores {
 
   /** Adds the stores' figures to {@code stats}. */
   void addTo(SimStats stats) {
-    stats.storagePagesAtStart = pagesAtStart;
+    stats.addStoragePagesAtStart(pagesAtStart); // a fresh SimStats: 0 until here
     for (FileStorageBackend f : fileStores) {
-      stats.storageFilesForced += f.filesForced();
-      stats.storageFoldersForced += f.foldersForced();
+      stats.addStorageForced(f.filesForced(), f.foldersForced());
     }
     if (cfg.storageBounded()) {
-      stats.storageCapacityPages = cfg.storagePages();
+      stats.storageCapacityPages(cfg.storagePages());
       for (StorageBackend b : stores) {
-        stats.storageEvictedPages += ((LruStorageBackend) b).evicted();
+        stats.addStorageEvictedPages(((LruStorageBackend) b).evicted());
       }
     }
   }

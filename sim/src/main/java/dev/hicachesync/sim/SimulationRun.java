@@ -58,10 +58,10 @@ public final class SimulationRun implements AutoCloseable {
     }
     this.checks = new LockstepChecks(topology, sim.recorders());
     for (RankEngine e : engines) {
-      int r = e.rank;
+      int r = e.rank();
       go[r] = new Semaphore(0);
-      e.injections = injections[topology.coords(r).dp()];
-      e.recorder.gate = () -> park(r);
+      e.injections(injections[topology.coords(r).dp()]);
+      e.recorder().gate(() -> park(r));
       threads[r] = Simulator.rankThread(e, () -> {
         try {
           sim.runRank(e);
@@ -163,8 +163,8 @@ public final class SimulationRun implements AutoCloseable {
   public Verdict verdict() {
     long step = Long.MAX_VALUE;
     for (RankEngine e : engines) {
-      if (!ended[e.rank]) {
-        step = Math.min(step, e.recorder.step);
+      if (!ended[e.rank()]) {
+        step = Math.min(step, e.recorder().step());
       }
     }
     boolean all = allEnded();
@@ -175,13 +175,13 @@ public final class SimulationRun implements AutoCloseable {
   public RankView view(int rank) {
     requireOpen();
     RankEngine e = engines[rank];
-    CacheController c = e.controller;
+    CacheController c = e.controller();
     List<Integer> q = new ArrayList<>();
     for (int n : c.view().queueSizes()) {
       q.add(n);
     }
-    return new RankView(rank, e.recorder.step, e.recorder.lastPoint(), e.env.now(), c.view().tree().digest().toString(),
-        List.copyOf(q), c.view().ongoingPrefetches().size(), c.view().freeDevicePages(), c.view().freeHostPages(), e.env.pending(),
+    return new RankView(rank, e.recorder().step(), e.recorder().lastPoint(), e.env().now(), c.view().tree().digest().toString(),
+        List.copyOf(q), c.view().ongoingPrefetches().size(), c.view().freeDevicePages(), c.view().freeHostPages(), e.env().pending(),
         ended[rank]);
   }
 
@@ -195,7 +195,7 @@ public final class SimulationRun implements AutoCloseable {
     RankEngine e = engines[rank];
     Request w = e.firstWaiting();
     Request r = e.firstRunning();
-    return new Replica(w == null ? null : w.rid(), r == null ? null : r.rid(), e.controller.view().tree());
+    return new Replica(w == null ? null : w.rid(), r == null ? null : r.rid(), e.controller().view().tree());
   }
 
   /** A rank's request queue heads and its tree ({@link #replica}). */
@@ -205,7 +205,7 @@ public final class SimulationRun implements AutoCloseable {
   public SimStats stats() {
     long completed = Long.MAX_VALUE;
     for (RankEngine e : engines) {
-      completed = Math.min(completed, e.stats.stepsRun);
+      completed = Math.min(completed, e.stats().stepsRun());
     }
     return SimStats.of(sim.config(), topology, engines, completed);
   }
@@ -220,7 +220,7 @@ public final class SimulationRun implements AutoCloseable {
     List<String> errors = new ArrayList<>();
     for (RankEngine e : engines) {
       for (String err : e.quiescenceErrors()) {
-        errors.add("rank " + e.rank + ": " + err);
+        errors.add("rank " + e.rank() + ": " + err);
       }
     }
     return errors;
@@ -235,8 +235,8 @@ public final class SimulationRun implements AutoCloseable {
   public long nextStep(int dp) {
     long max = -1;
     for (RankEngine e : engines) {
-      if (topology.coords(e.rank).dp() == dp) {
-        max = Math.max(max, e.recorder.step);
+      if (topology.coords(e.rank()).dp() == dp) {
+        max = Math.max(max, e.recorder().step());
       }
     }
     return max + 1;
@@ -264,19 +264,19 @@ public final class SimulationRun implements AutoCloseable {
   /** At the start of its next step, rank {@code rank}'s clock jumps {@code ticks} ahead (copies complete, prefetch timeouts fire). */
   public void delay(int rank, long ticks) {
     requireOpen();
-    engines[rank].env.schedule(ticks, 0);
+    engines[rank].env().schedule(ticks, 0);
   }
 
   /** At the start of its next step, rank {@code rank}'s next pending background I/O (a storage read or write) lands. */
   public void completeNextIo(int rank) {
     requireOpen();
-    engines[rank].env.schedule(0, 1);
+    engines[rank].env().schedule(0, 1);
   }
 
   /** The next storage read batch rank {@code rank} issues fails. */
   public void failNextRead(int rank) {
     requireOpen();
-    engines[rank].env.failNextRead();
+    engines[rank].env().failNextRead();
   }
 
   /** Unwinds every parked rank thread, waits for every thread this run started, and closes the data paths. */

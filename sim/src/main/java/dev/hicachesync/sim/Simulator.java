@@ -183,11 +183,11 @@ public final class Simulator {
     for (int r = 0; r < world; r++) {
       recorders[r] = new RankRecorder();
       if (digestLogs != null && hosts(r)) {
-        recorders[r].log = DigestLog.create(digestLogs.resolve(DigestLog.fileName(r)));
+        recorders[r].log(DigestLog.create(digestLogs.resolve(DigestLog.fileName(r))));
       }
     }
     for (int r : viewRanks) {
-      recorders[r].viewStep = viewStep;
+      recorders[r].viewStep(viewStep);
     }
     this.recorders = recorders;
     if (trace.enabled()) {
@@ -211,7 +211,7 @@ public final class Simulator {
   }
 
   static Thread rankThread(RankEngine e, Runnable body) {
-    Thread th = new Thread(body, "rank-" + e.rank);
+    Thread th = new Thread(body, "rank-" + e.rank());
     th.setDaemon(true);
     return th;
   }
@@ -227,7 +227,7 @@ public final class Simulator {
     }
     long completed = Long.MAX_VALUE;
     for (RankEngine e : engines) {
-      completed = Math.min(completed, e.stats.stepsRun);
+      completed = Math.min(completed, e.stats().stepsRun());
     }
     List<Long> digests = new ArrayList<>();
     if (stops.first() == null) {
@@ -244,7 +244,7 @@ public final class Simulator {
     if (cfg.logFile() != null && viewStep < 0) {
       List<EventLog> logs = new ArrayList<>();
       for (RankEngine e : engines) {
-        logs.add(e.log);
+        logs.add(e.log());
       }
       EventLog.write(cfg.logFile(), logs);
     }
@@ -252,13 +252,13 @@ public final class Simulator {
     if (d == null && cfg.drainSteps() > 0) {
       for (RankEngine e : engines) {
         for (String err : e.quiescenceErrors()) {
-          quiescence.add("rank " + e.rank + ": " + err);
+          quiescence.add("rank " + e.rank() + ": " + err);
         }
       }
     }
     SimStats stats = SimStats.of(cfg, t, engines, Math.min(completed, cfg.steps()));
-    stats.storageDurable = cfg.storageDurable();
-    stats.hostBufferOnly = cfg.hostBufferOnly();
+    stats.storageDurable(cfg.storageDurable());
+    stats.hostBufferOnly(cfg.hostBufferOnly());
     stores.addTo(stats);
     return new SimResult(cfg, stats, d, Math.min(completed, cfg.steps()), digests, quiescence,
         (System.nanoTime() - start) / 1_000_000);
@@ -266,11 +266,11 @@ public final class Simulator {
 
   static void closeData(RankEngine[] engines) {
     for (RankEngine e : engines) {
-      e.controller.closeThreads();
-      if (e.data != null) {
-        e.data.close();
+      e.controller().closeThreads();
+      if (e.data() != null) {
+        e.data().close();
       }
-      e.recorder.closeLog();
+      e.recorder().closeLog();
     }
   }
 

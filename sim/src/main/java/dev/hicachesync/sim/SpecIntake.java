@@ -44,12 +44,12 @@ final class SpecIntake implements Intake {
     this.harness = harness;
     this.trace = trace;
     this.pageSize = pageSize;
-    this.unified = engine.controller.view().version() == dev.hicachesync.sync.ProtocolVersion.UNIFIED;
+    this.unified = engine.controller().view().version() == dev.hicachesync.sync.ProtocolVersion.UNIFIED;
   }
 
   @Override
   public List<Request> receive(long s, boolean stop) {
-    CacheController c = engine.controller;
+    CacheController c = engine.controller();
     if (allDone(c)) {
       return null;
     }
@@ -59,19 +59,19 @@ final class SpecIntake implements Intake {
     boolean ready = waiting == 0 && reqIdx < shape.requests().size() && (!unified || c.view().prefetchesSettled());
     long[] mine = {ready ? reqIdx + 1 : 0};
     ReduceOp op = unified ? ReduceOp.MIN : ReduceOp.MAX;
-    engine.api.beforeRecv(waiting, index(engine.firstRunning())); // the RECV line's snapshot, when traced
+    engine.api().beforeRecv(waiting, index(engine.firstRunning())); // the RECV line's snapshot, when traced
     long[] got;
     if (recv.size() > 1) {
       got = recv.allReduce(SyncPoint.RECV.name(), op, mine);
-      engine.stats.recvCollectives++;
+      engine.stats().collectiveReceived();
     } else {
       got = mine.clone();
       if (trace != null) {
-        trace.collective(engine.rank, s, "domain", "sched", List.of(engine.rank), SyncPoint.RECV.name(), 1,
+        trace.collective(engine.rank(), s, "domain", "sched", List.of(engine.rank()), SyncPoint.RECV.name(), 1,
             op.name(), mine, got, null, null);
       }
     }
-    engine.recorder.afterSync(SyncPoint.RECV);
+    engine.recorder().afterSync(SyncPoint.RECV);
     if (got[0] == 0) {
       return List.of();
     }

@@ -72,12 +72,12 @@ final class StopSignals {
     } catch (CollectiveException ex) {
       if (crash.get() != null) { // a peer that failed on its own told this rank so through the ABORT call
         String m = String.valueOf(ex.getMessage());
-        peerErrors.add(m.startsWith("rank " + e.rank + ":") ? m : "rank " + e.rank + ": " + m);
+        peerErrors.add(m.startsWith("rank " + e.rank() + ":") ? m : "rank " + e.rank() + ": " + m);
       }
-      report(new Divergence(e.stats.stepsRun, e.where, List.of(Invariant.CollectiveMatching), e.rank, -1,
+      report(new Divergence(e.stats().stepsRun(), e.where(), List.of(Invariant.CollectiveMatching), e.rank(), -1,
           ex.getMessage(), ""));
     } catch (InvariantViolation ex) {
-      report(new Divergence(e.stats.stepsRun, e.where, List.of(ex.invariant()), e.rank, -1,
+      report(new Divergence(e.stats().stepsRun(), e.where(), List.of(ex.invariant()), e.rank(), -1,
           ex.getMessage(), ""));
       poison(e);
     } catch (RuntimeException | Error ex) {
@@ -95,7 +95,7 @@ final class StopSignals {
    * daemons; those whose group nobody reaches again end at the timeout, unobserved.
    */
   private void poison(RankEngine e) {
-    for (ProcessGroup g : e.handles) {
+    for (ProcessGroup g : e.handles()) {
       if (g.size() > 1) {
         Thread th = new Thread(() -> {
           try {
@@ -103,14 +103,14 @@ final class StopSignals {
           } catch (RuntimeException ignored) {
             // the mismatch this call exists to cause, or the timeout of a group nobody uses any more
           }
-        }, "abort-" + e.rank + "-" + g.name());
+        }, "abort-" + e.rank() + "-" + g.name());
         th.setDaemon(true);
         helpers.add(th);
         th.start();
       }
     }
-    if (e.toNext != null) {
-      e.toNext.send(new long[] {-1});
+    if (e.toNext() != null) {
+      e.toNext().send(new long[] {-1});
     }
   }
 }

@@ -16,8 +16,8 @@ final class StopViews {
     if (d.rankB() < 0) {
       return d;
     }
-    CacheController a = engines[d.rankA()].controller;
-    CacheController b = engines[d.rankB()].controller;
+    CacheController a = engines[d.rankA()].controller();
+    CacheController b = engines[d.rankB()].controller();
     List<String> ta = a.view().tree().describe();
     List<String> tb = b.view().tree().describe();
     String na = "(same)";

@@ -26,17 +26,17 @@ final class WorkloadIntake implements Intake {
 
   @Override
   public List<Request> receive(long s, boolean stop) {
-    List<Request> arrivals = s < steps ? engine.workload.arrivals(s) : List.of();
-    if (engine.injections != null) {
-      arrivals = engine.injections.arrivals(s, arrivals);
+    List<Request> arrivals = s < steps ? engine.workload().arrivals(s) : List.of();
+    if (engine.injections() != null) {
+      arrivals = engine.injections().arrivals(s, arrivals);
     }
     long[] head = {s, arrivals.size(), stop ? 1 : 0};
     long[] mine = head;
     // The RECV line's snapshot, when traced; with running aborts on, also how many this rank made so far.
-    engine.api.beforeRecv(engine.waitingCount(), engine.runningCount(), engine.abortedRunningLogged());
+    engine.api().beforeRecv(engine.waitingCount(), engine.runningCount(), engine.abortedRunningLogged());
     if (recv.size() > 1) {
       head = recv.broadcast(SyncPoint.RECV.name(), recvRoot, head);
-      engine.stats.recvCollectives++;
+      engine.stats().collectiveReceived();
     } else if (recv instanceof dev.hicachesync.trace.TracingProcessGroup traced) {
       traced.broadcastAlone(SyncPoint.RECV.name(), head); // a one-rank domain's RECV, in its trace only
     }
@@ -44,12 +44,12 @@ final class WorkloadIntake implements Intake {
       return null;
     }
     if (head[0] != s || head[1] != arrivals.size()) {
-      throw new IllegalStateException("rank " + engine.rank + " has " + arrivals.size() + " arrivals at step " + s
+      throw new IllegalStateException("rank " + engine.rank() + " has " + arrivals.size() + " arrivals at step " + s
           + ", the root " + head[1] + " at step " + head[0] + ": the workload is not deterministic");
     }
-    engine.recorder.afterSync(SyncPoint.RECV);
-    if (engine.log != null) {
-      engine.log.add(SyncPoint.RECV.name(), mine, head);
+    engine.recorder().afterSync(SyncPoint.RECV);
+    if (engine.log() != null) {
+      engine.log().add(SyncPoint.RECV.name(), mine, head);
     }
     return arrivals;
   }

@@ -134,7 +134,7 @@ public final class MooncakeWorkload implements Workload {
 
   /**
    * The hits of the replay's sync domains: the sum of {@link #hits()} over the Mooncake workloads among
-   * {@code domainWorkloads} (the simulator's {@code SimStats.domainWorkloads}, one per domain).
+   * {@code domainWorkloads} (the simulator's {@code SimStats.domainWorkloads()}, one per domain).
    */
   public static TierHits hitsOf(List<Workload> domainWorkloads) {
     TierHits sum = new TierHits();

@@ -35,11 +35,11 @@ class BoundedStorageSimTest {
     SimResult b = new Simulator(cfg).run();
     assertNull(a.divergence(), () -> a.divergence().describe());
     assertTrue(a.ok(), () -> "not quiet: " + a.quiescence());
-    assertTrue(a.stats().storageEvictedPages > 0, "the shards must evict for this test to mean anything");
-    assertTrue(a.stats().storageReadPages > 0, "and still serve prefetches");
-    assertEquals(SHARD_PAGES, a.stats().storageCapacityPages);
+    assertTrue(a.stats().storageEvictedPages() > 0, "the shards must evict for this test to mean anything");
+    assertTrue(a.stats().storageReadPages() > 0, "and still serve prefetches");
+    assertEquals(SHARD_PAGES, a.stats().storageCapacityPages());
     assertEquals(a.stats().describe(), b.stats().describe());
-    assertEquals(a.stats().storageEvictedPages, b.stats().storageEvictedPages);
+    assertEquals(a.stats().storageEvictedPages(), b.stats().storageEvictedPages());
     assertEquals(a.finalDigests(), b.finalDigests());
   }
 

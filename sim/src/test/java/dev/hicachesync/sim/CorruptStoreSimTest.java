@@ -46,7 +46,7 @@ class CorruptStoreSimTest {
     Path dir = tmp.resolve("store");
     SimResult first = new Simulator(config(dir)).run();
     assertTrue(first.ok(), () -> String.valueOf(first.divergence()));
-    assertEquals(0, first.stats().storagePagesAtStart);
+    assertEquals(0, first.stats().storagePagesAtStart());
     List<Path> pages = pages(dir);
     assertTrue(pages.size() > 300, "the first run filled the store: " + pages.size());
     // Damage one page in two, the seed deciding how: a flipped byte, a cut object, a swap with a neighbour.
@@ -71,10 +71,10 @@ class CorruptStoreSimTest {
     assertNull(second.divergence(), () -> second.divergence().describe());
     assertTrue(second.ok(), () -> "not quiet: " + second.quiescence());
     SimStats s = second.stats();
-    assertTrue(s.storageCorruptPages > 0, "the damaged pages were read: " + s.describe());
-    assertTrue(s.storageReadFailures >= 1, "each corrupt page failed its batch");
-    assertEquals(pages.size(), s.storagePagesAtStart, "the reused store is reported");
-    assertTrue(s.describe().contains("corrupt pages: " + s.storageCorruptPages), s.describe());
+    assertTrue(s.storageCorruptPages() > 0, "the damaged pages were read: " + s.describe());
+    assertTrue(s.storageReadFailures() >= 1, "each corrupt page failed its batch");
+    assertEquals(pages.size(), s.storagePagesAtStart(), "the reused store is reported");
+    assertTrue(s.describe().contains("corrupt pages: " + s.storageCorruptPages()), s.describe());
     assertTrue(s.describe().contains("storage not empty at start: " + pages.size() + " pages"), s.describe());
   }
 
@@ -97,9 +97,9 @@ class CorruptStoreSimTest {
     assertNull(second.divergence(), () -> second.divergence().describe());
     assertTrue(second.ok(), () -> "not quiet: " + second.quiescence());
     SimStats s = second.stats();
-    assertTrue(s.storageForgedPages > 0, "the forged pages were read: " + s.describe());
-    assertEquals(s.storageCorruptPages, s.storageForgedPages, "every damaged page read was a forgery");
-    assertTrue(s.describe().contains("store forgery: " + s.storageForgedPages), s.describe());
+    assertTrue(s.storageForgedPages() > 0, "the forged pages were read: " + s.describe());
+    assertEquals(s.storageCorruptPages(), s.storageForgedPages(), "every damaged page read was a forgery");
+    assertTrue(s.describe().contains("store forgery: " + s.storageForgedPages()), s.describe());
   }
 
   /** The object with its last payload byte changed and the header's CRC32C (of key and payload) recomputed. */

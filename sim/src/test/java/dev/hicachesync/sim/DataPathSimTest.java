@@ -53,11 +53,11 @@ class DataPathSimTest {
         .drainSteps(400).build()).run();
     assertTrue(r.ok(), () -> "Failed on seed " + seed + "\n" + r.divergence() + " " + r.quiescence());
     SimStats s = r.stats();
-    assertTrue(s.checkedPages > 0 && s.hostToDevicePages > 0 && s.storageReadPages > 0, s::describe);
-    assertEquals(128, s.pageBytes, "bytes moved are real bytes");
+    assertTrue(s.checkedPages() > 0 && s.hostToDevicePages() > 0 && s.storageReadPages() > 0, s::describe);
+    assertEquals(128, s.pageBytes(), "bytes moved are real bytes");
     // Every page counted in the report really moved: copies both ways, storage reads and writes.
-    long pages = s.deviceToHostPages + s.hostToDevicePages + s.storageReadPages + s.storageWritePages;
-    assertEquals(pages * 128, s.dataBytes, s::describe);
+    long pages = s.deviceToHostPages() + s.hostToDevicePages() + s.storageReadPages() + s.storageWritePages();
+    assertEquals(pages * 128, s.dataBytes(), s::describe);
   }
 
   /** Moving bytes changes no decision: data on and off give one event log, one tree, one report of counts. */
@@ -71,8 +71,8 @@ class DataPathSimTest {
     assertTrue(a.ok() && b.ok());
     assertEquals(Files.readAllLines(off), Files.readAllLines(on));
     assertEquals(b.finalDigests(), a.finalDigests());
-    assertEquals(b.stats().storageReadPages, a.stats().storageReadPages);
-    assertEquals(b.stats().hostToDevicePages, a.stats().hostToDevicePages);
+    assertEquals(b.stats().storageReadPages(), a.stats().storageReadPages());
+    assertEquals(b.stats().hostToDevicePages(), a.stats().hostToDevicePages());
   }
 
   /** The same seed twice with the data path on gives the same report, byte counts included. */
@@ -90,7 +90,7 @@ class DataPathSimTest {
   @Test
   void reportNamesTheDeviceTier() {
     SimResult r = new Simulator(base(HostLayout.PAGE_FIRST).steps(50).build()).run();
-    String tier = r.stats().deviceTier;
+    String tier = r.stats().deviceTier();
     assertNotNull(tier);
     if (DeviceTiers.probe().available()) {
       assertTrue(!tier.startsWith("simulated"), tier);

@@ -44,9 +44,9 @@ class EnvironmentFaultSoakTest {
       SimResult r = soak(base(Topology.of(1, 2, 2, 1), v), f);
       assertNull(r.divergence(), () -> v + ": " + r.divergence().describe() + "\nFailed on seed 16");
       assertTrue(r.ok(), () -> v + " not quiet: " + r.quiescence());
-      assertTrue(f.storage.corrupt.get() > 0 && f.storage.missing.get() > 0 && f.slow.get() > 0
-          && f.aborts.get() > 0, () -> v + ": every kind must be injected: " + f.describe());
-      assertTrue(r.stats().storageCorruptPages > 0, r.stats().describe());
+      assertTrue(f.storage().corrupt() > 0 && f.storage().missing() > 0 && f.slow() > 0
+          && f.aborts() > 0, () -> v + ": every kind must be injected: " + f.describe());
+      assertTrue(r.stats().storageCorruptPages() > 0, r.stats().describe());
     }
   }
 
@@ -61,9 +61,9 @@ class EnvironmentFaultSoakTest {
         .storageDir(dir).data(DataOptions.on(dev.hicachesync.tier.HostLayout.PAGE_FIRST, 2, 64)), f);
     assertNull(r.divergence(), () -> r.divergence().describe() + "\nFailed on seed 16");
     assertTrue(r.ok(), () -> "not quiet: " + r.quiescence());
-    assertTrue(f.storage.oversized.get() > 0 && f.storage.forged.get() > 0, f.describe());
-    assertTrue(r.stats().storageForgedPages > 0, r.stats().describe());
-    assertTrue(f.describe().endsWith(", oversized " + f.storage.oversized.get() + ", forged " + f.storage.forged.get()),
+    assertTrue(f.storage().oversized() > 0 && f.storage().forged() > 0, f.describe());
+    assertTrue(r.stats().storageForgedPages() > 0, r.stats().describe());
+    assertTrue(f.describe().endsWith(", oversized " + f.storage().oversized() + ", forged " + f.storage().forged()),
         f.describe());
   }
 
@@ -116,7 +116,7 @@ class EnvironmentFaultSoakTest {
     assertTrue(e.getCause() instanceof StorageBackendException, String.valueOf(e.getCause()));
     assertTrue(e.getMessage().contains("storage backend failed") && e.getMessage().contains("seed 16"), e.getMessage());
     assertTrue(e.getMessage().contains("peer(s) stopped by the collective error"), e.getMessage());
-    assertTrue(f.storage.backendErrors.get() >= 1);
+    assertTrue(f.storage().backendErrors() >= 1);
     assertTrue(seconds < 120, "ended within the collective timeout's bound, took " + seconds + " s");
   }
 

@@ -45,9 +45,9 @@ class SimPropertyTest {
             SimGen.work(), Set.of()))
         .checkAssert(s -> {
           SimStats st = SimOracle.assertHolds(s).stats();
-          completed.addAndGet(st.prefetchesCompleted);
-          readPages.addAndGet(st.storageReadPages);
-          failedReads.addAndGet(st.storageReadFailures);
+          completed.addAndGet(st.prefetchesCompleted());
+          readPages.addAndGet(st.storageReadPages());
+          failedReads.addAndGet(st.storageReadFailures());
         });
     // Not vacuous: storage reads happened, some failed, and some prefetches completed.
     assertTrue(completed.get() > 0 && readPages.get() > 0 && failedReads.get() > 0,

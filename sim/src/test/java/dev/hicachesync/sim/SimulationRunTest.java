@@ -35,13 +35,13 @@ class SimulationRunTest {
       }
       assertTrue(v.points() > cfg.steps(), "one park per sync point, at least RECV per step: " + v.points());
       SimStats stepped = run.stats();
-      assertTrue(whole.admitted > 0 && whole.deviceToHostCopies > 0, "the run did something: " + whole.describe());
-      assertEquals(whole.admitted, stepped.admitted);
-      assertEquals(whole.finished, stepped.finished);
-      assertEquals(whole.hostHitTokens, stepped.hostHitTokens);
-      assertEquals(whole.storageHitTokens, stepped.storageHitTokens);
-      assertEquals(whole.collectives, stepped.collectives);
-      assertEquals(whole.prefetchesIssued, stepped.prefetchesIssued);
+      assertTrue(whole.admitted() > 0 && whole.deviceToHostCopies() > 0, "the run did something: " + whole.describe());
+      assertEquals(whole.admitted(), stepped.admitted());
+      assertEquals(whole.finished(), stepped.finished());
+      assertEquals(whole.hostHitTokens(), stepped.hostHitTokens());
+      assertEquals(whole.storageHitTokens(), stepped.storageHitTokens());
+      assertEquals(whole.collectives(), stepped.collectives());
+      assertEquals(whole.prefetchesIssued(), stepped.prefetchesIssued());
     }
   }
 
@@ -72,11 +72,11 @@ class SimulationRunTest {
       assertTrue(run.view(0).clock() < before + 500, "and only rank 1's: " + run.view(0));
       long at = run.arrive(0, step -> new Request("injected", new int[64], new int[16], 1, step, -1));
       assertEquals(run.view(0).step() + 1, at);
-      assertEquals(0, run.stats().arrived);
+      assertEquals(0, run.stats().arrived());
       run.advanceStep(); // to RECV of the arrival step: arrivals are taken after it
       run.advanceStep();
-      assertEquals(1, run.stats().arrived, "the injected request arrived, once per replica");
-      assertEquals(1, run.stats().admitted);
+      assertEquals(1, run.stats().arrived(), "the injected request arrived, once per replica");
+      assertEquals(1, run.stats().admitted());
       assertTrue(run.verdict().ok(), "the fixed protocol holds: " + run.verdict());
       assertTrue(run.liveThreads() > 0);
     } finally {

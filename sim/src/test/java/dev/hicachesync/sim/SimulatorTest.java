@@ -60,8 +60,8 @@ class SimulatorTest {
     assertTrue(r.divergence() == null, () -> "Failed on seed " + seed + "\n" + r.divergence().describe());
     assertEquals(List.of(), r.quiescence(), "after the drain: nothing in flight, nothing leaked");
     assertEquals(STEPS, r.stepsCompleted());
-    assertTrue(r.stats().admitted > 100, r.stats()::describe);
-    assertTrue(r.stats().deviceToHostCopies > 0, r.stats()::describe);
+    assertTrue(r.stats().admitted() > 100, r.stats()::describe);
+    assertTrue(r.stats().deviceToHostCopies() > 0, r.stats()::describe);
   }
 
   /** The storage prefetch path runs end to end: prefetches complete and serve L3 hits. */
@@ -69,9 +69,9 @@ class SimulatorTest {
   void prefetchesCompleteAndHit() {
     SimResult r = new Simulator(base().steps(3000).prefetchPolicy(PrefetchPolicy.WAIT_COMPLETE).build()).run();
     assertTrue(r.ok(), () -> r.divergence().describe());
-    assertTrue(r.stats().prefetchesCompleted > 0, r.stats()::describe);
-    assertTrue(r.stats().storageHitTokens > 0, r.stats()::describe);
-    assertTrue(r.stats().prefetchesRevoked > 0, r.stats()::describe);
+    assertTrue(r.stats().prefetchesCompleted() > 0, r.stats()::describe);
+    assertTrue(r.stats().storageHitTokens() > 0, r.stats()::describe);
+    assertTrue(r.stats().prefetchesRevoked() > 0, r.stats()::describe);
   }
 
   static Stream<Topology> determinismTopologies() {
@@ -108,7 +108,7 @@ class SimulatorTest {
     SimResult threads = new Simulator(cfg).inlineRankThreads(false).withDigestLogs(dir.resolve("threads")).run();
     SimResult inline = new Simulator(cfg).inlineRankThreads(true).withDigestLogs(dir.resolve("inline")).run();
     assertTrue(threads.ok() && inline.ok());
-    assertTrue(threads.stats().storageReadPages > 0 && threads.stats().storageWritePages > 0,
+    assertTrue(threads.stats().storageReadPages() > 0 && threads.stats().storageWritePages() > 0,
         threads.stats()::describe);
     assertEquals(threads.stats().describe(), inline.stats().describe());
     assertEquals(threads.finalDigests(), inline.finalDigests());
@@ -165,7 +165,7 @@ class SimulatorTest {
     assertEquals(0, legacy.divergence().rankA());
     SimResult merged = new Simulator(base().topology(t).timing(skewed()).drainSteps(300).build()).run();
     assertTrue(merged.ok(), () -> merged.divergence() + " " + merged.quiescence());
-    assertEquals(0, merged.stats().storageReadFailures);
+    assertEquals(0, merged.stats().storageReadFailures());
   }
 
   /** Two runs of one seed write byte-identical event logs (the "run a seed twice and diff" check). */

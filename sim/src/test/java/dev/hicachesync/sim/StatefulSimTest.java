@@ -59,11 +59,11 @@ class StatefulSimTest {
     // hits), prefetches ran. Small device pools (slack 1..12 pages) make the ranks evict.
     String coverage = String.format("steps %d, arrived %d, admitted %d, finished %d, aborted %d, host-hit tokens %d,"
             + " storage-hit tokens %d, device->host copies %d, prefetches issued %d / terminated %d, failed reads %d",
-        t.steps, t.arrived, t.admitted, t.finished, t.aborted, t.hostHitTokens, t.storageHitTokens,
-        t.deviceToHostCopies, t.prefetchesIssued, t.prefetchesTerminated, t.storageReadFailures);
+        t.steps(), t.arrived(), t.admitted(), t.finished(), t.aborted(), t.hostHitTokens(), t.storageHitTokens(),
+        t.deviceToHostCopies(), t.prefetchesIssued(), t.prefetchesTerminated(), t.storageReadFailures());
     System.out.println("stateful coverage over " + FIXED_EXAMPLES + " examples: " + coverage);
-    assertTrue(t.admitted > 0 && t.finished > 0 && t.deviceToHostCopies > 0 && t.hostHitTokens > 0
-        && t.storageHitTokens > 0 && t.prefetchesIssued > 0, coverage);
+    assertTrue(t.admitted() > 0 && t.finished() > 0 && t.deviceToHostCopies() > 0 && t.hostHitTokens() > 0
+        && t.storageHitTokens() > 0 && t.prefetchesIssued() > 0, coverage);
   }
 
   /**
@@ -82,10 +82,10 @@ class StatefulSimTest {
     assertHolds(QtRuns.qt().withExamples(FIXED_EXAMPLES), cases(stage, fixedNoLegacy(),
         SimGen.policies(List.of(PrefetchPolicy.BEST_EFFORT, PrefetchPolicy.TIMEOUT), List.of(WritePolicy.values()),
             List.of(StorageMode.FILE)), SimGen.env(2, 32), Set.of(), MAX_COMMANDS, unevenReads(), 4), t);
-    String coverage = "prefetches issued " + t.prefetchesIssued + ", terminated " + t.prefetchesTerminated
-        + ", storage-hit tokens " + t.storageHitTokens + ", failed reads " + t.storageReadFailures;
+    String coverage = "prefetches issued " + t.prefetchesIssued() + ", terminated " + t.prefetchesTerminated()
+        + ", storage-hit tokens " + t.storageHitTokens() + ", failed reads " + t.storageReadFailures();
     System.out.println("uneven-read coverage over " + FIXED_EXAMPLES + " examples: " + coverage);
-    assertTrue(t.prefetchesTerminated > 0 && t.storageHitTokens > 0 && t.storageReadFailures > 0, coverage);
+    assertTrue(t.prefetchesTerminated() > 0 && t.storageHitTokens() > 0 && t.storageReadFailures() > 0, coverage);
   }
 
   /** Commands weighted toward arrivals and per-rank I/O: reads that land, fail or lag on one rank only. */
@@ -428,17 +428,7 @@ class StatefulSimTest {
   }
 
   private static void add(SimStats into, SimStats s) {
-    into.steps += s.steps;
-    into.arrived += s.arrived;
-    into.admitted += s.admitted;
-    into.finished += s.finished;
-    into.aborted += s.aborted;
-    into.hostHitTokens += s.hostHitTokens;
-    into.storageHitTokens += s.storageHitTokens;
-    into.deviceToHostCopies += s.deviceToHostCopies;
-    into.prefetchesIssued += s.prefetchesIssued;
-    into.prefetchesTerminated += s.prefetchesTerminated;
-    into.storageReadFailures += s.storageReadFailures;
+    into.addRun(s);
   }
 
   private static String report(StatefulCase c, SimulationRun.Verdict v, String modelCheck) {

@@ -30,10 +30,10 @@ class StatefulUnifiedPipelineTest {
     StatefulSimTest.assertHolds(StatefulSimTest.cases(topologies(), unified(), SimGen.anyPolicies(),
         SimGen.env(1, 12), Set.of()), t);
     String coverage = String.format("steps %d, admitted %d, finished %d, prefetches issued %d / terminated %d,"
-        + " storage-hit tokens %d", t.steps, t.admitted, t.finished, t.prefetchesIssued, t.prefetchesTerminated,
-        t.storageHitTokens);
+        + " storage-hit tokens %d", t.steps(), t.admitted(), t.finished(), t.prefetchesIssued(), t.prefetchesTerminated(),
+        t.storageHitTokens());
     System.out.println("stateful unified pp coverage: " + coverage);
-    assertTrue(t.admitted > 0 && t.finished > 0 && t.prefetchesIssued > 0, coverage);
+    assertTrue(t.admitted() > 0 && t.finished() > 0 && t.prefetchesIssued() > 0, coverage);
   }
 
   /** F2: a later stage that drains stage 0's forwarded counts with {@code get_nowait} is caught. */

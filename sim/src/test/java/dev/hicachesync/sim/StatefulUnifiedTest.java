@@ -33,13 +33,13 @@ class StatefulUnifiedTest {
         SimGen.env(1, 12), Set.of()), t);
     String coverage = String.format("steps %d, admitted %d, finished %d, aborted %d, host-hit tokens %d,"
             + " storage-hit tokens %d, prefetches issued %d / terminated %d, failed reads %d",
-        t.steps, t.admitted, t.finished, t.aborted, t.hostHitTokens, t.storageHitTokens, t.prefetchesIssued,
-        t.prefetchesTerminated, t.storageReadFailures);
+        t.steps(), t.admitted(), t.finished(), t.aborted(), t.hostHitTokens(), t.storageHitTokens(), t.prefetchesIssued(),
+        t.prefetchesTerminated(), t.storageReadFailures());
     System.out.println("stateful unified coverage: " + coverage);
     // Storage hits need a prefetch to pass S7, the hit drain, a completion sync and the ack drain before its
     // request is admitted: command lists of 40 rarely get there (UnifiedSimTest's longer runs do).
-    assertTrue(t.admitted > 0 && t.finished > 0 && t.hostHitTokens > 0 && t.prefetchesIssued > 0
-        && t.prefetchesTerminated > 0, coverage);
+    assertTrue(t.admitted() > 0 && t.finished() > 0 && t.hostHitTokens() > 0 && t.prefetchesIssued() > 0
+        && t.prefetchesTerminated() > 0, coverage);
   }
 
   /** Bounded liveness: after any command list the ranks fall quiet (acks, prefetches, slots, requests). */

@@ -12,6 +12,6 @@ public final class TempStoreProcess {
   public static void main(String[] args) {
     SimResult r = new Simulator(SimConfig.builder().topology(Topology.of(1, 2, 1, 1)).steps(200).seed(3)
         .storage(StorageMode.FILE).build()).run();
-    System.out.println(r.ok() ? "ok " + r.stats().storageWritePages : "diverged");
+    System.out.println(r.ok() ? "ok " + r.stats().storageWritePages() : "diverged");
   }
 }

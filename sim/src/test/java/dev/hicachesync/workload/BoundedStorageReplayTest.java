@@ -27,37 +27,37 @@ class BoundedStorageReplayTest {
     SimResult r = new Simulator(MooncakeReplay.configure(b, trace, 1, ReplayTiming.DEFAULT, "slice").build())
         .run();
     assertTrue(r.ok(), () -> "L3 " + storagePages + ": " + r.divergence() + " " + r.quiescence());
-    assertEquals(trace.size(), r.stats().admitted);
+    assertEquals(trace.size(), r.stats().admitted());
     return r;
   }
 
   private static long hits(SimStats s) {
-    return s.deviceHitTokens + s.hostHitTokens + s.storageHitTokens;
+    return s.deviceHitTokens() + s.hostHitTokens() + s.storageHitTokens();
   }
 
   @Test
   void boundedL3NeverBeatsUnboundedAndABigEnoughOneIsUnbounded() {
     List<MooncakeRequest> slice = Traces.resource(Traces.CONVERSATION_HEAD, 300);
     SimStats unbounded = replay(slice, SimConfig.UNBOUNDED).stats();
-    assertTrue(unbounded.storageHitTokens > 0, "the slice must reach L3 for this test to mean anything");
+    assertTrue(unbounded.storageHitTokens() > 0, "the slice must reach L3 for this test to mean anything");
 
     SimResult big = replay(slice, 1_000_000);
-    assertEquals(0, big.stats().storageEvictedPages);
+    assertEquals(0, big.stats().storageEvictedPages());
     SimStats b = big.stats();
-    assertEquals(List.of(unbounded.deviceHitTokens, unbounded.hostHitTokens, unbounded.storageHitTokens,
-            unbounded.storageReadPages, unbounded.storageWritePages, unbounded.prefetchesRevoked,
-            unbounded.prefetchesCompleted),
-        List.of(b.deviceHitTokens, b.hostHitTokens, b.storageHitTokens, b.storageReadPages,
-            b.storageWritePages, b.prefetchesRevoked, b.prefetchesCompleted),
+    assertEquals(List.of(unbounded.deviceHitTokens(), unbounded.hostHitTokens(), unbounded.storageHitTokens(),
+            unbounded.storageReadPages(), unbounded.storageWritePages(), unbounded.prefetchesRevoked(),
+            unbounded.prefetchesCompleted()),
+        List.of(b.deviceHitTokens(), b.hostHitTokens(), b.storageHitTokens(), b.storageReadPages(),
+            b.storageWritePages(), b.prefetchesRevoked(), b.prefetchesCompleted()),
         "a shard that never evicts is the unbounded store");
 
     long previous = Long.MAX_VALUE;
     for (long pages : new long[] {8192, 256}) {
       SimStats s = replay(slice, pages).stats();
-      assertTrue(s.storageEvictedPages > 0, pages + " pages must evict");
+      assertTrue(s.storageEvictedPages() > 0, pages + " pages must evict");
       assertTrue(hits(s) <= hits(unbounded), pages + " pages: " + hits(s) + " > " + hits(unbounded));
-      assertTrue(s.storageHitTokens < unbounded.storageHitTokens,
-          pages + " pages: L3 hits " + s.storageHitTokens + " not below " + unbounded.storageHitTokens);
+      assertTrue(s.storageHitTokens() < unbounded.storageHitTokens(),
+          pages + " pages: L3 hits " + s.storageHitTokens() + " not below " + unbounded.storageHitTokens());
       assertTrue(hits(s) <= previous, pages + " pages: more hits than a larger shard");
       previous = hits(s);
     }

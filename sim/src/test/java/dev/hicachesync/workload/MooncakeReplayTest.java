@@ -47,7 +47,7 @@ class MooncakeReplayTest {
   }
 
   private static long hits(SimStats s) {
-    return s.deviceHitTokens + s.hostHitTokens + s.storageHitTokens;
+    return s.deviceHitTokens() + s.hostHitTokens() + s.storageHitTokens();
   }
 
   private static void assertUnboundedMatchesOracle(List<MooncakeRequest> trace, Topology t) {
@@ -57,9 +57,9 @@ class MooncakeReplayTest {
         pages, pages);
     assertNull(r.divergence(), () -> r.divergence().describe());
     assertTrue(r.ok(), () -> "not quiet after the drain: " + r.quiescence());
-    assertEquals(trace.size(), r.stats().admitted);
-    assertEquals(trace.size(), r.stats().finished);
-    assertEquals(oracle.inputTokens(), r.stats().promptTokens);
+    assertEquals(trace.size(), r.stats().admitted());
+    assertEquals(trace.size(), r.stats().finished());
+    assertEquals(oracle.inputTokens(), r.stats().promptTokens());
     assertEquals(oracle.hitTokens(), hits(r.stats()), "hit tokens on " + t);
     // Block figures: a block is hit when the admitted prefix covers all of its tokens, in the replay
     // (TierHits, fed by the simulator's admission hook) as in the oracle.
@@ -71,12 +71,12 @@ class MooncakeReplayTest {
 
   /** The admission hook's per-request figures sum to the simulator's own token counts, tier by tier. */
   private static TierHits assertHitsAgreeWithStats(SimStats s) {
-    TierHits b = MooncakeWorkload.hitsOf(s.domainWorkloads);
-    assertEquals(s.admitted, b.requests(), "requests recorded by the hook");
-    assertEquals(s.deviceHitTokens, b.tokens(TierHits.Tier.L1), "L1 tokens");
-    assertEquals(s.hostHitTokens, b.tokens(TierHits.Tier.L2), "L2 tokens");
-    assertEquals(s.storageHitTokens, b.tokens(TierHits.Tier.L3), "L3 tokens");
-    assertEquals(s.computedTokens, b.tokens(TierHits.Tier.MISS), "missed tokens");
+    TierHits b = MooncakeWorkload.hitsOf(s.domainWorkloads());
+    assertEquals(s.admitted(), b.requests(), "requests recorded by the hook");
+    assertEquals(s.deviceHitTokens(), b.tokens(TierHits.Tier.L1), "L1 tokens");
+    assertEquals(s.hostHitTokens(), b.tokens(TierHits.Tier.L2), "L2 tokens");
+    assertEquals(s.storageHitTokens(), b.tokens(TierHits.Tier.L3), "L3 tokens");
+    assertEquals(s.computedTokens(), b.tokens(TierHits.Tier.MISS), "missed tokens");
     return b;
   }
 
@@ -109,7 +109,7 @@ class MooncakeReplayTest {
         SimResult r = replay(slice, Topology.of(1, 1, 1, 1), ProtocolVersion.DEFAULT, StorageMode.OFF, wp,
             4096, 4096 * ratio);
         assertTrue(r.ok(), () -> wp + ": " + r.divergence() + " " + r.quiescence());
-        assertEquals(slice.size(), r.stats().admitted, wp + " ratio " + ratio);
+        assertEquals(slice.size(), r.stats().admitted(), wp + " ratio " + ratio);
         long hit = hits(r.stats());
         TierHits b = assertHitsAgreeWithStats(r.stats());
         assertTrue(b.inputBlocks() - b.blocks(TierHits.Tier.MISS) <= ceilingBlocks, wp + " ratio " + ratio);
@@ -131,7 +131,7 @@ class MooncakeReplayTest {
     SimResult r = replay(tiny, Topology.of(2, 1, 2, 1), ProtocolVersion.DEFAULT, StorageMode.MEMORY,
         WritePolicy.WRITE_THROUGH, pages, pages);
     assertTrue(r.ok(), () -> r.divergence() + " " + r.quiescence());
-    assertEquals(2, r.stats().domainWorkloads.size());
+    assertEquals(2, r.stats().domainWorkloads().size());
     TierHits b = assertHitsAgreeWithStats(r.stats());
     assertEquals(PrefixReuseOracle.of(tiny.iterator(), 64).inputBlocks(), b.inputBlocks());
   }

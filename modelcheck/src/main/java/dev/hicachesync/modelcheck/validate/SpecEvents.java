@@ -183,11 +183,11 @@ public final class SpecEvents {
   }
 
   private static final class Builder {
-    String kind;
-    final int line;
-    final dev.hicachesync.trace.TraceRecord first;
-    final Map<Integer, CollectiveRecord> members = new TreeMap<>();
-    String note = "";
+    private String kind;
+    private final int line;
+    private final dev.hicachesync.trace.TraceRecord first;
+    private final Map<Integer, CollectiveRecord> members = new TreeMap<>();
+    private String note = "";
 
     Builder(String kind, int line, dev.hicachesync.trace.TraceRecord first) {
       this.kind = kind;

@@ -52,10 +52,10 @@ public final class EnvironmentFaults {
 
   private final Map<String, Double> p;
   /** Storage faults injected, every rank of every run with these faults. */
-  public final FaultyStorageBackend.Tally storage = new FaultyStorageBackend.Tally();
+  private final FaultyStorageBackend.Tally storage = new FaultyStorageBackend.Tally();
   /** Slow operations and aborted requests injected. */
-  public final AtomicLong slow = new AtomicLong();
-  public final AtomicLong aborts = new AtomicLong();
+  private final AtomicLong slow = new AtomicLong();
+  private final AtomicLong aborts = new AtomicLong();
 
   /** The kinds the spec named, in its order. */
   private final java.util.Set<String> given;
@@ -204,10 +204,10 @@ public final class EnvironmentFaults {
    * only when asked for, so the line of a soak without them reads as it always did.
    */
   public String describe() {
-    String extra = (given.contains("oversized") ? ", oversized " + storage.oversized.get() : "")
-        + (given.contains("forged") ? ", forged " + storage.forged.get() : "");
+    String extra = (given.contains("oversized") ? ", oversized " + storage.oversized() : "")
+        + (given.contains("forged") ? ", forged " + storage.forged() : "");
     return String.format(Locale.ROOT, "faults injected: corrupt %d, missing %d, slow %d, abort %d, backend_error %d%s",
-        storage.corrupt.get(), storage.missing.get(), slow.get(), aborts.get(), storage.backendErrors.get(), extra);
+        storage.corrupt(), storage.missing(), slow.get(), aborts.get(), storage.backendErrors(), extra);
   }
 
   private Timing slowed(Timing t, SplittableRandom rnd, double prob) {
@@ -245,5 +245,20 @@ public final class EnvironmentFaults {
         return out;
       }
     };
+  }
+
+  /** Storage faults injected, every rank of every run with these faults (read-only counts). */
+  public FaultyStorageBackend.Tally storage() {
+    return storage;
+  }
+
+  /** Slow operations injected. */
+  public long slow() {
+    return slow.get();
+  }
+
+  /** Aborted requests injected. */
+  public long aborts() {
+    return aborts.get();
   }
 }

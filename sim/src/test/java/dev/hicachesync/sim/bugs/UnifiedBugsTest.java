@@ -50,7 +50,7 @@ class UnifiedBugsTest {
   void unifiedRunsCleanAndHitsStorage() {
     SimResult r = run(7, 300);
     clean(r);
-    assertTrue(r.stats().storageHitTokens > 0 && r.stats().prefetchesTerminated > 0, r.stats()::describe);
+    assertTrue(r.stats().storageHitTokens() > 0 && r.stats().prefetchesTerminated() > 0, r.stats()::describe);
   }
 
   /**
@@ -88,7 +88,7 @@ class UnifiedBugsTest {
   void waitingTimeoutBroadcastIsClean() {
     SimResult r = run(7, 300, Fault.WAITING_TIMEOUT_BROADCAST);
     clean(r);
-    assertTrue(r.stats().aborted > 0, "the waiting timeout never fired: " + r.stats().describe());
+    assertTrue(r.stats().aborted() > 0, "the waiting timeout never fired: " + r.stats().describe());
   }
 
   /**
@@ -141,7 +141,7 @@ class UnifiedBugsTest {
     SimResult r = BugRuns.run(BugRuns.base(7).version(ProtocolVersion.UNIFIED).prefetchPolicy(PrefetchPolicy.TIMEOUT)
         .drainSteps(300).faults(EnumSet.of(Fault.ATTACH_ALL_OK)).logFile(log));
     clean(r);
-    assertTrue(r.stats().storageHitTokens > 0, r.stats()::describe);
+    assertTrue(r.stats().storageHitTokens() > 0, r.stats()::describe);
     Pattern line = Pattern.compile("^step=(\\d+) .* rank=(\\d+) S123 local=\\[([^\\]]*)\\]");
     Map<Integer, int[]> seen = new TreeMap<>(); // rank -> {S123 calls before the attach, from it on}
     for (String l : Files.readAllLines(log)) {

@@ -41,9 +41,9 @@ class UnifiedParkingTest {
     SimResult r = BugRuns.run(config(true));
     assertNull(r.divergence(), () -> r.divergence().describe());
     assertTrue(r.quiescence().isEmpty(), () -> String.join("\n", r.quiescence()));
-    assertTrue(r.stats().prefetchesParked > 0, "no hit was parked: " + r.stats().describe());
-    assertTrue(r.stats().parkedHitsGranted > 0, "no parked hit was granted later: " + r.stats().describe());
-    assertTrue(r.stats().storageHitTokens > 0, r.stats()::describe);
+    assertTrue(r.stats().prefetchesParked() > 0, "no hit was parked: " + r.stats().describe());
+    assertTrue(r.stats().parkedHitsGranted() > 0, "no parked hit was granted later: " + r.stats().describe());
+    assertTrue(r.stats().storageHitTokens() > 0, r.stats()::describe);
   }
 
   /** The same run in cache mode (the default) revokes instead: nothing is parked, and it revokes more. */
@@ -52,9 +52,9 @@ class UnifiedParkingTest {
     SimResult cache = BugRuns.run(config(false));
     SimResult buffer = BugRuns.run(config(true));
     assertNull(cache.divergence(), () -> cache.divergence().describe());
-    assertEquals(0, cache.stats().prefetchesParked);
-    assertTrue(cache.stats().prefetchesRevoked > buffer.stats().prefetchesRevoked,
-        () -> "cache " + cache.stats().prefetchesRevoked + " revokes, buffer-only " + buffer.stats().prefetchesRevoked);
+    assertEquals(0, cache.stats().prefetchesParked());
+    assertTrue(cache.stats().prefetchesRevoked() > buffer.stats().prefetchesRevoked(),
+        () -> "cache " + cache.stats().prefetchesRevoked() + " revokes, buffer-only " + buffer.stats().prefetchesRevoked());
   }
 
   /**
@@ -77,8 +77,8 @@ class UnifiedParkingTest {
           String where = "seed " + seed + ", host " + host + ", " + t + (bestEffort ? ", best_effort" : ", timeout");
           assertNull(r.divergence(), () -> where + ": " + r.divergence().describe());
           assertTrue(r.quiescence().isEmpty(), () -> where + ": " + String.join("\n", r.quiescence()));
-          parked[0] += r.stats().prefetchesParked;
-          parked[1] += r.stats().parkedHitsGranted;
+          parked[0] += r.stats().prefetchesParked();
+          parked[1] += r.stats().parkedHitsGranted();
         });
     // Grants are rarer in 600-step runs (17 parked, none granted with the default seed): the seeded test
     // above asserts them; here the park path must at least be taken.

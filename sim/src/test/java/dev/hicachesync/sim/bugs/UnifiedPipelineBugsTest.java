@@ -44,7 +44,7 @@ class UnifiedPipelineBugsTest {
   void unifiedWithPipelineStagesRunsCleanAndHitsStorage(long seed, PrefetchPolicy policy) {
     SimResult r = run(seed, policy, 300);
     clean(r);
-    assertTrue(r.stats().storageHitTokens > 0, r.stats()::describe);
+    assertTrue(r.stats().storageHitTokens() > 0, r.stats()::describe);
   }
 
   /**
@@ -73,7 +73,7 @@ class UnifiedPipelineBugsTest {
   void blockingDrainUnderTheSameLateThreadsIsClean(long seed) {
     SimResult r = run(seed, PrefetchPolicy.TIMEOUT, 300, Fault.PP_DRAIN_BLOCKING);
     clean(r);
-    assertTrue(r.stats().storageHitTokens > 0, r.stats()::describe);
+    assertTrue(r.stats().storageHitTokens() > 0, r.stats()::describe);
   }
 
   /** A PP drain fault without stages, or outside unified, is refused with one line. */
