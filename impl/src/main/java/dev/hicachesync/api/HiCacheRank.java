@@ -5,8 +5,6 @@ import dev.hicachesync.api.internal.TraceInstrumentation;
 import dev.hicachesync.collective.ProcessGroup;
 import dev.hicachesync.controller.CacheController;
 import dev.hicachesync.controller.ControllerThreads;
-import dev.hicachesync.trace.Snapshot;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
@@ -168,11 +166,7 @@ public final class HiCacheRank implements AutoCloseable {
    */
   public void beforeRecv(int waiting, int running, long abortedRunning) {
     if (trace != null) {
-      int[] q = controller.view().queueSizes();
-      dev.hicachesync.controller.ControllerDigest d = controller.view().digest();
-      trace.beforeRecv(new Snapshot(controller.view().freeDevicePages(), controller.view().freeHostPages(), q[0], q[1],
-          q[2], q[4], waiting, running, q[3], Snapshot.digest(d.tree(), d.acks(), d.prefetch(), d.alloc()),
-          abortedRunning));
+      trace.beforeRecv(RankReadout.recvSnapshot(controller, waiting, running, abortedRunning));
     }
   }
 
@@ -368,19 +362,7 @@ public final class HiCacheRank implements AutoCloseable {
    * trail the scheduler's last step by a moment). Scheduler thread.
    */
   public List<String> quiescenceErrors() {
-    ControllerThreads busy = controller.threads();
-    if (free != null && busy != null) {
-      busy.awaitIdle(IDLE_WAIT_MILLIS);
-    }
-    List<String> errors = new ArrayList<>(controller.view().quiescenceErrors());
-    if (steps != null && steps.pending() > 0) {
-      errors.add(steps.pending() + " background operations still pending");
-    }
-    ControllerThreads threads = controller.threads();
-    if (threads != null && threads.pending() > 0) {
-      errors.add(threads.pending() + " tasks still handed to the rank's threads");
-    }
-    return errors;
+    return RankReadout.quiescenceErrors(controller, steps, free != null, IDLE_WAIT_MILLIS);
   }
 
   /**
