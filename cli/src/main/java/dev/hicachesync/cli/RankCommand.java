@@ -204,6 +204,12 @@ public final class RankCommand extends SimulateCommand {
     parts.add("digest_every=" + cfg.fullDigestEvery());
     parts.add("data=" + (cfg.data().on() ? cfg.data().layers() + "x" + cfg.data().layerBytes() : "off"));
     parts.add("env_faults=" + (env == null ? "none" : env.canonical()));
+    if (cfg.abortRunning() > 0) { // set by env_faults' abort_running; compared on its own all the same
+      parts.add("abort_running=" + cfg.abortRunning());
+    }
+    if (cfg.specShaped() != null) { // --trace-loop spec: the request stream every rank must replay
+      parts.add("spec_shaped=" + cfg.specShaped().toString().replace(" ", ""));
+    }
     return String.join(" ", parts);
   }
 }
