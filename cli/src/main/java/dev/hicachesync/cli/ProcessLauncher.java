@@ -10,6 +10,7 @@ import dev.hicachesync.sim.SimResult;
 import dev.hicachesync.sim.StorageMode;
 import dev.hicachesync.sim.StoreFolders;
 import dev.hicachesync.topology.Topology;
+import dev.hicachesync.trace.ndjson.RankTraceMerge;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -23,25 +24,30 @@ import java.util.Set;
 /**
  * {@code simulate --processes}: starts one {@code rank} process per rank on this machine ({@link LocalWorld}:
  * loopback, free ports), waits for them, compares their digest logs domain by domain, and adds their reports up
- * into the result the in-JVM run prints. A world where a rank was lost (killed, crashed, stopped past the
+ * into the result the in-JVM run prints; with {@code --trace}, merges the ranks' own traces into the file the
+ * in-JVM run writes ({@link RankTraceMerge}). A world where a rank was lost (killed, crashed, stopped past the
  * timeout) is no result: each rank's named error is printed and the run exits {@link Main#EXIT_RANK_LOST}.
  */
 final class ProcessLauncher {
   /** Options of the parent that the children must not get (the launcher sets them per rank, or did them). */
   private static final Set<String> PARENT_ONLY = Set.of("--processes", "--fresh-storage");
-  private static final Set<String> PARENT_ONLY_WITH_VALUE = Set.of("--storage-dir", "--digest-log", "--kill-rank");
+  private static final Set<String> PARENT_ONLY_WITH_VALUE = Set.of("--storage-dir", "--digest-log", "--kill-rank",
+      "--trace");
   /** Each rank JVM: a small heap (pools are small) and one GC thread (the machine may have two cores). */
   private static final List<String> RANK_JVM = List.of("-Xmx512m", "-XX:+UseSerialGC", "-Xss1m");
 
   private final List<String> args;
   private final String killRank;
   private final Path digestLog;
+  /** {@code --trace FILE}: each rank writes its own lines, merged into this file after the world ends; or null. */
+  private final Path trace;
   private String faultsLine;
 
-  ProcessLauncher(List<String> originalArgs, String killRank, Path digestLog) {
+  ProcessLauncher(List<String> originalArgs, String killRank, Path digestLog, Path trace) {
     this.args = originalArgs;
     this.killRank = killRank;
     this.digestLog = digestLog;
+    this.trace = trace;
   }
 
   /** Refuses, before the run, what a world of processes cannot do (one line each, exit 2). */
@@ -49,8 +55,9 @@ final class ProcessLauncher {
     if (!c.processes) {
       throw new IllegalArgumentException("--kill-rank needs --processes (a rank process kills itself)");
     }
-    if (c.trace.on()) {
-      throw new IllegalArgumentException("--processes and --trace do not go together: the trace is one JVM's");
+    if (c.trace.on() && c.killRank != null) {
+      throw new IllegalArgumentException("--kill-rank and --trace do not go together: a killed rank's trace ends"
+          + " inside a collective its peers completed, which no spec step follows");
     }
     if (c.workload.workload != null) {
       throw new IllegalArgumentException("--processes and --workload do not go together yet: the replay's"
@@ -123,6 +130,9 @@ final class ProcessLauncher {
         if (shared != null) {
           a.addAll(List.of("--storage-dir", shared.toString()));
         }
+        if (trace != null) {
+          a.addAll(List.of("--trace", rankTrace(reports, r).toString()));
+        }
         if (kill != null && kill[0] == r) {
           a.addAll(List.of("--kill-self-at", String.valueOf(kill[1])));
         }
@@ -147,6 +157,9 @@ final class ProcessLauncher {
       for (int r = 0; r < world; r++) {
         parts.add(RankReport.read(reports.resolve("rank-" + r + ".report")));
       }
+      if (trace != null) {
+        mergeTraces(reports, world);
+      }
       Divergence fromLogs = DigestLogs.compare(t, logs);
       faultsLine = ProcessReports.faults(parts);
       return ProcessReports.combine(cfg, parts, fromLogs, elapsed);
@@ -162,6 +175,33 @@ final class ProcessLauncher {
       if (tempStore != null) {
         StoreFolders.deleteTree(tempStore);
       }
+    }
+  }
+
+  private static Path rankTrace(Path work, int r) {
+    return work.resolve("rank-" + r + ".trace.ndjson");
+  }
+
+  /**
+   * Merges the ranks' own traces into {@code --trace}'s file ({@link RankTraceMerge}: each rank's order kept, a
+   * collective's lines after every member's earlier ones); says on stderr how many lines had no matching line
+   * of a peer (a rank that stopped first).
+   */
+  private void mergeTraces(Path work, int world) throws IOException {
+    List<Path> files = new ArrayList<>();
+    for (int r = 0; r < world; r++) {
+      files.add(rankTrace(work, r));
+    }
+    RankTraceMerge.Result m;
+    try {
+      m = RankTraceMerge.merge(files, trace);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalStateException("merging the ranks' traces: " + e.getMessage(), e);
+    }
+    if (m.unmatched() > 0) {
+      System.err.printf(Locale.ROOT, "trace: %d of %d line(s) are of collectives a peer never logged (a rank"
+          + " stopped first); written after the lines before them, as one JVM writes them%n", m.unmatched(),
+          m.lines());
     }
   }
 

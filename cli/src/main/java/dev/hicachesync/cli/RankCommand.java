@@ -12,6 +12,10 @@ import dev.hicachesync.sim.RankReport;
 import dev.hicachesync.sim.SimConfig;
 import dev.hicachesync.sim.SimResult;
 import dev.hicachesync.sim.StorageMode;
+import dev.hicachesync.trace.TraceRecorder;
+import dev.hicachesync.trace.ndjson.NdjsonTraceRecorder;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -22,8 +26,8 @@ import picocli.CommandLine.Option;
 /**
  * {@code ./hicache-sync rank}: runs ONE rank of a simulation as this process, its groups over JGroups
  * ({@link ClusterNode}: TCP to the peers' ports, a handshake at start-up), with every {@code simulate} option.
- * Writes its part of the report ({@code --report FILE}) and its digest log ({@code --digest-log DIR}); prints
- * its own counters. {@code simulate --processes} starts one per rank and adds the parts up.
+ * Writes its part of the report ({@code --report FILE}), its digest log ({@code --digest-log DIR}) and its own
+ * trace lines under the run's header ({@code --trace FILE}); prints its own counters. {@code simulate --processes} starts one per rank and adds the parts up.
  */
 @Command(name = "rank",
     description = {"Run one rank of a simulation as this process; its peers are other `rank` processes (JGroups, TCP).",
@@ -103,8 +107,8 @@ public final class RankCommand extends SimulateCommand {
     if (mode == StorageMode.FILE && storageDir == null) {
       return "--storage file needs --storage-dir: every rank must open the same folder";
     }
-    if (trace.on() || log != null) {
-      return "--trace and --log record one JVM's ranks; not with rank";
+    if (log != null) {
+      return "--log records one JVM's ranks; not with rank";
     }
     if ((long) dp * cp * tp * pp != world) {
       return "--world " + world + " is not the topology's " + ((long) dp * cp * tp * pp) + " ranks (dp x cp x tp x pp)";
@@ -144,8 +148,11 @@ public final class RankCommand extends SimulateCommand {
       throw new CommandExit(Main.EXIT_BAD_INPUT, e.getMessage());
     }
     RankReport part;
-    try (ClusterNode node = ClusterNode.join(cc, Duration.ofMillis(startTimeoutMs))) {
-      part = HostedRank.run(cfg, env, node, digestLog, killSelfAt);
+    try (ClusterNode node = ClusterNode.join(cc, Duration.ofMillis(startTimeoutMs));
+        NdjsonTraceRecorder rec = trace.on() ? NdjsonTraceRecorder.toFile(trace.trace) : null) {
+      part = HostedRank.run(cfg, env, node, digestLog, killSelfAt, rec != null ? rec : TraceRecorder.NONE);
+    } catch (IOException e) {
+      throw new UncheckedIOException("--trace " + trace.trace + ": " + e.getMessage(), e);
     } catch (ClusterStartException e) {
       throw new CommandExit(Main.EXIT_BAD_INPUT, e.getMessage());
     } catch (CollectiveException e) { // the start barrier: a peer lost before the first step
@@ -197,6 +204,12 @@ public final class RankCommand extends SimulateCommand {
     parts.add("digest_every=" + cfg.fullDigestEvery());
     parts.add("data=" + (cfg.data().on() ? cfg.data().layers() + "x" + cfg.data().layerBytes() : "off"));
     parts.add("env_faults=" + (env == null ? "none" : env.canonical()));
+    if (cfg.abortRunning() > 0) { // set by env_faults' abort_running; compared on its own all the same
+      parts.add("abort_running=" + cfg.abortRunning());
+    }
+    if (cfg.specShaped() != null) { // --trace-loop spec: the request stream every rank must replay
+      parts.add("spec_shaped=" + cfg.specShaped().toString().replace(" ", ""));
+    }
     return String.join(" ", parts);
   }
 }

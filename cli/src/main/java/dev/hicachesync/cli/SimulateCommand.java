@@ -285,7 +285,8 @@ public class SimulateCommand implements Callable<Integer> {
   /** Runs the configured simulation: every rank in this JVM, or (--processes) each rank in its own process. */
   SimResult run(SimConfig cfg, EnvironmentFaults env) {
     if (processes) {
-      launcher = new ProcessLauncher(spec.commandLine().getParseResult().originalArgs(), killRank, digestLog);
+      launcher = new ProcessLauncher(spec.commandLine().getParseResult().originalArgs(), killRank, digestLog,
+          trace.trace);
       return launcher.run(cfg);
     }
     if (trace.on()) { // the same run, recording its trace

@@ -41,8 +41,8 @@ class HandshakeIdentityTest {
   private static final Map<String, UnaryOperator<SimConfig.Builder>> SHARED = new LinkedHashMap<>();
   /** The rank-local settings: one change each, which must leave the identity alone. */
   private static final Map<String, UnaryOperator<SimConfig.Builder>> LOCAL = new LinkedHashMap<>();
-  /** Components a world of processes refuses outright ({@code --workload}, {@code --trace}), so never compared. */
-  private static final Set<String> REFUSED = Set.of("workload", "specShaped");
+  /** Components a world of processes refuses outright ({@code --workload}), so never compared. */
+  private static final Set<String> REFUSED = Set.of("workload");
 
   static {
     SHARED.put("topology", b -> b.topology(Topology.of(1, 1, 4, 1)));
@@ -63,6 +63,8 @@ class HandshakeIdentityTest {
     SHARED.put("drainSteps", b -> b.drainSteps(50));
     SHARED.put("data", b -> b.data(DataOptions.on(HostLayout.PAGE_FIRST, 2, 128)));
     SHARED.put("hostBufferOnly", b -> b.version(ProtocolVersion.UNIFIED).hostBufferOnly(true));
+    SHARED.put("abortRunning", b -> b.abortRunning(0.2));
+    SHARED.put("specShaped", b -> b.specShaped(dev.hicachesync.sim.spec.SpecShaped.distinct(3)));
     // The seeded timing of environment faults is compared through the faults' own spec (identity's second part).
     SHARED.put("timing", b -> b);
     LOCAL.put("storageDir", b -> b.storageDir(Path.of("/elsewhere")));

@@ -16,8 +16,7 @@ import org.junit.jupiter.api.Test;
  * {@code simulate} makes without it (the simulator's own loop; its header lists what only {@code
  * TraceHiCacheRun.tla} follows: the workload's RECV, decode, aborts, shared prefixes, write-through at insert,
  * several running requests), and {@code validate-trace} checks it there; a hand-written header naming such a
- * feature goes there too; an unknown name is exit 2 in one line, and so is {@code --processes} with {@code
- * --trace}. A spec-shaped trace lists only features the model-shaped specs follow and is still accepted by them.
+ * feature goes there too; an unknown name is exit 2 in one line. A spec-shaped trace lists only features the model-shaped specs follow and is still accepted by them.
  */
 class TraceFeaturesCommandTest {
 
@@ -55,16 +54,6 @@ class TraceFeaturesCommandTest {
     ValidateTraceCommandTest.Outcome o = ValidateTraceCommandTest.run(f.toString());
     assertEquals(0, o.code(), o.out() + o.err());
     assertTrue(o.out().contains(": accepted: all ") && o.out().contains("(TraceHiCacheRun) (merged"), o.out());
-  }
-
-  /** A world of rank processes writes no trace (one JVM's recorder): exit 2 in one line, before the run. */
-  @Test
-  void processesAndTraceAreExitTwoInOneLine() throws Exception {
-    CommandRun sim = CommandRun.of(new SimulateCommand(), "--processes", "--storage", "off", "--trace",
-        file("processes").toString());
-    assertEquals(2, sim.code(), sim.out() + sim.err());
-    assertEquals("hicache-sync simulate: --processes and --trace do not go together: the trace is one JVM's",
-        sim.err().strip());
   }
 
   @Test

@@ -4,6 +4,7 @@ import dev.hicachesync.cluster.ClusterNode;
 import dev.hicachesync.collective.CollectiveException;
 import dev.hicachesync.controller.ControllerStats;
 import dev.hicachesync.sim.environment.EnvironmentFaults;
+import dev.hicachesync.trace.TraceRecorder;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -28,9 +29,18 @@ public final class HostedRank {
    */
   public static RankReport run(SimConfig cfg, EnvironmentFaults faults, ClusterNode node, Path digestLogs,
       long killAtStep) {
+    return run(cfg, faults, node, digestLogs, killAtStep, TraceRecorder.NONE);
+  }
+
+  /**
+   * As {@link #run(SimConfig, EnvironmentFaults, ClusterNode, Path, long)}, recording this rank's trace lines
+   * (after the run's header) into {@code trace}: the lines its thread writes in the in-JVM run.
+   */
+  public static RankReport run(SimConfig cfg, EnvironmentFaults faults, ClusterNode node, Path digestLogs,
+      long killAtStep, TraceRecorder trace) {
     int rank = node.rank();
     int world = cfg.topology().worldSize();
-    Simulator sim = new Simulator(cfg).withFaults(faults).withDigestLogs(digestLogs)
+    Simulator sim = new Simulator(cfg, trace).withFaults(faults).withDigestLogs(digestLogs)
         .hosting(rank, GroupSource.of(node));
     long start = System.nanoTime(); // reporting only
     RankEngine[] engines = sim.setUp();
