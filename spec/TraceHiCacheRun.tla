@@ -27,8 +27,9 @@
 (*               what the members posted; a later stage posts what the     *)
 (*               earlier one returned.                                      *)
 (*  R3 order   : a rank's scheduler runs RECV, then the event check (S1,  *)
-(*               S2, S3 or S123, every stage), then aborts (S6) and the     *)
-(*               admission loop (S4, S5), then RECV again; S5 follows an S4 *)
+(*               S2, S3 or S123, every stage) with its aborts (S6) before  *)
+(*               or after it, then the admission loop (S4, S5), then RECV   *)
+(*               again; S5 follows an S4                                    *)
 (*               exactly when the S4 result lets the prefetch stop (S4's    *)
 (*               MAX [not done, failed] has not done 0 or failed 1);        *)
 (*               best_effort has no S4. The prefetch thread runs S7 only.   *)
@@ -240,12 +241,17 @@ Decided(t, e, i, r) ==
           [] e.site = "S5" -> [t EXCEPT !.s5 = "free", !.adm = TRUE]
           [] OTHER -> t
 
+\* R3: an abort's S6 may also come between RECV and the event check (SGLang handles an abort with the
+\* step's other input, before get_next_batch_to_run checks the events: api.StepOrder's ABORTS phase).
+AbortBeforeEvents(t, e) == /\ e.site = "S6" /\ t.ph = "ev" /\ t.ev = 1
+                           /\ e.stage = 1 => t.open = <<>>
+
 \* Rules of one member's scheduler collective (other than RECV).
 SchedOk(t, e, i, r) ==
     /\ t.ph \in {"ev", "adm"}
     /\ e.stage > 1 => t.open = <<e.site, e.stage - 1>> /\ e.val[i] = t.carry        \* R2 chain of stages
     /\ e.stage = 1 => t.open = <<>>
-    /\ t.ph = "ev" => NextEvent(r, t) = <<e.site, e.stage>>                          \* R3 event check first
+    /\ t.ph = "ev" => NextEvent(r, t) = <<e.site, e.stage>> \/ AbortBeforeEvents(t, e) \* R3 event check first
     /\ t.ph = "adm" =>
          /\ e.site \in (IF Unified THEN {"S4", "S6"} ELSE {"S4", "S5", "S6"})
          /\ e.stage = 1 =>
@@ -266,7 +272,7 @@ SchedNext(t, e, i, r) ==
     LET s  == Staged(t, e, i, r)
         last == e.stage = Stages(r, e.site)
         d  == IF last THEN Decided(s, e, i, r) ELSE s
-        ev == IF t.ph = "ev" THEN t.ev + 1 ELSE t.ev
+        ev == IF t.ph = "ev" /\ e.site # "S6" THEN t.ev + 1 ELSE t.ev
     IN  [d EXCEPT !.open = IF last THEN <<>> ELSE <<e.site, e.stage>>,
                   !.carry = IF last THEN <<>> ELSE e.res[i],
                   !.ev = ev,
