@@ -72,6 +72,7 @@ class BenchCommandTest {
     assertEquals(0, r.code(), r.out() + r.err());
     for (String b : List.of("CollectiveBenchmark.calls", "HostPoolCopyBenchmark.layerFirstRead",
         "FileStorageBenchmark.put", "SimulatorBenchmark.run", "ReplayBenchmark.replay", "EventCheckBenchmark.step",
+        "ApiStepBenchmark.step",
         "PageKeyBenchmark.chain")) {
       assertTrue(r.out().contains("dev.hicachesync.bench." + b), b + " not in:\n" + r.out());
     }
