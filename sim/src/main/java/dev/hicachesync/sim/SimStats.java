@@ -147,6 +147,7 @@ public final class SimStats {
     admitted += s.admitted;
     finished += s.finished;
     aborted += s.aborted;
+    abortedRunning += s.abortedRunning; // part of aborted: summed with it, or the total reads wrong
     hostHitTokens += s.hostHitTokens;
     storageHitTokens += s.storageHitTokens;
     deviceToHostCopies += s.deviceToHostCopies;
