@@ -3,8 +3,8 @@
  *
  * <p>Exported: the API ({@code api}) and the contracts an engine implements or catches: process groups and
  * pipes with their exceptions ({@code collective}), the L3 store ({@code storage}), the device tier and host
- * pool ({@code tier}), trace recording ({@code trace}); and the small packages those name in their
- * signatures: the device tier's completion events and clocks ({@code env}), rank coordinates ({@code
+ * pool ({@code tier}), trace recording ({@code trace}), the consensus monitor ({@code monitor}); and the
+ * small packages those name in their signatures: the device tier's completion events and clocks ({@code env}), rank coordinates ({@code
  * topology}) and the spec's names ({@code vocabulary}). Everything else (the controller, the sync layer, the
  * tree, the api.internal seams) is not exported; the simulator and the process-group artifact reach the
  * packages they need through qualified exports, by their automatic module names (each jar's manifest).
@@ -21,6 +21,7 @@ module dev.hicachesync {
   exports dev.hicachesync.api;
   exports dev.hicachesync.collective;
   exports dev.hicachesync.env;
+  exports dev.hicachesync.monitor;
   exports dev.hicachesync.storage;
   exports dev.hicachesync.tier;
   exports dev.hicachesync.topology;

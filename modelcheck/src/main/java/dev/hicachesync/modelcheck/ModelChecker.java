@@ -60,6 +60,11 @@ public final class ModelChecker {
     return search;
   }
 
+  /** Runs {@code job} as it is: a module and cfg a caller generated (a replay's trace recovery). */
+  public TlcResult run(TlcJob job) throws BadInputException, IOException, InterruptedException {
+    return runner.run(job);
+  }
+
   /** Runs one catalogue model. */
   public TlcResult check(ModelEntry model) throws BadInputException, IOException, InterruptedException {
     TlcJob job = jobFor(model);

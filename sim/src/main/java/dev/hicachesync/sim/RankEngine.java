@@ -7,6 +7,7 @@ import dev.hicachesync.api.StepOrder;
 import dev.hicachesync.collective.PipeChannel;
 import dev.hicachesync.collective.ProcessGroup;
 import dev.hicachesync.controller.CacheController;
+import dev.hicachesync.monitor.ConsensusTap;
 import dev.hicachesync.sim.datapath.DataPath;
 import dev.hicachesync.sim.environment.Fault;
 import dev.hicachesync.sim.environment.RankEnv;
@@ -62,6 +63,8 @@ final class RankEngine {
   private Intake intake;
   /** Requests and aborts a {@link SimulationRun} injects into this rank's replica, or null in a run. */
   private Injections injections;
+  /** The consensus checker's hook on the admission's decorated calls (the spec's), or one that observes nothing. */
+  private final ConsensusTap consensus;
 
   /**
    * @param api the public API over {@code controller} ({@code Seam.wrap}, with the shape's write timing and
@@ -85,6 +88,7 @@ final class RankEngine {
     this.waitingTimeout = WaitingTimeout.of(cfg.faults());
     this.log = log;
     this.intake = new WorkloadIntake(this, cfg.steps(), recv);
+    this.consensus = ConsensusTap.of(cfg.consensusMonitor(), rank);
   }
 
   /** Runs step {@code s}; returns false when the run stops (the domain agreed so at RECV). */
@@ -234,7 +238,7 @@ final class RankEngine {
       Request r = it.next();
       if (r.abortStep() == s || injections != null && injections.aborted(r.rid(), s) || env.abortsWaiting(r.rid())
           || waitingTimeout != null && waitingTimeout.expired(r.rid(), s, env.now())) {
-        api.releaseAbortedRequest(r.rid());
+        consensus.releaseAbortedRequest(api, r.rid(), s);
         if (shape.settleStorage()) { // the spec frees an aborted read's pages at once: wait for this rank's reader
           env.awaitCondition(controller.view()::storageQueuesSettled);
         }
@@ -260,7 +264,7 @@ final class RankEngine {
         continue;
       }
       boolean settle = shape.settleStorage() && controller.hasOngoingPrefetch(r.rid());
-      if (!api.checkPrefetchProgress(r.rid())) {
+      if (!consensus.checkPrefetchProgress(api, r.rid(), s)) {
         continue;
       }
       if (settle) { // S5's released slots wait for this rank's reader to stop (B7's fix): wait for that
@@ -279,7 +283,7 @@ final class RankEngine {
   private boolean tryAdmit(Request r, long s) {
     int ps = cfg.pageSize();
     int[] prompt = r.prompt();
-    PrefixMatch m = api.matchPrefix(prompt);
+    PrefixMatch m = consensus.matchPrefix(api, r.rid(), prompt, s);
     int loaded = api.initLoadBack(m);
     int prefixTokens = m.deviceTokens() + loaded;
     CachedRequest req = api.allocForExtend(r.rid(), m, loaded);

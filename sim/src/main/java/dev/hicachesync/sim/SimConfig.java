@@ -4,6 +4,7 @@ import dev.hicachesync.controller.ControllerConfig;
 import dev.hicachesync.controller.ControllerFaults;
 import dev.hicachesync.controller.PrefetchPolicy;
 import dev.hicachesync.controller.WritePolicy;
+import dev.hicachesync.monitor.ConsensusMonitor;
 import dev.hicachesync.sim.datapath.DataOptions;
 import dev.hicachesync.sim.environment.Fault;
 import dev.hicachesync.sim.environment.Timing;
@@ -53,6 +54,8 @@ import java.util.Set;
  * @param abortRunning probability that an admitted request is aborted while it runs, before its last decode step
  *     (a soak's {@code abort_running}; 0 by default): drawn from the seed and the request's id, the same on every
  *     rank
+ * @param consensusMonitor the consensus checker the ranks' decorated calls report to (one sync domain: its ranks
+ *     are the run's), or null for none
  */
 public record SimConfig(
     Topology topology, long steps, long seed, ProtocolVersion version, StorageMode storage,
@@ -60,7 +63,7 @@ public record SimConfig(
     int pageSize, int devicePages, int hostPages, int maxRunning, double readFailure,
     Duration collectiveTimeout, Workload.Factory workload, int fullDigestEvery, long drainSteps,
     Timing.Factory timing, Path logFile, DataOptions data, SpecShaped specShaped,
-    boolean storageDurable, boolean hostBufferOnly, double abortRunning) {
+    boolean storageDurable, boolean hostBufferOnly, double abortRunning, ConsensusMonitor consensusMonitor) {
 
   /** {@link #storagePages} of an L3 that never evicts. */
   public static final long UNBOUNDED = 0;
@@ -131,6 +134,7 @@ public record SimConfig(
     private boolean storageDurable;
     private boolean hostBufferOnly;
     private double abortRunning;
+    private ConsensusMonitor consensusMonitor;
 
     public Builder topology(Topology t) { this.topology = t; return this; }
     public Builder steps(long s) { this.steps = s; return this; }
@@ -158,6 +162,7 @@ public record SimConfig(
     public Builder storageDurable(boolean d) { this.storageDurable = d; return this; }
     public Builder hostBufferOnly(boolean b) { this.hostBufferOnly = b; return this; }
     public Builder abortRunning(double p) { this.abortRunning = p; return this; }
+    public Builder consensusMonitor(ConsensusMonitor m) { this.consensusMonitor = m; return this; }
 
     /** Returns the configuration; throws {@link IllegalArgumentException} (one line) for bad values. */
     public SimConfig build() {
@@ -196,6 +201,10 @@ public record SimConfig(
         throw new IllegalArgumentException("the probability of aborting a running request must be in [0, 1], got "
             + abortRunning);
       }
+      if (consensusMonitor != null && consensusMonitor.ranks() != topology.worldSize()) {
+        throw new IllegalArgumentException("a consensus monitor watches one sync domain: it has "
+            + consensusMonitor.ranks() + " ranks, the run " + topology.worldSize());
+      }
       Fault.checkVersion(faults, version);
       Fault.checkStages(faults, topology.pp());
       if (hostBufferOnly && version != ProtocolVersion.UNIFIED) {
@@ -205,7 +214,7 @@ public record SimConfig(
       SimConfig c = new SimConfig(topology, steps, seed, version, storage, storageDir, storagePages, prefetchPolicy,
           writePolicy, java.util.Collections.unmodifiableSet(EnumSet.copyOf(faults)), pageSize,
           devicePages, hostPages, maxRunning, readFailure, collectiveTimeout, workload, fullDigestEvery,
-          drainSteps, timing, logFile, data, specShaped, storageDurable, hostBufferOnly, abortRunning);
+          drainSteps, timing, logFile, data, specShaped, storageDurable, hostBufferOnly, abortRunning, consensusMonitor);
       if (specShaped != null) {
         specShaped.check(c);
       }

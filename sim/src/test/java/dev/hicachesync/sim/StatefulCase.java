@@ -41,7 +41,7 @@ record StatefulCase(Scenario base, List<SimCommand> commands) {
         c.storagePages(), c.prefetchPolicy(), c.writePolicy(), c.faults(), c.pageSize(), c.devicePages(), c.hostPages(),
         c.maxRunning(), c.readFailure(), c.collectiveTimeout(), c.workload(), c.fullDigestEvery(), 0,
         c.timing(), null, c.data(), c.specShaped(), c.storageDurable(), c.hostBufferOnly(),
-        c.abortRunning());
+        c.abortRunning(), c.consensusMonitor());
   }
 
   static Duration timeout() {

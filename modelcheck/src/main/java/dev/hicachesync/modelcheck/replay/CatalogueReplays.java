@@ -42,11 +42,7 @@ public final class CatalogueReplays {
       "MCHiCacheUnifiedPP", "HiCacheUnifiedPP (unified, PP > 1, admission per stage) has no replay driver: the"
           + " spec-shaped unified run has one stage",
       "MCHiCacheUnifiedPipeline", "HiCacheUnifiedPipeline (unified, PP > 1) has no replay driver: the spec-shaped"
-          + " unified run has one stage",
-      "MCConsensusMonitor", "ConsensusMonitor's alarms (NoConsensusAlarm, NoSilentHang) are a monitor over the"
-          + " protocol's collectives; the implementation has no such monitor to compare with",
-      "MCConsensusMonitorPipeline", "ConsensusMonitorPipeline's alarm (NoConsensusAlarm) is a monitor over the"
-          + " protocol's collectives; the implementation has no such monitor to compare with");
+          + " unified run has one stage");
 
   private final Workspace workspace;
   private final Catalogue catalogue;
@@ -117,7 +113,7 @@ public final class CatalogueReplays {
     return known;
   }
 
-  private Path cfg(ModelEntry model) {
+  Path cfg(ModelEntry model) {
     return workspace.models().resolve(model.cfg());
   }
 
@@ -131,6 +127,9 @@ public final class CatalogueReplays {
    */
   public ReplayReport replay(String name) throws BadInputException, IOException, InterruptedException {
     ModelEntry model = catalogue.named(List.of(name)).get(0);
+    if (MonitorReplay.BASE.containsKey(model.module())) { // a monitor rides on its base module's driver
+      return MonitorReplay.replay(this, catalogue, workspace, checker, model);
+    }
     ModelEntry schedule = scheduleOf(model);
     String noDriver = NO_DRIVER.get(model.module());
     if (noDriver != null || !(model.module().equals(MODULE) || model.module().equals(UnifiedReplay.MODULE))) {
@@ -164,7 +163,7 @@ public final class CatalogueReplays {
   }
 
   /** The model whose counterexample {@code model} replays: itself, or for a fixed twin its bug model. */
-  private ModelEntry scheduleOf(ModelEntry model) throws BadInputException {
+  ModelEntry scheduleOf(ModelEntry model) throws BadInputException {
     if (model.expectedVerdict().kind() != Verdict.Kind.HOLDS) {
       return model;
     }
@@ -181,7 +180,7 @@ public final class CatalogueReplays {
    * last run of it left ({@link CachedCounterexample}: the spec, module and cfg unchanged since), else a new
    * TLC run.
    */
-  private TlcResult counterexample(ModelEntry schedule) throws BadInputException, IOException, InterruptedException {
+  TlcResult counterexample(ModelEntry schedule) throws BadInputException, IOException, InterruptedException {
     TlcResult r = checked.get(schedule.name());
     if (r == null) {
       r = CachedCounterexample.read(workspace, schedule).orElse(null);

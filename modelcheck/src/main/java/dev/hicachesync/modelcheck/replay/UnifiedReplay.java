@@ -3,6 +3,7 @@ package dev.hicachesync.modelcheck.replay;
 import dev.hicachesync.controller.PrefetchPolicy;
 import dev.hicachesync.controller.WritePolicy;
 import dev.hicachesync.modelcheck.Verdict;
+import dev.hicachesync.monitor.ConsensusMonitor;
 import dev.hicachesync.modelcheck.trace.ErrorTrace;
 import dev.hicachesync.sim.datapath.DataOptions;
 import dev.hicachesync.sim.Divergence;
@@ -122,6 +123,12 @@ public final class UnifiedReplay {
    */
   public static ReplayReport run(String model, ModelConstants constants, String schedule, ErrorTrace trace,
       Verdict verdict, List<String> invariants) {
+    return run(model, constants, schedule, trace, verdict, invariants, null);
+  }
+
+  /** {@link #run(String, ModelConstants, String, ErrorTrace, Verdict, List)} with {@code monitor} (or null) watching the ranks' calls. */
+  static ReplayReport run(String model, ModelConstants constants, String schedule, ErrorTrace trace,
+      Verdict verdict, List<String> invariants, ConsensusMonitor monitor) {
     boolean twin = !model.equals(schedule);
     int ranks = constants.cp() * constants.tp();
     UnifiedSchedule s = UnifiedSchedule.of(trace, ranks);
@@ -165,6 +172,7 @@ public final class UnifiedReplay {
         .collectiveTimeout(TIMEOUT)
         .steps(s.lastStep() + 5L * n + 4)
         .seed(0)
+        .consensusMonitor(monitor)
         .build();
     List<String> lines = new ArrayList<>();
     if (attach) {
@@ -178,6 +186,7 @@ public final class UnifiedReplay {
     }
     SimResult r = new Simulator(cfg).run();
     Divergence d = r.divergence();
+    MonitorReplay.hangSeen(monitor, d);
     String implSide = d != null ? JavaReplay.describe(d) : "no violation (" + r.stepsCompleted() + " steps)";
     if (d != null) { // what the rank saw: a mismatch names both calls, a skipped call the fabric's timeout
       lines.add("implementation: " + d.viewA().lines().findFirst().orElse("").trim());
