@@ -1,5 +1,6 @@
 package dev.hicachesync.modelcheck.doc;
 
+import dev.hicachesync.monitor.ConsensusAlarm;
 import dev.hicachesync.sync.Invariant;
 import dev.hicachesync.sync.SyncPoint;
 import java.io.IOException;
@@ -22,9 +23,9 @@ import java.util.stream.Stream;
 
 /**
  * The names the spec and the implementation share, read from both: the sync points (the spec modules' {@code
- * Sites} and {@code sync.SyncPoint}), the invariants (the operators the catalogue's cfgs check and {@code
- * sync.Invariant}) and the steps ({@code HiCacheSync.tla}'s actions tagged {@code sglang:} whose name starts
- * with a thread's prefix, and the implementation's classes and methods marked {@code @SpecStep}).
+ * Sites} and {@code sync.SyncPoint}), the invariants (the operators the catalogue's cfgs check, and {@code
+ * sync.Invariant} with the consensus monitor's {@code monitor.ConsensusAlarm.Kind}) and the steps ({@code
+ * HiCacheSync.tla}'s actions tagged {@code sglang:} whose name starts with a thread's prefix, and the implementation's classes and methods marked {@code @SpecStep}).
  *
  * <p>A name found on one side only is a finding unless it is listed below with the reason it is one-sided;
  * {@link #problems()} says which are neither, and which listed ones are no longer one-sided.
@@ -65,13 +66,10 @@ final class Vocabulary {
           + " the implementation's threads fail at the groups' timeout instead",
       "invariant AttachStateConsistent", "HiCacheUnified's runtime-attach findings (F1-F3): a spec-only"
           + " consistency check of the attach state machine",
-      "invariant NoConsensusAlarm", "ConsensusMonitor's runtime monitor: a proposed SGLang check, not part of"
-          + " the implementation",
       "invariant StorageHits", "HiCacheReplicas' symptom of a broken INV-8 (a prefetch of a key whose backup"
           + " completed is revoked); the implementation checks INV-8 itself, StorageShardCoverage",
       "invariant EndClean", "HiCachePipeline's end state (nothing left once Done), the finite part of its"
           + " liveness properties; the implementation's quiescence check names the liveness properties instead",
-      "invariant NoSilentHang", "ConsensusMonitor's hang check of the proposed monitor",
       "step SchedRecvRequests", "the request broadcast is the engine's own collective (api.SchedulerCall"
           + " RECV_REQUESTS; the simulator's sim.Intake), not a cache step",
       "step AsyncCheckHicacheEvents", "version pipelined (proposal #39903, closed unmerged) is spec-only");
@@ -248,6 +246,9 @@ final class Vocabulary {
     // Debug* are reachability checks that must fail and TypeOK is typing: neither is a protocol invariant.
     checked.keySet().removeIf(n -> n.startsWith("Debug") || n.equals("TypeOK"));
     Set<String> java = Arrays.stream(Invariant.values()).map(Enum::name).collect(Collectors.toCollection(TreeSet::new));
+    // The consensus monitor's alarms are the invariants of ConsensusMonitor.tla, by the same names.
+    Set<String> alarms = Arrays.stream(ConsensusAlarm.Kind.values()).map(Enum::name).collect(Collectors.toSet());
+    java.addAll(alarms);
     Set<String> all = new TreeSet<>(checked.keySet());
     all.addAll(java);
     for (String name : all) {
@@ -256,7 +257,8 @@ final class Vocabulary {
         spec = "checked by " + checked.get(name) + " cfg" + (checked.get(name) == 1 ? "" : "s") + " ("
             + String.join(", ", definedIn(name)) + ")";
       }
-      entries.add(new Entry("invariant", name, spec, java.contains(name) ? "`Invariant." + name + "`" : ""));
+      entries.add(new Entry("invariant", name, spec, !java.contains(name) ? ""
+          : alarms.contains(name) ? "`ConsensusAlarm.Kind." + name + "`" : "`Invariant." + name + "`"));
     }
   }
 
