@@ -14,7 +14,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 
 /**
@@ -32,6 +34,11 @@ final class MonitorTrace {
   static final String MONITOR_VARIABLE = "clog";
   /** The generated module's name (one per run folder). */
   static final String MODULE = "MonitorBaseTrace";
+  /**
+   * The base behaviours found so far, by generated module and cfg: TLC is deterministic with one worker, so a
+   * fixed twin reuses its bug model's (the same counterexample) instead of running TLC again.
+   */
+  private static final Map<String, ErrorTrace> FOUND = new ConcurrentHashMap<>();
 
   private MonitorTrace() {}
 
@@ -41,20 +48,29 @@ final class MonitorTrace {
    */
   static Optional<ErrorTrace> withBaseActions(Workspace workspace, ModelChecker checker, String name,
       String baseModule, Path baseCfg, ErrorTrace trace) throws BadInputException, IOException, InterruptedException {
-    Path dir = workspace.work().resolve(name + "-base-actions-src");
-    Files.createDirectories(dir);
-    Files.writeString(dir.resolve(MODULE + ".tla"), module(baseModule, trace));
+    String text = module(baseModule, trace);
     CfgFile base = CfgFile.read(baseCfg);
     List<String> constraints = new ArrayList<>(base.constraints());
     constraints.add("OnTrace");
     CfgFile cfg = new CfgFile(base.constants(), null, null, "Spec", constraints, List.of(), List.of("NotAtEnd"),
         List.of(), null, null, false, null, null);
+    ErrorTrace known = FOUND.get(text + cfg.render());
+    if (known != null) {
+      return Optional.of(known);
+    }
+    Path dir = workspace.work().resolve(name + "-base-actions-src");
+    Files.createDirectories(dir);
+    Files.writeString(dir.resolve(MODULE + ".tla"), text);
     Path cfgFile = dir.resolve(MODULE + ".cfg");
     Files.writeString(cfgFile, cfg.render());
     TlcJob job = new TlcJob(name + "-base-actions", MODULE, cfgFile, List.of(workspace.spec(), workspace.models(), dir),
         workspace.work(), 1, Duration.ofMinutes(5), List.of());
     TlcResult r = checker.run(job);
-    return r.verdict().isViolation() ? r.trace() : Optional.empty();
+    if (!r.verdict().isViolation() || r.trace().isEmpty()) {
+      return Optional.empty();
+    }
+    FOUND.put(text + cfg.render(), r.trace().get());
+    return r.trace();
   }
 
   /** The module: the base MC module, the trace's states as tuples of the base's variables, the two predicates. */
