@@ -26,7 +26,7 @@ class ConsensusMonitorRunTest {
         .build()).run();
     assertNull(r.divergence(), () -> r.divergence().describe());
     assertNull(monitor.alarm(), () -> monitor.alarm().toString());
-    long perRank = r.stats().admitted() / r.stats().ranks();
+    long perRank = r.stats().admitted(); // counted once per sync domain: this run has one
     assertTrue(perRank > 20, "admissions per rank: " + perRank);
     // check_prefetch_progress and match_prefix, called and returns, for each admitted request at least
     assertTrue(monitor.compared() >= 4 * perRank, monitor.compared() + " events compared for " + perRank
