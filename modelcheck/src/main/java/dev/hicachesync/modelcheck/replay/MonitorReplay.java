@@ -89,7 +89,7 @@ final class MonitorReplay {
   static ReplayReport replay(CatalogueReplays replays, Catalogue catalogue, Workspace workspace, ModelChecker checker,
       ModelEntry model) throws BadInputException, IOException, InterruptedException {
     String baseModule = BASE.get(model.module());
-    String spec = model.expectedVerdict() + " (TLC on " + model.name() + ")";
+    String spec = model.expectedVerdict() + " (the catalogue's verdict of " + model.name() + ")";
     boolean twin = model.expectedVerdict().kind() == Verdict.Kind.HOLDS;
     Driver driver = DRIVERS.get(baseModule);
     if (driver == null) {
@@ -127,10 +127,16 @@ final class MonitorReplay {
       return new ReplayReport(model.name(), schedule.name(), ReplayReport.Outcome.PART_WAYS, spec, "not run",
           List.of(), "TLC printed no counterexample for " + schedule.name() + " (" + r.verdict() + ")");
     }
+    if (ownTrace && !twin) {
+      spec = r.verdict() + " (TLC on " + bug.name() + ")";
+    }
     ConsensusMonitor monitor = new ConsensusMonitor(constants.cp() * constants.tp() * constants.pp());
     // The base replay judges the run as a twin of the schedule's (clean or not): the monitor's verdict is ours.
     ReplayReport run = driver.run(base.get().name(), constants, schedule.name(),
         trace.get(), r.verdict(), CfgFile.read(replays.cfg(schedule)).invariants(), monitor);
+    if (run.outcome() == ReplayReport.Outcome.NOT_REPLAYABLE) { // an action of this trace has no seam
+      return refused(model, schedule.name(), spec, "the base replay is not: " + run.detail());
+    }
     int lastStep = UnifiedSchedule.of(trace.get(), constants.cp() * constants.tp()).lastStep();
     return judge(model, schedule.name(), twin ? spec : spec + " at step " + lastStep, twin, ownTrace, run, monitor.alarm(),
         lastStep, CfgFile.read(replays.cfg(model)).invariants());
