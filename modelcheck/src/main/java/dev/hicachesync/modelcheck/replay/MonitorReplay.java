@@ -44,6 +44,9 @@ final class MonitorReplay {
     /** Why the implementation cannot run a model of the base module with constants {@code k}. */
     List<String> unreplayable(ModelConstants k);
 
+    /** The step of {@code trace}'s last state, as the driver counts steps (the implementation's steps). */
+    int lastStep(ErrorTrace trace, ModelConstants k);
+
     /** Replays {@code trace} on the implementation configured as {@code model}, {@code monitor} watching. */
     ReplayReport run(String model, ModelConstants constants, String schedule, ErrorTrace trace, Verdict verdict,
         List<String> invariants, ConsensusMonitor monitor);
@@ -54,6 +57,11 @@ final class MonitorReplay {
     @Override
     public List<String> unreplayable(ModelConstants k) {
       return UnifiedReplay.unreplayable(k);
+    }
+
+    @Override
+    public int lastStep(ErrorTrace trace, ModelConstants k) {
+      return UnifiedSchedule.of(trace, k.cp() * k.tp()).lastStep();
     }
 
     @Override
@@ -137,7 +145,7 @@ final class MonitorReplay {
     if (run.outcome() == ReplayReport.Outcome.NOT_REPLAYABLE) { // an action of this trace has no seam
       return refused(model, schedule.name(), spec, "the base replay is not: " + run.detail());
     }
-    int lastStep = UnifiedSchedule.of(trace.get(), constants.cp() * constants.tp()).lastStep();
+    int lastStep = driver.lastStep(trace.get(), constants);
     return judge(model, schedule.name(), twin ? spec : spec + " at step " + lastStep, twin, ownTrace, run, monitor.alarm(),
         lastStep, CfgFile.read(replays.cfg(model)).invariants());
   }
