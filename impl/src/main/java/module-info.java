@@ -4,10 +4,11 @@
  * <p>Exported: the API ({@code api}) and the contracts an engine implements or catches: process groups and
  * pipes with their exceptions ({@code collective}), the L3 store ({@code storage}), the device tier and host
  * pool ({@code tier}), trace recording ({@code trace}), the consensus monitor ({@code monitor}); and the
- * small packages those name in their signatures: the device tier's completion events and clocks ({@code env}), rank coordinates ({@code
- * topology}) and the spec's names ({@code vocabulary}). Everything else (the controller, the sync layer, the
- * tree, the api.internal seams) is not exported; the simulator and the process-group artifact reach the
- * packages they need through qualified exports, by their automatic module names (each jar's manifest).
+ * small packages those name in their signatures: the device tier's completion events and clocks ({@code env}),
+ * rank coordinates ({@code topology}) and the spec's names ({@code vocabulary}). Everything else (the
+ * controller, the sync layer, the tree, the api.internal seams) is not exported; the simulator and the
+ * process-group artifact reach the packages they need through qualified exports, by their automatic module
+ * names (each jar's manifest).
  *
  * <p>A GPU device tier is a service ({@code tier.GpuDeviceTierProvider}) so that the JCuda tier
  * ({@code hicache-sync-cuda}) stays out of the core.

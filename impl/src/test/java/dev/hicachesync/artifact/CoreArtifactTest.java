@@ -82,7 +82,8 @@ class CoreArtifactTest {
       exports.put(e.source().substring(P.length()), e.isQualified() ? new TreeSet<>(e.targets()) : Set.of("*"));
     }
     Map<String, Set<String>> expected = new TreeMap<>();
-    for (String p : List.of("api", "collective", "env", "storage", "tier", "topology", "trace", "vocabulary")) {
+    for (String p : List.of("api", "collective", "env", "monitor", "storage", "tier", "topology", "trace",
+        "vocabulary")) {
       expected.put(p, Set.of("*"));
     }
     expected.put("api.internal", Set.of(P + "sim"));

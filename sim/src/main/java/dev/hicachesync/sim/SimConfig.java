@@ -214,7 +214,8 @@ public record SimConfig(
       SimConfig c = new SimConfig(topology, steps, seed, version, storage, storageDir, storagePages, prefetchPolicy,
           writePolicy, java.util.Collections.unmodifiableSet(EnumSet.copyOf(faults)), pageSize,
           devicePages, hostPages, maxRunning, readFailure, collectiveTimeout, workload, fullDigestEvery,
-          drainSteps, timing, logFile, data, specShaped, storageDurable, hostBufferOnly, abortRunning, consensusMonitor);
+          drainSteps, timing, logFile, data, specShaped, storageDurable, hostBufferOnly, abortRunning,
+          consensusMonitor);
       if (specShaped != null) {
         specShaped.check(c);
       }

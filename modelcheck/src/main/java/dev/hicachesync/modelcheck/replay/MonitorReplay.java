@@ -146,8 +146,8 @@ final class MonitorReplay {
       return refused(model, schedule.name(), spec, "the base replay is not: " + run.detail());
     }
     int lastStep = driver.lastStep(trace.get(), constants);
-    return judge(model, schedule.name(), twin ? spec : spec + " at step " + lastStep, twin, ownTrace, run, monitor.alarm(),
-        lastStep, CfgFile.read(replays.cfg(model)).invariants());
+    return judge(model, schedule.name(), twin ? spec : spec + " at step " + lastStep, twin, ownTrace, run,
+        monitor.alarm(), lastStep, CfgFile.read(replays.cfg(model)).invariants());
   }
 
   /**

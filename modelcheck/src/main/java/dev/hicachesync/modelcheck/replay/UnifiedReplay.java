@@ -126,7 +126,10 @@ public final class UnifiedReplay {
     return run(model, constants, schedule, trace, verdict, invariants, null);
   }
 
-  /** {@link #run(String, ModelConstants, String, ErrorTrace, Verdict, List)} with {@code monitor} (or null) watching the ranks' calls. */
+  /**
+   * {@link #run(String, ModelConstants, String, ErrorTrace, Verdict, List)} with {@code monitor} (or null) watching
+   * the ranks' calls.
+   */
   static ReplayReport run(String model, ModelConstants constants, String schedule, ErrorTrace trace,
       Verdict verdict, List<String> invariants, ConsensusMonitor monitor) {
     boolean twin = !model.equals(schedule);

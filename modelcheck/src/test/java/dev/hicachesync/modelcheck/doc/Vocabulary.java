@@ -25,7 +25,8 @@ import java.util.stream.Stream;
  * The names the spec and the implementation share, read from both: the sync points (the spec modules' {@code
  * Sites} and {@code sync.SyncPoint}), the invariants (the operators the catalogue's cfgs check, and {@code
  * sync.Invariant} with the consensus monitor's {@code monitor.ConsensusAlarm.Kind}) and the steps ({@code
- * HiCacheSync.tla}'s actions tagged {@code sglang:} whose name starts with a thread's prefix, and the implementation's classes and methods marked {@code @SpecStep}).
+ * HiCacheSync.tla}'s actions tagged {@code sglang:} whose name starts with a thread's prefix, and the
+ * implementation's classes and methods marked {@code @SpecStep}).
  *
  * <p>A name found on one side only is a finding unless it is listed below with the reason it is one-sided;
  * {@link #problems()} says which are neither, and which listed ones are no longer one-sided.
