@@ -191,10 +191,16 @@ final class RankAssembly {
 
   /**
    * Rank {@code r}'s controller configuration: the run's, except under {@link Fault#LARGER_HOST_POOL_ON_RANK0},
-   * where rank 0's host pool has one page more than agreed.
+   * where rank 0's host pool has one page more than agreed, and {@link Fault#LARGER_DEVICE_POOL_ON_LATER_STAGES},
+   * where a later stage's device pool has twice the pages agreed.
    */
   private ControllerConfig controllerConfig(int r) {
     ControllerConfig c = cfg.controllerConfig();
+    if (cfg.faults().contains(Fault.LARGER_DEVICE_POOL_ON_LATER_STAGES) && cfg.topology().coords(r).pp() > 0) {
+      c = new ControllerConfig(c.pageSize(), 2 * c.devicePages(), c.hostPages(), c.writePolicy(),
+          c.prefetchPolicy(), c.storage(), c.prefetchThresholdTokens(), c.loadBackThresholdTokens(), c.ioBatchPages(),
+          c.timeoutBaseTicks(), c.timeoutTicksPer1024(), c.pageBytes());
+    }
     if (r != 0 || !cfg.faults().contains(Fault.LARGER_HOST_POOL_ON_RANK0)) {
       return c;
     }

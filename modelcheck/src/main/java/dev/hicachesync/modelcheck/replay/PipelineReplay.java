@@ -112,14 +112,33 @@ public final class PipelineReplay {
             + " which the storage-off PP run never makes";
         case "sync_shared_group" -> "knob sync_shared_group (the prefetch sync thread's S5B on the scheduler's"
             + " groups, SyncThreadPosts): the implementation has that thread in version unified only";
-        case "local_pool_sizes" -> JavaReplay.poolFaults(k) != null ? null : "knob local_pool_sizes with pools "
+        case "local_pool_sizes" -> poolFaults(k) != null ? null : "knob local_pool_sizes with pools "
             + k.deviceCaps() + " (device) and " + k.hostCaps() + " (host) per rank: the simulator sizes every rank's"
-            + " device pool alike (only rank 0's host pool may be one page larger, fault larger_host_pool_on_rank0)";
+            + " device pools alike or a later stage's twice stage 0's (fault larger_device_pool_on_later_stages), and"
+            + " only rank 0's host pool one page larger (fault larger_host_pool_on_rank0)";
         default -> "knob " + knob + " has no switch in the pipeline replay";
       });
     }
     why.removeIf(java.util.Objects::isNull);
     return why;
+  }
+
+  /**
+   * The faults of the pools: {@link JavaReplay#poolFaults}'s, or a later stage's device pool twice stage 0's with
+   * equal host pools (MCUnequalStagePools); null when the simulator cannot size them so.
+   */
+  static Set<Fault> poolFaults(ModelConstants k) {
+    Set<Fault> same = JavaReplay.poolFaults(k);
+    if (same != null) {
+      return same;
+    }
+    int stage = k.cp() * k.tp();
+    List<Integer> dev = k.deviceCaps();
+    boolean laterDouble = k.pp() > 1 && k.hostCaps().stream().distinct().count() == 1;
+    for (int r = 0; r < dev.size() && laterDouble; r++) {
+      laterDouble = dev.get(r) == (r < stage ? k.deviceCap() : 2 * k.deviceCap());
+    }
+    return laterDouble ? Set.of(Fault.LARGER_DEVICE_POOL_ON_LATER_STAGES) : null;
   }
 
   /** HiCachePipeline's HostOnlySkip: host_only, unless its PP guard keeps the sync with stages. */
@@ -153,7 +172,7 @@ public final class PipelineReplay {
       faults.add(Fault.UNSYNCED_LOADING_CHECK);
     }
     constants.knobs().stream().filter(KNOB_FAULTS::containsKey).forEach(k -> faults.add(KNOB_FAULTS.get(k)));
-    faults.addAll(JavaReplay.poolFaults(constants));
+    faults.addAll(poolFaults(constants));
     SimConfig cfg = SimConfig.builder()
         .topology(Topology.of(1, constants.cp(), constants.tp(), constants.pp()))
         .version(ProtocolVersion.parse(constants.version()))

@@ -63,6 +63,12 @@ public enum Fault {
    * down the pipeline; stages whose acks complete at different times pop different counts ({@code TreeAgreement}).
    */
   PP_STAGE_LOCAL_SYNC,
+  /**
+   * Knob {@code local_pool_sizes} with PP ({@code pp_knob_local_pool_sizes}): a later stage sizes its device pool
+   * from its own free memory (it holds other layers), twice the pages agreed at start-up, instead of the MIN over
+   * the world; with its own pool it need not evict what stage 0 evicts ({@code TreeAgreement}).
+   */
+  LARGER_DEVICE_POOL_ON_LATER_STAGES,
 
   // ---- version unified (HiCacheUnified.tla, docs/explanation/unified.md): each bug TLC found, and where the bug is a
   // scenario that does not happen without it (a waiting timeout, a runtime attach, a raising backend), the
@@ -178,9 +184,10 @@ public enum Fault {
         faults.contains(PP_DRAIN_NOWAIT), ppDrain && stage > 0, faults.contains(LOCAL_S3_PAYLOAD));
   }
 
-  /** Refuses a PP fault (a drain, the stage-local sync) without pipeline stages (one line): it needs a later stage. */
+  /** Refuses a PP fault (a drain, the stage-local sync, a later stage's pool) without pipeline stages (one line): it needs a later stage. */
   public static void checkStages(Set<Fault> faults, int pp) {
-    for (Fault f : EnumSet.of(PP_DRAIN_NOWAIT, PP_DRAIN_BLOCKING, PP_STAGE_LOCAL_SYNC)) {
+    for (Fault f : EnumSet.of(PP_DRAIN_NOWAIT, PP_DRAIN_BLOCKING, PP_STAGE_LOCAL_SYNC,
+        LARGER_DEVICE_POOL_ON_LATER_STAGES)) {
       if (faults.contains(f) && pp < 2) {
         throw new IllegalArgumentException("fault " + f.name().toLowerCase(java.util.Locale.ROOT)
             + " needs pipeline stages (--pp 2 or more); got pp " + pp);
