@@ -69,10 +69,9 @@ final class RankAssembly {
     ProcessGroup attnTp = fabric.group("attn_tp", t.attnTpGroup(r), r);
     ProcessGroup attnCp = fabric.group("attn_cp", t.attnCpGroup(r), r);
     RankEngine[] self = new RankEngine[1];
-    // Fault PP_STAGE_LOCAL_SYNC (B6): no pipeline channels for the scheduler's syncs, so every stage decides alone.
-    boolean stageLocal = cfg.faults().contains(Fault.PP_STAGE_LOCAL_SYNC);
-    SyncGroups schedGroups = new SyncGroups(attnTp, attnCp, sched, null, stageLocal ? null : fromPrev,
-        stageLocal ? null : toNext);
+    // Faults PP_STAGE_LOCAL_SYNC (B6) and PP_WORLD_ALLREDUCE (B19): the scheduler's syncs without the forward.
+    SyncGroups schedGroups = WorldSyncGate.schedulerGroups(cfg.faults(), attnTp, attnCp, sched, fromPrev, toNext,
+        () -> fabric.group("world", t.syncDomain(r), r));
     // Fault SHARED_PREFETCH_GROUPS (knob shared_group): the prefetch thread on the scheduler's group objects.
     SyncGroups prefetchGroups = cfg.faults().contains(Fault.SHARED_PREFETCH_GROUPS)
         ? new SyncGroups(attnTp, attnCp, sched, null, null, null)

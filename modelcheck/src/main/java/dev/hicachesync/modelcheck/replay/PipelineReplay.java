@@ -38,7 +38,8 @@ import java.util.Set;
  * <p>The run is the simulator's spec-shaped PP run (storage off, write-through; every stage meets at RECV, stage
  * 0 decides the event checks and forwards the counts down the pipeline, a later stage pops exactly those,
  * blocking on its own events), with the model's requests, pools and version; the sync mode and knobs become the
- * simulator's faults ({@code PPSync} {@code stage_local}: {@code pp_stage_local_sync}; {@code host_only}: {@code
+ * simulator's faults ({@code PPSync} {@code stage_local}: {@code pp_stage_local_sync}, {@code world_allreduce}:
+ * {@code pp_world_allreduce}; {@code host_only}: {@code
  * unsynced_loading_check}, loading_check's all_reduce and forward skipped; {@code uneven_capacity}: {@code
  * larger_host_pool_on_rank0}; {@code local_clock}: {@code local_lru_clock}), and {@link PipelineEnvironment} makes
  * the counterexample's rank-local choices (each rank's GPU copies, its clock). At every RECV where the ranks are
@@ -78,12 +79,6 @@ public final class PipelineReplay {
     List<String> why = new ArrayList<>();
     if (k.dp() != 1) {
       why.add("pipeline replays cover one sync domain (DP 1), not DP " + k.dp());
-    }
-    if (ppSync.equals("world_allreduce")) {
-      why.add("PPSync world_allreduce (B6's rejected fix, B19's batched world collective): the spec's deadlock is stage"
-          + " 0 waiting in the world all_reduce while stage 1 waits for stage 0's step message (StepBegins of a later"
-          + " stage needs it in chan); the simulator's PP run has no per-step pipeline message (its RECV spans every"
-          + " stage, so the stages start each step in lockstep), so no seam makes stage 1 wait for it");
     }
     if (k.storageOn()) {
       why.add("StorageOn with PP: the simulator's spec-shaped PP run needs storage off (HiCachePipeline.tla folds"
@@ -168,6 +163,9 @@ public final class PipelineReplay {
     if (ppSync.equals("stage_local") && constants.pp() > 1) {
       faults.add(Fault.PP_STAGE_LOCAL_SYNC);
     }
+    if (ppSync.equals("world_allreduce") && constants.pp() > 1) {
+      faults.add(Fault.PP_WORLD_ALLREDUCE);
+    }
     if (hostOnlySkips(constants)) {
       faults.add(Fault.UNSYNCED_LOADING_CHECK);
     }
@@ -214,6 +212,9 @@ public final class PipelineReplay {
     Divergence d = v.divergence();
     String implSide = d != null ? JavaReplay.describe(d)
         : v.crash() != null ? "crashed: " + v.crash() : "no violation (" + v.points() + " lockstep points)";
+    if (d != null) { // what the rank saw: a mismatch names both calls, a circular wait the fabric's timeout
+      lines.add("implementation: " + d.viewA().lines().findFirst().orElse("").trim());
+    }
     if (!partWays.isEmpty()) {
       return new ReplayReport(model, schedule, ReplayReport.Outcome.PART_WAYS, specSide, implSide, lines,
           JavaReplay.IMPL_WRONG + "on the spec's schedule its state " + partWays);

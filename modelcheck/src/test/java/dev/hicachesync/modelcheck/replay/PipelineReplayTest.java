@@ -11,9 +11,8 @@ import org.junit.jupiter.api.Test;
 /**
  * {@code check --replay} of {@code HiCachePipeline} models ({@link PipelineReplay}): the seams a reproduced bug
  * needs are the ones its counterexample chooses through (each rank's GPU copies, its LRU clock, the stage-local
- * sync, a later stage's pool, the host-only load check), its fixed twin runs the same schedule clean, and a
- * model the simulator's PP run cannot follow is refused by the spec action it lacks. Every pipeline row's
- * outcome is asserted with the others' by {@link JavaReplayTest}.
+ * sync, the world collective, a later stage's pool, the host-only load check) and its fixed twin runs the same
+ * schedule clean. Every pipeline row's outcome is asserted with the others' by {@link JavaReplayTest}.
  */
 class PipelineReplayTest {
 
@@ -84,15 +83,18 @@ class PipelineReplayTest {
   }
 
   /**
-   * B19's world collective deadlocks only because a later stage waits for stage 0's step message, which the
-   * simulator's PP run (RECV over every stage) does not have: refused by that action. Its fixed twin runs the
-   * forwarded counts on the same (two-state) schedule, clean.
+   * B19: the batched world collective (fault pp_world_allreduce) on the scheduler thread while stage 1 waits for
+   * stage 0's step: the spec's deadlock is the implementation's circular wait, stage 0 in the world all_reduce and
+   * stage 1 in its pipeline receive, reported by the collective's timeout (CollectiveMatching). Its fixed twin
+   * forwards the counts and runs the same (two-state) schedule clean.
    */
   @Test
-  void theWorldCollectiveIsRefusedByTheStepMessageItNeedsAndItsFixRunsClean() throws Exception {
+  void theWorldCollectiveWaitsForAStageThatWaitsForStageZeroAndItsFixRunsClean() throws Exception {
     ReplayReport bug = replays.replay("b19_world_collective");
-    assertEquals(ReplayReport.Outcome.NOT_REPLAYABLE, bug.outcome(), bug.render());
-    assertTrue(bug.detail().contains("StepBegins") && bug.detail().contains("world_allreduce"), bug.detail());
+    assertEquals(ReplayReport.Outcome.SAME_VIOLATION, bug.outcome(), bug.render());
+    assertTrue(bug.spec().startsWith("deadlock") && bug.impl().startsWith("CollectiveMatching at step 0"), bug.render());
+    assertTrue(bug.steps().stream().anyMatch(l -> l.startsWith("implementation: ") && l.contains("world[0,1] at S123")
+        && l.contains("pp[0->1] recv")), "the circular wait: " + bug.steps());
     ReplayReport twin = replays.replay("b19_fixed");
     assertEquals(ReplayReport.Outcome.CLEAN, twin.outcome(), twin.render());
   }

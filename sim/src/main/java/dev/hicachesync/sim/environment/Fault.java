@@ -69,6 +69,13 @@ public enum Fault {
    * the world; with its own pool it need not evict what stage 0 evicts ({@code TreeAgreement}).
    */
   LARGER_DEVICE_POOL_ON_LATER_STAGES,
+  /**
+   * B19 and B6's rejected fix ({@code HiCachePipeline.tla}'s PPSync {@code world_allreduce}, models {@code
+   * b6_world_allreduce}, {@code b19_world_collective}): the scheduler's sync points reduce in one symmetric
+   * all_reduce over the whole sync domain, every stage, while a later stage waits for its upstream stage's step
+   * before its own: a circular wait ({@code CollectiveMatching}, by the collective's timeout).
+   */
+  PP_WORLD_ALLREDUCE,
 
   // ---- version unified (HiCacheUnified.tla, docs/explanation/unified.md): each bug TLC found, and where the bug is a
   // scenario that does not happen without it (a waiting timeout, a runtime attach, a raising backend), the
@@ -187,7 +194,7 @@ public enum Fault {
   /** Refuses a PP fault (a drain, the stage-local sync, a later stage's pool) without pipeline stages (one line): it needs a later stage. */
   public static void checkStages(Set<Fault> faults, int pp) {
     for (Fault f : EnumSet.of(PP_DRAIN_NOWAIT, PP_DRAIN_BLOCKING, PP_STAGE_LOCAL_SYNC,
-        LARGER_DEVICE_POOL_ON_LATER_STAGES)) {
+        LARGER_DEVICE_POOL_ON_LATER_STAGES, PP_WORLD_ALLREDUCE)) {
       if (faults.contains(f) && pp < 2) {
         throw new IllegalArgumentException("fault " + f.name().toLowerCase(java.util.Locale.ROOT)
             + " needs pipeline stages (--pp 2 or more); got pp " + pp);
