@@ -29,7 +29,7 @@ class JavaReplayTest {
 
   @TestFactory
   Stream<DynamicTest> everyReplayHasItsCommittedOutcome() throws Exception {
-    CatalogueReplays replays = ReplayTable.sharedReplays();
+    CatalogueReplays replays = ReplayTable.replays();
     return ReplayTable.rows().stream().filter(r -> !r.module().equals("HiCacheUnified"))
         .map(row -> DynamicTest.dynamicTest(row.model() + ": " + row.outcome(), () -> ReplayTable.check(replays, row)));
   }

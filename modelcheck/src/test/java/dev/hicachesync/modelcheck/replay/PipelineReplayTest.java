@@ -21,7 +21,7 @@ class PipelineReplayTest {
   @BeforeAll
   static void load() throws Exception {
     assertTrue(Files.isRegularFile(Workspace.fromRoot().catalogue()), "no model catalogue");
-    replays = ReplayTable.sharedReplays(); // JavaReplayTest's rows replay these models too
+    replays = ReplayTable.replays();
   }
 
   /**

@@ -51,19 +51,6 @@ final class ReplayTable {
     return new CatalogueReplays(workspace, Catalogue.load(workspace.catalogue()), checker);
   }
 
-  private static CatalogueReplays shared;
-
-  /**
-   * One {@link #replays()} for the test classes that replay the same models again (its constants and
-   * counterexamples read once per JVM).
-   */
-  static synchronized CatalogueReplays sharedReplays() throws Exception {
-    if (shared == null) {
-      shared = replays();
-    }
-    return shared;
-  }
-
   /** The committed rows, in order. */
   static List<Row> rows() {
     List<Row> rows = new ArrayList<>();
