@@ -69,7 +69,9 @@ final class RankAssembly {
     ProcessGroup attnTp = fabric.group("attn_tp", t.attnTpGroup(r), r);
     ProcessGroup attnCp = fabric.group("attn_cp", t.attnCpGroup(r), r);
     RankEngine[] self = new RankEngine[1];
-    SyncGroups schedGroups = new SyncGroups(attnTp, attnCp, sched, null, fromPrev, toNext);
+    // Faults PP_STAGE_LOCAL_SYNC (B6) and PP_WORLD_ALLREDUCE (B19): the scheduler's syncs without the forward.
+    SyncGroups schedGroups = WorldSyncGate.schedulerGroups(cfg.faults(), attnTp, attnCp, sched, fromPrev, toNext,
+        () -> fabric.group("world", t.syncDomain(r), r));
     // Fault SHARED_PREFETCH_GROUPS (knob shared_group): the prefetch thread on the scheduler's group objects.
     SyncGroups prefetchGroups = cfg.faults().contains(Fault.SHARED_PREFETCH_GROUPS)
         ? new SyncGroups(attnTp, attnCp, sched, null, null, null)
@@ -188,10 +190,16 @@ final class RankAssembly {
 
   /**
    * Rank {@code r}'s controller configuration: the run's, except under {@link Fault#LARGER_HOST_POOL_ON_RANK0},
-   * where rank 0's host pool has one page more than agreed.
+   * where rank 0's host pool has one page more than agreed, and {@link Fault#LARGER_DEVICE_POOL_ON_LATER_STAGES},
+   * where a later stage's device pool has twice the pages agreed.
    */
   private ControllerConfig controllerConfig(int r) {
     ControllerConfig c = cfg.controllerConfig();
+    if (cfg.faults().contains(Fault.LARGER_DEVICE_POOL_ON_LATER_STAGES) && cfg.topology().coords(r).pp() > 0) {
+      c = new ControllerConfig(c.pageSize(), 2 * c.devicePages(), c.hostPages(), c.writePolicy(),
+          c.prefetchPolicy(), c.storage(), c.prefetchThresholdTokens(), c.loadBackThresholdTokens(), c.ioBatchPages(),
+          c.timeoutBaseTicks(), c.timeoutTicksPer1024(), c.pageBytes());
+    }
     if (r != 0 || !cfg.faults().contains(Fault.LARGER_HOST_POOL_ON_RANK0)) {
       return c;
     }

@@ -34,8 +34,6 @@ public final class CatalogueReplays {
 
   /** Why the modules without a replay driver have none: what the simulator lacks to follow their counterexamples. */
   static final Map<String, String> NO_DRIVER = Map.of(
-      "MCHiCachePipeline", "HiCachePipeline (PP > 1) has no replay driver: the simulator's spec-shaped PP run follows"
-          + " its traces (storage off), but nothing maps a counterexample's per-stage choices onto it",
       "MCHiCacheReplicas", "HiCacheReplicas (DP > 1: group creation order, the cache group's span, the storage"
           + " writer election) has no replay driver: its actions are process-group set-up, which the simulator's"
           + " assembly does not take from a schedule",
@@ -132,6 +130,9 @@ public final class CatalogueReplays {
     }
     ModelEntry schedule = scheduleOf(model);
     String noDriver = NO_DRIVER.get(model.module());
+    if (model.module().equals(PipelineReplay.MODULE)) {
+      return replayPipeline(name, model, schedule);
+    }
     if (noDriver != null || !(model.module().equals(MODULE) || model.module().equals(UnifiedReplay.MODULE))) {
       return new ReplayReport(name, schedule.name(), ReplayReport.Outcome.NOT_REPLAYABLE, schedule.expected(),
           "not run", List.of(), noDriver != null ? noDriver : model.module() + " has no replay driver");
@@ -160,6 +161,27 @@ public final class CatalogueReplays {
     return unified
         ? UnifiedReplay.run(name, constants, schedule.name(), r.trace().get(), r.verdict(), invariants)
         : JavaReplay.run(name, constants, schedule.name(), r.trace().get(), r.verdict(), invariants);
+  }
+
+  /** {@link #replay} of a {@link PipelineReplay#MODULE} model: refused from its constants, or replayed. */
+  private ReplayReport replayPipeline(String name, ModelEntry model, ModelEntry schedule)
+      throws BadInputException, IOException, InterruptedException {
+    // the schedule's constants under the model's sync mode: a fixed twin runs its own (the bug's mode is no choice
+    // of the counterexample, only the groups it reduces over)
+    String ppSync = PipelineReplay.ppSync(cfg(model));
+    List<String> why = new ArrayList<>(PipelineReplay.unreplayable(constants(schedule), ppSync));
+    PipelineReplay.unreplayable(constants(model), ppSync).stream().filter(w -> !why.contains(w)).forEach(why::add);
+    if (!why.isEmpty()) {
+      return new ReplayReport(name, schedule.name(), ReplayReport.Outcome.NOT_REPLAYABLE, schedule.expected(),
+          "not run", List.of(), String.join("; ", why));
+    }
+    TlcResult r = counterexample(schedule);
+    if (r.trace().isEmpty()) {
+      return new ReplayReport(name, schedule.name(), ReplayReport.Outcome.PART_WAYS, String.valueOf(r.verdict()),
+          "not run", List.of(), "TLC printed no counterexample for " + schedule.name() + " (" + r.verdict() + ")");
+    }
+    return PipelineReplay.run(name, constants(model), ppSync, schedule.name(), r.trace().get(), r.verdict(),
+        CfgFile.read(cfg(schedule)).invariants());
   }
 
   /** The model whose counterexample {@code model} replays: itself, or for a fixed twin its bug model. */

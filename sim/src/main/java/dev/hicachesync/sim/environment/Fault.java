@@ -56,6 +56,26 @@ public enum Fault {
    * first, and the trees differ ({@code TreeAgreement}).
    */
   LOCAL_LRU_CLOCK,
+  /**
+   * B6 (before #27285, {@code HiCachePipeline.tla}'s PPSync {@code stage_local}, model {@code b6_stage_local}):
+   * with PP, each stage reduces its event checks (S1/S2/S3, S123) and prefetch decisions (S4, S5) over its own
+   * CP×TP groups and pops what its own ranks have ready, instead of stage 0 deciding and forwarding the counts
+   * down the pipeline; stages whose acks complete at different times pop different counts ({@code TreeAgreement}).
+   */
+  PP_STAGE_LOCAL_SYNC,
+  /**
+   * Knob {@code local_pool_sizes} with PP ({@code pp_knob_local_pool_sizes}): a later stage sizes its device pool
+   * from its own free memory (it holds other layers), twice the pages agreed at start-up, instead of the MIN over
+   * the world; with its own pool it need not evict what stage 0 evicts ({@code TreeAgreement}).
+   */
+  LARGER_DEVICE_POOL_ON_LATER_STAGES,
+  /**
+   * B19 and B6's rejected fix ({@code HiCachePipeline.tla}'s PPSync {@code world_allreduce}, models {@code
+   * b6_world_allreduce}, {@code b19_world_collective}): the scheduler's sync points reduce in one symmetric
+   * all_reduce over the whole sync domain, every stage, while a later stage waits for its upstream stage's step
+   * before its own: a circular wait ({@code CollectiveMatching}, by the collective's timeout).
+   */
+  PP_WORLD_ALLREDUCE,
 
   // ---- version unified (HiCacheUnified.tla, docs/explanation/unified.md): each bug TLC found, and where the bug is a
   // scenario that does not happen without it (a waiting timeout, a runtime attach, a raising backend), the
@@ -171,9 +191,10 @@ public enum Fault {
         faults.contains(PP_DRAIN_NOWAIT), ppDrain && stage > 0, faults.contains(LOCAL_S3_PAYLOAD));
   }
 
-  /** Refuses a PP drain fault without pipeline stages (one line): its scenario needs a later stage. */
+  /** Refuses a PP fault (a drain, the stage-local sync, a later stage's pool) without pipeline stages (one line): it needs a later stage. */
   public static void checkStages(Set<Fault> faults, int pp) {
-    for (Fault f : EnumSet.of(PP_DRAIN_NOWAIT, PP_DRAIN_BLOCKING)) {
+    for (Fault f : EnumSet.of(PP_DRAIN_NOWAIT, PP_DRAIN_BLOCKING, PP_STAGE_LOCAL_SYNC,
+        LARGER_DEVICE_POOL_ON_LATER_STAGES, PP_WORLD_ALLREDUCE)) {
       if (faults.contains(f) && pp < 2) {
         throw new IllegalArgumentException("fault " + f.name().toLowerCase(java.util.Locale.ROOT)
             + " needs pipeline stages (--pp 2 or more); got pp " + pp);

@@ -1,0 +1,83 @@
+package dev.hicachesync.modelcheck.replay;
+
+import dev.hicachesync.env.TransferKind;
+import dev.hicachesync.sim.environment.Timing;
+import java.util.List;
+
+/**
+ * The pipeline replay's seam into the implementation: each rank's {@link Timing} answers from a {@code
+ * HiCachePipeline.tla} counterexample ({@link PipelineSchedule}).
+ *
+ * <ul>
+ *   <li>{@link Timing#copyTicks}: rank r's n-th write (device to host) and n-th load (host to device) copy is done
+ *       from the step whose event check first saw it done in the spec, and not before (the same arithmetic as
+ *       {@link ScheduledEnvironment}: a copy issued in step s and first seen in step k takes {@code k - s - 1}
+ *       ticks); a copy the trace never completes is done right after the trace's last step;
+ *   <li>{@link Timing#lruClockSkewed}: the rank's clock orders LRU timestamps the other way from the step after
+ *       the spec's {@code ClockSkews} (fault {@code local_lru_clock}).
+ * </ul>
+ * The implementation's steps count from 0, the spec's from 1: the implementation's step s is the spec's s + 1.
+ */
+final class PipelineEnvironment implements Timing.Factory {
+
+  private final PipelineSchedule schedule;
+
+  PipelineEnvironment(PipelineSchedule schedule) {
+    this.schedule = schedule;
+  }
+
+  @Override
+  public Timing create(long seed, int rank, double readFailure) {
+    boolean known = rank < schedule.ranks();
+    List<PipelineSchedule.Copy> writes = known ? schedule.writes(rank) : List.of();
+    List<PipelineSchedule.Copy> loads = known ? schedule.loads(rank) : List.of();
+    return new Timing() {
+      private long specStep;
+      private int writesIssued;
+      private int loadsIssued;
+
+      @Override
+      public void beginStep(long s) {
+        specStep = s + 1;
+      }
+
+      @Override
+      public long copyTicks(TransferKind kind, int pages) {
+        return switch (kind) {
+          case DEVICE_TO_HOST -> ticks(writes, writesIssued++);
+          case HOST_TO_DEVICE -> ticks(loads, loadsIssued++);
+          default -> 0;
+        };
+      }
+
+      @Override
+      public long backgroundTicks(TransferKind kind, int pages) {
+        return 0; // storage is off in every replayed pipeline model
+      }
+
+      @Override
+      public boolean readFails() {
+        return false;
+      }
+
+      @Override
+      public boolean localBatchFull() {
+        return false;
+      }
+
+      @Override
+      public boolean lruClockSkewed() {
+        return known && schedule.clockSkewed(rank, specStep);
+      }
+    };
+  }
+
+  private long ticks(List<PipelineSchedule.Copy> copies, int n) {
+    if (n >= copies.size()) {
+      return 0;
+    }
+    PipelineSchedule.Copy c = copies.get(n);
+    int seen = c.seenDone() >= 0 ? c.seenDone() : schedule.lastStep() + 1;
+    return Math.max(0, seen - c.issued() - 1);
+  }
+}

@@ -1,0 +1,167 @@
+package dev.hicachesync.modelcheck.replay;
+
+import static dev.hicachesync.modelcheck.replay.TraceReads.elements;
+import static dev.hicachesync.modelcheck.replay.TraceReads.field;
+import static dev.hicachesync.modelcheck.replay.TraceReads.number;
+import static dev.hicachesync.modelcheck.replay.TraceReads.rank;
+import static dev.hicachesync.modelcheck.replay.TraceReads.tailAppended;
+
+import dev.hicachesync.modelcheck.trace.ErrorTrace;
+import dev.hicachesync.modelcheck.trace.TraceState;
+import dev.hicachesync.modelcheck.value.TlaValue;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * What a {@code HiCachePipeline.tla} counterexample schedules and logs, per rank: every rank-local choice the
+ * replay makes the implementation take ({@link PipelineEnvironment}), and the per-step log records the spec's
+ * invariants compare.
+ *
+ * <p>Steps are each rank's own: the spec's stages are not in scheduler lockstep ({@code ls[r].step}, from 1), so
+ * a rank's choice is keyed by the step of that rank it happens in; the implementation's spec-shaped PP run
+ * numbers its steps from 0 ({@code spec step - 1}) and meets at every RECV, which is where the logs are
+ * compared: the spec's log record of step k (written at the step's end) is what a rank shows at the
+ * implementation's RECV of its step k.
+ *
+ * <ul>
+ *   <li>GPU copies ({@code WriteEventCompletes}, {@code LoadEventCompletes}): rank r's n-th write (n-th load) was
+ *       issued in the step its {@code wq} ({@code lq}) grew, and is seen done from the step whose event check
+ *       first reads it: the step it completes in when the rank still waits for it there (a later stage blocked on
+ *       its own events, {@code wait_ev}; a load before the rank's S2 of {@code post20460}), else the next one;
+ *   <li>the rank's LRU clock ({@code ClockSkews}, knob local_clock): skewed from the rank's next step on.
+ * </ul>
+ */
+final class PipelineSchedule {
+
+  /** Actions whose choices this schedule maps; the scheduler's steps and the collectives need no seam. */
+  static final Set<String> DRIVEN = Set.of(TraceState.INITIAL, "StepBegins", "EventsReady", "SomeCollectiveCompletes",
+      "CollectiveCompletes", "WriteEventCompletes", "LoadEventCompletes", "ClockSkews", "Terminated");
+
+  /** One copy: the rank's step (the spec's, from 1) it was issued in and the first that sees it done (-1: none). */
+  record Copy(int issued, int seenDone) {}
+
+  private final int ranks;
+  private final List<List<Copy>> writes = new ArrayList<>();
+  private final List<List<Copy>> loads = new ArrayList<>();
+  private final int[] skewedFrom;
+  private final List<List<TlaValue>> logs = new ArrayList<>();
+  private final Set<String> undriven = new LinkedHashSet<>();
+  private final int lastStep;
+
+  private PipelineSchedule(ErrorTrace trace, int ranks, boolean separateLoadCheck) {
+    this.ranks = ranks;
+    this.skewedFrom = new int[ranks];
+    java.util.Arrays.fill(skewedFrom, Integer.MAX_VALUE);
+    List<List<Integer>> writesIssued = new ArrayList<>();
+    List<List<Integer>> loadsIssued = new ArrayList<>();
+    List<List<Integer>> writesSeen = new ArrayList<>();
+    List<List<Integer>> loadsSeen = new ArrayList<>();
+    for (int r = 0; r < ranks; r++) {
+      writesIssued.add(new ArrayList<>());
+      loadsIssued.add(new ArrayList<>());
+      writesSeen.add(new ArrayList<>());
+      loadsSeen.add(new ArrayList<>());
+    }
+    TraceState before = null;
+    for (TraceState now : trace.states()) {
+      if (!DRIVEN.contains(now.action())) {
+        undriven.add(now.action());
+      }
+      if (before != null) {
+        for (int r = 0; r < ranks; r++) {
+          TlaValue was = rank(before, "ls", r);
+          TlaValue is = rank(now, "ls", r);
+          int step = (int) number(field(is, "step"));
+          for (int n = tailAppended(field(was, "wq"), field(is, "wq")).size(); n > 0; n--) {
+            writesIssued.get(r).add(step);
+          }
+          for (int n = tailAppended(field(was, "lq"), field(is, "lq")).size(); n > 0; n--) {
+            loadsIssued.get(r).add(step);
+          }
+          String pc = field(was, "pc") instanceof TlaValue.Str p ? p.value() : "";
+          int wasStep = (int) number(field(was, "step"));
+          boolean waits = pc.equals("wait_ev");
+          if (now.action().equals("WriteEventCompletes") && number(field(is, "wd")) > number(field(was, "wd"))) {
+            writesSeen.get(r).add(waits ? wasStep : wasStep + 1);
+          }
+          if (now.action().equals("LoadEventCompletes") && number(field(is, "ld")) > number(field(was, "ld"))) {
+            // post20460 checks loads at S2, after S1's collective: a load done while S1 is posted is seen in the step
+            boolean beforeS2 = separateLoadCheck && pc.equals("run") && postedSite(before, r).equals("S1");
+            loadsSeen.get(r).add(waits || beforeS2 ? wasStep : wasStep + 1);
+          }
+          if (!(field(was, "clk") instanceof TlaValue.Bool c && c.value())
+              && field(is, "clk") instanceof TlaValue.Bool c2 && c2.value()) {
+            skewedFrom[r] = Math.min(skewedFrom[r], wasStep + 1);
+          }
+        }
+      }
+      before = now;
+    }
+    int last = 0;
+    for (int r = 0; r < ranks; r++) {
+      TlaValue ls = before == null ? null : rank(before, "ls", r);
+      logs.add(elements(field(ls, "log")));
+      last = Math.max(last, (int) number(field(ls, "step")));
+      writes.add(copies(writesIssued.get(r), writesSeen.get(r)));
+      loads.add(copies(loadsIssued.get(r), loadsSeen.get(r)));
+    }
+    this.lastStep = last;
+  }
+
+  /** Reads {@code trace}, a counterexample of a HiCachePipeline model with {@code ranks} ranks. */
+  static PipelineSchedule of(ErrorTrace trace, int ranks, boolean separateLoadCheck) {
+    return new PipelineSchedule(trace, ranks, separateLoadCheck);
+  }
+
+  private static List<Copy> copies(List<Integer> issued, List<Integer> seen) {
+    List<Copy> out = new ArrayList<>();
+    for (int i = 0; i < issued.size(); i++) {
+      out.add(new Copy(issued.get(i), i < seen.size() ? seen.get(i) : -1));
+    }
+    return out;
+  }
+
+  private static String postedSite(TraceState s, int r) {
+    TlaValue call = field(rank(s, "coll", r), "sched");
+    return field(call, "site") instanceof TlaValue.Str site ? site.value() : "";
+  }
+
+  int ranks() {
+    return ranks;
+  }
+
+  List<Copy> writes(int rank) {
+    return writes.get(rank);
+  }
+
+  List<Copy> loads(int rank) {
+    return loads.get(rank);
+  }
+
+  /** Whether rank {@code rank}'s clock orders LRU victims the other way in its step {@code step} (from 1). */
+  boolean clockSkewed(int rank, long step) {
+    return step >= skewedFrom[rank];
+  }
+
+  /** The step (from 1) from which rank {@code rank}'s clock is skewed, or -1 when never. */
+  int skewedFrom(int rank) {
+    return skewedFrom[rank] == Integer.MAX_VALUE ? -1 : skewedFrom[rank];
+  }
+
+  /** Rank {@code rank}'s log at the trace's end: one record per step from 1. */
+  List<TlaValue> log(int rank) {
+    return logs.get(rank);
+  }
+
+  /** The highest step (from 1) any rank of the trace has begun. */
+  int lastStep() {
+    return lastStep;
+  }
+
+  /** Actions of the trace this replay has no seam for, in order. */
+  Set<String> undriven() {
+    return undriven;
+  }
+}
