@@ -69,7 +69,10 @@ final class RankAssembly {
     ProcessGroup attnTp = fabric.group("attn_tp", t.attnTpGroup(r), r);
     ProcessGroup attnCp = fabric.group("attn_cp", t.attnCpGroup(r), r);
     RankEngine[] self = new RankEngine[1];
-    SyncGroups schedGroups = new SyncGroups(attnTp, attnCp, sched, null, fromPrev, toNext);
+    // Fault PP_DRAIN_STAGE_LOCAL: the scheduler of every stage decides over its own grid (nothing forwarded).
+    boolean stageLocal = cfg.faults().contains(Fault.PP_DRAIN_STAGE_LOCAL);
+    SyncGroups schedGroups = new SyncGroups(attnTp, attnCp, sched, null, stageLocal ? null : fromPrev,
+        stageLocal ? null : toNext);
     // Fault SHARED_PREFETCH_GROUPS (knob shared_group): the prefetch thread on the scheduler's group objects.
     SyncGroups prefetchGroups = cfg.faults().contains(Fault.SHARED_PREFETCH_GROUPS)
         ? new SyncGroups(attnTp, attnCp, sched, null, null, null)
