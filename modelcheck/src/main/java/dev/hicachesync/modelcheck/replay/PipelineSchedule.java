@@ -168,6 +168,32 @@ public final class PipelineSchedule {
     return undriven;
   }
 
+  /**
+   * The S7 rounds (each rank's n-th query, one collective over the pp group) whose places fall in different
+   * steps on different ranks, one phrase each ("S7 round 1: step 1 on rank 0, step 0 on rank 1"); empty when
+   * every round is in one step. The spec's stages are not in lockstep, so a round may be between two steps of
+   * stage 0 and inside a step of a later stage.
+   */
+  public List<String> roundsAcrossSteps() {
+    List<String> out = new ArrayList<>();
+    for (int n = 0; ; n++) {
+      List<String> where = new ArrayList<>();
+      Set<Integer> steps = new TreeSet<>();
+      for (int r = 0; r < ranks; r++) {
+        if (n < passes.get(r).size()) {
+          steps.add(passes.get(r).get(n).step());
+          where.add("step " + passes.get(r).get(n).step() + " on rank " + r);
+        }
+      }
+      if (where.isEmpty()) {
+        return out;
+      }
+      if (steps.size() > 1) {
+        out.add("S7 round " + (n + 1) + ": " + String.join(", ", where));
+      }
+    }
+  }
+
   /** One line per rank: what the replay makes its prefetch thread do. */
   public List<String> describe() {
     List<String> out = new ArrayList<>();

@@ -168,7 +168,17 @@ public final class UnifiedPipelineReplay {
             + " the implementation at step " + step + "'s S123 (its digest conjunct), before that step changes them");
       }
     }
-    return JavaReplay.judge(model, schedule, specSide, implSide, lines, twin, verdict, d, step, invariants);
+    ReplayReport judged = JavaReplay.judge(model, schedule, specSide, implSide, lines, twin, verdict, d, step,
+        invariants);
+    List<String> across = s.roundsAcrossSteps();
+    if (judged.outcome() == ReplayReport.Outcome.PART_WAYS && d != null
+        && d.invariant() == dev.hicachesync.sync.Invariant.CollectiveMatching && d.rankB() >= 0 && !across.isEmpty()) {
+      return new ReplayReport(model, schedule, judged.outcome(), specSide, implSide, lines, judged.detail()
+          + ": its domain checker's, which compares each step's sequence of lockstep points across the stages,"
+          + " while this schedule's S7 over the pp group (the calls matched) falls in different steps of the"
+          + " stages (" + String.join("; ", across) + "), as the spec's stages, not in lockstep, allow");
+    }
+    return judged;
   }
 
   /**
