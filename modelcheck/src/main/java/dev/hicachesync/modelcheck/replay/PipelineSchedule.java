@@ -36,14 +36,12 @@ import java.util.TreeSet;
  * Recorded per rank: the places of its S7 queries ({@code PfQuery(r, h)}) and the pages {@code h} each finds;
  * when each S7 outcome reaches the scheduler ({@code PfPutHit}, or {@code S7Complete} itself under knob {@code
  * threads_sync}): at once when in the same place as the query, else at the start of the step of its place, or
- * after the trace. The spec's reads, their completion MIN and acks ({@code PfRead}, {@code SyncComplete},
- * {@code PutAck}) and backups ({@code BackupOk}) have no seam here ({@link #undriven}).
+ * after the trace. The spec's reads with their completion MIN and acks ({@code PfRead}, {@code SyncComplete},
+ * {@code PutAck}) and backups ({@code BackupOk}) have no seam here ({@link #undriven}). Every event is read from
+ * the change of state it makes, not from the action's name, so a module that wraps this one (a monitor whose
+ * steps TLC names after its own next-state action) has its trace read alike.
  */
 public final class PipelineSchedule {
-
-  /** Actions whose choices this schedule maps (the schedulers' and the collectives' need no seam). */
-  static final Set<String> DRIVEN = Set.of(TraceState.INITIAL, "SchedRecv", "RecvComplete", "SchedEvents",
-      "EventsComplete", "SchedRecvPipe", "SchedAdmit", "PfQuery", "S7Complete", "PfPutHit", "Done");
 
   /** Where a storage thread acts: before step {@code step}'s event check ({@code beforeEvents}) or at its start. */
   record Place(int step, boolean beforeEvents) {
@@ -75,20 +73,20 @@ public final class PipelineSchedule {
     int recvs = 0;
     TraceState before = null;
     for (TraceState now : trace.states()) {
-      String action = now.action();
-      if (!DRIVEN.contains(action)) {
-        undriven.add(action);
-      }
       if (before == null) {
         before = now;
         continue;
       }
-      if (action.equals("RecvComplete")) {
-        recvs++;
+      // Each event is read from the state change, not the action's name: a trace of a module that wraps this
+      // one (ConsensusMonitorPipeline's MonNext) names every step alike.
+      TlaValue.Rec recv = posted(before, 0, "sched");
+      if (recv != null && recv.fields().get("site") instanceof TlaValue.Str site && site.value().equals("RECV")
+          && !recv.equals(posted(now, 0, "sched"))) {
+        recvs++; // RecvComplete: stage 0's broadcast returned
       }
       for (int r = 0; r < ranks; r++) {
         TlaValue.Rec call = posted(now, r, "pf");
-        if (action.equals("PfQuery") && posted(before, r, "pf") == null && call != null) {
+        if (posted(before, r, "pf") == null && call != null) { // PfQuery(r, h): the S7 call posted
           List<TlaValue> val = elements(call.fields().get("val"));
           Place p = place(before, r, recvs);
           hits.get(r).add(val.isEmpty() ? 0 : (int) number(val.get(0)));
@@ -96,12 +94,20 @@ public final class PipelineSchedule {
           queriedAt.set(r, p);
           deposits.get(r).add(Integer.MAX_VALUE); // not queued within the trace
         }
-        boolean put = (action.equals("PfPutHit") || action.equals("S7Complete"))
-            && number(field(rank(now, "q", r), "hit")) > number(field(rank(before, "q", r), "hit"));
+        // PfPutHit(r), or S7Complete under knob threads_sync: the hit queue grows
+        boolean put = number(field(rank(now, "q", r), "hit")) > number(field(rank(before, "q", r), "hit"));
         int pending = deposits.get(r).indexOf(Integer.MAX_VALUE);
         if (put && pending >= 0) {
           Place p = place(before, r, recvs);
           deposits.get(r).set(pending, p.equals(queriedAt.get(r)) ? -1 : p.step());
+        }
+        String st = field(rank(now, "pf", r), "st") instanceof TlaValue.Str x ? x.value() : "";
+        String was = field(rank(before, "pf", r), "st") instanceof TlaValue.Str x ? x.value() : "";
+        if (st.equals("sync") && !was.equals("sync")) {
+          undriven.add("PfRead"); // a storage read and its completion MIN
+        }
+        if (number(field(rank(now, "q", r), "bka")) > number(field(rank(before, "q", r), "bka"))) {
+          undriven.add("BackupOk");
         }
       }
       before = now;
@@ -163,7 +169,7 @@ public final class PipelineSchedule {
     return lastStep;
   }
 
-  /** Actions of the trace this replay has no seam for, in order. */
+  /** The spec's actions of the trace this replay has no seam for (reads, backups), in order. */
   public Set<String> undriven() {
     return undriven;
   }

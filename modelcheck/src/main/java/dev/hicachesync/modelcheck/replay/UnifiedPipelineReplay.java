@@ -156,7 +156,13 @@ public final class UnifiedPipelineReplay {
         + " stage_local, fault pp_drain_stage_local)" : "drain: every later stage drains stage 0's forwarded S123"
         + " counts " + (k.bugs().contains("NOWAIT") ? "cut to what it has queued (get_nowait, NOWAIT)"
             : "once its own threads have queued them (fixed)"));
-    SimResult r = new Simulator(simulation(c, s)).run();
+    SimResult r;
+    try {
+      r = new Simulator(simulation(c, s)).run();
+    } catch (IllegalStateException e) { // a rank crashed: the implementation departs from the spec's schedule
+      return new ReplayReport(model, schedule, ReplayReport.Outcome.PART_WAYS, specSide, "crashed", lines,
+          JavaReplay.IMPL_WRONG + "it crashed: " + e.getMessage().lines().findFirst().orElse(""));
+    }
     Divergence d = r.divergence();
     String implSide = d != null ? JavaReplay.describe(d) : "no violation (" + r.stepsCompleted() + " steps)";
     int step = s.lastStep();
