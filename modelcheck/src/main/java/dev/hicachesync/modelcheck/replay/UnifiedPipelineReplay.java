@@ -29,8 +29,8 @@ import java.util.Set;
  * each, write_back, pools that never fill, data off) on {@code PP} stages of {@code CP x TP} ranks: stage 0
  * reduces S123 and forwards its counts down the pipe, every later stage drains by them in its event check
  * (Drain {@code forwarded}); S7 reduces over each stage's grid and the pp group. The counterexample's choices
- * of every rank's storage threads become the run's seams ({@link PipelineSchedule} reads them, {@link
- * PipelineEnvironment} answers the simulator's {@code Timing}): where each prefetch thread queries and what it
+ * of every rank's storage threads become the run's seams ({@link UnifiedPipelineSchedule} reads them, {@link
+ * UnifiedPipelineEnvironment} answers the simulator's {@code Timing}): where each prefetch thread queries and what it
  * finds, and when each S7 outcome reaches its scheduler. Bug {@code NOWAIT} is the fault {@code
  * pp_drain_nowait} (a later stage cuts the forwarded counts to what it has queued, {@code get_nowait}); its fix
  * is the protocol's own drain, which waits for the stage's threads; Drain {@code stage_local} (each stage
@@ -106,7 +106,7 @@ public final class UnifiedPipelineReplay {
    * The implementation's run of schedule {@code s} configured as the model with constants {@code c}: the
    * spec-shaped unified run on the model's stages, its faults, the schedule's timing.
    */
-  public static SimConfig simulation(Constants c, PipelineSchedule s) {
+  public static SimConfig simulation(Constants c, UnifiedPipelineSchedule s) {
     ModelConstants k = c.k();
     Set<Fault> faults = EnumSet.noneOf(Fault.class);
     if (k.bugs().contains("NOWAIT")) {
@@ -128,7 +128,7 @@ public final class UnifiedPipelineReplay {
         .devicePages(n)
         .hostPages(Math.max(n, k.hostCap()))
         .faults(faults)
-        .timing(new PipelineEnvironment(s, k.cp() * k.tp(), faults.contains(Fault.PP_DRAIN_NOWAIT)))
+        .timing(new UnifiedPipelineEnvironment(s, k.cp() * k.tp(), faults.contains(Fault.PP_DRAIN_NOWAIT)))
         .collectiveTimeout(TIMEOUT)
         .steps(s.lastStep() + 5L * n + 4)
         .seed(0)
@@ -143,7 +143,7 @@ public final class UnifiedPipelineReplay {
       List<String> invariants) {
     boolean twin = !model.equals(schedule);
     ModelConstants k = c.k();
-    PipelineSchedule s = PipelineSchedule.of(trace, k.cp() * k.tp() * k.pp(), k.cp() * k.tp());
+    UnifiedPipelineSchedule s = UnifiedPipelineSchedule.of(trace, k.cp() * k.tp() * k.pp(), k.cp() * k.tp());
     String specSide = verdict + " at state " + trace.length() + ", step " + s.lastStep();
     List<String> why = unreplayable(c);
     s.undriven().forEach(a -> why.add("action " + a + " has no seam in the unified pipeline replay"));

@@ -10,7 +10,7 @@ import java.util.List;
 
 /**
  * The pipeline replay's seam into the implementation: each rank's {@link Timing} answers the rank-local choices of
- * a {@code HiCacheUnifiedPipeline.tla} counterexample ({@link PipelineSchedule}), on every stage, and asks the
+ * a {@code HiCacheUnifiedPipeline.tla} counterexample ({@link UnifiedPipelineSchedule}), on every stage, and asks the
  * seeded timing for the rest.
  *
  * <ul>
@@ -25,14 +25,14 @@ import java.util.List;
  *       schedule's delay, the others none.
  * </ul>
  */
-final class PipelineEnvironment implements Timing.Factory {
+final class UnifiedPipelineEnvironment implements Timing.Factory {
 
-  private final PipelineSchedule schedule;
+  private final UnifiedPipelineSchedule schedule;
   private final int stageSize;
   /** Whether the later stages' outcomes are chained ({@link ControllerFaults#lateDeposits()}). */
   private final boolean lateDeposits;
 
-  PipelineEnvironment(PipelineSchedule schedule, int stageSize, boolean lateDeposits) {
+  UnifiedPipelineEnvironment(UnifiedPipelineSchedule schedule, int stageSize, boolean lateDeposits) {
     this.schedule = schedule;
     this.stageSize = stageSize;
     this.lateDeposits = lateDeposits;

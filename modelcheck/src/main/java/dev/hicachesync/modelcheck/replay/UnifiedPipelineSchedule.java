@@ -18,7 +18,7 @@ import java.util.TreeSet;
 /**
  * What a {@code HiCacheUnifiedPipeline.tla} counterexample schedules, per rank and step: the rank-local choices
  * of every stage's storage threads, which the replay makes the implementation take through the simulator's seams
- * ({@link PipelineEnvironment}).
+ * ({@link UnifiedPipelineEnvironment}).
  *
  * <p>Steps. The spec's stages are not in lockstep: stage 0 counts a step from its RECV ({@code RecvComplete}),
  * a later stage from the pipe message it receives ({@code SchedRecvPipe}), and stage 0 may be up to {@code
@@ -41,7 +41,7 @@ import java.util.TreeSet;
  * the change of state it makes, not from the action's name, so a module that wraps this one (a monitor whose
  * steps TLC names after its own next-state action) has its trace read alike.
  */
-public final class PipelineSchedule {
+public final class UnifiedPipelineSchedule {
 
   /** Where a storage thread acts: before step {@code step}'s event check ({@code beforeEvents}) or at its start. */
   record Place(int step, boolean beforeEvents) {
@@ -60,7 +60,7 @@ public final class PipelineSchedule {
   private final Set<String> undriven = new LinkedHashSet<>();
   private final int lastStep;
 
-  private PipelineSchedule(ErrorTrace trace, int ranks, int stageSize) {
+  private UnifiedPipelineSchedule(ErrorTrace trace, int ranks, int stageSize) {
     this.ranks = ranks;
     this.stageSize = stageSize;
     List<Place> queriedAt = new ArrayList<>();
@@ -127,8 +127,8 @@ public final class PipelineSchedule {
   }
 
   /** Reads {@code trace}, a counterexample of a HiCacheUnifiedPipeline model with {@code ranks} ranks, {@code stageSize} per stage. */
-  public static PipelineSchedule of(ErrorTrace trace, int ranks, int stageSize) {
-    return new PipelineSchedule(trace, ranks, stageSize);
+  public static UnifiedPipelineSchedule of(ErrorTrace trace, int ranks, int stageSize) {
+    return new UnifiedPipelineSchedule(trace, ranks, stageSize);
   }
 
   int ranks() {
