@@ -151,6 +151,10 @@ public final class TraceOptions {
       throw new IllegalArgumentException("--trace-keys does not apply to a spec-shaped unified run: its requests are"
           + " keys 1..N (--trace-requests), each its own node in HiCacheUnified");
     }
+    if (given.hasMatchedOption("--pp") && given.<Integer>matchedOptionValue("--pp", 1) > 1) {
+      throw new IllegalArgumentException("a spec-shaped unified run (--trace) needs --pp 1: TraceHiCacheUnified.tla"
+          + " follows HiCacheUnified.tla, whose stages run in lockstep (HiCacheUnifiedPipeline.tla has no trace module)");
+    }
     StorageMode mode = given.hasMatchedOption("--storage") ? StorageMode.parse(storage) : StorageMode.OFF;
     b.specShaped(SpecShaped.distinct(requests)).storage(mode);
     if (pagesPerKey != 1) {

@@ -69,7 +69,8 @@ final class RankAssembly {
     ProcessGroup attnTp = fabric.group("attn_tp", t.attnTpGroup(r), r);
     ProcessGroup attnCp = fabric.group("attn_cp", t.attnCpGroup(r), r);
     RankEngine[] self = new RankEngine[1];
-    // Faults PP_STAGE_LOCAL_SYNC (B6) and PP_WORLD_ALLREDUCE (B19): the scheduler's syncs without the forward.
+    // Faults PP_STAGE_LOCAL_SYNC (B6), PP_DRAIN_STAGE_LOCAL (unified) and PP_WORLD_ALLREDUCE (B19): the
+    // scheduler's syncs without the forward.
     SyncGroups schedGroups = WorldSyncGate.schedulerGroups(cfg.faults(), attnTp, attnCp, sched, fromPrev, toNext,
         () -> fabric.group("world", t.syncDomain(r), r));
     // Fault SHARED_PREFETCH_GROUPS (knob shared_group): the prefetch thread on the scheduler's group objects.

@@ -49,7 +49,9 @@ final class WorldSyncGate implements ProcessGroup {
       ProcessGroup gate = new WorldSyncGate(world.get(), fromPrev, toNext);
       return new SyncGroups(attnTp, gate, gate, null, null, null);
     }
-    return faults.contains(Fault.PP_STAGE_LOCAL_SYNC) ? new SyncGroups(attnTp, attnCp, cpTp, null, null, null)
+    // B6 (HiCachePipeline's stage_local) and the unified drain before #37562: every stage decides over its own grid
+    boolean stageLocal = faults.contains(Fault.PP_STAGE_LOCAL_SYNC) || faults.contains(Fault.PP_DRAIN_STAGE_LOCAL);
+    return stageLocal ? new SyncGroups(attnTp, attnCp, cpTp, null, null, null)
         : new SyncGroups(attnTp, attnCp, cpTp, null, fromPrev, toNext);
   }
 

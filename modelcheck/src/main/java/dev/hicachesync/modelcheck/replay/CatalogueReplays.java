@@ -37,10 +37,12 @@ public final class CatalogueReplays {
       "MCHiCacheReplicas", "HiCacheReplicas (DP > 1: group creation order, the cache group's span, the storage"
           + " writer election) has no replay driver: its actions are process-group set-up, which the simulator's"
           + " assembly does not take from a schedule",
-      "MCHiCacheUnifiedPP", "HiCacheUnifiedPP (unified, PP > 1, admission per stage) has no replay driver: the"
-          + " spec-shaped unified run has one stage",
-      "MCHiCacheUnifiedPipeline", "HiCacheUnifiedPipeline (unified, PP > 1) has no replay driver: the spec-shaped"
-          + " unified run has one stage");
+      "MCHiCacheUnifiedPP", "HiCacheUnifiedPP (PD prefill with stages, admission per stage) has no replay driver:"
+          + " it abstracts the stages to two one-rank counters without collectives, and its actions Bootstrapped (a"
+          + " request's KV bootstrap completes), Stage0Step and Stage1Step (the bootstrap consensus ring,"
+          + " _pp_pd_get_bootstrapped_ids, that puts the request in each stage's waiting queue) and AckArrives (the"
+          + " final ack on every stage at one moment) have no counterpart in the implementation, which has no PD"
+          + " bootstrap queue: a request reaches every stage's waiting queue at the domain's RECV");
 
   private final Workspace workspace;
   private final Catalogue catalogue;
@@ -133,9 +135,13 @@ public final class CatalogueReplays {
     if (model.module().equals(PipelineReplay.MODULE)) {
       return replayPipeline(name, model, schedule);
     }
-    if (noDriver != null || !(model.module().equals(MODULE) || model.module().equals(UnifiedReplay.MODULE))) {
+    if (noDriver != null || !(model.module().equals(MODULE) || model.module().equals(UnifiedReplay.MODULE)
+        || model.module().equals(UnifiedPipelineReplay.MODULE))) {
       return new ReplayReport(name, schedule.name(), ReplayReport.Outcome.NOT_REPLAYABLE, schedule.expected(),
           "not run", List.of(), noDriver != null ? noDriver : model.module() + " has no replay driver");
+    }
+    if (model.module().equals(UnifiedPipelineReplay.MODULE)) {
+      return pipeline(name, schedule, ModelConstants.readUnifiedPipeline(cfg(model), module(model), workspace.spec()));
     }
     boolean unified = model.module().equals(UnifiedReplay.MODULE);
     ModelConstants constants = constants(model);
@@ -181,6 +187,28 @@ public final class CatalogueReplays {
           "not run", List.of(), "TLC printed no counterexample for " + schedule.name() + " (" + r.verdict() + ")");
     }
     return PipelineReplay.run(name, constants(model), ppSync, schedule.name(), r.trace().get(), r.verdict(),
+        CfgFile.read(cfg(schedule)).invariants());
+  }
+
+  /**
+   * Replays {@code name}, a {@link UnifiedPipelineReplay#MODULE} model with constants {@code c}, on {@code
+   * schedule}'s counterexample; refused from the constants (its own and its schedule's) before TLC runs.
+   */
+  private ReplayReport pipeline(String name, ModelEntry schedule, UnifiedPipelineReplay.Constants c)
+      throws BadInputException, IOException, InterruptedException {
+    List<String> why = new ArrayList<>(UnifiedPipelineReplay.unreplayable(schedule.name().equals(name) ? c
+        : ModelConstants.readUnifiedPipeline(cfg(schedule), module(schedule), workspace.spec())));
+    UnifiedPipelineReplay.unreplayable(c).stream().filter(w -> !why.contains(w)).forEach(why::add);
+    if (!why.isEmpty()) {
+      return new ReplayReport(name, schedule.name(), ReplayReport.Outcome.NOT_REPLAYABLE, schedule.expected(),
+          "not run", List.of(), String.join("; ", why));
+    }
+    TlcResult r = counterexample(schedule);
+    if (r.trace().isEmpty()) {
+      return new ReplayReport(name, schedule.name(), ReplayReport.Outcome.PART_WAYS, String.valueOf(r.verdict()),
+          "not run", List.of(), "TLC printed no counterexample for " + schedule.name() + " (" + r.verdict() + ")");
+    }
+    return UnifiedPipelineReplay.run(name, c, schedule.name(), r.trace().get(), r.verdict(),
         CfgFile.read(cfg(schedule)).invariants());
   }
 

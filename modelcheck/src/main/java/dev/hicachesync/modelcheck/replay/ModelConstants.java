@@ -76,6 +76,23 @@ public record ModelConstants(int dp, int cp, int tp, int pp, String version, Str
         r.strings("Knobs"));
   }
 
+  /**
+   * Reads a {@code HiCacheUnifiedPipeline} model ({@code MCHiCacheUnifiedPipeline_*.cfg}) as {@link #readUnified}
+   * does (storage is always on there), with its {@code Drain}.
+   */
+  static UnifiedPipelineReplay.Constants readUnifiedPipeline(Path cfg, Path module, Path spec)
+      throws BadInputException {
+    Values r = evaluate(cfg, module, spec, Set.of("NReq", "Drain"));
+    int n = r.integer("NReq");
+    List<Integer> requests = new ArrayList<>();
+    for (int i = 1; i <= n; i++) {
+      requests.add(i);
+    }
+    return new UnifiedPipelineReplay.Constants(new ModelConstants(r.integer("DP"), r.integer("CP"), r.integer("TP"),
+        r.integer("PP"), "unified", r.string("Policy"), true, requests, 1, n, r.integer("HostCap"),
+        r.strings("Bugs"), r.strings("Knobs")), r.string("Drain"));
+  }
+
   /** These constants with {@code bugs}, {@code version} switched: a fixed twin differs in one of them. */
   public ModelConstants with(String version, Set<String> bugs) {
     return new ModelConstants(dp, cp, tp, pp, version, policy, storageOn, requests, pagesPerKey, deviceCap, hostCap,

@@ -144,7 +144,14 @@ public enum Fault {
    * batch acks (S5) on the scheduler's group objects instead of groups of its own, so its calls pair with the
    * scheduler's calls of a peer whose thread has not run yet ({@code CollectiveMatching}).
    */
-  SHARED_COMPLETION_GROUPS;
+  SHARED_COMPLETION_GROUPS,
+  /**
+   * The drain before #37562 ({@code unipp_stage_local_drain}, HiCacheUnifiedPipeline.tla's Drain {@code
+   * stage_local}): a later stage does not take stage 0's forwarded S123 counts; its scheduler reduces over its
+   * own stage's grid ({@code drain_storage_control_queues} with {@code _all_reduce_attn_groups} @db570fe6), so
+   * each stage drains its own storage queues by its own MIN.
+   */
+  PP_DRAIN_STAGE_LOCAL;
 
   /** Ticks (the bug) or steps (the fix) a request may wait before the waiting-queue timeout aborts it. */
   public static final long WAITING_TIMEOUT = 6;
@@ -193,7 +200,7 @@ public enum Fault {
 
   /** Refuses a PP fault (a drain, the stage-local sync, a later stage's pool) without pipeline stages (one line): it needs a later stage. */
   public static void checkStages(Set<Fault> faults, int pp) {
-    for (Fault f : EnumSet.of(PP_DRAIN_NOWAIT, PP_DRAIN_BLOCKING, PP_STAGE_LOCAL_SYNC,
+    for (Fault f : EnumSet.of(PP_DRAIN_NOWAIT, PP_DRAIN_BLOCKING, PP_DRAIN_STAGE_LOCAL, PP_STAGE_LOCAL_SYNC,
         LARGER_DEVICE_POOL_ON_LATER_STAGES, PP_WORLD_ALLREDUCE)) {
       if (faults.contains(f) && pp < 2) {
         throw new IllegalArgumentException("fault " + f.name().toLowerCase(java.util.Locale.ROOT)

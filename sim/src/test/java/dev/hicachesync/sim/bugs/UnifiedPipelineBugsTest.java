@@ -76,6 +76,19 @@ class UnifiedPipelineBugsTest {
     assertTrue(r.stats().storageHitTokens() > 0, r.stats()::describe);
   }
 
+  /**
+   * The drain before #37562 ({@code unipp_stage_local_drain}, fault {@code pp_drain_stage_local}): each stage's
+   * scheduler decides S123 over its own grid, so a later stage whose storage threads are behind drains fewer
+   * entries than stage 0 and the stages' prefetch decisions and trees part.
+   */
+  @Test
+  void aStageLocalDrainIsCaught() {
+    SimResult r = run(7, PrefetchPolicy.TIMEOUT, 0, Fault.PP_DRAIN_STAGE_LOCAL);
+    assertNotNull(r.divergence(), "the bug went unnoticed: " + r.stats().describe());
+    assertTrue(List.of(Invariant.PrefetchAgreement, Invariant.TreeAgreement, Invariant.AckAgreement,
+        Invariant.CollectiveMatching).contains(r.divergence().invariant()), r.divergence()::describe);
+  }
+
   /** A PP drain fault without stages, or outside unified, is refused with one line. */
   @Test
   void ppDrainFaultsNeedStagesAndUnified() {

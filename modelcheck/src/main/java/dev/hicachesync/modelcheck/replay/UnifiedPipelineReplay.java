@@ -1,0 +1,200 @@
+package dev.hicachesync.modelcheck.replay;
+
+import dev.hicachesync.controller.PrefetchPolicy;
+import dev.hicachesync.controller.WritePolicy;
+import dev.hicachesync.modelcheck.Verdict;
+import dev.hicachesync.modelcheck.trace.ErrorTrace;
+import dev.hicachesync.sim.Divergence;
+import dev.hicachesync.sim.SimConfig;
+import dev.hicachesync.sim.SimResult;
+import dev.hicachesync.sim.Simulator;
+import dev.hicachesync.sim.StorageMode;
+import dev.hicachesync.sim.datapath.DataOptions;
+import dev.hicachesync.sim.environment.Fault;
+import dev.hicachesync.sim.spec.SpecShaped;
+import dev.hicachesync.sync.ProtocolVersion;
+import dev.hicachesync.topology.Topology;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Replays a {@code HiCacheUnifiedPipeline.tla} counterexample (version {@code unified}, PP &gt; 1) on the Java
+ * {@code unified} controller with its pipeline stages, and compares both sides as {@link UnifiedReplay} does.
+ *
+ * <p>The run is the spec-shaped {@code unified} one ({@code LoopShape.specUnified}: requests 1..NReq, one page
+ * each, write_back, pools that never fill, data off) on {@code PP} stages of {@code CP x TP} ranks: stage 0
+ * reduces S123 and forwards its counts down the pipe, every later stage drains by them in its event check
+ * (Drain {@code forwarded}); S7 reduces over each stage's grid and the pp group. The counterexample's choices
+ * of every rank's storage threads become the run's seams ({@link UnifiedPipelineSchedule} reads them, {@link
+ * UnifiedPipelineEnvironment} answers the simulator's {@code Timing}): where each prefetch thread queries and what it
+ * finds, and when each S7 outcome reaches its scheduler. Bug {@code NOWAIT} is the fault {@code
+ * pp_drain_nowait} (a later stage cuts the forwarded counts to what it has queued, {@code get_nowait}); its fix
+ * is the protocol's own drain, which waits for the stage's threads; Drain {@code stage_local} (each stage
+ * drains by its own MIN, before #37562) is the fault {@code pp_drain_stage_local}. The knobs {@code pf_shared_group} and
+ * {@code sync_shared_group} are the faults of the same path. A knob, bug or drain the implementation has no
+ * path for makes the model not replayable, by name ({@link #unreplayable}).
+ *
+ * <p>Entry points: {@link #run} replays and judges one model; {@link #simulation} is the implementation's run of
+ * a schedule, for a caller that judges something else on the same run (a monitor over its collectives).
+ */
+public final class UnifiedPipelineReplay {
+
+  /** The MC module of the unified pipeline models. */
+  public static final String MODULE = "MCHiCacheUnifiedPipeline";
+
+  /** The constants a pipeline replay needs: the unified ones and the spec's {@code Drain}. */
+  public record Constants(ModelConstants k, String drain) {}
+
+  /** Knobs of the spec and the simulator's fault of the same code path. */
+  private static final Map<String, Fault> KNOB_FAULTS = Map.of("pf_shared_group", Fault.SHARED_PREFETCH_GROUPS,
+      "sync_shared_group", Fault.SHARED_COMPLETION_GROUPS);
+
+  /** Knobs that need no seam: a fix whose question the implementation cannot ask, or a timing the schedule sets. */
+  private static final Set<String> NEUTRAL_KNOBS = Set.of("threads_sync", "s7_agreed_bound", "pad_pools");
+
+  /** Why each other knob or bug has no seam: the spec's actions it changes and what the implementation lacks. */
+  private static final Map<String, String> NO_SEAM = Map.of(
+      "tickets", "knob tickets (#36700: stage 0 alone queries storage and the S7 result travels to the later"
+          + " stages in a ticket, spec actions PfQuery, S7Complete): the implementation's prefetch thread queries"
+          + " storage on every stage and reduces S7 over the pp group; it has no prefetch ticket",
+      "own_hit", "knob own_hit (a later stage's ticket worker takes its own storage hit, spec action PfQuery):"
+          + " the implementation has no prefetch ticket",
+      "TKLOCAL", "bug TKLOCAL (a ticketed prefetch's completion MIN over its stage only, spec action SyncComplete):"
+          + " the implementation has no prefetch ticket, and its completion sync always spans the pp group",
+      "backup", "knob backup (each rank's backup thread acks an admitted request's node on its own clock, spec"
+          + " action BackupOk): the spec-shaped unified run is write_back with pools that never fill, so it writes"
+          + " nothing to storage and no backup exists for the schedule's BackupOk",
+      "stage_extra_pools", "knob stage_extra_pools (stage 0's S123 vector has an entry for an extra host pool the"
+          + " later stages lack, spec invariant PipeMatching): the implementation has one host pool per rank, so"
+          + " every stage's S123 vector has one length",
+      "s7_stage_mask", "knob s7_stage_mask (S7's payload a per-page hit mask as long as the stage's own matched"
+          + " key, spec action PfQuery): the implementation's S7 reduces one hit count on every stage, so its"
+          + " lengths cannot differ");
+
+  private static final Duration TIMEOUT = Duration.ofSeconds(2);
+
+  private UnifiedPipelineReplay() {}
+
+  /** The reasons the implementation cannot run a unified pipeline model with constants {@code c}, whatever the trace. */
+  public static List<String> unreplayable(Constants c) {
+    ModelConstants k = c.k();
+    List<String> why = new ArrayList<>();
+    if (k.dp() != 1) {
+      why.add("unified pipeline replays cover one sync domain (DP 1), not DP " + k.dp());
+    }
+    if (!c.drain().equals("forwarded") && !c.drain().equals("stage_local")) {
+      why.add("Drain " + c.drain() + " has no fault switch in the unified pipeline replay");
+    }
+    for (String bug : k.bugs()) {
+      if (!bug.equals("NOWAIT")) {
+        why.add(NO_SEAM.getOrDefault(bug, "bug " + bug + " has no fault switch in the unified pipeline replay"));
+      }
+    }
+    for (String knob : k.knobs()) {
+      if (!KNOB_FAULTS.containsKey(knob) && !NEUTRAL_KNOBS.contains(knob)) {
+        why.add(NO_SEAM.getOrDefault(knob, "knob " + knob + " has no seam in the unified pipeline replay"));
+      }
+    }
+    return why;
+  }
+
+  /**
+   * The implementation's run of schedule {@code s} configured as the model with constants {@code c}: the
+   * spec-shaped unified run on the model's stages, its faults, the schedule's timing.
+   */
+  public static SimConfig simulation(Constants c, UnifiedPipelineSchedule s) {
+    ModelConstants k = c.k();
+    Set<Fault> faults = EnumSet.noneOf(Fault.class);
+    if (k.bugs().contains("NOWAIT")) {
+      faults.add(Fault.PP_DRAIN_NOWAIT);
+    }
+    if (c.drain().equals("stage_local")) {
+      faults.add(Fault.PP_DRAIN_STAGE_LOCAL);
+    }
+    k.knobs().stream().filter(KNOB_FAULTS::containsKey).forEach(x -> faults.add(KNOB_FAULTS.get(x)));
+    int n = k.requests().size();
+    return SimConfig.builder()
+        .topology(Topology.of(1, k.cp(), k.tp(), k.pp()))
+        .version(ProtocolVersion.UNIFIED)
+        .storage(StorageMode.MEMORY) // HiCacheUnifiedPipeline has storage on
+        .prefetchPolicy(PrefetchPolicy.parse(k.policy()))
+        .writePolicy(WritePolicy.WRITE_BACK)
+        .data(DataOptions.OFF)
+        .specShaped(SpecShaped.distinct(n))
+        .devicePages(n)
+        .hostPages(Math.max(n, k.hostCap()))
+        .faults(faults)
+        .timing(new UnifiedPipelineEnvironment(s, k.cp() * k.tp(), faults.contains(Fault.PP_DRAIN_NOWAIT)))
+        .collectiveTimeout(TIMEOUT)
+        .steps(s.lastStep() + 5L * n + 4)
+        .seed(0)
+        .build();
+  }
+
+  /**
+   * Replays {@code trace} (the counterexample of {@code schedule}, verdict {@code verdict}) on the
+   * implementation configured as {@code model} ({@code c}); {@code invariants} are the schedule cfg's, in order.
+   */
+  public static ReplayReport run(String model, Constants c, String schedule, ErrorTrace trace, Verdict verdict,
+      List<String> invariants) {
+    boolean twin = !model.equals(schedule);
+    ModelConstants k = c.k();
+    UnifiedPipelineSchedule s = UnifiedPipelineSchedule.of(trace, k.cp() * k.tp() * k.pp(), k.cp() * k.tp());
+    String specSide = verdict + " at state " + trace.length() + ", step " + s.lastStep();
+    List<String> why = unreplayable(c);
+    s.undriven().forEach(a -> why.add("action " + a + " has no seam in the unified pipeline replay"));
+    if (!why.isEmpty()) {
+      return new ReplayReport(model, schedule, ReplayReport.Outcome.NOT_REPLAYABLE, specSide, "not run", List.of(),
+          String.join("; ", why));
+    }
+    List<String> lines = new ArrayList<>(s.describe());
+    lines.add(c.drain().equals("stage_local") ? "drain: every stage drains by its own stage's S123 MIN (Drain"
+        + " stage_local, fault pp_drain_stage_local)" : "drain: every later stage drains stage 0's forwarded S123"
+        + " counts " + (k.bugs().contains("NOWAIT") ? "cut to what it has queued (get_nowait, NOWAIT)"
+            : "once its own threads have queued them (fixed)"));
+    SimResult r;
+    try {
+      r = new Simulator(simulation(c, s)).run();
+    } catch (IllegalStateException e) { // a rank crashed: the implementation departs from the spec's schedule
+      return new ReplayReport(model, schedule, ReplayReport.Outcome.PART_WAYS, specSide, "crashed", lines,
+          JavaReplay.IMPL_WRONG + "it crashed: " + e.getMessage().lines().findFirst().orElse(""));
+    }
+    Divergence d = r.divergence();
+    String implSide = d != null ? JavaReplay.describe(d) : "no violation (" + r.stepsCompleted() + " steps)";
+    int step = s.lastStep();
+    if (d != null) {
+      lines.add("implementation: " + d.viewA().lines().findFirst().orElse("").trim());
+      if (digestOfTheStepBefore(d, step)) {
+        step++;
+        lines.add("compared: the trees the spec logs at the end of step " + s.lastStep() + " are first compared by"
+            + " the implementation at step " + step + "'s S123 (its digest conjunct), before that step changes them");
+      }
+    }
+    ReplayReport judged = JavaReplay.judge(model, schedule, specSide, implSide, lines, twin, verdict, d, step,
+        invariants);
+    List<String> across = s.roundsAcrossSteps();
+    if (judged.outcome() == ReplayReport.Outcome.PART_WAYS && d != null
+        && d.invariant() == dev.hicachesync.sync.Invariant.CollectiveMatching && d.rankB() >= 0 && !across.isEmpty()) {
+      return new ReplayReport(model, schedule, judged.outcome(), specSide, implSide, lines, judged.detail()
+          + ": its domain checker's, which compares each step's sequence of lockstep points across the stages,"
+          + " while this schedule's S7 over the pp group (the calls matched) falls in different steps of the"
+          + " stages (" + String.join("; ", across) + "), as the spec's stages, not in lockstep, allow");
+    }
+    return judged;
+  }
+
+  /**
+   * Whether {@code d} is S123's digest conjunct at step {@code step + 1}: the implementation's first comparison
+   * of the trees after step {@code step} (its end-of-step digests are compared at the RECV two steps on). Between
+   * a step's end and the next event check a spec-shaped unified step changes no tree on its own: RECV brings no
+   * request while one waits or a prefetch is in flight anywhere, and only a request a rank admitted finishes.
+   */
+  static boolean digestOfTheStepBefore(Divergence d, int step) {
+    return d.step() == step + 1 && d.invariant() == dev.hicachesync.sync.Invariant.TreeAgreement
+        && d.viewA().contains("S123 digest conjunct");
+  }
+}

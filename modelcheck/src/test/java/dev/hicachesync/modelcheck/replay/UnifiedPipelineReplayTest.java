@@ -1,0 +1,91 @@
+package dev.hicachesync.modelcheck.replay;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.hicachesync.modelcheck.Workspace;
+import java.nio.file.Files;
+import java.util.Set;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * {@code check --replay} of the unified pipeline models ({@code HiCacheUnifiedPipeline}, PP &gt; 1) on the Java
+ * {@code unified} controller with its stages ({@link UnifiedPipelineReplay}): each stage's prefetch thread passes
+ * where the spec's query is, finds the spec's hits and queues each outcome where the spec's {@code PfPutHit} is;
+ * the drain bug reproduces, its fix runs the same schedule clean; a knob the implementation has no path for
+ * is not replayable, naming it; {@code HiCacheUnifiedPP} is refused as a module. Every row of these modules in
+ * the committed table ({@code docs/reference/replays.md}) has its outcome.
+ */
+class UnifiedPipelineReplayTest {
+
+  /** The table's module names this class checks (the other modules: {@link JavaReplayTest}, {@link UnifiedReplayTest}). */
+  static final Set<String> MODULES = Set.of("HiCacheUnifiedPipeline", "HiCacheUnifiedPP");
+
+  static CatalogueReplays replays;
+
+  @BeforeAll
+  static void load() throws Exception {
+    assertTrue(Files.isRegularFile(Workspace.fromRoot().catalogue()), "no model catalogue");
+    replays = ReplayTable.replays();
+  }
+
+  @TestFactory
+  Stream<DynamicTest> everyUnifiedPipelineReplayHasItsCommittedOutcome() {
+    return ReplayTable.rows().stream().filter(r -> MODULES.contains(r.module()))
+        .map(row -> DynamicTest.dynamicTest(row.model() + ": " + row.outcome(), () -> ReplayTable.check(replays, row)));
+  }
+
+  /**
+   * Finding F2 (bug NOWAIT): both stages' prefetch threads query (hit 0) before step 1's event check; stage 0's
+   * outcome reaches its scheduler at once, stage 1's only after the trace, so stage 1 drains stage 0's forwarded
+   * hit count cut to nothing (get_nowait) and its prefetch stays on while stage 0 revokes it and admits: the
+   * stages' trees part at step 1. The fix (the blocking drain) waits for stage 1's own outcome: clean.
+   */
+  @Test
+  void theNowaitDrainPartsTheStagesTreesAndTheBlockingDrainRunsClean() throws Exception {
+    ReplayReport bug = replays.replay("unipp_forwarded_nowait");
+    System.out.print(bug.render());
+    assertEquals(ReplayReport.Outcome.SAME_VIOLATION, bug.outcome(), bug.render());
+    assertTrue(bug.spec().startsWith("violates TreeAgreement") && bug.spec().endsWith("step 1"), bug.spec());
+    assertTrue(bug.impl().contains("TreeAgreement at step"), bug.impl());
+    assertTrue(bug.steps().stream().anyMatch(l -> l.contains("rank 1 (stage 1) prefetch thread passes before the event"
+        + " check of step 1") && l.contains("queued after the trace")), bug.steps().toString());
+    assertTrue(bug.steps().stream().anyMatch(l -> l.contains("rank 0 (stage 0)") && l.contains("queued at once")),
+        bug.steps().toString());
+
+    ReplayReport twin = replays.replay("unipp_forwarded_blocking");
+    System.out.print(twin.render());
+    assertEquals(ReplayReport.Outcome.CLEAN, twin.outcome(), twin.render());
+    assertEquals("unipp_forwarded_nowait", twin.schedule());
+    assertEquals(bug.steps().subList(0, 2), twin.steps().subList(0, 2), "the same schedule, with the fix");
+  }
+
+  /**
+   * Knob pf_shared_group with CP 2 on two stages: a stage-0 rank's prefetch thread queries before its own event
+   * check, on the scheduler's group object, while its stage peer posts S123 there: the two calls meet
+   * (CollectiveMatching) at step 0.
+   */
+  @Test
+  void thePrefetchThreadOnAStagesSchedulerGroupMeetsItsPeersS123() throws Exception {
+    ReplayReport bug = replays.replay("unipp_pf_shared_group");
+    System.out.print(bug.render());
+    assertEquals(ReplayReport.Outcome.SAME_VIOLATION, bug.outcome(), bug.render());
+    assertTrue(bug.spec().startsWith("violates CollectiveMatching") && bug.spec().endsWith("step 0"), bug.spec());
+    assertTrue(bug.impl().startsWith("CollectiveMatching at step 0"), bug.impl());
+    assertTrue(bug.steps().stream().anyMatch(l -> l.startsWith("implementation: ") && l.contains("at S123")
+        && l.contains("at S7") && !l.contains("timeout")), "the two calls met on one group: " + bug.steps());
+  }
+
+  @Test
+  void aTicketModelIsNotReplayableNamingTheKnobAndItsActions() throws Exception {
+    ReplayReport r = replays.replay("unipp_tickets_own_hit");
+    assertEquals(ReplayReport.Outcome.NOT_REPLAYABLE, r.outcome(), r.render());
+    assertTrue(r.detail().contains("knob tickets") && r.detail().contains("PfQuery")
+        && r.detail().contains("knob own_hit"), r.detail());
+    assertEquals("not run", r.impl(), r.render());
+  }
+}
