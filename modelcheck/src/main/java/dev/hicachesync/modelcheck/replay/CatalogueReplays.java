@@ -36,9 +36,6 @@ public final class CatalogueReplays {
   static final Map<String, String> NO_DRIVER = Map.of(
       "MCHiCachePipeline", "HiCachePipeline (PP > 1) has no replay driver: the simulator's spec-shaped PP run follows"
           + " its traces (storage off), but nothing maps a counterexample's per-stage choices onto it",
-      "MCHiCacheReplicas", "HiCacheReplicas (DP > 1: group creation order, the cache group's span, the storage"
-          + " writer election) has no replay driver: its actions are process-group set-up, which the simulator's"
-          + " assembly does not take from a schedule",
       "MCHiCacheUnifiedPP", "HiCacheUnifiedPP (unified, PP > 1, admission per stage) has no replay driver: the"
           + " spec-shaped unified run has one stage",
       "MCHiCacheUnifiedPipeline", "HiCacheUnifiedPipeline (unified, PP > 1) has no replay driver: the spec-shaped"
@@ -133,9 +130,13 @@ public final class CatalogueReplays {
     ModelEntry model = catalogue.named(List.of(name)).get(0);
     ModelEntry schedule = scheduleOf(model);
     String noDriver = NO_DRIVER.get(model.module());
-    if (noDriver != null || !(model.module().equals(MODULE) || model.module().equals(UnifiedReplay.MODULE))) {
+    if (noDriver != null || !(model.module().equals(MODULE) || model.module().equals(UnifiedReplay.MODULE)
+        || model.module().equals(ReplicasReplay.MODULE))) {
       return new ReplayReport(name, schedule.name(), ReplayReport.Outcome.NOT_REPLAYABLE, schedule.expected(),
           "not run", List.of(), noDriver != null ? noDriver : model.module() + " has no replay driver");
+    }
+    if (model.module().equals(ReplicasReplay.MODULE)) {
+      return replicas(model, schedule);
     }
     boolean unified = model.module().equals(UnifiedReplay.MODULE);
     ModelConstants constants = constants(model);
@@ -191,5 +192,21 @@ public final class CatalogueReplays {
     }
     checked.put(schedule.name(), r);
     return r;
+  }
+
+  /** A {@code HiCacheReplicas} model's replay ({@link ReplicasReplay}). */
+  private ReplayReport replicas(ModelEntry model, ModelEntry schedule)
+      throws BadInputException, IOException, InterruptedException {
+    Map<String, dev.hicachesync.modelcheck.value.TlaValue> k = ModelConstants.values(cfg(model), module(model),
+        workspace.spec(), ReplicasReplay.CONSTANTS);
+    TlcResult r = counterexample(schedule);
+    if (r.trace().isEmpty()) {
+      return new ReplayReport(model.name(), schedule.name(), ReplayReport.Outcome.PART_WAYS,
+          String.valueOf(r.verdict()), "not run", List.of(), (r.verdict().kind() == Verdict.Kind.HOLDS
+              ? JavaReplay.SPEC_WRONG : "") + "TLC printed no counterexample for " + schedule.name() + " (" + r.verdict()
+              + ")");
+    }
+    return ReplicasReplay.run(model.name(), k, schedule.name(), r.trace().get(), r.verdict(),
+        CfgFile.read(cfg(schedule)).invariants());
   }
 }
