@@ -96,6 +96,9 @@ final class ReplicaRank implements Runnable {
     }
   }
 
+  /** A bound on a rank's steps: every model's traffic ends within a few (its acks pop after the trace). */
+  static final int MAX_STEPS = 1000;
+
   private final int rank;
   private final Topology topology;
   private final GroupCreation creation;
@@ -158,6 +161,10 @@ final class ReplicaRank implements Runnable {
       int issued = 0;
       int popped = 0;
       for (step = 0; ; step++) {
+        if (step > MAX_STEPS) {
+          crash = "rank " + rank + " still steps after " + MAX_STEPS + " steps (it never goes idle)";
+          return;
+        }
         shared.land(rank, step, schedule);
         if (req >= traffic.size() && wq.isEmpty()) {
           idleStep = step;

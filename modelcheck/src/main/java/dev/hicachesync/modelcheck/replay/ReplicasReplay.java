@@ -98,6 +98,13 @@ final class ReplicasReplay {
         break;
       }
     }
+    for (int r = 0; r < threads.size(); r++) {
+      if (threads.get(r).isAlive()) { // bounded: every collective times out, every rank idles in MAX_STEPS
+        return new ReplayReport(model, schedule, ReplayReport.Outcome.PART_WAYS, specSide, "hang", lines,
+            JavaReplay.IMPL_WRONG + "rank " + r + " neither finished nor failed within " + TIMEOUT.toMillis() * 20
+                + " ms");
+      }
+    }
     for (ReplicaRank rank : ranks) {
       if (rank.crash() != null) {
         return new ReplayReport(model, schedule, ReplayReport.Outcome.PART_WAYS, specSide, "crash", lines,

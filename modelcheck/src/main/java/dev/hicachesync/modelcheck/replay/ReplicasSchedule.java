@@ -27,7 +27,7 @@ import java.util.Set;
  *   <li>{@code WriteEventCompletes(r)}: the GPU event of rank r's oldest write-through completes (in order);
  *   <li>{@code StorageWriteCompletes(r)}: rank r's backup thread writes its CP shard of key k to storage.
  * </ul>
- * The rest is the collectives' completion ({@code SomeCollectiveCompletes}), whose order the implementation's
+ * What the trace leaves pending completes right after it ({@link #afterTrace}). The rest is the collectives' completion ({@code SomeCollectiveCompletes}), whose order the implementation's
  * fabric decides as the spec's does: a collective completes once every member called it.
  */
 final class ReplicasSchedule {
@@ -85,15 +85,23 @@ final class ReplicasSchedule {
     return new ReplicasSchedule(trace, ranks);
   }
 
-  /** The step whose S1 first sees rank {@code rank}'s {@code n}-th write-through done, or MAX_VALUE (never). */
+  /**
+   * The step whose S1 first sees rank {@code rank}'s {@code n}-th write-through done; one the trace does not
+   * complete completes right after it (the environment is fair: a GPU event completes).
+   */
   int writeDone(int rank, int n) {
     List<Integer> d = writesDone.get(rank);
-    return n < d.size() ? d.get(n) : Integer.MAX_VALUE;
+    return n < d.size() ? d.get(n) : afterTrace();
   }
 
-  /** The step at whose start rank {@code rank}'s storage write of {@code key} lands, or MAX_VALUE (never). */
+  /** The step at whose start rank {@code rank}'s storage write of {@code key} lands; after the trace if not in it. */
   int storageWrite(int rank, long key) {
-    return storageWrites.get(rank).getOrDefault(key, Integer.MAX_VALUE);
+    return storageWrites.get(rank).getOrDefault(key, afterTrace());
+  }
+
+  /** The first step after the trace's last: the environment completes there what the trace left pending. */
+  int afterTrace() {
+    return lastStep() + 2;
   }
 
   /** The step of the trace's last state: the most RECVs any rank's domain completed, minus one (-1: start-up). */
