@@ -117,6 +117,14 @@ public final class CacheController {
     steps.parkStorageHits();
   }
 
+  /**
+   * PD decode's local restore source ({@link DecodeRestore}): places {@code tokens}' whole pages on this rank's
+   * host tier, so that the request's admission loads them back; returns the pages placed. Scheduler thread.
+   */
+  public int restoreOnHost(int[] tokens) {
+    return new DecodeRestore(s).run(tokens);
+  }
+
   /** Returns the attached threads, or null. */
   public ControllerThreads threads() {
     return s.threads();

@@ -1,5 +1,7 @@
 package dev.hicachesync.topology;
 
+import dev.hicachesync.collective.ProcessGroup;
+import dev.hicachesync.collective.ReduceOp;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalInt;
@@ -42,6 +44,33 @@ public enum GroupCreation {
       }
     }
     return List.copyOf(own);
+  }
+
+  /**
+   * Makes {@code rank}'s {@code new_group} calls in this order on {@code world} (every rank of the job): each
+   * call is a world collective whose call site names the member list, as the store rendezvous of the k-th call
+   * is keyed by the call number and waits for the list named there. A rank that names another list at the same
+   * call fails it by mismatch, one that makes fewer calls by the fabric's timeout ({@code CollectiveMatching},
+   * the start-up hang of B16). Returns the calls made. The rank's own thread.
+   *
+   * @throws dev.hicachesync.collective.CollectiveException when a call cannot complete
+   */
+  public int create(ProcessGroup world, Topology topology, int rank) {
+    List<List<Integer>> seq = sequence(topology, rank);
+    for (List<Integer> members : seq) {
+      world.allReduce("new_group" + members.toString().replace(" ", ""), ReduceOp.MAX, new long[] {0});
+    }
+    return seq.size();
+  }
+
+  /** Returns the creation order labelled {@code label} ({@code own_groups} or {@code sorted_all}). */
+  public static GroupCreation parse(String label) {
+    for (GroupCreation g : values()) {
+      if (g.label.equals(label)) {
+        return g;
+      }
+    }
+    throw new IllegalArgumentException("unknown group creation order '" + label + "' (own_groups, sorted_all)");
   }
 
   /**

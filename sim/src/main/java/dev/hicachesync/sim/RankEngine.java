@@ -211,6 +211,9 @@ final class RankEngine {
   private void arrive(List<Request> arrivals, long s) {
     for (Request r : arrivals) {
       stats.requestArrived();
+      if (cfg.faults().contains(Fault.PD_DECODE_RESTORE)) { // PD decode: the prompt waits on this rank's host tier
+        controller.restoreOnHost(r.prompt());
+      }
       api.prefetchFromStorage(r.rid(), api.matchPrefix(r.prompt()));
       waiting.add(r);
       if (waitingTimeout != null) {

@@ -207,6 +207,10 @@ public record SimConfig(
       }
       Fault.checkVersion(faults, version);
       Fault.checkStages(faults, topology.pp());
+      if (faults.contains(Fault.PD_DECODE_RESTORE) && data.on()) {
+        throw new IllegalArgumentException("fault pd_decode_restore places prompts on the host tier without their"
+            + " bytes (the restore source is not modelled): run it with --data off");
+      }
       if (hostBufferOnly && version != ProtocolVersion.UNIFIED) {
         throw new IllegalArgumentException("host memory mode buffer_only is a path of version unified only"
             + " (#34798); got --version " + version);

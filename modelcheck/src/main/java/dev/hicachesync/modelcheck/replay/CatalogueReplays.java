@@ -34,9 +34,6 @@ public final class CatalogueReplays {
 
   /** Why the modules without a replay driver have none: what the simulator lacks to follow their counterexamples. */
   static final Map<String, String> NO_DRIVER = Map.of(
-      "MCHiCacheReplicas", "HiCacheReplicas (DP > 1: group creation order, the cache group's span, the storage"
-          + " writer election) has no replay driver: its actions are process-group set-up, which the simulator's"
-          + " assembly does not take from a schedule",
       "MCHiCacheUnifiedPP", "HiCacheUnifiedPP (PD prefill with stages, admission per stage) has no replay driver:"
           + " it abstracts the stages to two one-rank counters without collectives, and its actions Bootstrapped (a"
           + " request's KV bootstrap completes), Stage0Step and Stage1Step (the bootstrap consensus ring,"
@@ -136,12 +133,15 @@ public final class CatalogueReplays {
       return replayPipeline(name, model, schedule);
     }
     if (noDriver != null || !(model.module().equals(MODULE) || model.module().equals(UnifiedReplay.MODULE)
-        || model.module().equals(UnifiedPipelineReplay.MODULE))) {
+        || model.module().equals(UnifiedPipelineReplay.MODULE) || model.module().equals(ReplicasReplay.MODULE))) {
       return new ReplayReport(name, schedule.name(), ReplayReport.Outcome.NOT_REPLAYABLE, schedule.expected(),
           "not run", List.of(), noDriver != null ? noDriver : model.module() + " has no replay driver");
     }
     if (model.module().equals(UnifiedPipelineReplay.MODULE)) {
       return pipeline(name, schedule, ModelConstants.readUnifiedPipeline(cfg(model), module(model), workspace.spec()));
+    }
+    if (model.module().equals(ReplicasReplay.MODULE)) {
+      return replicas(model, schedule);
     }
     boolean unified = model.module().equals(UnifiedReplay.MODULE);
     ModelConstants constants = constants(model);
@@ -240,5 +240,21 @@ public final class CatalogueReplays {
     }
     checked.put(schedule.name(), r);
     return r;
+  }
+
+  /** A {@code HiCacheReplicas} model's replay ({@link ReplicasReplay}). */
+  private ReplayReport replicas(ModelEntry model, ModelEntry schedule)
+      throws BadInputException, IOException, InterruptedException {
+    Map<String, dev.hicachesync.modelcheck.value.TlaValue> k = ModelConstants.values(cfg(model), module(model),
+        workspace.spec(), ReplicasReplay.CONSTANTS);
+    TlcResult r = counterexample(schedule);
+    if (r.trace().isEmpty()) {
+      return new ReplayReport(model.name(), schedule.name(), ReplayReport.Outcome.PART_WAYS,
+          String.valueOf(r.verdict()), "not run", List.of(), (r.verdict().kind() == Verdict.Kind.HOLDS
+              ? JavaReplay.SPEC_WRONG : "") + "TLC printed no counterexample for " + schedule.name() + " (" + r.verdict()
+              + ")");
+    }
+    return ReplicasReplay.run(model.name(), k, schedule.name(), r.trace().get(), r.verdict(),
+        CfgFile.read(cfg(schedule)).invariants());
   }
 }

@@ -93,6 +93,11 @@ public record ModelConstants(int dp, int cp, int tp, int pp, String version, Str
         r.strings("Bugs"), r.strings("Knobs")), r.string("Drain"));
   }
 
+  /** The values of {@code names} in {@code cfg} of {@code module}, as TLC computes them (a module with other constants). */
+  static Map<String, TlaValue> values(Path cfg, Path module, Path spec, Set<String> names) throws BadInputException {
+    return evaluate(cfg, module, spec, names).values();
+  }
+
   /** These constants with {@code bugs}, {@code version} switched: a fixed twin differs in one of them. */
   public ModelConstants with(String version, Set<String> bugs) {
     return new ModelConstants(dp, cp, tp, pp, version, policy, storageOn, requests, pagesPerKey, deviceCap, hostCap,

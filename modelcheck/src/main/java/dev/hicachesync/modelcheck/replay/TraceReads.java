@@ -66,6 +66,9 @@ final class TraceReads {
     if (v instanceof TlaValue.Tuple t) {
       return t.elements();
     }
+    if (v instanceof TlaValue.SetValue set) {
+      return set.elements();
+    }
     if (v instanceof TlaValue.Fn f) { // a sequence TLC printed as a function (1 :> x @@ 2 :> y)
       List<TlaValue> out = new ArrayList<>();
       for (int i = 1; f.mapping().containsKey(new TlaValue.Int(i)); i++) {

@@ -26,6 +26,10 @@ import java.util.List;
  *   <li>{@link Timing#backgroundTicks} of an S7 outcome and {@link Timing#settlesPrefetchOutcomes}: the outcome
  *       reaches the scheduler ({@code prefetch_hit_queue.put}) at once, or at the start of the step the spec's
  *       {@code PfPutHit} comes before;
+ *   <li>{@link Timing#copyTicks} of a load-back (PD decode's host→device copy): its event is done at the step
+ *       whose event check follows the spec's {@code EnvLoadDone} (a spec-shaped unified run with nothing to wait
+ *       for moves its clock one tick a step, and ends every copy after its step: {@code
+ *       SpecTraces.copiesEndAfterTheStep}), and right after the trace when the trace never completes it;
  *   <li>{@link Timing#backgroundTicks} of a read, {@link Timing#readFails} and {@link
  *       Timing#landsIoBeforeAdmission}: each read lands (or fails) where the spec's {@code PfRead} does.
  * </ul>
@@ -50,6 +54,7 @@ final class UnifiedEnvironment implements Timing.Factory {
       private int deposits;
       private int readsIssued;
       private UnifiedSchedule.Read lastRead;
+      private int loadsIssued;
 
       @Override
       public void beginStep(long s) {
@@ -70,6 +75,15 @@ final class UnifiedEnvironment implements Timing.Factory {
           return Math.max(0, (lastRead != null ? lastRead.step() : after) - step);
         }
         return super.backgroundTicks(kind, pages);
+      }
+
+      @Override
+      public long copyTicks(TransferKind kind, int pages) {
+        if (kind == TransferKind.HOST_TO_DEVICE && known) { // a load-back: done where the spec's EnvLoadDone is
+          int done = schedule.loadDone(rank, loadsIssued++);
+          return Math.max(0, Math.min(done, after) - step - 1); // the spec-shaped run adds the step's tick
+        }
+        return super.copyTicks(kind, pages);
       }
 
       @Override

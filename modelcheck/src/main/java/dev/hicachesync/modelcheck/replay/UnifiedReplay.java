@@ -36,8 +36,10 @@ import java.util.Set;
  * SchedAbortCheck}; Bug {@code WTO} per rank, fixed the domain's first rank's decision everywhere), the
  * prefetch thread's passes and hits ({@code PfQuery(r, h)}), when each hit reaches the scheduler ({@code
  * PfPutHit}), the storage reads ({@code PfRead(r, k)}), the batch-full test ({@code EnvBatchFull}, Bug {@code
- * B10} = fault {@code early_admission_exit}); the group knobs and {@code io_term} are the simulator's faults of
- * the same path. A switch or action with no seam (the step-by-step attach, the PD-decode load-back, buffer-only
+ * B10} = fault {@code early_admission_exit}), the PD decode load-backs' GPU events ({@code EnvLoadDone(r)}; Knob
+ * {@code pd_decode} = fault {@code pd_decode_restore}: each prompt is on the rank's host tier when it arrives, so
+ * each admission loads it back; Bug {@code PDLB} = fault {@code pd_decode_load_readiness}); the group knobs and {@code io_term} are the simulator's faults of
+ * the same path. A switch or action with no seam (the step-by-step attach, buffer-only
  * write staging, backups, a raising query, a prefetch timeout on one rank's clock) makes the model not
  * replayable, by name.
  * A deadlock of the spec is the implementation's {@code CollectiveMatching} (a rank that skips a collective
@@ -52,7 +54,8 @@ public final class UnifiedReplay {
   private static final Set<String> SCHEDULED_BUGS = Set.of("ATT", "WTO", "B10", "PDLB");
 
   /** Knobs the schedule drives (their environment actions have seams, {@link UnifiedEnvironment}). */
-  private static final Set<String> SCHEDULED_KNOBS = Set.of("attach", "wait_timeout", "batch_full");
+  private static final Set<String> SCHEDULED_KNOBS = Set.of("attach", "wait_timeout", "batch_full",
+      "pd_decode");
 
   /** Knobs of the spec and the simulator's fault of the same code path. */
   private static final Map<String, Fault> KNOB_FAULTS = Map.of("pf_shared_group", Fault.SHARED_PREFETCH_GROUPS,
@@ -73,9 +76,6 @@ public final class UnifiedReplay {
 
   /** Why each other knob has no seam here: the spec's actions it adds and what the implementation lacks. */
   private static final Map<String, String> KNOB_NO_SEAM = Map.of(
-      "pd_decode", "knob pd_decode (a load-back per admitted request, spec actions SchedPdLoad, EnvLoadDone): the"
-          + " spec-shaped unified run admits without a load-back (storage off, nothing on host), so there is no"
-          + " GPU load event for the schedule's EnvLoadDone to complete",
       "buffer_only", "knob buffer_only (write staging through the host pool, spec actions BufFlush, BackupOk): the"
           + " implementation's buffer-only mode has only the hit drain's park-and-retry, no write staging, and the"
           + " spec-shaped unified run writes nothing, so no backup exists for the schedule's BackupOk",
@@ -154,6 +154,9 @@ public final class UnifiedReplay {
     constants.knobs().stream().filter(KNOB_FAULTS::containsKey).forEach(k -> faults.add(KNOB_FAULTS.get(k)));
     if (constants.bugs().contains("B10")) {
       faults.add(Fault.EARLY_ADMISSION_EXIT);
+    }
+    if (constants.knobs().contains("pd_decode")) { // each prompt on host at arrival: a load-back per admission
+      faults.add(Fault.PD_DECODE_RESTORE);
     }
     if (constants.bugs().contains("PDLB")) {
       faults.add(Fault.PD_DECODE_LOAD_READINESS);

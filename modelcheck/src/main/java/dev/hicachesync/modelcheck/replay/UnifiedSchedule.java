@@ -37,6 +37,8 @@ import java.util.Set;
  *       {@code SchedAdmit} runs);
  *   <li>when each S7 outcome reaches the scheduler ({@code PfPutHit}): at once, or at the start of the step
  *       after the RECV it follows;
+ *   <li>the PD decode load-backs' GPU events ({@code EnvLoadDone(r)}, Knob {@code pd_decode}): the step whose
+ *       event check first sees each of the rank's load-backs done (they complete in order);
  *   <li>its storage reads ({@code PfRead(r, k)}): whether each fails (k below the hit) and when it lands: before
  *       the rank's admission of the step when the spec's read comes first, else at the next step's start; a
  *       read (its completion sync, S5) before the rank's own S123 is a pass right before the event check.
@@ -50,7 +52,7 @@ final class UnifiedSchedule {
   /** Actions whose choices this schedule maps (the scheduler's and the collectives' need no seam). */
   static final Set<String> DRIVEN = Set.of(TraceState.INITIAL, "SchedRecv", "RecvComplete", "SchedAbortCheck",
       "SchedEvents", "EventsComplete", "SchedPdLoad", "SchedAdmit", "S4Complete", "EnvAttachFails", "EnvClock",
-      "PfQuery", "S7Complete", "PfPutHit", "EnvBatchFull", "PfRead", "SyncComplete", "PutAck");
+      "PfQuery", "S7Complete", "PfPutHit", "EnvBatchFull", "PfRead", "SyncComplete", "PutAck", "EnvLoadDone");
 
   /**
    * One storage read of a rank (PfRead): the step it lands in, whether before that step's admission (the
@@ -68,6 +70,8 @@ final class UnifiedSchedule {
   private final List<List<Integer>> hits = new ArrayList<>();
   private final List<Map<Integer, Boolean>> batchFull = new ArrayList<>();
   private final List<List<Read>> reads = new ArrayList<>();
+  /** Per rank, the step whose event check first sees each load-back done (EnvLoadDone), in order. */
+  private final List<List<Integer>> loadsDone = new ArrayList<>();
   /** Per rank, per S7 query in order: the step at whose start its outcome reaches the scheduler, -1 at once. */
   private final List<List<Integer>> deposits = new ArrayList<>();
   private final Set<String> undriven = new LinkedHashSet<>();
@@ -84,6 +88,7 @@ final class UnifiedSchedule {
       batchFull.add(new HashMap<>());
       deposits.add(new ArrayList<>());
       reads.add(new ArrayList<>());
+      loadsDone.add(new ArrayList<>());
     }
     int recvs = 0;
     int[] queriedAt = new int[ranks];
@@ -170,6 +175,13 @@ final class UnifiedSchedule {
             }
           }
         }
+        case "EnvLoadDone" -> {
+          for (int r = 0; r < ranks; r++) { // at a step boundary: the next RECV's step sees it
+            if (number(field(rank(now, "q", r), "ldd")) > number(field(rank(before, "q", r), "ldd"))) {
+              loadsDone.get(r).add(recvs);
+            }
+          }
+        }
         case "SchedAdmit" -> {
           for (int r = 0; r < ranks; r++) {
             if (!rank(before, "pc", r).equals(rank(now, "pc", r))) {
@@ -249,6 +261,15 @@ final class UnifiedSchedule {
     return n < d.size() ? d.get(n) : -1;
   }
 
+  /**
+   * The step whose event check first sees rank {@code rank}'s {@code n}-th load-back done, or {@link
+   * Integer#MAX_VALUE} when the trace never completes it.
+   */
+  int loadDone(int rank, int n) {
+    List<Integer> d = loadsDone.get(rank);
+    return n < d.size() ? d.get(n) : Integer.MAX_VALUE;
+  }
+
   /** Rank {@code rank}'s storage reads, in order. */
   List<Read> reads(int rank) {
     return reads.get(rank);
@@ -290,6 +311,9 @@ final class UnifiedSchedule {
         out.add("schedule rank " + r + " storage reads: " + String.join(" ", reads.get(r).stream().map(x -> "["
             + (x.fails() ? "fails" : "lands") + (x.beforeAdmission() ? " before the admission of step " : " from step ")
             + x.step() + "]").toList()));
+      }
+      if (!loadsDone.get(r).isEmpty()) {
+        out.add("schedule rank " + r + " load-back events done by the event check of steps " + loadsDone.get(r));
       }
       for (Map.Entry<Integer, Integer> a : new java.util.TreeMap<>(aborts.get(r)).entrySet()) {
         out.add("schedule rank " + r + " aborts waiting request " + a.getValue() + " at step " + a.getKey()

@@ -16,7 +16,11 @@
  * Timing}); {@link dev.hicachesync.modelcheck.replay.UnifiedSchedule} and {@link
  * dev.hicachesync.modelcheck.replay.UnifiedEnvironment} are the same for a {@code HiCacheUnified} trace; {@link dev.hicachesync.modelcheck.replay.JavaReplay}
  * and {@link dev.hicachesync.modelcheck.replay.UnifiedReplay} drive the run and compare; {@link
- * dev.hicachesync.modelcheck.replay.ReplayReport} says what happened. {@code docs/reference/replays.md} lists
+ * dev.hicachesync.modelcheck.replay.ReplayReport} says what happened. A {@code HiCacheReplicas} trace (DP &gt; 1)
+ * runs on the topology, collectives and sync layer without the simulator: {@link
+ * dev.hicachesync.modelcheck.replay.ReplicasSchedule} reads its environment events, {@link
+ * dev.hicachesync.modelcheck.replay.ReplicaRank} is one rank's thread, {@link
+ * dev.hicachesync.modelcheck.replay.ReplicasReplay} runs and compares. {@code docs/reference/replays.md} lists
  * every covered model's outcome, checked by the replay tests.
  */
 package dev.hicachesync.modelcheck.replay;

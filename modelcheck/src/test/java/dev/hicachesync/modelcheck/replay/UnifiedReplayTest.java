@@ -156,11 +156,36 @@ class UnifiedReplayTest {
         && l.contains("at S5") && !l.contains("timeout")), "the two calls met on one group (not a timeout): " + bug.steps());
   }
 
+  /**
+   * Knob pd_decode with bug PDLB (#29483): each admitted request's prompt is on the rank's host tier (PD decode's
+   * local restore, fault pd_decode_restore), so its admission loads it back; rank 1's load-back event is done by
+   * step 1's event check (EnvLoadDone), rank 0's only later, so S123's load MIN pops nothing and rank 1's
+   * is_load_back_event_done runs loading_check's MIN (S2) alone: the spec's deadlock, CollectiveMatching in the
+   * implementation. The seam: the load-back copy's latency ({@code Timing.copyTicks}). The fixed twin (a pure
+   * poll) runs the same schedule clean.
+   */
+  @Test
+  void aLoadBackDoneOnOneRankRunsItsLoadingCheckAloneAndItsFixedTwinRunsClean() throws Exception {
+    ReplayReport bug = replays.replay("unified_pd_decode_load_back");
+    System.out.print(bug.render());
+    assertEquals(ReplayReport.Outcome.SAME_VIOLATION, bug.outcome(), bug.render());
+    assertTrue(bug.spec().startsWith("deadlock"), bug.spec());
+    assertTrue(bug.impl().startsWith("CollectiveMatching at step"), bug.impl());
+    assertTrue(bug.steps().stream().anyMatch(l -> l.contains("rank 1 load-back events done by the event check of steps [1]")),
+        bug.steps().toString());
+    assertTrue(bug.steps().stream().anyMatch(l -> l.startsWith("implementation: ") && l.contains("at S2")),
+        "rank 1's S2 met its peer's next call: " + bug.steps());
+
+    ReplayReport twin = replays.replay("unified_pd_decode_fixed");
+    System.out.print(twin.render());
+    assertEquals(ReplayReport.Outcome.CLEAN, twin.outcome(), twin.render());
+  }
+
   @Test
   void aUnifiedBugWithoutASeamIsNotReplayableNamingIt() throws Exception {
-    ReplayReport r = replays.replay("unified_pd_decode_load_back");
+    ReplayReport r = replays.replay("unified_attach_register_v2");
     assertEquals(ReplayReport.Outcome.NOT_REPLAYABLE, r.outcome(), r.render());
-    assertTrue(r.detail().contains("knob pd_decode") && r.detail().contains("EnvLoadDone"), r.detail());
+    assertTrue(r.detail().contains("knob attach_steps") && r.detail().contains("SchedAttach"), r.detail());
     assertFalse(r.render().contains("impl: CollectiveMatching"), "not run");
   }
 }

@@ -92,6 +92,13 @@ public enum Fault {
    */
   PD_DECODE_LOAD_READINESS,
   /**
+   * PD decode's local restores (knob {@code pd_decode}, {@code unified_pd_decode_fixed}; a scenario, not a bug):
+   * each request's prompt is on the rank's host tier when it arrives ({@code CacheController#restoreOnHost}),
+   * so its admission loads it back ({@code init_load_back}) and the load-back's event is what S123's load count
+   * and, with {@link #PD_DECODE_LOAD_READINESS}, {@code is_load_back_event_done} poll.
+   */
+  PD_DECODE_RESTORE,
+  /**
    * #27221 ({@code unified_wait_timeout_local_clock}): {@code _abort_on_waiting_timeout} aborts a request
    * that waited {@link #WAITING_TIMEOUT} ticks on each rank's own clock.
    */
