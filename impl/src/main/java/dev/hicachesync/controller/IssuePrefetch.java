@@ -1,6 +1,5 @@
 package dev.hicachesync.controller;
 
-import dev.hicachesync.storage.PageKey;
 import dev.hicachesync.tree.MatchResult;
 import dev.hicachesync.tree.TreeNode;
 import java.util.Arrays;
@@ -39,7 +38,7 @@ final class IssuePrefetch {
       return false;
     }
     int[] key = Arrays.copyOfRange(tokens, start, start + len);
-    PageKey[] keys = s.storage().keys(anchor, key, pages);
+    PrefetchKeys keys = s.storage().keys(anchor, key, pages);
     PrefetchOperation op = new PrefetchOperation(rid, anchor, key, keys, slots, s.env().clock().ticks());
     s.prefetches().issueForNextPass(op);
     s.stats().prefetchIssued();

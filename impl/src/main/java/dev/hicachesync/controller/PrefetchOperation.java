@@ -27,7 +27,7 @@ public final class PrefetchOperation {
   private final String rid;
   private final TreeNode anchor;
   private final int[] tokens;
-  private final PageKey[] keys;
+  private final PrefetchKeys keys;
   /**
    * The host slots of the key. Allocated at issue, except in {@code unified}, where the scheduler allocates
    * the synced hit's slots when it drains the hit queue (empty until then); written once, before the reads.
@@ -72,6 +72,10 @@ public final class PrefetchOperation {
   }
 
   PrefetchOperation(String rid, TreeNode anchor, int[] tokens, PageKey[] keys, int[] hostPages, long tick) {
+    this(rid, anchor, tokens, PrefetchKeys.of(keys), hostPages, tick);
+  }
+
+  PrefetchOperation(String rid, TreeNode anchor, int[] tokens, PrefetchKeys keys, int[] hostPages, long tick) {
     this.rid = rid;
     this.anchor = anchor;
     this.tokens = tokens;
@@ -92,7 +96,7 @@ public final class PrefetchOperation {
 
   /** Returns the pages prefetched for (the key beyond device and host hits). */
   public int pages() {
-    return keys.length;
+    return keys.size();
   }
 
   /** Returns the synced storage hit in pages, -1 before S7. */
@@ -115,8 +119,8 @@ public final class PrefetchOperation {
     return tokens;
   }
 
-  /** The L3 keys of the prefetched pages, with this rank's suffix. */
-  PageKey[] keys() {
+  /** The L3 keys of the prefetched pages, with this rank's suffix (chained as far as they are read). */
+  PrefetchKeys keys() {
     return keys;
   }
 

@@ -59,7 +59,7 @@ final class PrefetchThreadStep {
   /** The leading pages of {@code op} that this rank's storage holds: S7's local value. */
   @SpecStep(SpecStep.Actor.PREFETCH_THREAD)
   private int storageHitQuery(PrefetchOperation op) {
-    return Math.min(op.keys().length, s.storage().backend().leadingHits(Arrays.asList(op.keys())));
+    return Math.min(op.keys().size(), s.storage().backend().leadingHits(op.keys()));
   }
 
   /** The S7 outcome reaches this rank's scheduler side. */

@@ -108,7 +108,7 @@ final class StorageTier {
     for (int i = from; i < to; i++) {
       long seed = moves ? SharedPageSeeds.seed(op.tokens(), i * ps, ps) : 0; // the replicas read the same pages
       try {
-        if (!data.load(backend, op.keys()[i], op.hostPages()[i], seed)) {
+        if (!data.load(backend, op.keys().get(i), op.hostPages()[i], seed)) {
           return false;
         }
       } catch (CorruptPageException e) {
@@ -122,17 +122,11 @@ final class StorageTier {
   /**
    * The L3 keys of the {@code pages} pages of {@code key} below {@code anchor}: each page's key chains the one
    * before it (the anchor's last page first), as SGLang's hash chain of a prefix, with this rank's suffix.
-   * Shared by every version's prefetch issue.
+   * Shared by every version's prefetch issue; chained as far as they are read ({@link PrefetchKeys}).
    */
-  PageKey[] keys(TreeNode anchor, int[] key, int pages) {
-    int ps = s.config().pageSize();
+  PrefetchKeys keys(TreeNode anchor, int[] key, int pages) {
     PageKey[] prev = anchor.pageKeys();
     PageKey last = prev == null || prev.length == 0 ? null : prev[prev.length - 1];
-    PageKey[] keys = new PageKey[pages];
-    for (int i = 0; i < pages; i++) {
-      last = PageKey.chain(last, key, i * ps, ps); // no copy of the page's tokens
-      keys[i] = last.withSuffix(suffix);
-    }
-    return keys;
+    return new PrefetchKeys(last, key, pages, s.config().pageSize(), suffix);
   }
 }

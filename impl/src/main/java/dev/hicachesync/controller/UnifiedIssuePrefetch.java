@@ -1,6 +1,5 @@
 package dev.hicachesync.controller;
 
-import dev.hicachesync.storage.PageKey;
 import dev.hicachesync.tree.MatchResult;
 import dev.hicachesync.tree.TreeNode;
 import java.util.Arrays;
@@ -35,7 +34,7 @@ final class UnifiedIssuePrefetch {
     s.tree().protectHost(anchor);
     int pages = len / ps;
     int[] key = Arrays.copyOfRange(tokens, start, start + len);
-    PageKey[] keys = s.storage().keys(anchor, key, pages);
+    PrefetchKeys keys = s.storage().keys(anchor, key, pages);
     PrefetchOperation op = new PrefetchOperation(rid, anchor, key, keys, new int[0], s.env().clock().ticks());
     s.prefetches().issue(op);
     s.stats().prefetchIssued();

@@ -4,7 +4,6 @@ import dev.hicachesync.collective.ReduceOp;
 import dev.hicachesync.env.TransferKind;
 import dev.hicachesync.sync.SyncPoint;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -74,7 +73,7 @@ final class UnifiedPrefetchThread {
     PrefetchOperation op;
     while ((op = s.prefetches().pollS7()) != null) {
       int local = op.terminatedByScheduler() ? 0
-          : Math.min(op.keys().length, s.storage().backend().leadingHits(Arrays.asList(op.keys())));
+          : Math.min(op.keys().size(), s.storage().backend().leadingHits(op.keys()));
       int hit = (int) s.prefetchSync().reduce(SyncPoint.S7, ReduceOp.MIN, new long[] {local})[0];
       op.hitSynced(hit);
       op.moveTo(PrefetchState.HIT_SYNCED);

@@ -204,10 +204,18 @@ public final class MemoryStorageBackend implements StorageBackend {
       }
     }
 
+    /**
+     * Why one probe: a put of a new key (nearly every put of a replay) probed the table twice, to find the key
+     * absent and then for the slot to take, and the probe's first access misses the cache in a table far larger
+     * than it; {@link #probe} answers both.
+     */
     void put(long[] k, int sfx, ByteBuffer src) {
       int len = src.remaining();
-      int e = find(k, sfx);
-      if (e >= 0 && length(e) != len) { // replaced by an object of another length: re-inserted below
+      int e = probe(k, sfx);
+      int at = -1; // the slot insertSlot would take, when the probe found it
+      if (e < 0) {
+        at = ~e;
+      } else if (length(e) != len) { // replaced by an object of another length: re-inserted below
         release(e);
         setMeta(e, 0, DELETED);
         count--;
@@ -217,13 +225,38 @@ public final class MemoryStorageBackend implements StorageBackend {
         int n = slots();
         if (used + 1 > n * 5 / 8) {
           rehash(count + 1 > n / 4 ? n * 2 : n);
+          at = -1;
         }
-        e = insertSlot(k, sfx);
+        e = at >= 0 ? claim(at, k, sfx) : insertSlot(k, sfx);
         setMeta(e, len, sfx);
         allocate(e, len);
         count++;
       }
       src.get(chunks[chunk(e)], offset(e), len);
+    }
+
+    /**
+     * Returns the key's slot, or, when it is absent, {@code ~slot} of the slot {@link #insertSlot} would take
+     * for it (the first deleted or empty slot of its probe sequence).
+     */
+    private int probe(long[] k, int sfx) {
+      int mask = slots() - 1;
+      long[] t = table;
+      int free = -1;
+      for (int i = slot(k, sfx, mask); ; i = (i + 1) & mask) {
+        int b = SLOT * i;
+        int s = (int) t[b];
+        if (s == EMPTY) {
+          return ~(free >= 0 ? free : i);
+        }
+        if (s == DELETED) {
+          if (free < 0) {
+            free = i;
+          }
+        } else if (s == sfx && t[b + 1] == k[0] && t[b + 2] == k[1] && t[b + 3] == k[2] && t[b + 4] == k[3]) {
+          return i;
+        }
+      }
     }
 
     boolean remove(long[] k, int sfx) {
@@ -252,6 +285,11 @@ public final class MemoryStorageBackend implements StorageBackend {
       while (suffix(i) != EMPTY && suffix(i) != DELETED) {
         i = (i + 1) & mask;
       }
+      return claim(i, k, sfx);
+    }
+
+    /** Writes the key into the empty or deleted slot {@code i} and returns it; the caller sets length and place. */
+    private int claim(int i, long[] k, int sfx) {
       if (suffix(i) == EMPTY) {
         used++;
       }

@@ -92,6 +92,20 @@ public final class HostPool {
     return memory.slice(geometry.pageFirstOffset(page, 0), geometry.pageBytes());
   }
 
+  /**
+   * Returns where page {@code page} starts in {@link #poolView()}: its bytes are the {@link #pageBytes()} from
+   * there, in canonical order. For checks that read a page in place with absolute reads (no view per page).
+   *
+   * @throws IllegalStateException for {@link HostLayout#LAYER_FIRST}, whose pages are not contiguous
+   */
+  public int pageOffset(int page) {
+    if (layout != HostLayout.PAGE_FIRST) {
+      throw new IllegalStateException("pageOffset needs page_first; this pool is " + layout.label());
+    }
+    geometry.checkPage(page);
+    return geometry.pageFirstOffset(page, 0);
+  }
+
   /** Copies page {@code page} in canonical order into {@code dst}, advancing its position by a page. */
   public void readPage(int page, ByteBuffer dst) {
     if (layout == HostLayout.LAYER_FIRST) {

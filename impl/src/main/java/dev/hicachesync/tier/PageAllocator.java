@@ -73,18 +73,29 @@ public final class PageAllocator {
    * @throws IllegalStateException if a page is outside the pool, already free, or listed twice
    */
   public synchronized void free(int[] pages) {
-    BitSet seen = new BitSet();
-    for (int p : pages) {
+    // Marked free one by one and taken back on a bad page. Why not a set of the pages seen, then one OR: that
+    // set was a new bit set as large as the pool and an OR over all of its words for every free, whatever
+    // the number of pages, and the simulator frees host pages at every eviction.
+    for (int i = 0; i < pages.length; i++) {
+      int p = pages[i];
       if (p < 0 || p >= capacity) {
+        unfree(pages, i);
         throw new IllegalStateException("page " + p + " does not belong to this pool of " + capacity + " pages");
       }
-      if (free.get(p) || seen.get(p)) {
+      if (free.get(p)) { // free before this call, or listed earlier in it
+        unfree(pages, i);
         throw new IllegalStateException("double free of page " + p);
       }
-      seen.set(p);
+      free.set(p);
     }
-    free.or(seen);
     freeCount += pages.length;
+  }
+
+  /** Takes back the pages {@code pages[0, n)} this call marked free (distinct, each allocated before it). */
+  private void unfree(int[] pages, int n) {
+    for (int i = 0; i < n; i++) {
+      free.clear(pages[i]);
+    }
   }
 
   private void checkPage(int page) {

@@ -34,7 +34,14 @@ public final class PageContent {
 
   /** Returns the byte offset of the first word of {@code src} (from its position) that differs from page {@code seed}, or -1. */
   public static int firstMismatch(long seed, ByteBuffer src, int bytes) {
-    int at = src.position();
+    return firstMismatch(seed, src, src.position(), bytes);
+  }
+
+  /**
+   * {@link #firstMismatch(long, ByteBuffer, int)} of the page at index {@code at} of {@code src}: only absolute
+   * reads, neither position nor limit used, so threads may share one buffer.
+   */
+  public static int firstMismatch(long seed, ByteBuffer src, int at, int bytes) {
     for (int i = 0; i < bytes; i += 8) {
       if (src.getLong(at + i) != word(seed, i)) {
         return i;

@@ -35,6 +35,12 @@ public final class DataPath implements KvData, AutoCloseable {
   private final int pageBytes;
   /** One page, for layer_first storage I/O and device checks. */
   private final ByteBuffer scratch;
+  /**
+   * The host pool's memory for the checks' absolute reads (page_first), null for layer_first. Why not a view
+   * per page: a replay checks every page that reaches the host or is written to or read from storage (18
+   * million in the conversation replay at 4 ranks), and a view object each was a tenth of what it allocated.
+   */
+  private final ByteBuffer pool;
   private long movedBytes;
   private long checkedPages;
   /** Returns the KV bytes this rank's copies, stores and loads moved so far. */
@@ -62,6 +68,7 @@ public final class DataPath implements KvData, AutoCloseable {
     this.host = new HostPool(Math.max(1, hostPages), o.layers(), o.layerBytes(), o.hostLayout());
     this.pageBytes = o.pageBytes();
     this.scratch = ByteBuffer.allocateDirect(pageBytes);
+    this.pool = host.isPageContiguous() ? host.poolView() : null;
     this.tierName = device instanceof SimulatedDeviceTier
         ? "simulated (" + (DeviceTiers.probe().available() ? "requested" : "CUDA unavailable: "
             + DeviceTiers.probe().detail()) + ")"
@@ -140,7 +147,11 @@ public final class DataPath implements KvData, AutoCloseable {
 
   @Override
   public void store(StorageBackend storage, PageKey key, int hostPage, long seed) {
-    checkHost(new int[] {hostPage}, 0, 1, new long[] {seed}, "storage backup");
+    int bad = mismatch(hostPage, seed);
+    checkedPages++;
+    if (bad >= 0) {
+      throw corrupt("storage backup", "host slot " + hostPage, bad);
+    }
     storage.put(key, page(hostPage));
     movedBytes += pageBytes;
   }
@@ -162,7 +173,7 @@ public final class DataPath implements KvData, AutoCloseable {
       movedBytes += pageBytes;
       // Checked at once, before any other access to the slot (the hand-off orders them): wrong bytes here were
       // delivered by the store, with a valid checksum and key. A store forgery: a failed read, not HostSlotSafety.
-      int bad = PageContent.firstMismatch(seed, page(hostPage), pageBytes);
+      int bad = mismatch(hostPage, seed);
       checkedPages++;
       if (bad >= 0) {
         throw new ForgedPageException("page " + key + ": store forgery: the object passed its checksum and names"
@@ -176,13 +187,20 @@ public final class DataPath implements KvData, AutoCloseable {
   @Override
   public void checkHost(int[] hostPages, int from, int to, long[] seeds, String what) {
     for (int i = from; i < to; i++) {
-      ByteBuffer b = page(hostPages[i]);
-      int bad = PageContent.firstMismatch(seeds[i], b, pageBytes);
+      int bad = mismatch(hostPages[i], seeds[i]);
       checkedPages++;
       if (bad >= 0) {
         throw corrupt(what, "host slot " + hostPages[i], bad);
       }
     }
+  }
+
+  /** Returns the first byte of host page {@code slot} that is not page {@code seed}'s, or -1. */
+  private int mismatch(int slot, long seed) {
+    if (pool != null) {
+      return PageContent.firstMismatch(seed, pool, host.pageOffset(slot), pageBytes);
+    }
+    return PageContent.firstMismatch(seed, page(slot), pageBytes);
   }
 
   /** Returns host page {@code slot} in canonical order: a view (page_first) or a copy in the scratch buffer. */

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.hicachesync.env.ManualTicker;
 import dev.hicachesync.env.TransferEvent;
+import dev.hicachesync.storage.ForgedPageException;
 import dev.hicachesync.storage.MemoryStorageBackend;
 import dev.hicachesync.storage.PageKey;
 import dev.hicachesync.sync.Invariant;
@@ -101,5 +102,29 @@ class DataPathTest {
     InvariantViolation v = assertThrows(InvariantViolation.class, ev::await);
     assertEquals(Invariant.HostSlotSafety, v.invariant());
     assertTrue(v.getMessage().contains("device page 6 loaded from host slot 2"), v.getMessage());
+  }
+
+  /**
+   * A backup checks the slot it writes and a storage read the slot it fills, each its own slot: neighbours that
+   * hold the right page do not make a wrong one pass, a wrong slot is never written to the store.
+   */
+  @ParameterizedTest
+  @EnumSource(HostLayout.class)
+  void backupsAndStorageReadsCheckTheirOwnSlot(HostLayout layout) {
+    DataPath d = path(layout);
+    d.compute(new int[] {0, 1, 2}, TOKENS, 0, PS);
+    d.toHost(TransferEvent.completed(), new int[] {0, 1, 2}, new int[] {3, 4, 5}, new long[] {seed(0), seed(1), seed(2)})
+        .await(); // slots 3, 4, 5 hold pages 0, 1, 2
+    MemoryStorageBackend l3 = new MemoryStorageBackend();
+    PageKey k = PageKey.first(new int[] {4});
+    InvariantViolation v = assertThrows(InvariantViolation.class, () -> d.store(l3, k, 4, seed(0)));
+    assertEquals(Invariant.HostSlotSafety, v.invariant());
+    assertTrue(v.getMessage().contains("storage backup: host slot 4"), v.getMessage());
+    assertEquals(0, l3.size(), "a slot that fails its check is not written");
+    d.store(l3, k, 4, seed(1));
+    assertTrue(d.load(l3, k, 3, seed(1)), "slot 3 now holds page 1");
+    ForgedPageException f = assertThrows(ForgedPageException.class, () -> d.load(l3, k, 5, seed(2)));
+    assertTrue(f.getMessage().contains("store forgery"), f.getMessage());
+    d.store(l3, PageKey.first(new int[] {5}), 3, seed(1)); // the slot the read filled holds page 1
   }
 }
