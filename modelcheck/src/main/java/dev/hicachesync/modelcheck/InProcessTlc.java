@@ -1,11 +1,14 @@
 package dev.hicachesync.modelcheck;
 
 import util.ToolIO;
+import util.UniqueString;
 
 /**
  * TLC's parsers called in this JVM (a cfg file through {@code ModelConfig}, a model's constants through
  * SANY and TLC's evaluator), one caller at a time: TLC keeps static state (its model values, which {@code
- * ModelConfig} resets; {@link ToolIO}'s mode and collected messages). None of them calls {@code
+ * ModelConfig} resets; {@link ToolIO}'s mode and collected messages; each interned name's slot in the last
+ * spec's definition table, {@link UniqueString#getDefnLoc}, which a new spec's table would reuse: a name one
+ * module defines with arguments and another without then reads as the first). None of them calls {@code
  * System.exit}; model checking itself always runs in a child JVM ({@link TlcRunner}).
  */
 public final class InProcessTlc {
@@ -28,11 +31,21 @@ public final class InProcessTlc {
     synchronized (LOCK) {
       int mode = ToolIO.getMode();
       ToolIO.setMode(ToolIO.TOOL);
+      forgetSlots();
       try {
         return call.call();
       } finally {
         ToolIO.reset();
         ToolIO.setMode(mode);
+      }
+    }
+  }
+
+  /** Every interned name without a slot, as in a fresh JVM: the next spec numbers its own definitions. */
+  private static void forgetSlots() {
+    if (UniqueString.internTbl != null) {
+      for (UniqueString name : UniqueString.internTbl.toMap().values()) {
+        name.setLoc(-1);
       }
     }
   }
