@@ -247,8 +247,9 @@ final class RankEngine {
     }
   }
 
-  private void admit(long s) {
-    for (Iterator<Request> it = waiting.iterator(); it.hasNext(); ) {
+  private void admit(long s) { // LOCAL_QUEUE_ORDER: this rank's schedule policy may take the newest first
+    boolean newestFirst = cfg.faults().contains(Fault.LOCAL_QUEUE_ORDER) && env.queueOrderSkewed();
+    for (Iterator<Request> it = newestFirst ? waiting.descendingIterator() : waiting.iterator(); it.hasNext(); ) {
       if (earlyExit && env.localBatchFull()) {
         break; // B10: a rank-local exit before the prefetch checks of the requests behind
       }

@@ -47,7 +47,8 @@ public final class JavaReplay {
 
   /** Knobs of the spec and the simulator's fault of the same code path (pools: see {@link #poolFaults}). */
   private static final Map<String, Fault> KNOB_FAULTS = Map.of("shared_group", Fault.SHARED_PREFETCH_GROUPS,
-      "local_payload", Fault.LOCAL_S3_PAYLOAD, "local_clock", Fault.LOCAL_LRU_CLOCK);
+      "local_payload", Fault.LOCAL_S3_PAYLOAD, "local_clock", Fault.LOCAL_LRU_CLOCK, "local_order",
+      Fault.LOCAL_QUEUE_ORDER);
 
   /** Knobs the replay drives through the schedule alone (the environment's choice, no switch). */
   private static final Set<String> SCHEDULED_KNOBS = Set.of("batch_full", "uneven_capacity", "local_pool_sizes",
@@ -68,9 +69,6 @@ public final class JavaReplay {
       Map.entry("sidecar", "knob sidecar (spec action StorageReadsSidecarPage): the implementation has no sidecar pool"),
       Map.entry("local_extra_pools", "knob local_extra_pools (a sidecar pool on some ranks only): the implementation"
           + " has no sidecar pool"),
-      Map.entry("local_order", "knob local_order (spec action OrderSkews: a rank's schedule policy orders the"
-          + " waiting queue the other way): the spec-shaped loop has one queue order, and lets one request wait at a"
-          + " time"),
       Map.entry("pf_thread_dies", "knob pf_thread_dies (spec action PrefetchThreadDies): the implementation has no"
           + " check named PrefetchThreadNeverStuck to compare with"),
       Map.entry("abort_running", "knob abort_running (spec action AbortRunningArrives): the spec-shaped run has no"
@@ -105,7 +103,7 @@ public final class JavaReplay {
         .version(ProtocolVersion.parse(constants.version()))
         .prefetchPolicy(PrefetchPolicy.parse(constants.policy()))
         .storage(constants.storageOn() ? StorageMode.MEMORY : StorageMode.OFF)
-        .specShaped(new SpecShaped(constants.requests(), constants.pagesPerKey()))
+        .specShaped(new SpecShaped(constants.requests(), constants.pagesPerKey()).withWaitingCap(constants.waitingCap()))
         .devicePages(constants.deviceCap())
         .hostPages(constants.hostCaps().stream().mapToInt(Integer::intValue).min().orElse(constants.hostCap()))
         .faults(faults)
@@ -299,6 +297,9 @@ public final class JavaReplay {
         }
         if (s.clockSkewed(r, step) && !s.clockSkewed(r, step - 1)) {
           out.add("schedule rank " + r + " LRU clock skewed from step " + step);
+        }
+        if (s.queueOrderSkewed(r, step) && !s.queueOrderSkewed(r, step - 1)) {
+          out.add("schedule rank " + r + " waiting queue newest first from step " + step);
         }
         if (!s.passRuns(r, step)) {
           out.add("schedule rank " + r + " prefetch thread idle at the start of step " + step);

@@ -22,7 +22,8 @@ import java.util.Set;
  *   <li>storage reads and backups land in the step the spec's {@code StorageReadsPage} and {@code
  *       StorageBackupCompletes} take them, and a read fails where the spec's fails;
  *   <li>the admission's rank-local batch-full condition is the spec's {@code BatchFills} "early" choice;
- *   <li>the rank's LRU clock is skewed from the step after the spec's {@code ClockSkews};
+ *   <li>the rank's LRU clock is skewed from the step after the spec's {@code ClockSkews}, and its schedule
+ *       policy takes the waiting queue newest first from the step after the spec's {@code OrderSkews};
  *   <li>a waiting request is aborted on a rank at the RECV after the spec's {@code AbortArrives} chose it there.
  * </ul>
  *
@@ -110,6 +111,11 @@ final class ScheduledEnvironment implements Timing.Factory {
       @Override
       public boolean lruClockSkewed() {
         return known && schedule.clockSkewed(rank, step);
+      }
+
+      @Override
+      public boolean queueOrderSkewed() {
+        return known && schedule.queueOrderSkewed(rank, step);
       }
 
       @Override

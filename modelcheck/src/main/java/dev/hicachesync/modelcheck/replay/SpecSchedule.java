@@ -39,6 +39,8 @@ import java.util.Set;
  *       (StorageBackupCompletes: the step the backup is acked);
  *   <li>the batch-full condition of its admission (BatchFills: {@code lenv.bf}, early or late, per step);
  *   <li>the step from which its clock orders LRU timestamps the other way (ClockSkews: {@code lenv.clk});
+ *   <li>the step from which its schedule policy orders the waiting queue newest first (OrderSkews: {@code
+ *       lenv.ord});
  *   <li>the waiting request aborted at its next RECV (AbortArrives: {@code lenv.ab}, per rank under WTO).
  * </ul>
  * The observations: what each rank shows right before every RECV completes ({@link Observed}), the values a
@@ -83,6 +85,7 @@ public final class SpecSchedule {
     driven.remove("AsyncCheckHicacheEvents"); // version pipelined (#39903) has no Java counterpart
     driven.addAll(Set.of(TraceState.INITIAL, "WriteEventCompletes", "LoadEventCompletes", "Terminated",
         "PfStorageHitQuery", "StorageReadsPage", "StorageBackupCompletes", "BatchFills", "ClockSkews", "AbortArrives",
+        "OrderSkews",
         "SomeCollectiveCompletes", "PrefetchThreadQueries"));
     return Set.copyOf(driven);
   }
@@ -98,6 +101,7 @@ public final class SpecSchedule {
   private final List<List<Integer>> backups = new ArrayList<>();
   private final List<Map<Integer, String>> batchFull = new ArrayList<>();
   private final int[] skewedFrom;
+  private final int[] reorderedFrom;
   private final List<Map<Integer, Integer>> aborts = new ArrayList<>();
   private final List<List<Observed>> observed = new ArrayList<>();
   private final Set<String> undriven = new LinkedHashSet<>();
@@ -109,6 +113,8 @@ public final class SpecSchedule {
     this.keys = List.copyOf(keys);
     this.skewedFrom = new int[ranks];
     java.util.Arrays.fill(skewedFrom, Integer.MAX_VALUE);
+    this.reorderedFrom = new int[ranks];
+    java.util.Arrays.fill(reorderedFrom, Integer.MAX_VALUE);
     for (int r = 0; r < ranks; r++) {
       writes.add(new ArrayList<>());
       loads.add(new ArrayList<>());
@@ -231,6 +237,11 @@ public final class SpecSchedule {
     return step >= skewedFrom[rank];
   }
 
+  /** Whether rank {@code rank}'s admission takes the waiting queue newest first at step {@code step} (OrderSkews before it). */
+  public boolean queueOrderSkewed(int rank, long step) {
+    return step >= reorderedFrom[rank];
+  }
+
   /** What every rank shows before step {@code step}'s RECV completes; step 0 first. */
   public List<List<Observed>> observed() {
     return observed;
@@ -296,6 +307,10 @@ public final class SpecSchedule {
     if (now.action().equals("ClockSkews") && field(rank(now, "lenv", r), "clk") instanceof TlaValue.Bool c
         && c.value() && !(field(rank(before, "lenv", r), "clk") instanceof TlaValue.Bool b && b.value())) {
       skewedFrom[r] = step + 1;
+    }
+    if (now.action().equals("OrderSkews") && field(rank(now, "lenv", r), "ord") instanceof TlaValue.Bool o
+        && o.value() && !(field(rank(before, "lenv", r), "ord") instanceof TlaValue.Bool b && b.value())) {
+      reorderedFrom[r] = step + 1;
     }
     if (now.action().equals("BatchFills")) {
       TlaValue bf = field(rank(now, "lenv", r), "bf");

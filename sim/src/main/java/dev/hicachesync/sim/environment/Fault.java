@@ -56,6 +56,13 @@ public enum Fault {
    * first, and the trees differ ({@code TreeAgreement}).
    */
   LOCAL_LRU_CLOCK,
+  /**
+   * Knob {@code local_order}: a rank's schedule policy orders the waiting queue from rank-local state (SGLang's
+   * random policy shuffling on a random state this rank drew from differently), from the step its timing says
+   * ({@code Timing.queueOrderSkewed}: the odd ranks, seeded); its admission loop then looks at the newest
+   * waiting request first, and with two waiting the ranks admit different ones ({@code TreeAgreement}).
+   */
+  LOCAL_QUEUE_ORDER,
 
   // ---- version unified (HiCacheUnified.tla, docs/explanation/unified.md): each bug TLC found, and where the bug is a
   // scenario that does not happen without it (a waiting timeout, a runtime attach, a raising backend), the

@@ -70,6 +70,11 @@ public abstract class ForwardingTiming implements Timing {
   }
 
   @Override
+  public boolean queueOrderSkewed() {
+    return inner.queueOrderSkewed();
+  }
+
+  @Override
   public boolean abortsWaiting(String rid) {
     return inner.abortsWaiting(rid);
   }

@@ -151,6 +151,11 @@ public final class RankEnv implements ControllerEnv {
     return store == null ? null : timing.storageSeenBy(store);
   }
 
+  /** Whether this rank's schedule policy orders the waiting queue newest first now ({@link Timing#queueOrderSkewed}). */
+  public boolean queueOrderSkewed() {
+    return timing.queueOrderSkewed();
+  }
+
   /** Whether this rank's clock orders LRU timestamps the other way at this step ({@link Timing#lruClockSkewed}). */
   public boolean lruClockSkewed() {
     return timing.lruClockSkewed();
