@@ -63,6 +63,13 @@ public enum Fault {
    * waiting request first, and with two waiting the ranks admit different ones ({@code TreeAgreement}).
    */
   LOCAL_QUEUE_ORDER,
+  /**
+   * Knob {@code release_whole} (#9797 before its fix): an aborted prefetch's host slots go to the release queue
+   * as one entry per call, the scheduler's (the pages this rank has read) and the I/O thread's (the rest), so
+   * the number of entries depends on how far this rank's read got and S3's MIN frees different slots on the
+   * ranks ({@code AckAgreement}, then {@code AllocAgreement}).
+   */
+  RELEASE_WHOLE,
 
   // ---- version unified (HiCacheUnified.tla, docs/explanation/unified.md): each bug TLC found, and where the bug is a
   // scenario that does not happen without it (a waiting timeout, a runtime attach, a raising backend), the
@@ -175,7 +182,8 @@ public enum Fault {
         faults.contains(EARLY_SLOT_REUSE), faults.contains(LOCAL_TERMINATE),
         faults.contains(PD_DECODE_LOAD_READINESS),
         rank == 0 && faults.contains(BACKUP_THREAD_DIES), rank == 0 && faults.contains(BACKUP_RAISE_ACKED),
-        faults.contains(PP_DRAIN_NOWAIT), ppDrain && stage > 0, faults.contains(LOCAL_S3_PAYLOAD));
+        faults.contains(PP_DRAIN_NOWAIT), ppDrain && stage > 0, faults.contains(LOCAL_S3_PAYLOAD),
+        faults.contains(RELEASE_WHOLE));
   }
 
   /** Refuses a PP drain fault without pipeline stages (one line): its scenario needs a later stage. */
