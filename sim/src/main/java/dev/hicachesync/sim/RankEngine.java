@@ -328,6 +328,7 @@ final class RankEngine {
         continue;
       }
       it.remove();
+      RunningAbort.finishing(this, cfg, run.request.rid(), run.cached, run.abortAfter > 0);
       int[] output = run.request.output();
       if (run.abortAfter > 0) {
         stats.requestAborted();

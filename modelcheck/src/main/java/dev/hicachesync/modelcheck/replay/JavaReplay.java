@@ -48,11 +48,11 @@ public final class JavaReplay {
   /** Knobs of the spec and the simulator's fault of the same code path (pools: see {@link #poolFaults}). */
   private static final Map<String, Fault> KNOB_FAULTS = Map.of("shared_group", Fault.SHARED_PREFETCH_GROUPS,
       "local_payload", Fault.LOCAL_S3_PAYLOAD, "local_clock", Fault.LOCAL_LRU_CLOCK, "local_order",
-      Fault.LOCAL_QUEUE_ORDER, "release_whole", Fault.RELEASE_WHOLE);
+      Fault.LOCAL_QUEUE_ORDER, "release_whole", Fault.RELEASE_WHOLE, "abort_unlock_load", Fault.ABORT_UNLOCKS_LOAD);
 
   /** Knobs the replay drives through the schedule alone (the environment's choice, no switch). */
   private static final Set<String> SCHEDULED_KNOBS = Set.of("batch_full", "uneven_capacity", "local_pool_sizes",
-      "abort");
+      "abort", "abort_running");
 
   /** Bug switches that are the environment's, driven by the schedule alone (WTO: each rank's abort its own). */
   private static final Set<String> SCHEDULED_BUGS = Set.of("WTO");
@@ -71,8 +71,6 @@ public final class JavaReplay {
           + " has no sidecar pool"),
       Map.entry("pf_thread_dies", "knob pf_thread_dies (spec action PrefetchThreadDies): the implementation has no"
           + " check named PrefetchThreadNeverStuck to compare with"),
-      Map.entry("abort_running", "knob abort_running (spec action AbortRunningArrives): the spec-shaped run has no"
-          + " abort of a running request"),
       Map.entry("async_rank_off", "knob async_rank_off is of the pipelined version, which the implementation does"
           + " not have"));
 
@@ -326,6 +324,9 @@ public final class JavaReplay {
         }
         if (s.aborted(r, step) > 0) {
           out.add("schedule rank " + r + " aborts waiting request " + s.aborted(r, step) + " at step " + step);
+        }
+        if (s.abortedRunning(r, step) > 0) {
+          out.add("schedule rank " + r + " aborts running request " + s.abortedRunning(r, step) + " at step " + step);
         }
         if (s.clockSkewed(r, step) && !s.clockSkewed(r, step - 1)) {
           out.add("schedule rank " + r + " LRU clock skewed from step " + step);

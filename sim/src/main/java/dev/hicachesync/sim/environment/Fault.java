@@ -70,6 +70,12 @@ public enum Fault {
    * ranks ({@code AckAgreement}, then {@code AllocAgreement}).
    */
   RELEASE_WHOLE,
+  /**
+   * Knob {@code abort_unlock_load}: the abort of a running request (its timing's {@code Timing.abortsRunning}, or
+   * the run's seeded aborts of running requests) drops its load-back's lock along with the request's, before S2
+   * pops the load ack; an admission can then evict the pages the load still writes ({@code HostSlotSafety}).
+   */
+  ABORT_UNLOCKS_LOAD,
 
   // ---- version unified (HiCacheUnified.tla, docs/explanation/unified.md): each bug TLC found, and where the bug is a
   // scenario that does not happen without it (a waiting timeout, a runtime attach, a raising backend), the

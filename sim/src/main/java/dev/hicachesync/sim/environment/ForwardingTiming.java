@@ -75,6 +75,11 @@ public abstract class ForwardingTiming implements Timing {
   }
 
   @Override
+  public boolean abortsRunning(String rid) {
+    return inner.abortsRunning(rid);
+  }
+
+  @Override
   public boolean abortsWaiting(String rid) {
     return inner.abortsWaiting(rid);
   }
