@@ -69,8 +69,11 @@ public final class JavaReplay {
       Map.entry("sidecar", "knob sidecar (spec action StorageReadsSidecarPage): the implementation has no sidecar pool"),
       Map.entry("local_extra_pools", "knob local_extra_pools (a sidecar pool on some ranks only): the implementation"
           + " has no sidecar pool"),
-      Map.entry("pf_thread_dies", "knob pf_thread_dies (spec action PrefetchThreadDies): the implementation has no"
-          + " check named PrefetchThreadNeverStuck to compare with"),
+      Map.entry("pf_thread_dies", "knob pf_thread_dies (spec action PrefetchThreadDies): the implementation's"
+          + " prefetch thread hands a raising storage query to its scheduler (it does not die silently), the"
+          + " spec-shaped run takes the thread's pass on the scheduler's thread (a peer's S7 that never completes"
+          + " blocks that scheduler too, the spec's goes on), and PrefetchThreadNeverStuck (a liveness property) has"
+          + " no implementation check to compare with"),
       Map.entry("async_rank_off", "knob async_rank_off is of the pipelined version, which the implementation does"
           + " not have"));
 
