@@ -9,7 +9,6 @@ import dev.hicachesync.sim.environment.Fault;
 import dev.hicachesync.sim.SimConfig;
 import dev.hicachesync.sim.SimulationRun;
 import dev.hicachesync.sim.Simulator;
-import dev.hicachesync.sim.spec.SpecShaped;
 import dev.hicachesync.sim.StorageMode;
 import dev.hicachesync.sync.ProtocolVersion;
 import dev.hicachesync.topology.Topology;
@@ -104,7 +103,7 @@ public final class JavaReplay {
         .version(ProtocolVersion.parse(constants.version()))
         .prefetchPolicy(PrefetchPolicy.parse(constants.policy()))
         .storage(constants.storageOn() ? StorageMode.MEMORY : StorageMode.OFF)
-        .specShaped(specShaped(constants))
+        .specShaped(MultiPageKeys.specShaped(constants))
         .devicePages(constants.deviceCap())
         .hostPages(constants.hostCaps().stream().mapToInt(Integer::intValue).min().orElse(constants.hostCap()))
         .faults(faults)
@@ -150,41 +149,6 @@ public final class JavaReplay {
           IMPL_WRONG + "it crashed: " + v.crash());
     }
     return judge(model, schedule, specSide, implSide, lines, twin, verdict, d, s.lastStep(), invariants);
-  }
-
-  /**
-   * The spec-shaped run of {@code k}: its requests, pages per key and waiting queue; with storage and several
-   * pages per key, under a schedule that inserts no part of a key ({@link #partialPrefetches} refuses the rest).
-   */
-  private static SpecShaped specShaped(ModelConstants k) {
-    SpecShaped shaped = new SpecShaped(k.requests(), k.pagesPerKey()).withWaitingCap(k.waitingCap());
-    return k.storageOn() && k.pagesPerKey() > 1 ? shaped.withWholeKeyHits() : shaped;
-  }
-
-  /**
-   * Why a schedule with storage and several pages per key cannot run: a prefetch that inserts part of a key (an
-   * S7 hit of some of its pages, or a read that fails after some landed) is one node in the spec, a host node
-   * and a computed child in the implementation. Reads go page by page on both sides ({@code StorageReadsPage}).
-   */
-  static List<String> partialPrefetches(ModelConstants k, SpecSchedule s) {
-    List<String> why = new ArrayList<>();
-    if (!k.storageOn() || k.pagesPerKey() == 1) {
-      return why;
-    }
-    for (int r = 0; r < s.ranks(); r++) {
-      for (int h : s.hits(r)) {
-        if (h > 0 && h < k.pagesPerKey()) {
-          why.add("rank " + r + "'s S7 finds " + h + " of a key's " + k.pagesPerKey() + " pages: a partial prefetch"
-              + " is one node in the spec, a host node and a computed child in the implementation");
-          break;
-        }
-      }
-      if (s.reads(r).stream().anyMatch(SpecSchedule.Read::fails)) {
-        why.add("rank " + r + "'s read of a key of " + k.pagesPerKey() + " pages fails (StorageReadsPage): what it"
-            + " read before is one node in the spec, a host node and a computed child in the implementation");
-      }
-    }
-    return why;
   }
 
   /** One line for the implementation's side: the invariants it broke, where and between which ranks. */
@@ -248,7 +212,7 @@ public final class JavaReplay {
   /** The reasons the implementation cannot run this schedule, each naming the action or constant. */
   static List<String> unreplayable(ModelConstants k, SpecSchedule s) {
     List<String> why = unreplayable(k);
-    why.addAll(partialPrefetches(k, s));
+    why.addAll(MultiPageKeys.partialPrefetches(k, s));
     for (String action : s.undriven()) {
       why.add("action " + action + " has no seam in the replay");
     }
