@@ -217,6 +217,16 @@ public final class CacheController {
     }
   }
 
+  /**
+   * Knob {@code abort_unlock_load} (a fault scenario's seam, as {@link #attachStorage}: the API's abort of a running
+   * request is {@code cacheFinishedReq}, which keeps a load-back's lock until S2): the abort of the running request
+   * whose pages are {@code devicePages} drops the lock of every load-back into them now, while the load may still
+   * write them. Scheduler thread.
+   */
+  public void abortDropsLoadLocks(int[] devicePages) {
+    s.acks().loadLocks().dropFor(devicePages, s.tree());
+  }
+
   /** Returns {@code pages} device pages, evicting LRU leaves if needed, or null. Scheduler thread. */
   public int[] allocateDevice(int pages) {
     return s.pools().allocateDevice(pages);

@@ -30,14 +30,25 @@ package dev.hicachesync.controller;
  *     late (its scheduler is ahead of its storage threads, as a GIL-starved thread is)
  * @param localS3Payload knob {@code local_payload}: S3's vector ends at this rank's last non-empty queue, so
  *     its length depends on rank-local data and the peers' calls do not match (INV-1)
+ * @param releaseWhole knob {@code release_whole} (#9797 before its fix): an aborted prefetch's host slots are
+ *     queued as one release entry per call, the scheduler's (the pages this rank has read) and the I/O thread's
+ *     (the rest), so the entry count depends on how far this rank's read got (INV-4)
  */
 public record ControllerFaults(
     boolean skipIdleWriteCheck, boolean unsyncedLoadingCheck, boolean releaseTailEarly,
     boolean untrackedSlots, boolean localTerminate, boolean loadReadinessBeforeMin,
     boolean backupThreadDies, boolean backupRaiseAcked, boolean ppDrainNowait, boolean lateDeposits,
-    boolean localS3Payload) {
+    boolean localS3Payload, boolean releaseWhole) {
   /** How many storage-query latencies a late stage's S7 outcome takes to reach its hit queue. */
   public static final int LATE_DEPOSIT_QUERIES = 4;
+
+  /** The faults without {@code releaseWhole}. */
+  public ControllerFaults(boolean skipIdleWriteCheck, boolean unsyncedLoadingCheck, boolean releaseTailEarly,
+      boolean untrackedSlots, boolean localTerminate, boolean loadReadinessBeforeMin, boolean backupThreadDies,
+      boolean backupRaiseAcked, boolean ppDrainNowait, boolean lateDeposits, boolean localS3Payload) {
+    this(skipIdleWriteCheck, unsyncedLoadingCheck, releaseTailEarly, untrackedSlots, localTerminate,
+        loadReadinessBeforeMin, backupThreadDies, backupRaiseAcked, ppDrainNowait, lateDeposits, localS3Payload, false);
+  }
 
   /** The faults without {@code localS3Payload}. */
   public ControllerFaults(boolean skipIdleWriteCheck, boolean unsyncedLoadingCheck, boolean releaseTailEarly,

@@ -12,6 +12,7 @@ final class CopyAcks {
   private final RankState s;
   private final CopyAckQueue<WriteAck> writes = new CopyAckQueue<>();
   private final CopyAckQueue<LoadAck> loads = new CopyAckQueue<>();
+  private final LoadLocks loadLocks = new LoadLocks(loads);
 
   CopyAcks(RankState s) {
     this.s = s;
@@ -19,6 +20,11 @@ final class CopyAcks {
 
   void addWrite(WriteAck ack) {
     writes.add(ack);
+  }
+
+  /** The load-backs' locks and the pages they write, until S2 pops their acks. */
+  LoadLocks loadLocks() {
+    return loadLocks;
   }
 
   void addLoad(LoadAck ack) {
@@ -111,7 +117,9 @@ final class CopyAcks {
       }
       ack.event().await();
       s.pools().host().clearBusy(ack.hostPages(), 0, ack.hostPages().length);
-      tree.unlockRef(tree.node(ack.nodeId()));
+      if (loadLocks.popped(ack)) {
+        tree.unlockRef(tree.node(ack.nodeId()));
+      }
       s.stats().loadAckPopped();
     }
   }

@@ -1,5 +1,7 @@
 package dev.hicachesync.controller;
 
+import dev.hicachesync.sync.Invariant;
+import dev.hicachesync.sync.InvariantViolation;
 import dev.hicachesync.tier.PageAllocator;
 import dev.hicachesync.tree.DeviceEvictionSink;
 import dev.hicachesync.tree.Mix64;
@@ -21,15 +23,18 @@ final class Pools implements DeviceEvictionSink {
   private final DecisionHashes hashes;
   /** Write-back's synchronous copy of a device-only node before its device pages go ({@link HostWrites}). */
   private final Predicate<TreeNode> backupBeforeEviction;
+  /** Whether a queued load-back (its ack not popped by S2) writes into any of the pages ({@link LoadLocks}). */
+  private final Predicate<int[]> loadQueuedInto;
 
   Pools(ControllerConfig config, ControllerFaults faults, RadixTree tree, ControllerStats stats,
-      DecisionHashes hashes, Predicate<TreeNode> backupBeforeEviction) {
+      DecisionHashes hashes, Predicate<TreeNode> backupBeforeEviction, Predicate<int[]> loadQueuedInto) {
     this.device = new PageAllocator(config.devicePages());
     this.host = new HostSlotLedger(config.hostPages(), !faults.untrackedSlots());
     this.tree = tree;
     this.stats = stats;
     this.hashes = hashes;
     this.backupBeforeEviction = backupBeforeEviction;
+    this.loadQueuedInto = loadQueuedInto;
   }
 
   /** The host slots and which of them a transfer still uses. */
@@ -94,6 +99,10 @@ final class Pools implements DeviceEvictionSink {
 
   @Override
   public void freeDevice(int[] pages) {
+    if (loadQueuedInto.test(pages)) { // the spec's HP6: a load-back in flight writes pages its node owns
+      throw new InvariantViolation(Invariant.HostSlotSafety, "device pages " + java.util.Arrays.toString(pages)
+          + " freed while a load-back whose ack S2 has not popped still writes into them");
+    }
     hashes.mixAlloc(4, pages.length);
     device.free(pages);
   }

@@ -57,7 +57,8 @@ final class RankState {
     this.observer = observer == null ? SyncObserver.NONE : observer;
     this.storage = new StorageTier(this, config.storage() ? storage : null, storageSuffix);
     this.tree = new RadixTree(config.pageSize(), this.storage.attached());
-    this.pools = new Pools(config, faults, tree, stats, hashes, node -> this.writes.backupBeforeEviction(node));
+    this.pools = new Pools(config, faults, tree, stats, hashes, node -> this.writes.backupBeforeEviction(node),
+        pages -> this.acks.loadLocks().queuedInto(pages));
     this.data = new PageData(config.pageSize());
   }
 

@@ -26,7 +26,7 @@ final class ReleaseAbortedRequest {
     s.sync().barrier(SyncPoint.S6);
     s.prefetches().awaitHandedS7(); // the tail below is queued after the same S7 entries on every rank
     op.moveTo(PrefetchState.ABORTED);
-    op.stopAt(0);
+    op.stopAt(ReleaseWhole.scheduledPart(s, op));
     s.prefetches().releaseTail(op);
     s.tree().releaseHost(op.anchor());
     s.prefetches().remove(rid);

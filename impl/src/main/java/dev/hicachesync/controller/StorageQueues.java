@@ -88,7 +88,9 @@ final class StorageQueues {
       }
     }
     for (int i = 0; i < releaseCount; i++) {
-      s.pools().freeHost(releases.poll(), "S3 host release");
+      int[] slots = releases.poll();
+      s.hashes().mixAck(4, slots.length); // the entries themselves agree too (the spec's rlq: their page counts)
+      s.pools().freeHost(slots, "S3 host release");
     }
   }
 

@@ -16,7 +16,10 @@ public enum Invariant {
   AllocAgreement,
   /** INV-3: identical trees: keys, node ids, residency, locks, host protection, hash values, LRU order. */
   TreeAgreement,
-  /** INV-7: a host slot that a transfer still reads or writes is never freed; no slot is owned twice or leaked. */
+  /**
+   * INV-7: a host slot that a transfer still reads or writes is never freed; no slot is owned twice or leaked; no
+   * device page is freed while a load-back whose ack S2 has not popped writes into it (the spec's HP6).
+   */
   HostSlotSafety,
   /** INV-8: the ranks that write a storage key are the ranks that will read it (every CP shard is written). */
   StorageShardCoverage

@@ -254,8 +254,9 @@ final class RankEngine {
     }
   }
 
-  private void admit(long s) {
-    for (Iterator<Request> it = waiting.iterator(); it.hasNext(); ) {
+  private void admit(long s) { // LOCAL_QUEUE_ORDER: this rank's schedule policy may take the newest first
+    boolean newestFirst = cfg.faults().contains(Fault.LOCAL_QUEUE_ORDER) && env.queueOrderSkewed();
+    for (Iterator<Request> it = newestFirst ? waiting.descendingIterator() : waiting.iterator(); it.hasNext(); ) {
       if (earlyExit && env.localBatchFull()) {
         break; // B10: a rank-local exit before the prefetch checks of the requests behind
       }
@@ -334,6 +335,7 @@ final class RankEngine {
         continue;
       }
       it.remove();
+      RunningAbort.finishing(this, cfg, run.request.rid(), run.cached, run.abortAfter > 0);
       int[] output = run.request.output();
       if (run.abortAfter > 0) {
         stats.requestAborted();

@@ -95,8 +95,9 @@ public record SimConfig(
     // would be no behaviour of the spec; S4 still runs, MAX of 0s, and the prefetch completes at its final ack.
     long timeoutBase = specShaped != null && version == ProtocolVersion.UNIFIED ? Long.MAX_VALUE / 4 : 12;
     return new ControllerConfig(pageSize, devicePages, hostPages, writePolicy, prefetchPolicy,
-        storage != StorageMode.OFF, specShaped != null ? pageSize : 4 * pageSize, pageSize, 8, timeoutBase, 4,
-        64L * 1024); // spec-shaped: one-page keys need a one-page threshold to be prefetched at all
+        storage != StorageMode.OFF, specShaped != null ? pageSize : 4 * pageSize, pageSize, specShaped != null ? 1 : 8,
+        timeoutBase, 4, 64L * 1024); // spec-shaped: one-page keys need a one-page threshold to be prefetched at
+    // all, and the I/O thread reads a key page by page (the spec's StorageReadsPage)
   }
 
   /** Returns the deliberate bugs the controller of every rank is built with (the simulator's seam). */

@@ -10,9 +10,9 @@ import dev.hicachesync.trace.TraceRecorder;
 import java.util.List;
 
 /**
- * The spec's RECV ({@code HiCacheSync.tla}): every rank posts {@code [next request index, or 0 while one
- * waits]} and the domain takes the MAX; a non-zero result delivers that request of the fixed stream
- * ({@link SpecShaped}). Under version {@code unified} ({@code HiCacheUnified.tla}'s {@code RecvComplete}) a
+ * The spec's RECV ({@code HiCacheSync.tla}): every rank posts {@code [next request index, or 0 while its
+ * waiting queue is full]} (it holds {@code SpecShaped.waitingCap} requests) and the domain takes the MAX; a
+ * non-zero result delivers that request of the fixed stream ({@link SpecShaped}). Under version {@code unified} ({@code HiCacheUnified.tla}'s {@code RecvComplete}) a
  * rank posts the next index only while none waits and no prefetch of it is in flight, and the domain takes
  * the MIN: the request comes once every rank is ready. RECV is logged on a one-rank domain too, since the spec always posts it. The run
  * stops when every rank is {@code LocalDone}, agreed by one MIN on the untraced domain group: a harness
@@ -56,7 +56,7 @@ final class SpecIntake implements Intake {
     int waiting = index(engine.firstWaiting());
     // unified: the next request only once no prefetch is in flight on any rank (HiCacheUnified's RecvComplete),
     // hence MIN: every rank must be ready
-    boolean ready = waiting == 0 && reqIdx < shape.requests().size() && (!unified || c.view().prefetchesSettled());
+    boolean ready = engine.waitingCount() < shape.waitingCap() && reqIdx < shape.requests().size() && (!unified || c.view().prefetchesSettled());
     long[] mine = {ready ? reqIdx + 1 : 0};
     ReduceOp op = unified ? ReduceOp.MIN : ReduceOp.MAX;
     engine.api().beforeRecv(waiting, index(engine.firstRunning())); // the RECV line's snapshot, when traced

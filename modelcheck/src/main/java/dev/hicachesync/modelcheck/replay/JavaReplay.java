@@ -9,7 +9,6 @@ import dev.hicachesync.sim.environment.Fault;
 import dev.hicachesync.sim.SimConfig;
 import dev.hicachesync.sim.SimulationRun;
 import dev.hicachesync.sim.Simulator;
-import dev.hicachesync.sim.spec.SpecShaped;
 import dev.hicachesync.sim.StorageMode;
 import dev.hicachesync.sync.ProtocolVersion;
 import dev.hicachesync.topology.Topology;
@@ -47,11 +46,12 @@ public final class JavaReplay {
 
   /** Knobs of the spec and the simulator's fault of the same code path (pools: see {@link #poolFaults}). */
   private static final Map<String, Fault> KNOB_FAULTS = Map.of("shared_group", Fault.SHARED_PREFETCH_GROUPS,
-      "local_payload", Fault.LOCAL_S3_PAYLOAD, "local_clock", Fault.LOCAL_LRU_CLOCK);
+      "local_payload", Fault.LOCAL_S3_PAYLOAD, "local_clock", Fault.LOCAL_LRU_CLOCK, "local_order",
+      Fault.LOCAL_QUEUE_ORDER, "release_whole", Fault.RELEASE_WHOLE, "abort_unlock_load", Fault.ABORT_UNLOCKS_LOAD);
 
   /** Knobs the replay drives through the schedule alone (the environment's choice, no switch). */
   private static final Set<String> SCHEDULED_KNOBS = Set.of("batch_full", "uneven_capacity", "local_pool_sizes",
-      "abort");
+      "abort", "abort_running");
 
   /** Bug switches that are the environment's, driven by the schedule alone (WTO: each rank's abort its own). */
   private static final Set<String> SCHEDULED_BUGS = Set.of("WTO");
@@ -68,13 +68,11 @@ public final class JavaReplay {
       Map.entry("sidecar", "knob sidecar (spec action StorageReadsSidecarPage): the implementation has no sidecar pool"),
       Map.entry("local_extra_pools", "knob local_extra_pools (a sidecar pool on some ranks only): the implementation"
           + " has no sidecar pool"),
-      Map.entry("local_order", "knob local_order (spec action OrderSkews: a rank's schedule policy orders the"
-          + " waiting queue the other way): the spec-shaped loop has one queue order, and lets one request wait at a"
-          + " time"),
-      Map.entry("pf_thread_dies", "knob pf_thread_dies (spec action PrefetchThreadDies): the implementation has no"
-          + " check named PrefetchThreadNeverStuck to compare with"),
-      Map.entry("abort_running", "knob abort_running (spec action AbortRunningArrives): the spec-shaped run has no"
-          + " abort of a running request"),
+      Map.entry("pf_thread_dies", "knob pf_thread_dies (spec action PrefetchThreadDies): the implementation's"
+          + " prefetch thread hands a raising storage query to its scheduler (it does not die silently), the"
+          + " spec-shaped run takes the thread's pass on the scheduler's thread (a peer's S7 that never completes"
+          + " blocks that scheduler too, the spec's goes on), and PrefetchThreadNeverStuck (a liveness property) has"
+          + " no implementation check to compare with"),
       Map.entry("async_rank_off", "knob async_rank_off is of the pipelined version, which the implementation does"
           + " not have"));
 
@@ -105,7 +103,7 @@ public final class JavaReplay {
         .version(ProtocolVersion.parse(constants.version()))
         .prefetchPolicy(PrefetchPolicy.parse(constants.policy()))
         .storage(constants.storageOn() ? StorageMode.MEMORY : StorageMode.OFF)
-        .specShaped(new SpecShaped(constants.requests(), constants.pagesPerKey()))
+        .specShaped(MultiPageKeys.specShaped(constants))
         .devicePages(constants.deviceCap())
         .hostPages(constants.hostCaps().stream().mapToInt(Integer::intValue).min().orElse(constants.hostCap()))
         .faults(faults)
@@ -214,6 +212,7 @@ public final class JavaReplay {
   /** The reasons the implementation cannot run this schedule, each naming the action or constant. */
   static List<String> unreplayable(ModelConstants k, SpecSchedule s) {
     List<String> why = unreplayable(k);
+    why.addAll(MultiPageKeys.partialPrefetches(k, s));
     for (String action : s.undriven()) {
       why.add("action " + action + " has no seam in the replay");
     }
@@ -226,10 +225,6 @@ public final class JavaReplay {
     List<String> why = new ArrayList<>();
     if (k.dp() != 1 || k.pp() != 1) {
       why.add("spec-shaped replays cover one sync domain of one stage (DP 1, PP 1), not DP " + k.dp() + ", PP " + k.pp());
-    }
-    if (k.storageOn() && k.pagesPerKey() != 1) {
-      why.add("StorageOn with " + k.pagesPerKey() + " pages per key: the implementation reads a key's pages in one"
-          + " batch, the spec page by page (StorageReadsPage)");
     }
     for (String bug : k.bugs()) {
       if (!FAULTS.containsKey(bug) && !SCHEDULED_BUGS.contains(bug)) {
@@ -297,8 +292,14 @@ public final class JavaReplay {
         if (s.aborted(r, step) > 0) {
           out.add("schedule rank " + r + " aborts waiting request " + s.aborted(r, step) + " at step " + step);
         }
+        if (s.abortedRunning(r, step) > 0) {
+          out.add("schedule rank " + r + " aborts running request " + s.abortedRunning(r, step) + " at step " + step);
+        }
         if (s.clockSkewed(r, step) && !s.clockSkewed(r, step - 1)) {
           out.add("schedule rank " + r + " LRU clock skewed from step " + step);
+        }
+        if (s.queueOrderSkewed(r, step) && !s.queueOrderSkewed(r, step - 1)) {
+          out.add("schedule rank " + r + " waiting queue newest first from step " + step);
         }
         if (!s.passRuns(r, step)) {
           out.add("schedule rank " + r + " prefetch thread idle at the start of step " + step);

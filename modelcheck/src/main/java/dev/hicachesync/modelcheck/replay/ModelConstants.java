@@ -28,7 +28,15 @@ import util.SimpleFilenameToStream;
  */
 public record ModelConstants(int dp, int cp, int tp, int pp, String version, String policy, boolean storageOn,
     List<Integer> requests, int pagesPerKey, int deviceCap, int hostCap, Set<String> bugs, Set<String> knobs,
-    List<Integer> deviceCaps, List<Integer> hostCaps) {
+    List<Integer> deviceCaps, List<Integer> hostCaps, int waitingCap) {
+
+  /** Constants with one request waiting at a time ({@code WaitingCap = 1}). */
+  public ModelConstants(int dp, int cp, int tp, int pp, String version, String policy, boolean storageOn,
+      List<Integer> requests, int pagesPerKey, int deviceCap, int hostCap, Set<String> bugs, Set<String> knobs,
+      List<Integer> deviceCaps, List<Integer> hostCaps) {
+    this(dp, cp, tp, pp, version, policy, storageOn, requests, pagesPerKey, deviceCap, hostCap, bugs, knobs,
+        deviceCaps, hostCaps, 1);
+  }
 
   /** Constants whose pools are {@code deviceCap} and {@code hostCap} on every rank. */
   public ModelConstants(int dp, int cp, int tp, int pp, String version, String policy, boolean storageOn,
@@ -45,7 +53,8 @@ public record ModelConstants(int dp, int cp, int tp, int pp, String version, Str
    * a one-line error names what TLC could not read.
    */
   public static ModelConstants read(Path cfg, Path module, Path spec) throws BadInputException {
-    Values r = evaluate(cfg, module, spec, Set.of("Version", "Requests", "PagesPerKey", "DeviceCap", "PoolSizes"));
+    Values r = evaluate(cfg, module, spec, Set.of("Version", "Requests", "PagesPerKey", "DeviceCap", "PoolSizes",
+        "WaitingCap"));
     int ranks = r.integer("DP") * r.integer("CP") * r.integer("TP") * r.integer("PP");
     Set<String> knobs = r.strings("Knobs");
     List<Integer> dev = r.pools("PoolSizes", "dev", ranks, r.integer("DeviceCap"), knobs.contains("local_pool_sizes"));
@@ -56,7 +65,7 @@ public record ModelConstants(int dp, int cp, int tp, int pp, String version, Str
     }
     return new ModelConstants(r.integer("DP"), r.integer("CP"), r.integer("TP"), r.integer("PP"), r.string("Version"),
         r.string("Policy"), r.bool("StorageOn"), r.integers("Requests"), r.integer("PagesPerKey"), r.integer("DeviceCap"),
-        r.integer("HostCap"), r.strings("Bugs"), knobs, dev, List.copyOf(host));
+        r.integer("HostCap"), r.strings("Bugs"), knobs, dev, List.copyOf(host), r.integer("WaitingCap"));
   }
 
   /**
@@ -101,7 +110,7 @@ public record ModelConstants(int dp, int cp, int tp, int pp, String version, Str
   /** These constants with {@code bugs}, {@code version} switched: a fixed twin differs in one of them. */
   public ModelConstants with(String version, Set<String> bugs) {
     return new ModelConstants(dp, cp, tp, pp, version, policy, storageOn, requests, pagesPerKey, deviceCap, hostCap,
-        bugs, knobs, deviceCaps, hostCaps);
+        bugs, knobs, deviceCaps, hostCaps, waitingCap);
   }
 
   /**

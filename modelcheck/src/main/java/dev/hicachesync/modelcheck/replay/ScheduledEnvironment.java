@@ -22,8 +22,10 @@ import java.util.Set;
  *   <li>storage reads and backups land in the step the spec's {@code StorageReadsPage} and {@code
  *       StorageBackupCompletes} take them, and a read fails where the spec's fails;
  *   <li>the admission's rank-local batch-full condition is the spec's {@code BatchFills} "early" choice;
- *   <li>the rank's LRU clock is skewed from the step after the spec's {@code ClockSkews};
- *   <li>a waiting request is aborted on a rank at the RECV after the spec's {@code AbortArrives} chose it there.
+ *   <li>the rank's LRU clock is skewed from the step after the spec's {@code ClockSkews}, and its schedule
+ *       policy takes the waiting queue newest first from the step after the spec's {@code OrderSkews};
+ *   <li>a waiting request is aborted on a rank at the RECV after the spec's {@code AbortArrives} chose it there,
+ *       the running one at the RECV after the spec's {@code AbortRunningArrives}.
  * </ul>
  *
  * <p>Why the times hold: in a spec-shaped run a rank's clock is {@code step + 1} at the start of every step (no
@@ -110,6 +112,16 @@ final class ScheduledEnvironment implements Timing.Factory {
       @Override
       public boolean lruClockSkewed() {
         return known && schedule.clockSkewed(rank, step);
+      }
+
+      @Override
+      public boolean queueOrderSkewed() {
+        return known && schedule.queueOrderSkewed(rank, step);
+      }
+
+      @Override
+      public boolean abortsRunning(String rid) {
+        return known && ("req" + schedule.abortedRunning(rank, step)).equals(rid);
       }
 
       @Override

@@ -39,7 +39,10 @@ import java.util.Set;
  *       (StorageBackupCompletes: the step the backup is acked);
  *   <li>the batch-full condition of its admission (BatchFills: {@code lenv.bf}, early or late, per step);
  *   <li>the step from which its clock orders LRU timestamps the other way (ClockSkews: {@code lenv.clk});
- *   <li>the waiting request aborted at its next RECV (AbortArrives: {@code lenv.ab}, per rank under WTO).
+ *   <li>the step from which its schedule policy orders the waiting queue newest first (OrderSkews: {@code
+ *       lenv.ord});
+ *   <li>the waiting request aborted at its next RECV (AbortArrives: {@code lenv.ab}, per rank under WTO), and the
+ *       running one (AbortRunningArrives: {@code lenv.ab} naming the running request).
  * </ul>
  * The observations: what each rank shows right before every RECV completes ({@link Observed}), the values a
  * rank of the implementation shows when it is parked at that RECV.
@@ -83,6 +86,7 @@ public final class SpecSchedule {
     driven.remove("AsyncCheckHicacheEvents"); // version pipelined (#39903) has no Java counterpart
     driven.addAll(Set.of(TraceState.INITIAL, "WriteEventCompletes", "LoadEventCompletes", "Terminated",
         "PfStorageHitQuery", "StorageReadsPage", "StorageBackupCompletes", "BatchFills", "ClockSkews", "AbortArrives",
+        "OrderSkews", "AbortRunningArrives",
         "SomeCollectiveCompletes", "PrefetchThreadQueries"));
     return Set.copyOf(driven);
   }
@@ -98,7 +102,9 @@ public final class SpecSchedule {
   private final List<List<Integer>> backups = new ArrayList<>();
   private final List<Map<Integer, String>> batchFull = new ArrayList<>();
   private final int[] skewedFrom;
+  private final int[] reorderedFrom;
   private final List<Map<Integer, Integer>> aborts = new ArrayList<>();
+  private final List<Map<Integer, Integer>> runningAborts = new ArrayList<>();
   private final List<List<Observed>> observed = new ArrayList<>();
   private final Set<String> undriven = new LinkedHashSet<>();
   private final List<String> unmapped = new ArrayList<>();
@@ -109,6 +115,8 @@ public final class SpecSchedule {
     this.keys = List.copyOf(keys);
     this.skewedFrom = new int[ranks];
     java.util.Arrays.fill(skewedFrom, Integer.MAX_VALUE);
+    this.reorderedFrom = new int[ranks];
+    java.util.Arrays.fill(reorderedFrom, Integer.MAX_VALUE);
     for (int r = 0; r < ranks; r++) {
       writes.add(new ArrayList<>());
       loads.add(new ArrayList<>());
@@ -119,6 +127,7 @@ public final class SpecSchedule {
       backups.add(new ArrayList<>());
       batchFull.add(new HashMap<>());
       aborts.add(new HashMap<>());
+      runningAborts.add(new HashMap<>());
     }
     List<TraceState> states = trace.states();
     int step = -1;
@@ -214,6 +223,11 @@ public final class SpecSchedule {
     return aborts.get(rank).getOrDefault((int) step - 1, 0);
   }
 
+  /** The running request (index from 1) aborted on rank {@code rank} at step {@code step}'s RECV (AbortRunningArrives before it), or 0. */
+  public int abortedRunning(int rank, long step) {
+    return runningAborts.get(rank).getOrDefault((int) step - 1, 0);
+  }
+
   /** Whether some abort of the trace reaches some ranks of the domain only (WTO: each rank's own clock). */
   public boolean abortsDifferAcrossRanks() {
     for (int step = -1; step <= lastStep; step++) {
@@ -229,6 +243,11 @@ public final class SpecSchedule {
   /** Whether rank {@code rank}'s clock orders LRU timestamps the other way at step {@code step} (ClockSkews before it). */
   public boolean clockSkewed(int rank, long step) {
     return step >= skewedFrom[rank];
+  }
+
+  /** Whether rank {@code rank}'s admission takes the waiting queue newest first at step {@code step} (OrderSkews before it). */
+  public boolean queueOrderSkewed(int rank, long step) {
+    return step >= reorderedFrom[rank];
   }
 
   /** What every rank shows before step {@code step}'s RECV completes; step 0 first. */
@@ -296,6 +315,14 @@ public final class SpecSchedule {
     if (now.action().equals("ClockSkews") && field(rank(now, "lenv", r), "clk") instanceof TlaValue.Bool c
         && c.value() && !(field(rank(before, "lenv", r), "clk") instanceof TlaValue.Bool b && b.value())) {
       skewedFrom[r] = step + 1;
+    }
+    if (now.action().equals("AbortRunningArrives") && number(field(rank(now, "lenv", r), "ab")) > 0
+        && number(field(rank(before, "lenv", r), "ab")) == 0) {
+      runningAborts.get(r).put(step, (int) number(field(rank(now, "lenv", r), "ab")));
+    }
+    if (now.action().equals("OrderSkews") && field(rank(now, "lenv", r), "ord") instanceof TlaValue.Bool o
+        && o.value() && !(field(rank(before, "lenv", r), "ord") instanceof TlaValue.Bool b && b.value())) {
+      reorderedFrom[r] = step + 1;
     }
     if (now.action().equals("BatchFills")) {
       TlaValue bf = field(rank(now, "lenv", r), "bf");

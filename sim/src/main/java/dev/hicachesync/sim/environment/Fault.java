@@ -76,6 +76,25 @@ public enum Fault {
    * before its own: a circular wait ({@code CollectiveMatching}, by the collective's timeout).
    */
   PP_WORLD_ALLREDUCE,
+   * Knob {@code local_order}: a rank's schedule policy orders the waiting queue from rank-local state (SGLang's
+   * random policy shuffling on a random state this rank drew from differently), from the step its timing says
+   * ({@code Timing.queueOrderSkewed}: the odd ranks, seeded); its admission loop then looks at the newest
+   * waiting request first, and with two waiting the ranks admit different ones ({@code TreeAgreement}).
+   */
+  LOCAL_QUEUE_ORDER,
+  /**
+   * Knob {@code release_whole} (#9797 before its fix): an aborted prefetch's host slots go to the release queue
+   * as one entry per call, the scheduler's (the pages this rank has read) and the I/O thread's (the rest), so
+   * the number of entries depends on how far this rank's read got and S3's MIN frees different slots on the
+   * ranks ({@code AckAgreement}, then {@code AllocAgreement}).
+   */
+  RELEASE_WHOLE,
+  /**
+   * Knob {@code abort_unlock_load}: the abort of a running request (its timing's {@code Timing.abortsRunning}, or
+   * the run's seeded aborts of running requests) drops its load-back's lock along with the request's, before S2
+   * pops the load ack; an admission can then evict the pages the load still writes ({@code HostSlotSafety}).
+   */
+  ABORT_UNLOCKS_LOAD,
 
   // ---- version unified (HiCacheUnified.tla, docs/explanation/unified.md): each bug TLC found, and where the bug is a
   // scenario that does not happen without it (a waiting timeout, a runtime attach, a raising backend), the
@@ -202,7 +221,8 @@ public enum Fault {
         faults.contains(EARLY_SLOT_REUSE), faults.contains(LOCAL_TERMINATE),
         faults.contains(PD_DECODE_LOAD_READINESS),
         rank == 0 && faults.contains(BACKUP_THREAD_DIES), rank == 0 && faults.contains(BACKUP_RAISE_ACKED),
-        faults.contains(PP_DRAIN_NOWAIT), ppDrain && stage > 0, faults.contains(LOCAL_S3_PAYLOAD));
+        faults.contains(PP_DRAIN_NOWAIT), ppDrain && stage > 0, faults.contains(LOCAL_S3_PAYLOAD),
+        faults.contains(RELEASE_WHOLE));
   }
 
   /** Refuses a PP fault (a drain, the stage-local sync, a later stage's pool) without pipeline stages (one line): it needs a later stage. */

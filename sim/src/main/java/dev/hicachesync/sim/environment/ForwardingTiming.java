@@ -70,6 +70,16 @@ public abstract class ForwardingTiming implements Timing {
   }
 
   @Override
+  public boolean queueOrderSkewed() {
+    return inner.queueOrderSkewed();
+  }
+
+  @Override
+  public boolean abortsRunning(String rid) {
+    return inner.abortsRunning(rid);
+  }
+
+  @Override
   public boolean abortsWaiting(String rid) {
     return inner.abortsWaiting(rid);
   }

@@ -151,6 +151,16 @@ public final class RankEnv implements ControllerEnv {
     return store == null ? null : timing.storageSeenBy(store);
   }
 
+  /** Whether the running request {@code rid} is aborted at this step ({@link Timing#abortsRunning}). */
+  public boolean abortsRunning(String rid) {
+    return timing.abortsRunning(rid);
+  }
+
+  /** Whether this rank's schedule policy orders the waiting queue newest first now ({@link Timing#queueOrderSkewed}). */
+  public boolean queueOrderSkewed() {
+    return timing.queueOrderSkewed();
+  }
+
   /** Whether this rank's clock orders LRU timestamps the other way at this step ({@link Timing#lruClockSkewed}). */
   public boolean lruClockSkewed() {
     return timing.lruClockSkewed();

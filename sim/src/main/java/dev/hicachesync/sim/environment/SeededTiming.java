@@ -65,4 +65,10 @@ public final class SeededTiming implements Timing {
   public boolean lruClockSkewed() {
     return rank % 2 == 1;
   }
+
+  /** The odd ranks' schedule policies order the waiting queue newest first (what {@link Fault#LOCAL_QUEUE_ORDER} makes bite). */
+  @Override
+  public boolean queueOrderSkewed() {
+    return rank % 2 == 1;
+  }
 }

@@ -82,6 +82,23 @@ public interface Timing {
   }
 
   /**
+   * Returns whether this rank's schedule policy orders the waiting queue the other way from its peers' at the
+   * current step, newest first (the fault {@link Fault#LOCAL_QUEUE_ORDER} reads it at every admission).
+   */
+  default boolean queueOrderSkewed() {
+    return false;
+  }
+
+  /**
+   * Returns whether the running request {@code rid} is aborted at the current step on this rank (the client's
+   * abort received with this step's requests: it finishes as an abort). None by default (a run's aborts of
+   * running requests are drawn from its seed, {@code SimConfig.abortRunning}).
+   */
+  default boolean abortsRunning(String rid) {
+    return false;
+  }
+
+  /**
    * Returns whether the waiting request {@code rid} is aborted at the current step on this rank: the
    * client's abort received with this step's requests, or its waiting timeout fired on this rank's clock. None
    * by default (a run's aborts come from its workload).

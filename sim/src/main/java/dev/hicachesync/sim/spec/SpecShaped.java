@@ -18,11 +18,11 @@ import java.util.SplittableRandom;
  * <ul>
  *   <li>a fixed request stream of keys; key k is a prompt of {@code pagesPerKey} pages whose tokens are all
  *       k, so keys share no prefix (one radix node per key, never split);
- *   <li>RECV is the spec's: every rank posts {@code [next request index, or 0 while one waits]}, MAX over the
+ *   <li>RECV is the spec's: every rank posts {@code [next request index, or 0 while the waiting queue is full]}, MAX over the
  *       sync domain; the request runs for one step and finishes right after the next RECV, when its node is
  *       unlocked and written through ({@code cache_finished_req});
- *   <li>one request waits at a time and one runs; no decode or partial hits; aborts of waiting requests only
- *       when asked for ({@link #withAborts});
+ *   <li>at most {@link #waitingCap} requests wait (one by default) and one runs; no decode or partial hits;
+ *       aborts of waiting requests only when asked for ({@link #withAborts});
  *   <li>device and host eviction in the tree's LRU order on the replicated clock (the spec's too);
  *   <li>a GPU copy completes one tick after it starts at the earliest, so never inside the step that
  *       started it (the spec lets environment events happen only at step boundaries);
@@ -41,9 +41,31 @@ import java.util.SplittableRandom;
  * @param attachFailsOn with a runtime-attach fault ({@code unified}): the ranks whose backend fails to
  *     initialise at the attach, which a spec-shaped run handles at its first RECV as {@code HiCacheUnified.tla}
  *     does ({@code check --replay} takes them from a counterexample); null: the fault's own choice (odd ranks)
+ * @param waitingCap requests a rank's waiting queue holds at most (the spec's {@code WaitingCap}): RECV takes no
+ *     new one while it is full ({@link #withWaitingCap})
+ * @param wholeKeyHits whether the run's timing promises that no prefetch of a key of several pages inserts part
+ *     of it (every S7 hit is 0 or the whole key and no read fails): {@code check --replay}'s schedules, which it
+ *     refuses otherwise. Storage may then have several pages per key, read page by page as the spec's {@code
+ *     StorageReadsPage} reads them ({@link #withWholeKeyHits})
  */
 public record SpecShaped(List<Integer> requests, int pagesPerKey, boolean finishInStep, Set<Integer> aborted,
-    List<Integer> attachFailsOn) {
+    List<Integer> attachFailsOn, int waitingCap, boolean wholeKeyHits) {
+
+  /** The stream with one request waiting at a time (the spec's default {@code WaitingCap = 1}). */
+  public SpecShaped(List<Integer> requests, int pagesPerKey, boolean finishInStep, Set<Integer> aborted,
+      List<Integer> attachFailsOn) {
+    this(requests, pagesPerKey, finishInStep, aborted, attachFailsOn, 1, false);
+  }
+
+  /** This stream with up to {@code cap} requests waiting at once on a rank (the spec's {@code WaitingCap}). */
+  public SpecShaped withWaitingCap(int cap) {
+    return new SpecShaped(requests, pagesPerKey, finishInStep, aborted, attachFailsOn, cap, wholeKeyHits);
+  }
+
+  /** This stream under a timing that inserts no part of a key ({@link #wholeKeyHits}). */
+  public SpecShaped withWholeKeyHits() {
+    return new SpecShaped(requests, pagesPerKey, finishInStep, aborted, attachFailsOn, waitingCap, true);
+  }
 
   /** The spec's default order: a request finishes right after the next RECV, written through then; no aborts. */
   public SpecShaped(List<Integer> requests, int pagesPerKey) {
@@ -70,7 +92,7 @@ public record SpecShaped(List<Integer> requests, int pagesPerKey, boolean finish
         a.add(i);
       }
     }
-    return new SpecShaped(requests, pagesPerKey, finishInStep, a, attachFailsOn);
+    return new SpecShaped(requests, pagesPerKey, finishInStep, a, attachFailsOn, waitingCap, wholeKeyHits);
   }
 
   /**
@@ -79,12 +101,12 @@ public record SpecShaped(List<Integer> requests, int pagesPerKey, boolean finish
    * (SGLang's point: trace feature {@code write_at_insert}); {@code LoopShape.specInStep()}.
    */
   public SpecShaped inStep() {
-    return new SpecShaped(requests, pagesPerKey, true, aborted, attachFailsOn);
+    return new SpecShaped(requests, pagesPerKey, true, aborted, attachFailsOn, waitingCap, wholeKeyHits);
   }
 
   /** This stream with the runtime attach failing on {@code ranks} (see {@link #attachFailsOn}). */
   public SpecShaped attachFailingOn(List<Integer> ranks) {
-    return new SpecShaped(requests, pagesPerKey, finishInStep, aborted, List.copyOf(ranks));
+    return new SpecShaped(requests, pagesPerKey, finishInStep, aborted, List.copyOf(ranks), waitingCap, wholeKeyHits);
   }
 
   /** Whether rank {@code rank}'s backend initialises at a runtime attach of this run. */
@@ -112,6 +134,9 @@ public record SpecShaped(List<Integer> requests, int pagesPerKey, boolean finish
     if (pagesPerKey < 1) {
       throw new IllegalArgumentException("pages per key must be >= 1, got " + pagesPerKey);
     }
+    if (waitingCap < 1) {
+      throw new IllegalArgumentException("the waiting queue must hold at least one request, got " + waitingCap);
+    }
   }
 
   /** {@code n} requests with keys drawn from 1..{@code keys} by {@code seed} (the run's one seed). */
@@ -136,7 +161,7 @@ public record SpecShaped(List<Integer> requests, int pagesPerKey, boolean finish
 
   /** Checks that {@code cfg} is a configuration this mapping covers; one-line exception otherwise. */
   public void check(SimConfig cfg) {
-    if (cfg.storage() != StorageMode.OFF && pagesPerKey != 1) {
+    if (cfg.storage() != StorageMode.OFF && pagesPerKey != 1 && !wholeKeyHits) {
       throw new IllegalArgumentException("a spec-shaped run (--trace) with storage on needs --pages-per-key 1:"
           + " a partial prefetch is one node in the spec, a host node and a computed child in the simulator");
     }

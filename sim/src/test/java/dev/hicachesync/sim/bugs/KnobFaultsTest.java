@@ -31,6 +31,19 @@ class KnobFaultsTest {
     assertTrue(r.divergence().invariants().contains(Invariant.TreeAgreement), r.divergence()::describe);
   }
 
+  /**
+   * local_order: the odd ranks' schedule policies take the waiting queue newest first; with several requests
+   * waiting the ranks admit different ones (the same run without the fault holds: the first of {@link
+   * #theSameRunsWithoutTheFaultsHold}).
+   */
+  @Test
+  void aRankThatAdmitsTheNewestFirstBreaksTreeAgreement() {
+    SimResult r = BugRuns.run(BugRuns.base(3).topology(Topology.of(1, 2, 1, 1)).devicePages(16).hostPages(32)
+        .faults(EnumSet.of(Fault.LOCAL_QUEUE_ORDER)));
+    assertNotNull(r.divergence(), "no divergence");
+    assertTrue(r.divergence().invariants().contains(Invariant.TreeAgreement), r.divergence()::describe);
+  }
+
   /** uneven_capacity: rank 0's host pool is one page larger; a host allocation fails on its peers only. */
   @Test
   void aLargerHostPoolOnOneRankBreaksAllocAgreement() {
