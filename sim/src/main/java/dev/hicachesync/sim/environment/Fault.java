@@ -76,6 +76,7 @@ public enum Fault {
    * before its own: a circular wait ({@code CollectiveMatching}, by the collective's timeout).
    */
   PP_WORLD_ALLREDUCE,
+  /**
    * Knob {@code local_order}: a rank's schedule policy orders the waiting queue from rank-local state (SGLang's
    * random policy shuffling on a random state this rank drew from differently), from the step its timing says
    * ({@code Timing.queueOrderSkewed}: the odd ranks, seeded); its admission loop then looks at the newest
