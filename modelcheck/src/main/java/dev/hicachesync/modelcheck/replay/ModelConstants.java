@@ -65,7 +65,8 @@ public record ModelConstants(int dp, int cp, int tp, int pp, String version, Str
     }
     return new ModelConstants(r.integer("DP"), r.integer("CP"), r.integer("TP"), r.integer("PP"), r.string("Version"),
         r.string("Policy"), r.bool("StorageOn"), r.integers("Requests"), r.integer("PagesPerKey"), r.integer("DeviceCap"),
-        r.integer("HostCap"), r.strings("Bugs"), knobs, dev, List.copyOf(host), r.integer("WaitingCap"));
+        r.integer("HostCap"), r.strings("Bugs"), knobs, dev, List.copyOf(host),
+        r.values().containsKey("WaitingCap") ? r.integer("WaitingCap") : 1); // HiCachePipeline has none: one waits
   }
 
   /**
