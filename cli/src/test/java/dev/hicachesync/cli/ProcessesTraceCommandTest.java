@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
  * {@code simulate --processes --trace}: each rank process writes its own lines and the launcher merges them.
@@ -82,7 +83,9 @@ class ProcessesTraceCommandTest {
     assertTrue(bad.out().contains(": rejected: ") && bad.out().contains("(line " + (i + 1) + ", "), bad.out());
   }
 
+  /** Four JVMs: in the long tier ({@code -Dhicache.trace.long=true}) to keep CI within its time. */
   @Test
+  @EnabledIfSystemProperty(named = "hicache.trace.long", matches = "true")
   void aWorldOfFourProcessesWithStorageTracesTheSameRunAndValidateTraceAcceptsIt() throws Exception {
     // unified (the default), CP 2 x TP 2: attn_cp groups of two ranks each beside the domain's collectives
     List<String> lines = tracedAsProcesses("cp2tp2", "--cp", "2", "--tp", "2", "--steps", "40", "--seed", "5",
