@@ -70,6 +70,9 @@ class HandshakeIdentityTest {
     LOCAL.put("storageDir", b -> b.storageDir(Path.of("/elsewhere")));
     LOCAL.put("collectiveTimeout", b -> b.collectiveTimeout(Duration.ofSeconds(3)));
     LOCAL.put("logFile", b -> b.logFile(Path.of("/tmp/x.log")));
+    // an observer of the ranks' decorated calls in one JVM: it feeds no decision
+    LOCAL.put("consensusMonitor", b -> b.consensusMonitor(
+        new dev.hicachesync.monitor.ConsensusMonitor(base().build().topology().worldSize())));
     LOCAL.put("storageDurable", b -> b.storageDurable(true));
   }
 
