@@ -124,38 +124,70 @@ public final class CatalogueReplays {
    */
   public ReplayReport replay(String name) throws BadInputException, IOException, InterruptedException {
     ModelEntry model = catalogue.named(List.of(name)).get(0);
-    if (MonitorReplay.BASE.containsKey(model.module())) { // a monitor rides on its base module's driver
+    String module = model.module();
+    if (MonitorReplay.BASE.containsKey(module)) { // a monitor rides on its base module's driver
       return MonitorReplay.replay(this, catalogue, workspace, checker, model);
     }
     ModelEntry schedule = scheduleOf(model);
-    String noDriver = NO_DRIVER.get(model.module());
-    if (model.module().equals(PipelineReplay.MODULE)) {
-      return replayPipeline(name, model, schedule);
+    String noDriver = NO_DRIVER.get(module);
+    if (noDriver != null) {
+      return refused(name, schedule, noDriver);
     }
-    if (noDriver != null || !(model.module().equals(MODULE) || model.module().equals(UnifiedReplay.MODULE)
-        || model.module().equals(UnifiedPipelineReplay.MODULE) || model.module().equals(ReplicasReplay.MODULE))) {
-      return new ReplayReport(name, schedule.name(), ReplayReport.Outcome.NOT_REPLAYABLE, schedule.expected(),
-          "not run", List.of(), noDriver != null ? noDriver : model.module() + " has no replay driver");
+    String s = schedule.name();
+    if (module.equals(PipelineReplay.MODULE)) {
+      // the schedule's constants under the model's sync mode: a fixed twin runs its own (the bug's mode is no
+      // choice of the counterexample, only the groups it reduces over)
+      String ppSync = PipelineReplay.ppSync(cfg(model));
+      ModelConstants k = constants(model);
+      return refuseOrRun(name, schedule, PipelineReplay.unreplayable(constants(schedule), ppSync),
+          PipelineReplay.unreplayable(k, ppSync),
+          (r, inv) -> PipelineReplay.run(name, k, ppSync, s, r.trace().get(), r.verdict(), inv));
     }
-    if (model.module().equals(UnifiedPipelineReplay.MODULE)) {
-      return pipeline(name, schedule, ModelConstants.readUnifiedPipeline(cfg(model), module(model), workspace.spec()));
+    if (module.equals(UnifiedPipelineReplay.MODULE)) {
+      UnifiedPipelineReplay.Constants c = ModelConstants.readUnifiedPipeline(cfg(model), module(model),
+          workspace.spec());
+      return refuseOrRun(name, schedule, UnifiedPipelineReplay.unreplayable(s.equals(name) ? c
+              : ModelConstants.readUnifiedPipeline(cfg(schedule), module(schedule), workspace.spec())),
+          UnifiedPipelineReplay.unreplayable(c),
+          (r, inv) -> UnifiedPipelineReplay.run(name, c, s, r.trace().get(), r.verdict(), inv));
     }
-    if (model.module().equals(ReplicasReplay.MODULE)) {
-      return replicas(model, schedule);
+    if (module.equals(ReplicasReplay.MODULE)) {
+      Map<String, dev.hicachesync.modelcheck.value.TlaValue> k = ModelConstants.values(cfg(model), module(model),
+          workspace.spec(), ReplicasReplay.CONSTANTS);
+      return refuseOrRun(name, schedule, List.of(), List.of(),
+          (r, inv) -> ReplicasReplay.run(name, k, s, r.trace().get(), r.verdict(), inv));
     }
-    boolean unified = model.module().equals(UnifiedReplay.MODULE);
-    ModelConstants constants = constants(model);
-    ModelConstants scheduleConstants = constants(schedule);
-    List<String> why = new ArrayList<>(unified ? UnifiedReplay.unreplayable(scheduleConstants)
-        : JavaReplay.unreplayable(scheduleConstants));
-    for (String w : unified ? UnifiedReplay.unreplayable(constants) : JavaReplay.unreplayable(constants)) {
-      if (!why.contains(w)) {
-        why.add(w);
-      }
+    if (module.equals(UnifiedReplay.MODULE)) {
+      ModelConstants k = constants(model);
+      return refuseOrRun(name, schedule, UnifiedReplay.unreplayable(constants(schedule)),
+          UnifiedReplay.unreplayable(k),
+          (r, inv) -> UnifiedReplay.run(name, k, s, r.trace().get(), r.verdict(), inv));
     }
+    if (module.equals(MODULE)) {
+      ModelConstants k = constants(model);
+      return refuseOrRun(name, schedule, JavaReplay.unreplayable(constants(schedule)), JavaReplay.unreplayable(k),
+          (r, inv) -> JavaReplay.run(name, k, s, r.trace().get(), r.verdict(), inv));
+    }
+    return refused(name, schedule, module + " has no replay driver");
+  }
+
+  /** A driver's replay of a counterexample TLC printed, judged against the schedule's invariants in cfg order. */
+  @FunctionalInterface
+  private interface Driver {
+    ReplayReport run(TlcResult counterexample, List<String> invariants);
+  }
+
+  /**
+   * The one path of every driver: refused for the reasons of the schedule's constants and the model's (each
+   * once), else the schedule's counterexample replayed by {@code driver}; a bug model TLC prints no
+   * counterexample for parts ways (the spec side is wrong where TLC says it holds).
+   */
+  private ReplayReport refuseOrRun(String name, ModelEntry schedule, List<String> scheduleWhy, List<String> modelWhy,
+      Driver driver) throws BadInputException, IOException, InterruptedException {
+    List<String> why = new ArrayList<>(scheduleWhy);
+    modelWhy.stream().filter(w -> !why.contains(w)).forEach(why::add);
     if (!why.isEmpty()) {
-      return new ReplayReport(name, schedule.name(), ReplayReport.Outcome.NOT_REPLAYABLE, schedule.expected(),
-          "not run", List.of(), String.join("; ", why));
+      return refused(name, schedule, String.join("; ", why));
     }
     TlcResult r = counterexample(schedule);
     if (r.trace().isEmpty()) {
@@ -163,53 +195,12 @@ public final class CatalogueReplays {
           "not run", List.of(), (r.verdict().kind() == Verdict.Kind.HOLDS ? JavaReplay.SPEC_WRONG : "")
               + "TLC printed no counterexample for " + schedule.name() + " (" + r.verdict() + ")");
     }
-    List<String> invariants = CfgFile.read(cfg(schedule)).invariants();
-    return unified
-        ? UnifiedReplay.run(name, constants, schedule.name(), r.trace().get(), r.verdict(), invariants)
-        : JavaReplay.run(name, constants, schedule.name(), r.trace().get(), r.verdict(), invariants);
+    return driver.run(r, CfgFile.read(cfg(schedule)).invariants());
   }
 
-  /** {@link #replay} of a {@link PipelineReplay#MODULE} model: refused from its constants, or replayed. */
-  private ReplayReport replayPipeline(String name, ModelEntry model, ModelEntry schedule)
-      throws BadInputException, IOException, InterruptedException {
-    // the schedule's constants under the model's sync mode: a fixed twin runs its own (the bug's mode is no choice
-    // of the counterexample, only the groups it reduces over)
-    String ppSync = PipelineReplay.ppSync(cfg(model));
-    List<String> why = new ArrayList<>(PipelineReplay.unreplayable(constants(schedule), ppSync));
-    PipelineReplay.unreplayable(constants(model), ppSync).stream().filter(w -> !why.contains(w)).forEach(why::add);
-    if (!why.isEmpty()) {
-      return new ReplayReport(name, schedule.name(), ReplayReport.Outcome.NOT_REPLAYABLE, schedule.expected(),
-          "not run", List.of(), String.join("; ", why));
-    }
-    TlcResult r = counterexample(schedule);
-    if (r.trace().isEmpty()) {
-      return new ReplayReport(name, schedule.name(), ReplayReport.Outcome.PART_WAYS, String.valueOf(r.verdict()),
-          "not run", List.of(), "TLC printed no counterexample for " + schedule.name() + " (" + r.verdict() + ")");
-    }
-    return PipelineReplay.run(name, constants(model), ppSync, schedule.name(), r.trace().get(), r.verdict(),
-        CfgFile.read(cfg(schedule)).invariants());
-  }
-
-  /**
-   * Replays {@code name}, a {@link UnifiedPipelineReplay#MODULE} model with constants {@code c}, on {@code
-   * schedule}'s counterexample; refused from the constants (its own and its schedule's) before TLC runs.
-   */
-  private ReplayReport pipeline(String name, ModelEntry schedule, UnifiedPipelineReplay.Constants c)
-      throws BadInputException, IOException, InterruptedException {
-    List<String> why = new ArrayList<>(UnifiedPipelineReplay.unreplayable(schedule.name().equals(name) ? c
-        : ModelConstants.readUnifiedPipeline(cfg(schedule), module(schedule), workspace.spec())));
-    UnifiedPipelineReplay.unreplayable(c).stream().filter(w -> !why.contains(w)).forEach(why::add);
-    if (!why.isEmpty()) {
-      return new ReplayReport(name, schedule.name(), ReplayReport.Outcome.NOT_REPLAYABLE, schedule.expected(),
-          "not run", List.of(), String.join("; ", why));
-    }
-    TlcResult r = counterexample(schedule);
-    if (r.trace().isEmpty()) {
-      return new ReplayReport(name, schedule.name(), ReplayReport.Outcome.PART_WAYS, String.valueOf(r.verdict()),
-          "not run", List.of(), "TLC printed no counterexample for " + schedule.name() + " (" + r.verdict() + ")");
-    }
-    return UnifiedPipelineReplay.run(name, c, schedule.name(), r.trace().get(), r.verdict(),
-        CfgFile.read(cfg(schedule)).invariants());
+  private static ReplayReport refused(String name, ModelEntry schedule, String why) {
+    return new ReplayReport(name, schedule.name(), ReplayReport.Outcome.NOT_REPLAYABLE, schedule.expected(),
+        "not run", List.of(), why);
   }
 
   /** The model whose counterexample {@code model} replays: itself, or for a fixed twin its bug model. */
@@ -240,21 +231,5 @@ public final class CatalogueReplays {
     }
     checked.put(schedule.name(), r);
     return r;
-  }
-
-  /** A {@code HiCacheReplicas} model's replay ({@link ReplicasReplay}). */
-  private ReplayReport replicas(ModelEntry model, ModelEntry schedule)
-      throws BadInputException, IOException, InterruptedException {
-    Map<String, dev.hicachesync.modelcheck.value.TlaValue> k = ModelConstants.values(cfg(model), module(model),
-        workspace.spec(), ReplicasReplay.CONSTANTS);
-    TlcResult r = counterexample(schedule);
-    if (r.trace().isEmpty()) {
-      return new ReplayReport(model.name(), schedule.name(), ReplayReport.Outcome.PART_WAYS,
-          String.valueOf(r.verdict()), "not run", List.of(), (r.verdict().kind() == Verdict.Kind.HOLDS
-              ? JavaReplay.SPEC_WRONG : "") + "TLC printed no counterexample for " + schedule.name() + " (" + r.verdict()
-              + ")");
-    }
-    return ReplicasReplay.run(model.name(), k, schedule.name(), r.trace().get(), r.verdict(),
-        CfgFile.read(cfg(schedule)).invariants());
   }
 }
