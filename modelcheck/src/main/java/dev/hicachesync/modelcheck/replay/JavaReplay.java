@@ -318,7 +318,7 @@ public final class JavaReplay {
   }
 
   /** The step every live rank is parked at RECV of, or -1 when they are elsewhere. */
-  private static int atRecv(SimulationRun run) {
+  static int atRecv(SimulationRun run) {
     long step = -1;
     for (int r = 0; r < run.ranks(); r++) {
       SimulationRun.RankView view = run.view(r);

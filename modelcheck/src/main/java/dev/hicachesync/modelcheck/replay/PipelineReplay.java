@@ -198,7 +198,7 @@ public final class PipelineReplay {
       v = run.verdict();
       int compared = 0;
       for (int points = 0; points < 10_000 && v.ok() && !v.ended(); points++) {
-        int step = atRecv(run);
+        int step = JavaReplay.atRecv(run);
         // a fixed twin follows the bug's logs only until the bug bites: its fix decides otherwise from there
         if (step > compared && (!twin || step < violated)) {
           compared = step;
@@ -273,22 +273,6 @@ public final class PipelineReplay {
       }
     }
     return out;
-  }
-
-  /** The step every live rank is parked at RECV of, or -1 when they are elsewhere. */
-  private static int atRecv(SimulationRun run) {
-    long step = -1;
-    for (int r = 0; r < run.ranks(); r++) {
-      SimulationRun.RankView view = run.view(r);
-      if (view.ended()) {
-        continue;
-      }
-      if (!view.point().equals("sync point RECV") || (step >= 0 && view.step() != step)) {
-        return -1;
-      }
-      step = view.step();
-    }
-    return (int) step;
   }
 
   /** At the RECV of step {@code step}: each rank against its spec log record of step {@code step}; the first difference, or "". */
