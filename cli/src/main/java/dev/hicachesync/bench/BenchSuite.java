@@ -122,7 +122,7 @@ public final class BenchSuite {
           "variant", "allReduce") / sizes.rounds(), Math.max(200, sizes.rounds() / 5)).forEach(r -> add(rows, r));
     }
     if (sizes.tlc() && wants("tlc")) {
-      add(rows, TlcBench.run(Workspace.fromRoot(), tlcModel));
+      TlcBench.run(Workspace.fromRoot(), tlcModel).forEach(r -> add(rows, r));
     }
     if (wants("events")) {
       JmhRun run = JmhRun.of(sizes, JmhRun.Kind.TIMED, EventCheckBenchmark.class, List.of(), Map.of());
