@@ -255,6 +255,9 @@ final class RankEngine {
   }
 
   private void admit(long s) { // LOCAL_QUEUE_ORDER: this rank's schedule policy may take the newest first
+    if (env.batchIsFull()) {
+      return; // the running batch is full on every rank (batch_is_full): requests wait, prefetches go on
+    }
     boolean newestFirst = cfg.faults().contains(Fault.LOCAL_QUEUE_ORDER) && env.queueOrderSkewed();
     for (Iterator<Request> it = newestFirst ? waiting.descendingIterator() : waiting.iterator(); it.hasNext(); ) {
       if (earlyExit && env.localBatchFull()) {
