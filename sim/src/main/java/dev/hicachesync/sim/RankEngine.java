@@ -255,16 +255,13 @@ final class RankEngine {
   }
 
   private void admit(long s) { // LOCAL_QUEUE_ORDER: this rank's schedule policy may take the newest first
-    if (env.batchIsFull()) {
-      return; // the running batch is full on every rank (batch_is_full): requests wait, prefetches go on
-    }
     boolean newestFirst = cfg.faults().contains(Fault.LOCAL_QUEUE_ORDER) && env.queueOrderSkewed();
     for (Iterator<Request> it = newestFirst ? waiting.descendingIterator() : waiting.iterator(); it.hasNext(); ) {
       if (earlyExit && env.localBatchFull()) {
         break; // B10: a rank-local exit before the prefetch checks of the requests behind
       }
-      if (running.size() >= shape.maxRunning()) {
-        break;
+      if (running.size() >= shape.maxRunning() || env.batchIsFull()) {
+        break; // batch_is_full: every rank's running batch is full (a replay's BatchFills "busy")
       }
       Request r = it.next();
       if (r.eligibleStep() > s) {
