@@ -1495,7 +1495,7 @@ HostSlotSafety ==
 
 \* Every host page a prefetch inserted has its sidecar page read on this rank (sidecar only:
 \* otherwise sx stays 0). A violation is silent wrong output: the page is paired with stale
-\* sidecar data (#31443). Spec-only: the implementation has no sidecar pool.
+\* sidecar data (#31443). The implementation checks it at S5's insertion (controller.SidecarPool).
 SidecarCoverage == \A r \in Ranks, k \in Keys : tree[r][k].sx = 0
 
 \* Liveness. Each is one temporal formula over all ranks (not one per rank and request): the

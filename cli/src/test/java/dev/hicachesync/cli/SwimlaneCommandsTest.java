@@ -106,13 +106,22 @@ class SwimlaneCommandsTest {
   }
 
   @Test
-  void aReplayTheImplementationCannotRunIsRefusedWithExitTwoNamingWhy() {
-    // B14 needs the sidecar pool, which the implementation does not have: refused before TLC runs.
-    Outcome o = run("check", "--replay", "b14_sidecar_min_kv_only");
+  void aReplayTheImplementationCannotRunIsRefusedWithExitTwoNamingWhy() throws Exception {
+    // A copy of the models with b14_sidecar_min_kv_only's cfg over two sync domains: the spec-shaped replays
+    // cover one, so it is refused from its constants, before TLC runs.
+    Path models = Files.createDirectories(emptyDir("refused-models"));
+    try (var files = Files.list(TestSpecs.root().resolve("modelcheck/models"))) {
+      for (Path f : files.filter(Files::isRegularFile).toList()) {
+        Files.copy(f, models.resolve(f.getFileName()));
+      }
+    }
+    Path cfg = models.resolve("MCHiCacheSync_b14_sidecar_min_kv_only.cfg");
+    Files.writeString(cfg, Files.readString(cfg).replace("DP = 1", "DP = 2"));
+    Outcome o = run("check", "--replay", "b14_sidecar_min_kv_only", "--models-dir", models.toString());
     assertEquals(2, o.code(), o.out() + o.err());
     assertEquals(1, o.err().lines().count(), o.err());
-    assertTrue(o.err().contains("--replay b14_sidecar_min_kv_only refused: not replayable: B14 needs the sidecar pool"),
-        o.err());
+    assertTrue(o.err().contains("--replay b14_sidecar_min_kv_only refused: not replayable: spec-shaped replays cover"
+        + " one sync domain of one stage (DP 1, PP 1), not DP 2, PP 1"), o.err());
     assertTrue(o.out().contains("replay: not replayable:"), "the report still says what was refused: " + o.out());
   }
 

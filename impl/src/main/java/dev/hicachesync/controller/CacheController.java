@@ -76,6 +76,18 @@ public final class CacheController {
     s.useCompletionSync(layer);
   }
 
+  /**
+   * Gives this rank a sidecar pool ({@link SidecarPool}: a second per-page pool read from storage beside the KV
+   * pages, as a {@code DSATokenToKVPool}'s indexer pool), with {@code faults} ({@link SidecarFaults#NONE}: the
+   * fixed protocol). The versions before {@code unified} only. Scheduler thread, before the first step.
+   */
+  public void attachSidecarPool(SidecarFaults faults) {
+    if (s.sync() != null && s.sync().version() == ProtocolVersion.UNIFIED) {
+      throw new IllegalArgumentException("the sidecar pool is modelled in the versions before unified");
+    }
+    s.attachSidecar(new SidecarPool(s, faults));
+  }
+
   /** Makes copies move real KV bytes through {@code data}. Scheduler thread. */
   public void attachData(KvData data) {
     s.data().attach(data);

@@ -7,7 +7,8 @@ import java.util.Arrays;
 
 /**
  * S5, {@code check_prefetch_progress}: once S4 lets the prefetch stop, every rank inserts exactly the MIN
- * over the sync domain of its completed tokens into the host tree under the anchor, frees the slots of
+ * over the sync domain of its completed tokens (with a sidecar pool, of {@code [KV tokens, sidecar tokens]}:
+ * {@link SidecarPool#s5Value}) into the host tree under the anchor, frees the slots of
  * pages the tree already had, hands the rest back once its reader has stopped, and releases the anchor.
  *
  * <p>Failure path: inserting local progress gives ranks different host trees (INV-3, INV-5); handing back
@@ -34,7 +35,10 @@ final class CheckPrefetchProgress {
     }
     int ps = s.config().pageSize();
     long local = op.deposited() && !op.revoked() ? (long) op.completedPages() * ps : 0;
-    int pages = (int) (s.sync().reduce(SyncPoint.S5, ReduceOp.MIN, new long[] {local})[0] / ps);
+    SidecarPool sidecar = s.sidecar();
+    long[] agreed = s.sync().reduce(SyncPoint.S5, ReduceOp.MIN,
+        sidecar == null ? new long[] {local} : sidecar.s5Value(op, local));
+    int pages = (int) (Arrays.stream(agreed).min().orElse(0) / ps);
     if (pages > 0 && op.completedPages() < pages) {
       s.env().awaitCondition(() -> op.completedPages() >= pages); // later PP stage: block on its own reads
     }
@@ -50,6 +54,9 @@ final class CheckPrefetchProgress {
       }
       s.stats().prefetchInserted(pages - present);
       s.prefetches().recordInserted(rid, (pages - present) * ps);
+    }
+    if (sidecar != null) {
+      sidecar.checkCoverage(op, pages);
     }
     if (!op.revoked() && pages == op.hitPages()) {
       s.stats().prefetchCompleted();

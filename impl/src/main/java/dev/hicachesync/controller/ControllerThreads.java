@@ -117,7 +117,7 @@ public final class ControllerThreads implements AutoCloseable {
   public void onThreadOf(TransferKind kind, Runnable work) {
     handOff(switch (kind) {
       case STORAGE_WRITE -> backup;
-      case STORAGE_READ -> prefetchIo;
+      case STORAGE_READ, SIDECAR_READ -> prefetchIo;
       case DEVICE_TO_HOST, HOST_TO_DEVICE -> copies;
     }, work);
   }

@@ -73,6 +73,9 @@ final class PrefetchThreadStep {
     }
     s.pools().host().markBusy(op.hostPages(), 0, batchEnd(s, op, 0));
     issueBatch(op, 0);
+    if (s.sidecar() != null) {
+      s.sidecar().startReads(op);
+    }
   }
 
   /** Hands batch [from, batchEnd) to the I/O thread; its slots are already marked busy. */

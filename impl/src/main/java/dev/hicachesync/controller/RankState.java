@@ -45,6 +45,8 @@ final class RankState {
    * pass runs on the caller's thread (tests that drive a controller directly).
    */
   private ControllerThreads threads;
+  /** The rank's sidecar pool ({@link SidecarPool}), or null: most KV pools have none. Set before the first step. */
+  private SidecarPool sidecar;
 
   RankState(ControllerConfig config, ControllerFaults faults, ControllerEnv env, SyncLayer sync,
       SyncLayer prefetchSync, SyncObserver observer, StorageBackend storage, String storageSuffix) {
@@ -151,6 +153,15 @@ final class RankState {
 
   void attachThreads(ControllerThreads threads) {
     this.threads = threads;
+  }
+
+  /** The sidecar pool, or null when this rank's KV pool has none. */
+  SidecarPool sidecar() {
+    return sidecar;
+  }
+
+  void attachSidecar(SidecarPool pool) {
+    this.sidecar = pool;
   }
 
   /** Returns [write acks, load acks, revokes, backup acks, host releases, prefetch queue] still queued. */

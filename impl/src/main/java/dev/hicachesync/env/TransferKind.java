@@ -9,5 +9,7 @@ public enum TransferKind {
   /** L3 → L2: a storage read (prefetch). */
   STORAGE_READ,
   /** L2 → L3: a storage write (storage backup). */
-  STORAGE_WRITE
+  STORAGE_WRITE,
+  /** L3 → L2 beside a prefetch's KV pages: one page of the sidecar pool (a second per-page pool, e.g. the DSA indexer). */
+  SIDECAR_READ
 }

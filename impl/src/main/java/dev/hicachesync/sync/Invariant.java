@@ -22,5 +22,10 @@ public enum Invariant {
    */
   HostSlotSafety,
   /** INV-8: the ranks that write a storage key are the ranks that will read it (every CP shard is written). */
-  StorageShardCoverage
+  StorageShardCoverage,
+  /**
+   * Every host page a prefetch inserted has its sidecar page read on that rank (ranks with a sidecar pool only,
+   * {@code controller.SidecarPool}): else the page is paired with stale sidecar data (#31443).
+   */
+  SidecarCoverage
 }

@@ -7,6 +7,7 @@ import dev.hicachesync.collective.ProcessGroup;
 import dev.hicachesync.controller.CacheController;
 import dev.hicachesync.controller.ControllerConfig;
 import dev.hicachesync.controller.ControllerThreads;
+import dev.hicachesync.controller.SidecarFaults;
 import dev.hicachesync.sim.datapath.DataPath;
 import dev.hicachesync.sim.datapath.PromptSeeds;
 import dev.hicachesync.sim.environment.Fault;
@@ -121,6 +122,10 @@ final class RankAssembly {
         "tp" + t.tpRank(r) + "pp" + c.pp());
     if (Fault.runtimeAttach(cfg.faults())) {
       controller.detachStorageAtStart(); // attached at runtime, at Fault.ATTACH_STEP
+    }
+    SidecarFaults sidecar = Fault.sidecarFaults(cfg.faults(), r);
+    if (sidecar != null) {
+      controller.attachSidecarPool(sidecar); // knob sidecar: this rank's KV pool has an indexer pool
     }
     if (cfg.hostBufferOnly()) {
       controller.parkStorageHits(); // --hicache-host-memory-mode buffer_only (#34798)

@@ -260,8 +260,8 @@ final class RankEngine {
       if (earlyExit && env.localBatchFull()) {
         break; // B10: a rank-local exit before the prefetch checks of the requests behind
       }
-      if (running.size() >= shape.maxRunning()) {
-        break;
+      if (running.size() >= shape.maxRunning() || env.batchIsFull()) {
+        break; // batch_is_full: every rank's running batch is full (a replay's BatchFills "busy")
       }
       Request r = it.next();
       if (r.eligibleStep() > s) {

@@ -203,15 +203,17 @@ public final class CatalogueReplays {
         "not run", List.of(), why);
   }
 
-  /** The model whose counterexample {@code model} replays: itself, or for a fixed twin its bug model. */
+  /** The model whose counterexample {@code model} replays: itself, or for a fixed twin its bug model ({@link TwinConstants}). */
   ModelEntry scheduleOf(ModelEntry model) throws BadInputException {
     if (model.expectedVerdict().kind() != Verdict.Kind.HOLDS) {
       return model;
     }
-    return catalogue.models().stream()
+    List<ModelEntry> bugs = catalogue.models().stream()
         .filter(m -> model.bug() != null && Objects.equals(m.bug(), model.bug()) && m.module().equals(model.module())
             && m.expectedVerdict().isViolation())
-        .findFirst()
+        .toList();
+    return bugs.stream().filter(m -> TwinConstants.sameButBugs(cfg(m), cfg(model))).findFirst()
+        .or(() -> bugs.stream().findFirst())
         .orElseThrow(() -> new BadInputException(model.name() + " is expected to hold and has no bug twin whose"
             + " counterexample could be replayed"));
   }

@@ -42,12 +42,14 @@ public final class JavaReplay {
 
   /** Bug switches of the spec and the simulator's fault of the same code path. */
   private static final Map<String, Fault> FAULTS = Map.of("B3", Fault.SKIP_IDLE_WRITE_CHECK, "B5",
-      Fault.UNSYNCED_LOADING_CHECK, "B10", Fault.EARLY_ADMISSION_EXIT);
+      Fault.UNSYNCED_LOADING_CHECK, "B10", Fault.EARLY_ADMISSION_EXIT, "B14", Fault.SIDECAR_MIN_KV_ONLY, "B14sum",
+      Fault.SIDECAR_SUM_COUNT, "B15", Fault.SIDECAR_EARLY_RETURN);
 
   /** Knobs of the spec and the simulator's fault of the same code path (pools: see {@link #poolFaults}). */
   private static final Map<String, Fault> KNOB_FAULTS = Map.of("shared_group", Fault.SHARED_PREFETCH_GROUPS,
       "local_payload", Fault.LOCAL_S3_PAYLOAD, "local_clock", Fault.LOCAL_LRU_CLOCK, "local_order",
-      Fault.LOCAL_QUEUE_ORDER, "release_whole", Fault.RELEASE_WHOLE, "abort_unlock_load", Fault.ABORT_UNLOCKS_LOAD);
+      Fault.LOCAL_QUEUE_ORDER, "release_whole", Fault.RELEASE_WHOLE, "abort_unlock_load", Fault.ABORT_UNLOCKS_LOAD,
+      "sidecar", Fault.SIDECAR_POOL, "local_extra_pools", Fault.LOCAL_EXTRA_POOLS);
 
   /** Knobs the replay drives through the schedule alone (the environment's choice, no switch). */
   private static final Set<String> SCHEDULED_KNOBS = Set.of("batch_full", "uneven_capacity", "local_pool_sizes",
@@ -58,16 +60,10 @@ public final class JavaReplay {
 
   /** Why the other switches cannot be replayed: the seam the implementation lacks. */
   private static final Map<String, String> NO_SEAM = Map.of(
-      "B14", "B14 needs the sidecar pool (spec action StorageReadsSidecarPage), which the implementation does not have",
-      "B14sum", "B14sum needs the sidecar pool (spec action StorageReadsSidecarPage), which the implementation does not have",
-      "B15", "B15 is the sidecar wait of best_effort (spec action StorageReadsSidecarPage): no sidecar pool",
       "P1", "P1 is the pipelined version, which the implementation does not have");
 
   /** The knobs without a switch: what each changes in the spec, which the implementation lacks. */
   private static final Map<String, String> KNOBS = Map.ofEntries(
-      Map.entry("sidecar", "knob sidecar (spec action StorageReadsSidecarPage): the implementation has no sidecar pool"),
-      Map.entry("local_extra_pools", "knob local_extra_pools (a sidecar pool on some ranks only): the implementation"
-          + " has no sidecar pool"),
       Map.entry("pf_thread_dies", "knob pf_thread_dies (spec action PrefetchThreadDies): the implementation's"
           + " prefetch thread hands a raising storage query to its scheduler (it does not die silently), the"
           + " spec-shaped run takes the thread's pass on the scheduler's thread (a peer's S7 that never completes"
@@ -280,6 +276,10 @@ public final class JavaReplay {
       }
       if (!s.reads(r).isEmpty()) {
         out.add("schedule rank " + r + " page reads: " + String.join(" ", s.reads(r).stream()
+            .map(x -> "[" + (x.fails() ? "fails" : "lands") + " from step " + x.lands() + "]").toList()));
+      }
+      if (!s.sidecarReads(r).isEmpty()) {
+        out.add("schedule rank " + r + " sidecar page reads: " + String.join(" ", s.sidecarReads(r).stream()
             .map(x -> "[" + (x.fails() ? "fails" : "lands") + " from step " + x.lands() + "]").toList()));
       }
       if (!s.backups(r).isEmpty()) {

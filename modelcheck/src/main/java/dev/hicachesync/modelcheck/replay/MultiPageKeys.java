@@ -26,10 +26,12 @@ final class MultiPageKeys {
    * Why a schedule with storage and several pages per key cannot run: a prefetch that inserts part of a key (an
    * S7 hit of some of its pages, or a read that fails after some landed) is one node in the spec, a host node
    * and a computed child in the implementation. Reads go page by page on both sides ({@code StorageReadsPage}).
+   * None matters when no prefetch can insert before the trace's last step ({@link #insertsFrom}): the last RECV
+   * compared is before it, and the verdict is judged at that step.
    */
   static List<String> partialPrefetches(ModelConstants k, SpecSchedule s) {
     List<String> why = new ArrayList<>();
-    if (!k.storageOn() || k.pagesPerKey() == 1) {
+    if (!k.storageOn() || k.pagesPerKey() == 1 || insertsFrom(s) >= s.lastStep()) {
       return why;
     }
     for (int r = 0; r < s.ranks(); r++) {
@@ -46,5 +48,20 @@ final class MultiPageKeys {
       }
     }
     return why;
+  }
+
+  /**
+   * The first step at which S5 can insert prefetched pages: every rank must have read a page by then (S5 takes the
+   * MIN over the ranks), so the latest of the ranks' first successful reads; {@code Integer.MAX_VALUE} when some
+   * rank reads none.
+   */
+  static int insertsFrom(SpecSchedule s) {
+    int from = 0;
+    for (int r = 0; r < s.ranks(); r++) {
+      int first = s.reads(r).stream().filter(x -> !x.fails()).mapToInt(SpecSchedule.Read::lands).min()
+          .orElse(Integer.MAX_VALUE);
+      from = Math.max(from, first);
+    }
+    return from;
   }
 }

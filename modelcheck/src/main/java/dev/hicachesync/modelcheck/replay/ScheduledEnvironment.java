@@ -20,8 +20,10 @@ import java.util.Set;
  *       queued), and its S7 query finds the leading pages the spec's {@code PfStorageHitQuery} chose (the
  *       rank's view of the store, {@link ScriptedStore}); its outcome reaches the scheduler at once;
  *   <li>storage reads and backups land in the step the spec's {@code StorageReadsPage} and {@code
- *       StorageBackupCompletes} take them, and a read fails where the spec's fails;
- *   <li>the admission's rank-local batch-full condition is the spec's {@code BatchFills} "early" choice;
+ *       StorageBackupCompletes} take them, and a read fails where the spec's fails; so do the sidecar pool's
+ *       page reads, the spec's {@code StorageReadsSidecarPage};
+ *   <li>the admission's rank-local batch-full condition is the spec's {@code BatchFills} "early" choice, and the
+ *       domain's full running batch (the admission returns before its loop) its "busy" choice;
  *   <li>the rank's LRU clock is skewed from the step after the spec's {@code ClockSkews}, and its schedule
  *       policy takes the waiting queue newest first from the step after the spec's {@code OrderSkews};
  *   <li>a waiting request is aborted on a rank at the RECV after the spec's {@code AbortArrives} chose it there,
@@ -57,6 +59,7 @@ final class ScheduledEnvironment implements Timing.Factory {
     List<SpecSchedule.Copy> writes = known ? schedule.writes(rank) : List.of();
     List<SpecSchedule.Copy> loads = known ? schedule.loads(rank) : List.of();
     List<SpecSchedule.Read> reads = known ? schedule.reads(rank) : List.of();
+    List<SpecSchedule.Read> sidecarReads = known ? schedule.sidecarReads(rank) : List.of();
     List<Integer> backups = known ? schedule.backups(rank) : List.of();
     List<Integer> hits = known ? schedule.hits(rank) : List.of();
     int after = schedule.lastStep() + 2;
@@ -67,6 +70,8 @@ final class ScheduledEnvironment implements Timing.Factory {
       private int readsIssued;
       private int backupsIssued;
       private SpecSchedule.Read lastRead;
+      private int sidecarReadsIssued;
+      private SpecSchedule.Read lastSidecarRead;
 
       @Override
       public void beginStep(long s) {
@@ -92,6 +97,11 @@ final class ScheduledEnvironment implements Timing.Factory {
           lastRead = n < reads.size() ? reads.get(n) : null;
           return Math.max(0, (lastRead != null ? lastRead.lands() : after) - step);
         }
+        if (kind == TransferKind.SIDECAR_READ) {
+          int n = sidecarReadsIssued++;
+          lastSidecarRead = n < sidecarReads.size() ? sidecarReads.get(n) : null;
+          return Math.max(0, (lastSidecarRead != null ? lastSidecarRead.lands() : after) - step);
+        }
         if (kind == TransferKind.STORAGE_WRITE) {
           int n = backupsIssued++;
           return Math.max(1, (n < backups.size() ? backups.get(n) : after) - step);
@@ -102,6 +112,16 @@ final class ScheduledEnvironment implements Timing.Factory {
       @Override
       public boolean readFails() {
         return lastRead != null && lastRead.fails();
+      }
+
+      @Override
+      public boolean sidecarReadFails() {
+        return lastSidecarRead != null && lastSidecarRead.fails();
+      }
+
+      @Override
+      public boolean batchIsFull() {
+        return known && schedule.batchFull(rank, step).equals("busy");
       }
 
       @Override

@@ -85,7 +85,7 @@ public final class SpecSchedule {
     Set<String> driven = new java.util.HashSet<>(CompletedCall.stepActions()); // the steps' collectives
     driven.remove("AsyncCheckHicacheEvents"); // version pipelined (#39903) has no Java counterpart
     driven.addAll(Set.of(TraceState.INITIAL, "WriteEventCompletes", "LoadEventCompletes", "Terminated",
-        "PfStorageHitQuery", "StorageReadsPage", "StorageBackupCompletes", "BatchFills", "ClockSkews", "AbortArrives",
+        "PfStorageHitQuery", "StorageReadsPage", "StorageReadsSidecarPage", "StorageBackupCompletes", "BatchFills", "ClockSkews", "AbortArrives",
         "OrderSkews", "AbortRunningArrives",
         "SomeCollectiveCompletes", "PrefetchThreadQueries"));
     return Set.copyOf(driven);
@@ -99,6 +99,7 @@ public final class SpecSchedule {
   private final List<Map<Integer, Integer>> queries = new ArrayList<>();
   private final List<Map<Integer, Integer>> queued = new ArrayList<>();
   private final List<List<Read>> reads = new ArrayList<>();
+  private final List<List<Read>> sidecarReads = new ArrayList<>();
   private final List<List<Integer>> backups = new ArrayList<>();
   private final List<Map<Integer, String>> batchFull = new ArrayList<>();
   private final int[] skewedFrom;
@@ -124,6 +125,7 @@ public final class SpecSchedule {
       queries.add(new HashMap<>());
       queued.add(new HashMap<>());
       reads.add(new ArrayList<>());
+      sidecarReads.add(new ArrayList<>());
       backups.add(new ArrayList<>());
       batchFull.add(new HashMap<>());
       aborts.add(new HashMap<>());
@@ -206,6 +208,11 @@ public final class SpecSchedule {
   /** Rank {@code rank}'s page reads, in order. */
   public List<Read> reads(int rank) {
     return reads.get(rank);
+  }
+
+  /** Rank {@code rank}'s sidecar page reads (StorageReadsSidecarPage; fails: no success counted), in order. */
+  public List<Read> sidecarReads(int rank) {
+    return sidecarReads.get(rank);
   }
 
   /** The step from which rank {@code rank}'s n-th backup is acked, in order of completion (FIFO). */
@@ -304,6 +311,15 @@ public final class SpecSchedule {
         reads.get(r).add(new Read(step + 1, failed));
       }
     }
+    if (now.action().equals("StorageReadsSidecarPage")) {
+      List<TlaValue> a = elements(rank(before, "pf", r));
+      List<TlaValue> b = elements(rank(now, "pf", r));
+      for (int i = 0; i < Math.min(a.size(), b.size()); i++) {
+        if (!a.get(i).equals(b.get(i))) {
+          sidecarReads.get(r).add(new Read(step + 1, number(field(b.get(i), "ss")) == number(field(a.get(i), "ss"))));
+        }
+      }
+    }
     if (now.action().equals("StorageBackupCompletes")
         && elements(rank(now, "baq", r)).size() > elements(rank(before, "baq", r)).size()) {
       backups.get(r).add(step + 1);
@@ -328,10 +344,6 @@ public final class SpecSchedule {
       TlaValue bf = field(rank(now, "lenv", r), "bf");
       if (bf instanceof TlaValue.Str s && !s.value().equals("no") && !bf.equals(field(rank(before, "lenv", r), "bf"))) {
         batchFull.get(r).put(step, s.value());
-        if (s.value().equals("busy")) {
-          unmapped.add("BatchFills makes the whole domain's batch busy in step " + step
-              + " (admission returns before its loop on every rank): the implementation has no such switch");
-        }
       }
     }
   }

@@ -59,8 +59,6 @@ final class Vocabulary {
           + " F2/F3); the implementation is given its groups built",
       "sync point new_group", "HiCacheReplicas' start-up group creation (B16, B19); the implementation is given"
           + " its groups built",
-      "invariant SidecarCoverage", "the sidecar pool (B14) is modelled only: the implementation has no second"
-          + " per-page pool",
       "invariant PipeMatching", "HiCacheUnifiedPipeline's INV-1 face for send/recv between stages; the"
           + " implementation's stage channels check their messages themselves (collective.PipeChannel)",
       "invariant CompletionSyncJoinable", "HiCacheUnified's completion-sync thread liveness face of INV-1;"

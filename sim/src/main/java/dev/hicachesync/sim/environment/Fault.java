@@ -1,6 +1,7 @@
 package dev.hicachesync.sim.environment;
 
 import dev.hicachesync.controller.ControllerFaults;
+import dev.hicachesync.controller.SidecarFaults;
 import dev.hicachesync.sync.ProtocolVersion;
 import java.util.EnumSet;
 import java.util.Set;
@@ -96,6 +97,26 @@ public enum Fault {
    * pops the load ack; an admission can then evict the pages the load still writes ({@code HostSlotSafety}).
    */
   ABORT_UNLOCKS_LOAD,
+  /**
+   * Knob {@code sidecar} (a scenario, not a bug): every rank's KV pool has a sidecar pool, a second per-page pool
+   * a prefetch reads from storage beside its KV pages ({@code controller.SidecarPool}, as the indexer pool of a
+   * {@code DSATokenToKVPool}), with the fixed protocol (#31443, #27550). The versions before {@code unified}.
+   */
+  SIDECAR_POOL,
+  /**
+   * Knob {@code local_extra_pools}: {@link #SIDECAR_POOL} on every rank but rank 0, whose KV pool has no indexer
+   * pool; its S5 vector is one entry shorter than its peers' ({@code CollectiveMatching}).
+   */
+  LOCAL_EXTRA_POOLS,
+  /** B14 (#31443 before its fix), with {@link #SIDECAR_POOL}: S5 reduces the KV page count only ({@code SidecarCoverage}). */
+  SIDECAR_MIN_KV_ONLY,
+  /** B14sum, with {@link #SIDECAR_POOL}: S5 counts sidecar successes by sum, not by leading run ({@code SidecarCoverage}). */
+  SIDECAR_SUM_COUNT,
+  /**
+   * B15 (#27550 before its fix), with {@link #SIDECAR_POOL}: {@code best_effort} returns early, rank-local, on a
+   * rank whose sidecar read is pending, before S5's MIN, which its peers then wait in ({@code CollectiveMatching}).
+   */
+  SIDECAR_EARLY_RETURN,
 
   // ---- version unified (HiCacheUnified.tla, docs/explanation/unified.md): each bug TLC found, and where the bug is a
   // scenario that does not happen without it (a waiting timeout, a runtime attach, a raising backend), the
@@ -197,7 +218,28 @@ public enum Fault {
         throw new IllegalArgumentException("fault " + f.name().toLowerCase(java.util.Locale.ROOT)
             + " is a path of version unified only; got --version " + version);
       }
+      if (SIDECAR.contains(f) && version == ProtocolVersion.UNIFIED) {
+        throw new IllegalArgumentException("fault " + f.name().toLowerCase(java.util.Locale.ROOT)
+            + " needs the sidecar pool, which is modelled in the versions before unified; got --version unified");
+      }
     }
+  }
+
+  /** The faults that give ranks a sidecar pool (each of them implies {@link #SIDECAR_POOL}). */
+  private static final Set<Fault> SIDECAR = EnumSet.of(SIDECAR_POOL, LOCAL_EXTRA_POOLS, SIDECAR_MIN_KV_ONLY,
+      SIDECAR_SUM_COUNT, SIDECAR_EARLY_RETURN);
+
+  /**
+   * Returns the sidecar faults of rank {@code rank}, or null when it has no sidecar pool (none of the sidecar
+   * faults, or rank 0 with {@link #LOCAL_EXTRA_POOLS}).
+   */
+  public static SidecarFaults sidecarFaults(Set<Fault> faults, int rank) {
+    boolean pool = faults.stream().anyMatch(SIDECAR::contains);
+    if (!pool || rank == 0 && faults.contains(LOCAL_EXTRA_POOLS)) {
+      return null;
+    }
+    return new SidecarFaults(faults.contains(SIDECAR_MIN_KV_ONLY), faults.contains(SIDECAR_SUM_COUNT),
+        faults.contains(SIDECAR_EARLY_RETURN));
   }
 
   /** Returns the controller's part of {@code faults}. */

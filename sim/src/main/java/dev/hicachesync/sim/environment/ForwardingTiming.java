@@ -30,6 +30,16 @@ public abstract class ForwardingTiming implements Timing {
   }
 
   @Override
+  public boolean sidecarReadFails() {
+    return inner.sidecarReadFails();
+  }
+
+  @Override
+  public boolean batchIsFull() {
+    return inner.batchIsFull();
+  }
+
+  @Override
   public boolean localBatchFull() {
     return inner.localBatchFull();
   }

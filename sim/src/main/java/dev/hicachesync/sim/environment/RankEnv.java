@@ -78,7 +78,7 @@ public final class RankEnv implements ControllerEnv {
   public void background(TransferKind kind, int pages, Consumer<Boolean> work) {
     long latency = timing.backgroundTicks(kind, pages);
     boolean read = kind == TransferKind.STORAGE_READ && pages > 0;
-    boolean drawn = !read || !timing.readFails();
+    boolean drawn = kind == TransferKind.SIDECAR_READ ? !timing.sidecarReadFails() : !read || !timing.readFails();
     boolean ok = drawn && !(read && failNextRead);
     if (read) {
       failNextRead = false;
@@ -169,6 +169,11 @@ public final class RankEnv implements ControllerEnv {
   /** Whether the waiting request {@code rid} is aborted on this rank at this step ({@link Timing#abortsWaiting}). */
   public boolean abortsWaiting(String rid) {
     return timing.abortsWaiting(rid);
+  }
+
+  /** The running batch is full at this step's admission, on every rank of the domain ({@link Timing#batchIsFull}). */
+  public boolean batchIsFull() {
+    return timing.batchIsFull();
   }
 
   /** A rank-local "batch full" condition (B10's fault). */

@@ -55,6 +55,12 @@ public final class SeededTiming implements Timing {
     return failures.nextDouble() < readFailure;
   }
 
+  /** A sidecar page read fails as often as a KV read (drawn only on ranks with a sidecar pool). */
+  @Override
+  public boolean sidecarReadFails() {
+    return readFails();
+  }
+
   @Override
   public boolean localBatchFull() {
     return local.nextInt(3) == 0;

@@ -25,6 +25,25 @@ public interface Timing {
   /** Returns whether the storage read batch being issued fails. */
   boolean readFails();
 
+  /**
+   * Returns whether the sidecar page read being issued ({@code TransferKind.SIDECAR_READ}, a rank with a sidecar
+   * pool, {@link Fault#SIDECAR_POOL}) fails. Never by default; {@code check --replay} answers from the spec's
+   * {@code StorageReadsSidecarPage}.
+   */
+  default boolean sidecarReadFails() {
+    return false;
+  }
+
+  /**
+   * Returns whether the running batch is full at the current step's admission ({@code batch_is_full}, a fact of
+   * the replicated state, the same on every rank), so the admission returns before its loop: requests wait,
+   * prefetches go on. Never by default (the simulator's batch has room); {@code check --replay} answers from the
+   * spec's {@code BatchFills} "busy" choice.
+   */
+  default boolean batchIsFull() {
+    return false;
+  }
+
   /** Returns this rank's rank-local "batch full" condition for the current admission check (B10's fault). */
   boolean localBatchFull();
 
