@@ -1,6 +1,7 @@
 package dev.hicachesync.sim;
 
 import dev.hicachesync.sync.Invariant;
+import dev.hicachesync.sync.SyncPoint;
 import dev.hicachesync.topology.GroupKind;
 import dev.hicachesync.topology.Topology;
 import java.util.ArrayList;
@@ -15,20 +16,30 @@ import java.util.List;
  * {@code AckAgreement}, prefetch → {@code PrefetchAgreement}, alloc → {@code AllocAgreement}, tree →
  * {@code TreeAgreement}; a different sequence of points → {@code CollectiveMatching}. Root causes are
  * listed before their consequences (a different ack count is why the trees differ).
+ *
+ * <p>With PP &gt; 1 the stages are not in lockstep on their prefetch threads: a rank's S7 (over its stage's
+ * grid and the pp group) falls in whichever step its thread passes, so another stage's S7 of the same round
+ * may fall in another step. A member of a later stage is therefore compared with the reference without its
+ * S7 entries, and in full with its own stage's first rank (in lockstep with it); S7's matching across the
+ * stages is the collective's own, per group and round ({@code Rendezvous} fails a call whose site or shape
+ * differs from the round's), not the step it falls in.
  */
 final class DomainChecker {
   private final int[] ranks;
   private final RankRecorder[] recorders;
+  /** Each member's PP stage. */
+  private final int[] stages;
 
-  DomainChecker(int[] ranks, RankRecorder[] recorders) {
+  DomainChecker(Topology t, int[] ranks, RankRecorder[] recorders) {
     this.ranks = ranks;
     this.recorders = recorders;
+    this.stages = java.util.Arrays.stream(ranks).map(r -> t.coords(r).pp()).toArray();
   }
 
   /** Returns the first disagreement at {@code step}, or null; null too if a ring lost the step. */
   Divergence check(long step) {
-    long[] ref = recorders[0].entries(step);
-    if (ref == null) {
+    long[] all = recorders[0].entries(step);
+    if (all == null) {
       return null;
     }
     for (int m = 1; m < recorders.length; m++) {
@@ -36,21 +47,65 @@ final class DomainChecker {
       if (other == null) {
         continue;
       }
-      int n = Math.min(ref.length, other.length);
-      for (int i = 0; i < n; i += RankRecorder.WIDTH) {
-        List<Invariant> bad = violated(ref, other, i);
-        if (!bad.isEmpty()) {
-          return new Divergence(step, RankRecorder.label(ref[i]), bad, ranks[0], ranks[m],
-              entry(ref, i), entry(other, i));
+      long[] ref = all;
+      if (stages[m] != stages[0]) { // another stage: its stage leader in full, the reference without S7
+        int a = leader(m);
+        if (a != m) {
+          long[] lead = recorders[a].entries(step);
+          Divergence d = lead == null ? null : compare(step, a, lead, m, other);
+          if (d != null) {
+            return d;
+          }
         }
+        ref = withoutS7(all);
+        other = withoutS7(other);
       }
-      if (ref.length != other.length) {
-        int i = n;
-        long[] longer = ref.length > n ? ref : other;
-        return new Divergence(step, RankRecorder.label(longer[i]), List.of(Invariant.CollectiveMatching),
-            ranks[0], ranks[m], ref.length > n ? entry(ref, i) : "(no further lockstep point)",
-            other.length > n ? entry(other, i) : "(no further lockstep point)");
+      Divergence d = compare(step, 0, ref, m, other);
+      if (d != null) {
+        return d;
       }
+    }
+    return null;
+  }
+
+  /** The first member of member {@code m}'s stage. */
+  private int leader(int m) {
+    int a = 0;
+    while (stages[a] != stages[m]) {
+      a++;
+    }
+    return a;
+  }
+
+  /** {@code e} without its S7 entries (the prefetch thread's, not in lockstep across the stages). */
+  private static long[] withoutS7(long[] e) {
+    long[] out = new long[e.length];
+    int n = 0;
+    for (int i = 0; i < e.length; i += RankRecorder.WIDTH) {
+      if (e[i] != SyncPoint.S7.ordinal()) {
+        System.arraycopy(e, i, out, n, RankRecorder.WIDTH);
+        n += RankRecorder.WIDTH;
+      }
+    }
+    return java.util.Arrays.copyOf(out, n);
+  }
+
+  /** The first disagreement of member {@code m}'s entries with member {@code a}'s at {@code step}, or null. */
+  private Divergence compare(long step, int a, long[] ref, int m, long[] other) {
+    int n = Math.min(ref.length, other.length);
+    for (int i = 0; i < n; i += RankRecorder.WIDTH) {
+      List<Invariant> bad = violated(ref, other, i);
+      if (!bad.isEmpty()) {
+        return new Divergence(step, RankRecorder.label(ref[i]), bad, ranks[a], ranks[m],
+            entry(ref, i), entry(other, i));
+      }
+    }
+    if (ref.length != other.length) {
+      int i = n;
+      long[] longer = ref.length > n ? ref : other;
+      return new Divergence(step, RankRecorder.label(longer[i]), List.of(Invariant.CollectiveMatching),
+          ranks[a], ranks[m], ref.length > n ? entry(ref, i) : "(no further lockstep point)",
+          other.length > n ? entry(other, i) : "(no further lockstep point)");
     }
     return null;
   }
@@ -100,7 +155,7 @@ final class DomainChecker {
       for (int i = 0; i < ranks.length; i++) {
         members[i] = recorders[ranks[i]];
       }
-      DomainChecker checker = new DomainChecker(ranks, members);
+      DomainChecker checker = new DomainChecker(t, ranks, members);
       for (long s = Math.max(0, completed - 2); s < completed; s++) {
         Divergence d = checker.check(s);
         if (d != null) {

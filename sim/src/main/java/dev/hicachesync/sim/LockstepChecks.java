@@ -28,7 +28,7 @@ final class LockstepChecks {
         members[i] = recorders[ranks[i]];
       }
       domains.add(ranks);
-      checkers.add(new DomainChecker(ranks, members));
+      checkers.add(new DomainChecker(topology, ranks, members));
     }
     this.checkedFrom = new long[domains.size()];
   }

@@ -79,7 +79,8 @@ final class RankAssembly {
         ? new SyncGroups(attnTp, attnCp, sched, null, null, null)
         : new SyncGroups(fabric.group("pf_attn_tp", t.attnTpGroup(r), r),
             fabric.group("pf_attn_cp", t.attnCpGroup(r), r), fabric.group("pf_cp_tp", t.cpTpGroup(r), r),
-            t.pp() > 1 ? fabric.group("pf_pp", t.ppGroup(r), r) : null, null, null);
+            t.pp() > 1 ? PfQueryStageMask.wrap(cfg.faults(), c.pp(), fabric.group("pf_pp", t.ppGroup(r), r)) : null,
+            null, null);
     // Version unified's completion sync (#27010) on groups of its own, made after the prefetch ones
     // (GroupRegistry); the earlier versions have no such thread and make none.
     // Fault SHARED_COMPLETION_GROUPS (knob sync_shared_group): the completion sync on the scheduler's group objects.
@@ -152,7 +153,7 @@ final class RankAssembly {
       for (int i = 0; i < ranks.length; i++) {
         members[i] = recorders[ranks[i]];
       }
-      checker = new DomainChecker(ranks, members);
+      checker = new DomainChecker(t, ranks, members);
     }
     Workload.Factory wf = cfg.workload() != null ? cfg.workload() : SyntheticWorkload.factory(cfg.pageSize());
     boolean unifiedSpec = cfg.specShaped() != null && cfg.version() == ProtocolVersion.UNIFIED;

@@ -110,6 +110,11 @@ public final class CatalogueReplays {
     return known;
   }
 
+  /** The constants of {@code model}, a {@code HiCacheUnifiedPipeline} model, with its {@code Drain}. */
+  UnifiedPipelineReplay.Constants unifiedPipelineConstants(ModelEntry model) throws BadInputException {
+    return ModelConstants.readUnifiedPipeline(cfg(model), module(model), workspace.spec());
+  }
+
   Path cfg(ModelEntry model) {
     return workspace.models().resolve(model.cfg());
   }

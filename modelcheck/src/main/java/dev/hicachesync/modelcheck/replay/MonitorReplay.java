@@ -39,21 +39,40 @@ final class MonitorReplay {
   static final Map<String, String> BASE = Map.of("MCConsensusMonitor", UnifiedReplay.MODULE,
       "MCConsensusMonitorPipeline", "MCHiCacheUnifiedPipeline");
 
-  /** A base module's replay driver, run with a monitor watching the ranks. */
-  interface Driver {
-    /** Why the implementation cannot run a model of the base module with constants {@code k}. */
-    List<String> unreplayable(ModelConstants k);
+  /**
+   * A base module's replay driver, run with a monitor watching the ranks; {@code C} is what the driver reads of a
+   * model (its {@link ModelConstants}, and more where the module has more constants).
+   */
+  interface Driver<C> {
+    /** The constants of base model {@code m}. */
+    C read(CatalogueReplays replays, ModelEntry m) throws BadInputException;
+
+    /** The constants every driver has. */
+    ModelConstants k(C c);
+
+    /** Why the implementation cannot run a model of the base module with constants {@code c}. */
+    List<String> unreplayable(C c);
 
     /** The step of {@code trace}'s last state, as the driver counts steps (the implementation's steps). */
-    int lastStep(ErrorTrace trace, ModelConstants k);
+    int lastStep(ErrorTrace trace, C c);
 
     /** Replays {@code trace} on the implementation configured as {@code model}, {@code monitor} watching. */
-    ReplayReport run(String model, ModelConstants constants, String schedule, ErrorTrace trace, Verdict verdict,
+    ReplayReport run(String model, C constants, String schedule, ErrorTrace trace, Verdict verdict,
         List<String> invariants, ConsensusMonitor monitor);
   }
 
   /** The base modules with a driver the monitor can ride on. */
-  static final Map<String, Driver> DRIVERS = Map.of(UnifiedReplay.MODULE, new Driver() {
+  static final Map<String, Driver<?>> DRIVERS = Map.of(UnifiedReplay.MODULE, new Driver<ModelConstants>() {
+    @Override
+    public ModelConstants read(CatalogueReplays replays, ModelEntry m) throws BadInputException {
+      return replays.constants(m);
+    }
+
+    @Override
+    public ModelConstants k(ModelConstants c) {
+      return c;
+    }
+
     @Override
     public List<String> unreplayable(ModelConstants k) {
       return UnifiedReplay.unreplayable(k);
@@ -69,12 +88,10 @@ final class MonitorReplay {
         Verdict verdict, List<String> invariants, ConsensusMonitor monitor) {
       return UnifiedReplay.run(model, constants, schedule, trace, verdict, invariants, monitor);
     }
-  });
+  }, UnifiedPipelineReplay.MODULE, UnifiedPipelineReplay.MONITOR_DRIVER);
 
   /** Why the other base modules have none. */
-  static final Map<String, String> NO_DRIVER = Map.of("MCHiCacheUnifiedPipeline", "the monitor watches the run of"
-      + " its base model, and HiCacheUnifiedPipeline (unified, PP > 1) has no replay driver yet (the spec-shaped"
-      + " unified run has one stage), so there is no run of the base counterexample to watch");
+  static final Map<String, String> NO_DRIVER = Map.of();
 
   private MonitorReplay() {}
 
@@ -99,11 +116,18 @@ final class MonitorReplay {
     String baseModule = BASE.get(model.module());
     String spec = model.expectedVerdict() + " (the catalogue's verdict of " + model.name() + ")";
     boolean twin = model.expectedVerdict().kind() == Verdict.Kind.HOLDS;
-    Driver driver = DRIVERS.get(baseModule);
+    Driver<?> driver = DRIVERS.get(baseModule);
     if (driver == null) {
       return refused(model, model.name(), spec, NO_DRIVER.getOrDefault(baseModule, baseModule + " has no replay"
           + " driver for the monitor to ride on"));
     }
+    return replay(replays, catalogue, workspace, checker, model, baseModule, spec, twin, driver);
+  }
+
+  /** {@link #replay(CatalogueReplays, Catalogue, Workspace, ModelChecker, ModelEntry)} with the base's driver. */
+  private static <C> ReplayReport replay(CatalogueReplays replays, Catalogue catalogue, Workspace workspace,
+      ModelChecker checker, ModelEntry model, String baseModule, String spec, boolean twin, Driver<C> driver)
+      throws BadInputException, IOException, InterruptedException {
     ModelEntry bug = replays.scheduleOf(model);
     Optional<ModelEntry> base = baseOf(replays, catalogue, model, baseModule);
     Optional<ModelEntry> bugBase = baseOf(replays, catalogue, bug, baseModule);
@@ -111,8 +135,8 @@ final class MonitorReplay {
       return refused(model, bug.name(), spec, "no " + baseModule + " model has the constants and bug of "
           + (base.isEmpty() ? model : bug).cfg() + ": the monitor has no base run to watch");
     }
-    ModelConstants constants = replays.constants(base.get());
-    List<String> why = new ArrayList<>(driver.unreplayable(replays.constants(bugBase.get())));
+    C constants = driver.read(replays, base.get());
+    List<String> why = new ArrayList<>(driver.unreplayable(driver.read(replays, bugBase.get())));
     driver.unreplayable(constants).stream().filter(w -> !why.contains(w)).forEach(why::add);
     if (!why.isEmpty()) {
       return refused(model, bug.name(), spec, "its base model " + base.get().name() + " is not replayable: "
@@ -138,7 +162,8 @@ final class MonitorReplay {
     if (ownTrace && !twin) {
       spec = r.verdict() + " (TLC on " + bug.name() + ")";
     }
-    ConsensusMonitor monitor = new ConsensusMonitor(constants.cp() * constants.tp() * constants.pp());
+    ModelConstants k = driver.k(constants);
+    ConsensusMonitor monitor = new ConsensusMonitor(k.cp() * k.tp() * k.pp());
     // The base replay judges the run as a twin of the schedule's (clean or not): the monitor's verdict is ours.
     ReplayReport run = driver.run(base.get().name(), constants, schedule.name(),
         trace.get(), r.verdict(), CfgFile.read(replays.cfg(schedule)).invariants(), monitor);

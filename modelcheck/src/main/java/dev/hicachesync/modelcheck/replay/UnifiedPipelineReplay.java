@@ -2,8 +2,11 @@ package dev.hicachesync.modelcheck.replay;
 
 import dev.hicachesync.controller.PrefetchPolicy;
 import dev.hicachesync.controller.WritePolicy;
+import dev.hicachesync.modelcheck.BadInputException;
+import dev.hicachesync.modelcheck.ModelEntry;
 import dev.hicachesync.modelcheck.Verdict;
 import dev.hicachesync.modelcheck.trace.ErrorTrace;
+import dev.hicachesync.monitor.ConsensusMonitor;
 import dev.hicachesync.sim.Divergence;
 import dev.hicachesync.sim.SimConfig;
 import dev.hicachesync.sim.SimResult;
@@ -51,7 +54,7 @@ public final class UnifiedPipelineReplay {
 
   /** Knobs of the spec and the simulator's fault of the same code path. */
   private static final Map<String, Fault> KNOB_FAULTS = Map.of("pf_shared_group", Fault.SHARED_PREFETCH_GROUPS,
-      "sync_shared_group", Fault.SHARED_COMPLETION_GROUPS);
+      "sync_shared_group", Fault.SHARED_COMPLETION_GROUPS, "s7_stage_mask", Fault.S7_STAGE_MASK);
 
   /** Knobs that need no seam: a fix whose question the implementation cannot ask, or a timing the schedule sets. */
   private static final Set<String> NEUTRAL_KNOBS = Set.of("threads_sync", "s7_agreed_bound", "pad_pools");
@@ -66,16 +69,46 @@ public final class UnifiedPipelineReplay {
       "TKLOCAL", "bug TKLOCAL (a ticketed prefetch's completion MIN over its stage only, spec action SyncComplete):"
           + " the implementation has no prefetch ticket, and its completion sync always spans the pp group",
       "backup", "knob backup (each rank's backup thread acks an admitted request's node on its own clock, spec"
-          + " action BackupOk): the spec-shaped unified run is write_back with pools that never fill, so it writes"
-          + " nothing to storage and no backup exists for the schedule's BackupOk",
+          + " action BackupOk): the spec queues a backup at each admission (Admit's bk) for the backup thread to ack;"
+          + " the implementation starts a storage backup only when a device-to-host write's ack is popped (S1 of"
+          + " S123), and the spec-shaped unified run is write_back with pools that never fill, so it writes nothing"
+          + " to host or storage and no backup exists for the schedule's BackupOk (a seam needs a write-through"
+          + " unified run whose write acks the spec does not model)",
       "stage_extra_pools", "knob stage_extra_pools (stage 0's S123 vector has an entry for an extra host pool the"
           + " later stages lack, spec invariant PipeMatching): the implementation has one host pool per rank, so"
-          + " every stage's S123 vector has one length",
-      "s7_stage_mask", "knob s7_stage_mask (S7's payload a per-page hit mask as long as the stage's own matched"
-          + " key, spec action PfQuery): the implementation's S7 reduces one hit count on every stage, so its"
-          + " lengths cannot differ");
+          + " every stage's S123 vector has one length");
 
   private static final Duration TIMEOUT = Duration.ofSeconds(2);
+
+  /** This driver for a {@code ConsensusMonitorPipeline} model: its base model's replay with the monitor on. */
+  static final MonitorReplay.Driver<Constants> MONITOR_DRIVER = new MonitorReplay.Driver<>() {
+    @Override
+    public Constants read(CatalogueReplays replays, ModelEntry m) throws BadInputException {
+      return replays.unifiedPipelineConstants(m);
+    }
+
+    @Override
+    public ModelConstants k(Constants c) {
+      return c.k();
+    }
+
+    @Override
+    public List<String> unreplayable(Constants c) {
+      return UnifiedPipelineReplay.unreplayable(c);
+    }
+
+    @Override
+    public int lastStep(ErrorTrace trace, Constants c) {
+      ModelConstants k = c.k();
+      return UnifiedPipelineSchedule.of(trace, k.cp() * k.tp() * k.pp(), k.cp() * k.tp()).lastStep();
+    }
+
+    @Override
+    public ReplayReport run(String model, Constants c, String schedule, ErrorTrace trace, Verdict verdict,
+        List<String> invariants, ConsensusMonitor monitor) {
+      return UnifiedPipelineReplay.run(model, c, schedule, trace, verdict, invariants, monitor);
+    }
+  };
 
   private UnifiedPipelineReplay() {}
 
@@ -107,6 +140,11 @@ public final class UnifiedPipelineReplay {
    * spec-shaped unified run on the model's stages, its faults, the schedule's timing.
    */
   public static SimConfig simulation(Constants c, UnifiedPipelineSchedule s) {
+    return simulation(c, s, null);
+  }
+
+  /** {@link #simulation(Constants, UnifiedPipelineSchedule)} with {@code monitor} (or null) watching the ranks. */
+  static SimConfig simulation(Constants c, UnifiedPipelineSchedule s, ConsensusMonitor monitor) {
     ModelConstants k = c.k();
     Set<Fault> faults = EnumSet.noneOf(Fault.class);
     if (k.bugs().contains("NOWAIT")) {
@@ -116,6 +154,9 @@ public final class UnifiedPipelineReplay {
       faults.add(Fault.PP_DRAIN_STAGE_LOCAL);
     }
     k.knobs().stream().filter(KNOB_FAULTS::containsKey).forEach(x -> faults.add(KNOB_FAULTS.get(x)));
+    if (k.knobs().contains("s7_agreed_bound")) { // #39267's fix: the hit bound agreed first, every mask one size
+      faults.remove(Fault.S7_STAGE_MASK);
+    }
     int n = k.requests().size();
     return SimConfig.builder()
         .topology(Topology.of(1, k.cp(), k.tp(), k.pp()))
@@ -132,6 +173,7 @@ public final class UnifiedPipelineReplay {
         .collectiveTimeout(TIMEOUT)
         .steps(s.lastStep() + 5L * n + 4)
         .seed(0)
+        .consensusMonitor(monitor)
         .build();
   }
 
@@ -141,6 +183,12 @@ public final class UnifiedPipelineReplay {
    */
   public static ReplayReport run(String model, Constants c, String schedule, ErrorTrace trace, Verdict verdict,
       List<String> invariants) {
+    return run(model, c, schedule, trace, verdict, invariants, null);
+  }
+
+  /** {@link #run(String, Constants, String, ErrorTrace, Verdict, List)} with {@code monitor} (or null) watching. */
+  static ReplayReport run(String model, Constants c, String schedule, ErrorTrace trace, Verdict verdict,
+      List<String> invariants, ConsensusMonitor monitor) {
     boolean twin = !model.equals(schedule);
     ModelConstants k = c.k();
     UnifiedPipelineSchedule s = UnifiedPipelineSchedule.of(trace, k.cp() * k.tp() * k.pp(), k.cp() * k.tp());
@@ -156,14 +204,17 @@ public final class UnifiedPipelineReplay {
         + " stage_local, fault pp_drain_stage_local)" : "drain: every later stage drains stage 0's forwarded S123"
         + " counts " + (k.bugs().contains("NOWAIT") ? "cut to what it has queued (get_nowait, NOWAIT)"
             : "once its own threads have queued them (fixed)"));
+    s.roundsAcrossSteps().forEach(x -> lines.add(x + " (stages not in lockstep: the pp group's collective matches"
+        + " S7 by round, the domain checker compares the other stage without it)"));
     SimResult r;
     try {
-      r = new Simulator(simulation(c, s)).run();
+      r = new Simulator(simulation(c, s, monitor)).run();
     } catch (IllegalStateException e) { // a rank crashed: the implementation departs from the spec's schedule
       return new ReplayReport(model, schedule, ReplayReport.Outcome.PART_WAYS, specSide, "crashed", lines,
           JavaReplay.IMPL_WRONG + "it crashed: " + e.getMessage().lines().findFirst().orElse(""));
     }
     Divergence d = r.divergence();
+    MonitorReplay.hangSeen(monitor, d);
     String implSide = d != null ? JavaReplay.describe(d) : "no violation (" + r.stepsCompleted() + " steps)";
     int step = s.lastStep();
     if (d != null) {
@@ -172,19 +223,23 @@ public final class UnifiedPipelineReplay {
         step++;
         lines.add("compared: the trees the spec logs at the end of step " + s.lastStep() + " are first compared by"
             + " the implementation at step " + step + "'s S123 (its digest conjunct), before that step changes them");
+      } else if (s7OfTheStepAfter(d, step, s)) {
+        step++;
+        lines.add("compared: the S7 calls the spec posts after step " + s.lastStep() + "'s RECV, outside its event"
+            + " check, are the implementation's prefetch passes at the start of step " + step + ", where they meet");
       }
     }
-    ReplayReport judged = JavaReplay.judge(model, schedule, specSide, implSide, lines, twin, verdict, d, step,
-        invariants);
-    List<String> across = s.roundsAcrossSteps();
-    if (judged.outcome() == ReplayReport.Outcome.PART_WAYS && d != null
-        && d.invariant() == dev.hicachesync.sync.Invariant.CollectiveMatching && d.rankB() >= 0 && !across.isEmpty()) {
-      return new ReplayReport(model, schedule, judged.outcome(), specSide, implSide, lines, judged.detail()
-          + ": its domain checker's, which compares each step's sequence of lockstep points across the stages,"
-          + " while this schedule's S7 over the pp group (the calls matched) falls in different steps of the"
-          + " stages (" + String.join("; ", across) + "), as the spec's stages, not in lockstep, allow");
-    }
-    return judged;
+    return JavaReplay.judge(model, schedule, specSide, implSide, lines, twin, verdict, d, step, invariants);
+  }
+
+  /**
+   * Whether {@code d} is a prefetch thread's collective failing at the start of step {@code step + 1}, where the
+   * schedule places S7 queries the spec posts after step {@code step}'s admission (the thread's next pass: nothing
+   * of the scheduler's runs in between).
+   */
+  static boolean s7OfTheStepAfter(Divergence d, int step, UnifiedPipelineSchedule s) {
+    return d.step() == step + 1 && d.invariant() == dev.hicachesync.sync.Invariant.CollectiveMatching
+        && d.point().contains("prefetch thread") && s.queriesAtStartOf(step + 1);
   }
 
   /**

@@ -164,6 +164,11 @@ public final class UnifiedPipelineSchedule {
     return n < d.size() ? d.get(n) : -1;
   }
 
+  /** Whether some rank's prefetch thread queries (posts S7) at the start of step {@code step}. */
+  boolean queriesAtStartOf(int step) {
+    return passes.stream().anyMatch(p -> p.contains(new Place(step, false)));
+  }
+
   /** The step of the trace's last state: stage 0's RECVs completed, minus one. */
   public int lastStep() {
     return lastStep;

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.hicachesync.modelcheck.Workspace;
 import java.nio.file.Files;
+import java.util.List;
 import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
@@ -78,6 +79,53 @@ class UnifiedPipelineReplayTest {
     assertTrue(bug.impl().startsWith("CollectiveMatching at step 0"), bug.impl());
     assertTrue(bug.steps().stream().anyMatch(l -> l.startsWith("implementation: ") && l.contains("at S123")
         && l.contains("at S7") && !l.contains("timeout")), "the two calls met on one group: " + bug.steps());
+  }
+
+  /**
+   * Drain stage_local (each stage drains by its own MIN): stage 1's prefetch thread passes S7 in step 0, stage
+   * 0's in step 1 (round 1 of the pp group in two steps, which stages not in lockstep allow); the domain checker
+   * matches S7 across the stages by round, not by step, and finds the spec's TreeAgreement at step 0 (the
+   * mutant that compares S7 by step reports CollectiveMatching there instead).
+   */
+  @Test
+  void aStageLocalDrainPartsTheTreesWhileTheStagesS7FallInDifferentSteps() throws Exception {
+    for (String model : List.of("unipp_stage_local_drain", "unipp_linker_stage_local")) {
+      ReplayReport bug = replays.replay(model);
+      assertEquals(ReplayReport.Outcome.SAME_VIOLATION, bug.outcome(), bug.render());
+      assertTrue(bug.spec().startsWith("violates TreeAgreement") && bug.spec().endsWith("step 0"), bug.spec());
+      assertTrue(bug.impl().contains("TreeAgreement at step 0") && !bug.impl().contains("CollectiveMatching"),
+          bug.impl());
+      assertTrue(bug.steps().stream().anyMatch(l -> l.startsWith("S7 round 1: step 1 on rank 0, step 0 on rank 1")),
+          bug.steps().toString());
+    }
+  }
+
+  /**
+   * ConsensusMonitorPipeline over this driver: the monitor watches the NOWAIT schedule's run and raises the spec's
+   * NoConsensusAlarm at its step (stage 0's check_prefetch_progress True, stage 1's False); the blocking drain on
+   * the same schedule raises nothing.
+   */
+  @Test
+  void theMonitorRidesOnThePipelineReplayAndAlarmsAtTheSpecsStep() throws Exception {
+    ReplayReport bug = replays.replay("monitor_unipp_forwarded_nowait");
+    assertEquals(ReplayReport.Outcome.SAME_VIOLATION, bug.outcome(), bug.render());
+    assertTrue(bug.impl().startsWith("NoConsensusAlarm at step 1"), bug.impl());
+    ReplayReport twin = replays.replay("monitor_unipp_forwarded_blocking");
+    assertEquals(ReplayReport.Outcome.CLEAN, twin.outcome(), twin.render());
+  }
+
+  /**
+   * Knob s7_stage_mask (fault s7_stage_mask, seam PfQueryStageMask): stage 0's S7 mask one element longer than
+   * stage 1's on the pp group; the spec's queries after step 0's RECV are the threads' passes at the start of
+   * step 1, where the collective's size check fails (CollectiveMatching).
+   */
+  @Test
+  void aStageLongerS7MaskBreaksThePpGroupsCall() throws Exception {
+    ReplayReport bug = replays.replay("unipp_s7_stage_mask");
+    assertEquals(ReplayReport.Outcome.SAME_VIOLATION, bug.outcome(), bug.render());
+    assertTrue(bug.impl().startsWith("CollectiveMatching at step 1"), bug.impl());
+    assertTrue(bug.steps().stream().anyMatch(l -> l.contains("at S7 len 2") && l.contains("at S7 len 1")),
+        bug.steps().toString());
   }
 
   @Test

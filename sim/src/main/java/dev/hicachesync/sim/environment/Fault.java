@@ -199,7 +199,14 @@ public enum Fault {
    * own stage's grid ({@code drain_storage_control_queues} with {@code _all_reduce_attn_groups} @db570fe6), so
    * each stage drains its own storage queues by its own MIN.
    */
-  PP_DRAIN_STAGE_LOCAL;
+  PP_DRAIN_STAGE_LOCAL,
+  /**
+   * Knob {@code s7_stage_mask} ({@code unipp_s7_stage_mask}, #39267 open; HiCacheUnifiedPipeline.tla's PfQuery):
+   * S7's payload is a per-page hit mask as long as the stage's own prefetch key, so stage 0, whose matched key
+   * is one page longer here, posts one element more on the pp-spanning group than the later stages ({@code
+   * CollectiveMatching}: the collective's size check).
+   */
+  S7_STAGE_MASK;
 
   /** Ticks (the bug) or steps (the fix) a request may wait before the waiting-queue timeout aborts it. */
   public static final long WAITING_TIMEOUT = 6;
@@ -271,7 +278,7 @@ public enum Fault {
   /** Refuses a PP fault (a drain, the stage-local sync, a later stage's pool) without pipeline stages (one line): it needs a later stage. */
   public static void checkStages(Set<Fault> faults, int pp) {
     for (Fault f : EnumSet.of(PP_DRAIN_NOWAIT, PP_DRAIN_BLOCKING, PP_DRAIN_STAGE_LOCAL, PP_STAGE_LOCAL_SYNC,
-        LARGER_DEVICE_POOL_ON_LATER_STAGES, PP_WORLD_ALLREDUCE)) {
+        LARGER_DEVICE_POOL_ON_LATER_STAGES, PP_WORLD_ALLREDUCE, S7_STAGE_MASK)) {
       if (faults.contains(f) && pp < 2) {
         throw new IllegalArgumentException("fault " + f.name().toLowerCase(java.util.Locale.ROOT)
             + " needs pipeline stages (--pp 2 or more); got pp " + pp);
