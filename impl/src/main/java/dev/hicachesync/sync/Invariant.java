@@ -22,5 +22,10 @@ public enum Invariant {
    */
   HostSlotSafety,
   /** INV-8: the ranks that write a storage key are the ranks that will read it (every CP shard is written). */
-  StorageShardCoverage
+  StorageShardCoverage,
+  /**
+   * {@code unified}'s runtime attach: at a step boundary no rank's controller is half attached (attached, its
+   * threads and groups up, while {@code enable_storage} is off after a failed attach that was not rolled back).
+   */
+  AttachStateConsistent
 }
