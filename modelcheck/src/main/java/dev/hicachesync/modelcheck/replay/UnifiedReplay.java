@@ -39,8 +39,12 @@ import java.util.Set;
  * B10} = fault {@code early_admission_exit}), the PD decode load-backs' GPU events ({@code EnvLoadDone(r)}; Knob
  * {@code pd_decode} = fault {@code pd_decode_restore}: each prompt is on the rank's host tier when it arrives, so
  * each admission loads it back; Bug {@code PDLB} = fault {@code pd_decode_load_readiness}); the group knobs and {@code io_term} are the simulator's faults of
- * the same path. A switch or action with no seam (the step-by-step attach, buffer-only
- * write staging, backups, a raising query, a prefetch timeout on one rank's clock) makes the model not
+ * the same path. The runtime attach step by step (Knob {@code attach_steps}: {@code SchedAttach},
+ * {@code GroupsComplete}, {@code SchedAttachRest}, {@code AttachOkComplete}) is the controller's {@code
+ * attachStorageBackend} with the faults of its bugs and knobs ({@code ATT_EARLY}, {@code ROLLBACK_PARTIAL},
+ * {@code attach_register_v2}, {@code attach_retry}); the ranks whose backend fails are those failing at their
+ * first {@code SchedAttach}. A switch or action with no seam (buffer-only write staging, backups, a raising
+ * query, a prefetch timeout on one rank's clock) or a property with no implementation check makes the model not
  * replayable, by name.
  * A deadlock of the spec is the implementation's {@code CollectiveMatching} (a rank that skips a collective
  * fails it by mismatch or the fabric's timeout).
@@ -71,7 +75,10 @@ public final class UnifiedReplay {
       "STAGE_LOCAL", "STAGE_LOCAL (a write's staging page freed on the backup thread, spec action BackupOk) has no"
           + " switch in the implementation",
       "PFDIE", "PFDIE (the prefetch thread dies on a raising query, spec action PfRaise) has no switch in the"
-          + " implementation, whose storage query cannot raise");
+          + " implementation, whose storage query cannot raise; and the model's verdict, RequestsProgress, is a"
+          + " liveness property (the peer's prefetch thread waits in S7 for ever, its request never admitted) that"
+          + " the implementation has no check for: with such a switch the peer's S7 would end at the fabric's"
+          + " timeout, a CollectiveMatching the spec does not report");
 
   /** Why each other knob has no seam here: the spec's actions it adds and what the implementation lacks. */
   private static final Map<String, String> KNOB_NO_SEAM = Map.of(
