@@ -119,6 +119,22 @@ public final class CacheController {
   }
 
   /**
+   * {@code unified}: the runtime attach step by step, as {@code attach_storage_backend} runs it ({@link
+   * StorageAttachSteps}: backend creation, the group creation collective GROUPS, the rest, the outcome);
+   * {@code backendOk} is this rank's backend initialisation this time. Returns whether the attach request is
+   * handled (false: a failure a retry may follow). Scheduler thread; a fault scenario's seam, as {@link
+   * #attachStorage}.
+   */
+  public boolean attachStorageBackend(boolean backendOk, StorageAttachSteps how) {
+    return steps.attachStorageBackend(backendOk, how);
+  }
+
+  /** {@code unified}: whether a failed attach left the controller half attached (HiCacheUnified.tla env.half). */
+  public boolean halfAttached() {
+    return steps.halfAttached();
+  }
+
+  /**
    * {@code unified} with {@code --hicache-host-memory-mode buffer_only} (#34798, HiCacheUnified.tla Knob
    * {@code buffer_only}): a storage hit whose host slots cannot be allocated at the hit drain is parked and
    * retried first at every later hit drain, instead of revoked. Only the park-and-retry of the hit drain:

@@ -56,6 +56,16 @@ interface ProtocolSteps {
   /** {@code unified}: a runtime attach of the storage backend; no-op in the other versions. */
   default void attachStorage(boolean localOk, boolean agree) {}
 
+  /** {@code unified}: the runtime attach step by step; whether it is handled (true in the other versions). */
+  default boolean attachStorageBackend(boolean backendOk, StorageAttachSteps how) {
+    return true;
+  }
+
+  /** {@code unified}: whether the controller is half attached after a failed attach; false elsewhere. */
+  default boolean halfAttached() {
+    return false;
+  }
+
   /** {@code unified}, buffer-only host memory: park storage hits the pool cannot serve; no-op elsewhere. */
   default void parkStorageHits() {}
 }

@@ -20,6 +20,7 @@ final class UnifiedSteps implements ProtocolSteps {
   private final UnifiedEventCheck events;
   private final UnifiedPrefetchProgress progress;
   private final UnifiedReleaseAborted abort;
+  private final UnifiedAttachStorageBackend attach;
 
   UnifiedSteps(RankState s) {
     this.s = s;
@@ -29,6 +30,7 @@ final class UnifiedSteps implements ProtocolSteps {
     this.events = new UnifiedEventCheck(s, unified, settle, new UnifiedReads(s));
     this.progress = new UnifiedPrefetchProgress(s, settle);
     this.abort = new UnifiedReleaseAborted(s, settle);
+    this.attach = new UnifiedAttachStorageBackend(s);
   }
 
   @Override
@@ -122,6 +124,16 @@ final class UnifiedSteps implements ProtocolSteps {
       s.after(SyncPoint.ATTACH);
     }
     s.storage().enable(ok);
+  }
+
+  @Override
+  public boolean attachStorageBackend(boolean backendOk, StorageAttachSteps how) {
+    return attach.run(backendOk, how);
+  }
+
+  @Override
+  public boolean halfAttached() {
+    return attach.halfAttached();
   }
 
   @Override

@@ -27,5 +27,10 @@ public enum Invariant {
    * Every host page a prefetch inserted has its sidecar page read on that rank (ranks with a sidecar pool only,
    * {@code controller.SidecarPool}): else the page is paired with stale sidecar data (#31443).
    */
-  SidecarCoverage
+  SidecarCoverage,
+  /**
+   * {@code unified}'s runtime attach: at a step boundary no rank's controller is half attached (attached, its
+   * threads and groups up, while {@code enable_storage} is off after a failed attach that was not rolled back).
+   */
+  AttachStateConsistent
 }

@@ -44,5 +44,12 @@ public enum SyncPoint {
    * Runtime storage attach ({@code unified}, the fix of F1 in docs/explanation/findings/F1-attach-outcome-per-rank.md): the ranks' attach outcomes,
    * MIN over G, before {@code enable_storage} flips; no such collective in SGLang @db570fe6.
    */
-  ATTACH
+  ATTACH,
+  /**
+   * Runtime storage attach step by step ({@code unified}): {@code _create_prefetch_sync_groups}'s group
+   * creation, {@code create_custom_parallel_group}'s {@code all_gather_object} over the world before
+   * {@code new_group}, a collective every rank must join; scheduler thread, no payload. Reduced over G, which
+   * is the world with one data-parallel replica and one stage (the only shape that runs it).
+   */
+  GROUPS
 }

@@ -48,6 +48,7 @@ final class RankEngine {
   private final boolean lruClockSkew;
   /** The waiting-queue timeout of a {@code unified} fault scenario, or null. */
   private final WaitingTimeout waitingTimeout;
+  private final RuntimeAttach attach;
   private final ArrayDeque<Request> waiting = new ArrayDeque<>();
   private final List<Running> running = new ArrayList<>();
   private volatile String where = "start";
@@ -86,6 +87,7 @@ final class RankEngine {
     this.earlyExit = cfg.faults().contains(Fault.EARLY_ADMISSION_EXIT);
     this.lruClockSkew = cfg.faults().contains(Fault.LOCAL_LRU_CLOCK);
     this.waitingTimeout = WaitingTimeout.of(cfg.faults());
+    this.attach = new RuntimeAttach(rank, cfg, controller);
     this.log = log;
     this.intake = new WorkloadIntake(this, cfg.steps(), recv);
     this.consensus = ConsensusTap.of(cfg.consensusMonitor(), rank);
@@ -124,16 +126,7 @@ final class RankEngine {
           if (arrivals == null) {
             return false;
           }
-          // A spec-shaped run handles the attach at its first RECV, as HiCacheUnified.tla's RecvComplete does.
-          long attachStep = cfg.specShaped() != null ? 0 : Fault.ATTACH_STEP;
-          if (s == attachStep && Fault.runtimeAttach(cfg.faults())) {
-            // The runtime attach request every rank handles at this step (unified, F1): the odd ranks' backends
-            // fail to initialise (a spec-shaped run: the ranks it names), or (ATTACH_ALL_OK) none does. Through the
-            // controller: the API has no attach call (a fault scenario's seam).
-            boolean ok = cfg.faults().contains(Fault.ATTACH_ALL_OK)
-                || (cfg.specShaped() != null ? cfg.specShaped().attachSucceedsOn(rank) : rank % 2 == 0);
-            controller.attachStorage(ok, cfg.faults().contains(Fault.ATTACH_AGREED));
-          }
+          attach.atRecv(s);
         }
         case EVENTS -> {
           if (env.prefetchPassBeforeEvents()) { // the storage thread scheduled mid-step (a replay's choice)
@@ -160,6 +153,7 @@ final class RankEngine {
     if (cfg.fullDigestEvery() > 0 && s % cfg.fullDigestEvery() == cfg.fullDigestEvery() - 1) {
       recorder.fullDigest(controller.view().tree().digest().hash());
     }
+    attach.atStepEnd(s);
     recorder.endStep();
     stats.stepRan(s);
     return true;

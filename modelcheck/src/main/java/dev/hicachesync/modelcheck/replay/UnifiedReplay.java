@@ -39,8 +39,12 @@ import java.util.Set;
  * B10} = fault {@code early_admission_exit}), the PD decode load-backs' GPU events ({@code EnvLoadDone(r)}; Knob
  * {@code pd_decode} = fault {@code pd_decode_restore}: each prompt is on the rank's host tier when it arrives, so
  * each admission loads it back; Bug {@code PDLB} = fault {@code pd_decode_load_readiness}); the group knobs and {@code io_term} are the simulator's faults of
- * the same path. A switch or action with no seam (the step-by-step attach, buffer-only
- * write staging, backups, a raising query, a prefetch timeout on one rank's clock) makes the model not
+ * the same path. The runtime attach step by step (Knob {@code attach_steps}: {@code SchedAttach},
+ * {@code GroupsComplete}, {@code SchedAttachRest}, {@code AttachOkComplete}) is the controller's {@code
+ * attachStorageBackend} with the faults of its bugs and knobs ({@code ATT_EARLY}, {@code ROLLBACK_PARTIAL},
+ * {@code attach_register_v2}, {@code attach_retry}); the ranks whose backend fails are those failing at their
+ * first {@code SchedAttach}. A switch or action with no seam (buffer-only write staging, backups, a raising
+ * query, a prefetch timeout on one rank's clock) or a property with no implementation check makes the model not
  * replayable, by name.
  * A deadlock of the spec is the implementation's {@code CollectiveMatching} (a rank that skips a collective
  * fails it by mismatch or the fabric's timeout).
@@ -51,7 +55,8 @@ public final class UnifiedReplay {
   public static final String MODULE = "MCHiCacheUnified";
 
   /** Bug switches the schedule drives: each is the environment's choice on the same code path. */
-  private static final Set<String> SCHEDULED_BUGS = Set.of("ATT", "WTO", "B10", "PDLB");
+  private static final Set<String> SCHEDULED_BUGS = Set.of("ATT", "WTO", "B10", "PDLB", "ATT_EARLY",
+      "ROLLBACK_PARTIAL");
 
   /** Knobs the schedule drives (their environment actions have seams, {@link UnifiedEnvironment}). */
   private static final Set<String> SCHEDULED_KNOBS = Set.of("attach", "wait_timeout", "batch_full",
@@ -59,7 +64,9 @@ public final class UnifiedReplay {
 
   /** Knobs of the spec and the simulator's fault of the same code path. */
   private static final Map<String, Fault> KNOB_FAULTS = Map.of("pf_shared_group", Fault.SHARED_PREFETCH_GROUPS,
-      "io_term", Fault.LOCAL_TERMINATE, "sync_shared_group", Fault.SHARED_COMPLETION_GROUPS);
+      "io_term", Fault.LOCAL_TERMINATE, "sync_shared_group", Fault.SHARED_COMPLETION_GROUPS,
+      "attach_steps", Fault.ATTACH_STEPS, "attach_register_v2", Fault.ATTACH_REGISTER_V2_RAISES,
+      "attach_retry", Fault.ATTACH_RETRY);
 
   /** Why each other bug switch has no seam here: the implementation's path or switch it lacks. */
   private static final Map<String, String> NO_SEAM = Map.of(
@@ -67,12 +74,11 @@ public final class UnifiedReplay {
           + " unified run (write_back, nothing written) never starts",
       "STAGE_LOCAL", "STAGE_LOCAL (a write's staging page freed on the backup thread, spec action BackupOk) has no"
           + " switch in the implementation",
-      "ATT_EARLY", "ATT_EARLY (a failed backend skips the attach's group creation, spec action SchedAttach) has no"
-          + " switch in the implementation, whose attach is one call",
-      "ROLLBACK_PARTIAL", "ROLLBACK_PARTIAL (only the ranks whose attach succeeded roll back, spec action"
-          + " SchedAttachRest) has no switch in the implementation, which has no attach rollback",
       "PFDIE", "PFDIE (the prefetch thread dies on a raising query, spec action PfRaise) has no switch in the"
-          + " implementation, whose storage query cannot raise");
+          + " implementation, whose storage query cannot raise; and the model's verdict, RequestsProgress, is a"
+          + " liveness property (the peer's prefetch thread waits in S7 for ever, its request never admitted) that"
+          + " the implementation has no check for: with such a switch the peer's S7 would end at the fabric's"
+          + " timeout, a CollectiveMatching the spec does not report");
 
   /** Why each other knob has no seam here: the spec's actions it adds and what the implementation lacks. */
   private static final Map<String, String> KNOB_NO_SEAM = Map.of(
@@ -81,15 +87,16 @@ public final class UnifiedReplay {
           + " spec-shaped unified run writes nothing, so no backup exists for the schedule's BackupOk",
       "backup_raise", "knob backup_raise (spec actions BackupOk, BackupRaise): the spec-shaped unified run is"
           + " write_back and writes nothing, so no backup exists for the schedule",
-      "attach_steps", "knob attach_steps (spec actions SchedAttach, GroupsComplete, SchedAttachRest,"
-          + " AttachOkComplete): the implementation's runtime attach is one call at RECV, with no group creation"
-          + " collective and no later steps to schedule",
-      "attach_register_v2", "knob attach_register_v2 (a raise after the attach returned, env.half): the"
-          + " implementation's attach has no register_mem_host_pool_v2 step",
-      "attach_retry", "knob attach_retry: the implementation's attach is not retried after a failure",
       "pf_raise", "knob pf_raise (spec action PfRaise): the implementation's prefetch thread has no seam that"
           + " makes its storage query raise, and PrefetchThreadNeverStuck (a liveness property) has no"
           + " implementation check to compare with");
+
+  /** Properties of the spec's attach section the implementation has no check for, and why. */
+  private static final Map<String, String> NO_CHECK = Map.of(
+      "AttachEventuallySucceeds", "the counterexample breaks AttachEventuallySucceeds, a liveness property (a"
+          + " retried attach that never succeeds: a lasso), which the implementation has no check for (a finite"
+          + " run cannot tell never from later); the same schedule's safety part, the half-attached controller,"
+          + " is unified_attach_half_attached's replay");
 
   private static final Duration TIMEOUT = Duration.ofSeconds(2);
 
@@ -138,6 +145,9 @@ public final class UnifiedReplay {
     String specSide = verdict + " at state " + trace.length() + ", step " + s.lastStep();
     List<String> why = unreplayable(constants);
     s.undriven().forEach(a -> why.add("action " + a + " has no seam in the unified replay"));
+    if (verdict.property() != null && NO_CHECK.containsKey(verdict.property())) {
+      why.add(NO_CHECK.get(verdict.property()));
+    }
     why.addAll(s.unmapped());
     if (!why.isEmpty()) {
       return new ReplayReport(model, schedule, ReplayReport.Outcome.NOT_REPLAYABLE, specSide, "not run", List.of(),
@@ -152,6 +162,12 @@ public final class UnifiedReplay {
       }
     }
     constants.knobs().stream().filter(KNOB_FAULTS::containsKey).forEach(k -> faults.add(KNOB_FAULTS.get(k)));
+    if (constants.bugs().contains("ATT_EARLY")) {
+      faults.add(Fault.ATTACH_FAILS_BEFORE_GROUPS);
+    }
+    if (constants.bugs().contains("ROLLBACK_PARTIAL")) {
+      faults.add(Fault.ATTACH_PARTIAL_ROLLBACK);
+    }
     if (constants.bugs().contains("B10")) {
       faults.add(Fault.EARLY_ADMISSION_EXIT);
     }
@@ -182,7 +198,8 @@ public final class UnifiedReplay {
         .build();
     List<String> lines = new ArrayList<>();
     if (attach) {
-      lines.add("schedule: the runtime attach at step 0 fails on rank(s) " + s.attachFails()
+      lines.add("schedule: the runtime attach" + (faults.contains(Fault.ATTACH_STEPS) ? " (step by step)" : "")
+          + " at step 0 fails on rank(s) " + s.attachFails()
           + (s.attachFails().isEmpty() ? " (none)" : "") + "; each rank keeps " + (faults.contains(Fault.ATTACH_AGREED)
               ? "the agreed outcome (fixed)" : "its own outcome (ATT)"));
     }

@@ -52,7 +52,8 @@ final class UnifiedSchedule {
   /** Actions whose choices this schedule maps (the scheduler's and the collectives' need no seam). */
   static final Set<String> DRIVEN = Set.of(TraceState.INITIAL, "SchedRecv", "RecvComplete", "SchedAbortCheck",
       "SchedEvents", "EventsComplete", "SchedPdLoad", "SchedAdmit", "S4Complete", "EnvAttachFails", "EnvClock",
-      "PfQuery", "S7Complete", "PfPutHit", "EnvBatchFull", "PfRead", "SyncComplete", "PutAck", "EnvLoadDone");
+      "PfQuery", "S7Complete", "PfPutHit", "EnvBatchFull", "PfRead", "SyncComplete", "PutAck", "EnvLoadDone",
+      "SchedAttach", "GroupsComplete", "SchedAttachRest", "AttachOkComplete");
 
   /**
    * One storage read of a rank (PfRead): the step it lands in, whether before that step's admission (the
@@ -63,6 +64,8 @@ final class UnifiedSchedule {
 
   private final int ranks;
   private final List<Integer> attachFails = new ArrayList<>();
+  /** The ranks that started an attach step by step (SchedAttach) already: a later failure is a retry's. */
+  private final Set<Integer> attachTried = new HashSet<>();
   private final List<Map<Integer, Integer>> aborts = new ArrayList<>();
   private final List<Set<Integer>> passes = new ArrayList<>();
   /** Per rank, the steps whose prefetch pass comes after RECV, before the rank's own S123. */
@@ -114,6 +117,21 @@ final class UnifiedSchedule {
               if (flag(before, r, "afail")) {
                 attachFails.add(r);
               }
+            }
+          }
+        }
+        case "SchedAttach" -> { // Knob attach_steps: the rank's backend outcome when its attach starts
+          for (int r = 0; r < ranks; r++) {
+            if (!rank(before, "pc", r).equals(rank(now, "pc", r)) && flag(before, r, "afail")) {
+              if (attachTried.contains(r)) {
+                unmapped.add("rank " + r + "'s backend fails at a retried attach (EnvAttachFails after its first"
+                    + " SchedAttach): the implementation's backend fails at its first attach only");
+              } else {
+                attachFails.add(r);
+              }
+            }
+            if (!rank(before, "pc", r).equals(rank(now, "pc", r))) {
+              attachTried.add(r);
             }
           }
         }

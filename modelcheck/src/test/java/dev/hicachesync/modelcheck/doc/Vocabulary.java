@@ -55,16 +55,12 @@ final class Vocabulary {
   static final Map<String, String> SPEC_ONLY = ordered(
       "sync point S5B", "HiCachePipeline's prefetch sync thread MIN-reduces each batch ack (#27010); the"
           + " implementation's completion sync (version unified) reduces on S5, as HiCacheUnified.tla does",
-      "sync point GROUPS", "HiCacheUnified's runtime attach creates the storage groups collectively (findings"
-          + " F2/F3); the implementation is given its groups built",
       "sync point new_group", "HiCacheReplicas' start-up group creation (B16, B19); the implementation is given"
           + " its groups built",
       "invariant PipeMatching", "HiCacheUnifiedPipeline's INV-1 face for send/recv between stages; the"
           + " implementation's stage channels check their messages themselves (collective.PipeChannel)",
       "invariant CompletionSyncJoinable", "HiCacheUnified's completion-sync thread liveness face of INV-1;"
           + " the implementation's threads fail at the groups' timeout instead",
-      "invariant AttachStateConsistent", "HiCacheUnified's runtime-attach findings (F1-F3): a spec-only"
-          + " consistency check of the attach state machine",
       "invariant StorageHits", "HiCacheReplicas' symptom of a broken INV-8 (a prefetch of a key whose backup"
           + " completed is revoked); the implementation checks INV-8 itself, StorageShardCoverage",
       "invariant EndClean", "HiCachePipeline's end state (nothing left once Done), the finite part of its"
@@ -227,7 +223,7 @@ final class Vocabulary {
   }
 
   private static final List<String> SITE_ORDER =
-      List.of("RECV", "S1", "S2", "S3", "S123", "S4", "S5", "S5B", "S6", "S7", "ATTACH");
+      List.of("RECV", "S1", "S2", "S3", "S123", "S4", "S5", "S5B", "S6", "S7", "ATTACH", "GROUPS");
 
   // ================================================================ invariants
 

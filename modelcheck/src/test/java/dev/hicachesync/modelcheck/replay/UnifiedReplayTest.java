@@ -181,11 +181,38 @@ class UnifiedReplayTest {
     assertEquals(ReplayReport.Outcome.CLEAN, twin.outcome(), twin.render());
   }
 
+  /**
+   * The runtime attach step by step (Knob attach_steps): ATT_EARLY's failed rank skips the group creation and
+   * meets its peer's GROUPS with its S123 (the spec's deadlock); ROLLBACK_PARTIAL leaves the rank that failed at
+   * register_mem_host_pool_v2 half attached at the step's end (AttachStateConsistent); the liveness part of the
+   * partial rollback has no implementation check and is refused, naming the property.
+   */
+  @Test
+  void theStepByStepAttachBugsReplayThroughTheGroupCreationAndTheRollback() throws Exception {
+    ReplayReport early = replays.replay("unified_attach_group_creation");
+    System.out.print(early.render());
+    assertEquals(ReplayReport.Outcome.SAME_VIOLATION, early.outcome(), early.render());
+    assertTrue(early.spec().startsWith("deadlock"), early.spec());
+    assertTrue(early.steps().stream().anyMatch(l -> l.startsWith("implementation: ") && l.contains("at GROUPS")),
+        "the peer waits in the group creation: " + early.steps());
+
+    ReplayReport half = replays.replay("unified_attach_half_attached");
+    System.out.print(half.render());
+    assertEquals(ReplayReport.Outcome.SAME_VIOLATION, half.outcome(), half.render());
+    assertTrue(half.impl().startsWith("AttachStateConsistent at step 0"), half.impl());
+    assertTrue(half.steps().get(0).contains("(step by step)") && half.steps().get(0).contains("agreed outcome"),
+        half.steps().toString());
+
+    ReplayReport retry = replays.replay("unified_attach_register_v2_partial_rollback");
+    assertEquals(ReplayReport.Outcome.NOT_REPLAYABLE, retry.outcome(), retry.render());
+    assertTrue(retry.detail().contains("AttachEventuallySucceeds, a liveness property"), retry.detail());
+  }
+
   @Test
   void aUnifiedBugWithoutASeamIsNotReplayableNamingIt() throws Exception {
-    ReplayReport r = replays.replay("unified_attach_register_v2");
+    ReplayReport r = replays.replay("unified_buffer_stage_local");
     assertEquals(ReplayReport.Outcome.NOT_REPLAYABLE, r.outcome(), r.render());
-    assertTrue(r.detail().contains("knob attach_steps") && r.detail().contains("SchedAttach"), r.detail());
+    assertTrue(r.detail().contains("knob buffer_only") && r.detail().contains("BufFlush"), r.detail());
     assertFalse(r.render().contains("impl: CollectiveMatching"), "not run");
   }
 }

@@ -206,7 +206,36 @@ public enum Fault {
    * is one page longer here, posts one element more on the pp-spanning group than the later stages ({@code
    * CollectiveMatching}: the collective's size check).
    */
-  S7_STAGE_MASK;
+  S7_STAGE_MASK,
+  // ---- version unified: the runtime attach step by step (HiCacheUnified.tla's attach section), with one of
+  // attach_fails_locally / attach_agreed (which ranks fail, whose outcome counts).
+  /**
+   * Knob {@code attach_steps} ({@code unified_attach_group_creation_fixed}; a scenario, not a bug): the runtime
+   * attach as {@code attach_storage_backend} runs it, each rank creating the prefetch sync groups (a world
+   * collective, GROUPS) before the rest of its attach and the outcome.
+   */
+  ATTACH_STEPS,
+  /**
+   * Bug {@code ATT_EARLY} ({@code unified_attach_group_creation}, with {@link #ATTACH_STEPS}): a rank whose
+   * backend fails returns failure before the group creation and goes on to S123 while its peers wait in GROUPS.
+   */
+  ATTACH_FAILS_BEFORE_GROUPS,
+  /**
+   * Knob {@code attach_register_v2} ({@code unified_attach_register_v2}, with {@link #ATTACH_STEPS}): a failing
+   * attach raises in {@code register_mem_host_pool_v2}, outside the cleanup, leaving the controller half
+   * attached.
+   */
+  ATTACH_REGISTER_V2_RAISES,
+  /**
+   * Bug {@code ROLLBACK_PARTIAL} ({@code unified_attach_register_v2_partial_rollback}, with {@link
+   * #ATTACH_AGREED}): after a failed agreed attach only the ranks whose own attach succeeded roll back.
+   */
+  ATTACH_PARTIAL_ROLLBACK,
+  /**
+   * Knob {@code attach_retry} (with {@link #ATTACH_STEPS}): a failed attach is retried at the next step until it
+   * succeeds; a backend fails at most at its first attach.
+   */
+  ATTACH_RETRY;
 
   /** Ticks (the bug) or steps (the fix) a request may wait before the waiting-queue timeout aborts it. */
   public static final long WAITING_TIMEOUT = 6;
