@@ -178,7 +178,14 @@ public enum Fault {
    * own stage's grid ({@code drain_storage_control_queues} with {@code _all_reduce_attn_groups} @db570fe6), so
    * each stage drains its own storage queues by its own MIN.
    */
-  PP_DRAIN_STAGE_LOCAL;
+  PP_DRAIN_STAGE_LOCAL,
+  /**
+   * S123's digest conjunct as {@code HiCacheUnified.tla} models it (a scenario, not a bug): every rank sends a
+   * constant pair, so a tree that diverged is not named at S123 ({@code TreeAgreement} then holds the ranks to
+   * the next lockstep point, RECV, as the spec's invariant does). The consensus-checker replays run with it: the
+   * checker is compared on the spec's behaviour, in which the code's own digest assert is abstracted away.
+   */
+  CONSTANT_DIGEST_PAIR;
 
   /** Ticks (the bug) or steps (the fix) a request may wait before the waiting-queue timeout aborts it. */
   public static final long WAITING_TIMEOUT = 6;
@@ -223,7 +230,7 @@ public enum Fault {
         faults.contains(PD_DECODE_LOAD_READINESS),
         rank == 0 && faults.contains(BACKUP_THREAD_DIES), rank == 0 && faults.contains(BACKUP_RAISE_ACKED),
         faults.contains(PP_DRAIN_NOWAIT), ppDrain && stage > 0, faults.contains(LOCAL_S3_PAYLOAD),
-        faults.contains(RELEASE_WHOLE));
+        faults.contains(RELEASE_WHOLE), faults.contains(CONSTANT_DIGEST_PAIR));
   }
 
   /** Refuses a PP fault (a drain, the stage-local sync, a later stage's pool) without pipeline stages (one line): it needs a later stage. */
