@@ -47,7 +47,8 @@ public final class JavaReplay {
   /** Knobs of the spec and the simulator's fault of the same code path (pools: see {@link #poolFaults}). */
   private static final Map<String, Fault> KNOB_FAULTS = Map.of("shared_group", Fault.SHARED_PREFETCH_GROUPS,
       "local_payload", Fault.LOCAL_S3_PAYLOAD, "local_clock", Fault.LOCAL_LRU_CLOCK, "local_order",
-      Fault.LOCAL_QUEUE_ORDER, "release_whole", Fault.RELEASE_WHOLE, "abort_unlock_load", Fault.ABORT_UNLOCKS_LOAD);
+      Fault.LOCAL_QUEUE_ORDER, "release_whole", Fault.RELEASE_WHOLE, "abort_unlock_load", Fault.ABORT_UNLOCKS_LOAD,
+      "pf_thread_dies", Fault.PREFETCH_THREAD_DIES);
 
   /** Knobs the replay drives through the schedule alone (the environment's choice, no switch). */
   private static final Set<String> SCHEDULED_KNOBS = Set.of("batch_full", "uneven_capacity", "local_pool_sizes",
@@ -68,11 +69,6 @@ public final class JavaReplay {
       Map.entry("sidecar", "knob sidecar (spec action StorageReadsSidecarPage): the implementation has no sidecar pool"),
       Map.entry("local_extra_pools", "knob local_extra_pools (a sidecar pool on some ranks only): the implementation"
           + " has no sidecar pool"),
-      Map.entry("pf_thread_dies", "knob pf_thread_dies (spec action PrefetchThreadDies): the implementation's"
-          + " prefetch thread hands a raising storage query to its scheduler (it does not die silently), the"
-          + " spec-shaped run takes the thread's pass on the scheduler's thread (a peer's S7 that never completes"
-          + " blocks that scheduler too, the spec's goes on), and PrefetchThreadNeverStuck (a liveness property) has"
-          + " no implementation check to compare with"),
       Map.entry("async_rank_off", "knob async_rank_off is of the pipelined version, which the implementation does"
           + " not have"));
 
@@ -114,6 +110,7 @@ public final class JavaReplay {
         .seed(0)
         .build();
     List<String> lines = new ArrayList<>(schedule(s));
+    lines.addAll(StuckThreadJudgement.describe(s.deaths(), ranks));
     if (s.abortsDifferAcrossRanks() && !constants.bugs().contains("WTO")) {
       lines.add("aborts: the domain's first rank's decision on every rank (the fix decides once and broadcasts)");
     }
@@ -147,6 +144,9 @@ public final class JavaReplay {
     if (v.crash() != null) {
       return new ReplayReport(model, schedule, ReplayReport.Outcome.PART_WAYS, specSide, implSide, lines,
           IMPL_WRONG + "it crashed: " + v.crash());
+    }
+    if (!twin && StuckThreadJudgement.applies(verdict)) { // a thread that waits for ever: its collective's timeout
+      return StuckThreadJudgement.judge(model, schedule, specSide, implSide, lines, verdict, d, s.deaths(), invariants);
     }
     return judge(model, schedule, specSide, implSide, lines, twin, verdict, d, s.lastStep(), invariants);
   }

@@ -96,6 +96,14 @@ public enum Fault {
    * pops the load ack; an admission can then evict the pages the load still writes ({@code HostSlotSafety}).
    */
   ABORT_UNLOCKS_LOAD,
+  /**
+   * Knob {@code pf_thread_dies} (spec action {@code PrefetchThreadDies}): a rank's storage query raises and its
+   * prefetch thread ends silently ({@code prefetch_thread_func}'s loop catches only {@code queue.Empty}), at the
+   * step its timing says ({@code Timing.prefetchThreadDies}: rank 0 before its first pass, seeded); a peer that
+   * posted S7 for an operation this rank never queries waits there for ever ({@code PrefetchThreadNeverStuck}),
+   * which the implementation reports as S7's collective timeout ({@code CollectiveMatching}).
+   */
+  PREFETCH_THREAD_DIES,
 
   // ---- version unified (HiCacheUnified.tla, docs/explanation/unified.md): each bug TLC found, and where the bug is a
   // scenario that does not happen without it (a waiting timeout, a runtime attach, a raising backend), the
