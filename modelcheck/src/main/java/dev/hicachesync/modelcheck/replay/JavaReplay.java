@@ -62,15 +62,17 @@ public final class JavaReplay {
       "B14", "B14 needs the sidecar pool (spec action StorageReadsSidecarPage), which the implementation does not have",
       "B14sum", "B14sum needs the sidecar pool (spec action StorageReadsSidecarPage), which the implementation does not have",
       "B15", "B15 is the sidecar wait of best_effort (spec action StorageReadsSidecarPage): no sidecar pool",
-      "P1", "P1 is the pipelined version, which the implementation does not have");
+      "P1", "P1 is a bug of version pipelined's asynchronous S123 (the local counts for the next MIN read before the"
+          + " previous result is consumed)");
 
   /** The knobs without a switch: what each changes in the spec, which the implementation lacks. */
   private static final Map<String, String> KNOBS = Map.ofEntries(
       Map.entry("sidecar", "knob sidecar (spec action StorageReadsSidecarPage): the implementation has no sidecar pool"),
       Map.entry("local_extra_pools", "knob local_extra_pools (a sidecar pool on some ranks only): the implementation"
           + " has no sidecar pool"),
-      Map.entry("async_rank_off", "knob async_rank_off is of the pipelined version, which the implementation does"
-          + " not have"));
+      Map.entry("async_rank_off", "knob async_rank_off (rank 0 never issues the asynchronous S123, so its peers'"
+          + " MIN never ends: AsyncNeverStuck) is of version pipelined; the implementation's form of that hang would"
+          + " be the peers' wait on the S123 handle timing out (CollectiveMatching), as a stuck S7 is"));
 
   /** Collective timeout of a replay: a rank that skips a collective is reported after this. */
   private static final Duration TIMEOUT = Duration.ofSeconds(2);
@@ -241,7 +243,9 @@ public final class JavaReplay {
           + " rank 0's host pool one page larger at most (fault larger_host_pool_on_rank0), every other pool alike");
     }
     if (k.version().equals("pipelined")) {
-      why.add("the pipelined version is not in the implementation");
+      why.add("version pipelined (proposal #39903, closed unmerged; spec action AsyncCheckHicacheEvents) is not in the"
+          + " implementation: its sync layer has no asynchronous collective (an all_reduce on a channel of its own"
+          + " whose handle the next step's S123 waits on) and its protocol versions no pipelined event check");
     }
     return why;
   }
