@@ -28,6 +28,7 @@ public final class CacheController {
   private final ProtocolSteps steps;
   private final LoadBack loadBack;
   private final ControllerView view;
+  private boolean prefetchThreadDead;
 
   /**
    * Creates the controller of one rank.
@@ -191,11 +192,24 @@ public final class CacheController {
   }
 
   /**
+   * The prefetch thread dies silently (spec action {@code PrefetchThreadDies}, knob {@code pf_thread_dies}): its
+   * storage query raised and {@code prefetch_thread_func}, whose loop catches only {@code queue.Empty}, ended. No
+   * later pass runs on this rank; a peer that posted S7 for an operation waits there until its collective times
+   * out. A fault scenario's seam (the simulator's {@code Fault.PREFETCH_THREAD_DIES}). Scheduler thread.
+   */
+  public void prefetchThreadDies() {
+    prefetchThreadDead = true;
+  }
+
+  /**
    * One pass of the prefetch thread (S7 for every operation issued so far): on the attached prefetch thread
    * (stepped: the caller waits for it; free-running: it returns at once), else on the caller's. Scheduler
    * thread.
    */
   public void runPrefetchPass() {
+    if (prefetchThreadDead) {
+      return; // nothing runs it any more: what it had not queried stays unqueried on this rank
+    }
     ControllerThreads threads = s.threads();
     if (threads == null) {
       prefetchThreadStep();

@@ -32,4 +32,13 @@ public interface ControllerEnv {
 
   /** Blocks the scheduler thread until {@code condition} holds (later PP stages waiting on their own I/O). */
   void awaitCondition(BooleanSupplier condition);
+
+  /**
+   * Whether request {@code rid}'s prefetch, issued at tick {@code issueTick}, has timed out on this rank's clock
+   * ({@code timeout} policy; spec action {@code TimeoutFires}): by default once {@code limit} ticks have passed. A
+   * rank-local input that S4's MAX makes common; a replay's environment answers it from the counterexample.
+   */
+  default boolean timeoutFires(String rid, long issueTick, long limit) {
+    return clock().ticks() - issueTick >= limit;
+  }
 }

@@ -33,21 +33,34 @@ package dev.hicachesync.controller;
  * @param releaseWhole knob {@code release_whole} (#9797 before its fix): an aborted prefetch's host slots are
  *     queued as one release entry per call, the scheduler's (the pages this rank has read) and the I/O thread's
  *     (the rest), so the entry count depends on how far this rank's read got (INV-4)
+ * @param constantDigestPair {@code unified}: S123's digest conjunct sends a constant pair, as {@code
+ *     HiCacheUnified.tla} models it (the replays of the consensus checker, which compare on the spec's behaviour)
  */
 public record ControllerFaults(
     boolean skipIdleWriteCheck, boolean unsyncedLoadingCheck, boolean releaseTailEarly,
     boolean untrackedSlots, boolean localTerminate, boolean loadReadinessBeforeMin,
     boolean backupThreadDies, boolean backupRaiseAcked, boolean ppDrainNowait, boolean lateDeposits,
-    boolean localS3Payload, boolean releaseWhole) {
+    boolean localS3Payload, boolean releaseWhole, boolean constantDigestPair) {
   /** How many storage-query latencies a late stage's S7 outcome takes to reach its hit queue. */
   public static final int LATE_DEPOSIT_QUERIES = 4;
+
+  /** The faults without {@code constantDigestPair}. */
+  public ControllerFaults(boolean skipIdleWriteCheck, boolean unsyncedLoadingCheck, boolean releaseTailEarly,
+      boolean untrackedSlots, boolean localTerminate, boolean loadReadinessBeforeMin, boolean backupThreadDies,
+      boolean backupRaiseAcked, boolean ppDrainNowait, boolean lateDeposits, boolean localS3Payload,
+      boolean releaseWhole) {
+    this(skipIdleWriteCheck, unsyncedLoadingCheck, releaseTailEarly, untrackedSlots, localTerminate,
+        loadReadinessBeforeMin, backupThreadDies, backupRaiseAcked, ppDrainNowait, lateDeposits, localS3Payload,
+        releaseWhole, false);
+  }
 
   /** The faults without {@code releaseWhole}. */
   public ControllerFaults(boolean skipIdleWriteCheck, boolean unsyncedLoadingCheck, boolean releaseTailEarly,
       boolean untrackedSlots, boolean localTerminate, boolean loadReadinessBeforeMin, boolean backupThreadDies,
       boolean backupRaiseAcked, boolean ppDrainNowait, boolean lateDeposits, boolean localS3Payload) {
     this(skipIdleWriteCheck, unsyncedLoadingCheck, releaseTailEarly, untrackedSlots, localTerminate,
-        loadReadinessBeforeMin, backupThreadDies, backupRaiseAcked, ppDrainNowait, lateDeposits, localS3Payload, false);
+        loadReadinessBeforeMin, backupThreadDies, backupRaiseAcked, ppDrainNowait, lateDeposits, localS3Payload, false,
+        false);
   }
 
   /** The faults without {@code localS3Payload}. */

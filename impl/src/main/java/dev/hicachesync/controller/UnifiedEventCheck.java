@@ -39,7 +39,8 @@ final class UnifiedEventCheck {
   void run() {
     UnifiedState u = unified;
     boolean st = s.storage().active();
-    long d = s.tree().mutationHash() >>> 2; // non-negative, and -d does not overflow
+    // non-negative, and -d does not overflow; the spec's constant pair where the replay compares on its behaviour
+    long d = s.faults().constantDigestPair() ? 0 : s.tree().mutationHash() >>> 2;
     long[] local = st
         ? new long[] {s.acks().writesDone(), s.acks().loadsDone(),
             u.hitsReady(), u.acksReady(), s.queues().backupAcksReady(),

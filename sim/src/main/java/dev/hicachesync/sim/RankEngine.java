@@ -189,6 +189,9 @@ final class RankEngine {
     if (cfg.storage() == StorageMode.OFF) {
       return;
     }
+    if (cfg.faults().contains(Fault.PREFETCH_THREAD_DIES) && env.prefetchThreadDies()) {
+      controller.prefetchThreadDies(); // its storage query raised: no pass of this rank runs from now on
+    }
     if (shape.settleStorage()) {
       where = "step " + stats.stepsRun() + " prefetch thread";
       api.runPrefetchThread();

@@ -49,7 +49,8 @@ public final class JavaReplay {
   private static final Map<String, Fault> KNOB_FAULTS = Map.of("shared_group", Fault.SHARED_PREFETCH_GROUPS,
       "local_payload", Fault.LOCAL_S3_PAYLOAD, "local_clock", Fault.LOCAL_LRU_CLOCK, "local_order",
       Fault.LOCAL_QUEUE_ORDER, "release_whole", Fault.RELEASE_WHOLE, "abort_unlock_load", Fault.ABORT_UNLOCKS_LOAD,
-      "sidecar", Fault.SIDECAR_POOL, "local_extra_pools", Fault.LOCAL_EXTRA_POOLS);
+      "sidecar", Fault.SIDECAR_POOL, "local_extra_pools", Fault.LOCAL_EXTRA_POOLS,
+      "pf_thread_dies", Fault.PREFETCH_THREAD_DIES);
 
   /** Knobs the replay drives through the schedule alone (the environment's choice, no switch). */
   private static final Set<String> SCHEDULED_KNOBS = Set.of("batch_full", "uneven_capacity", "local_pool_sizes",
@@ -60,17 +61,14 @@ public final class JavaReplay {
 
   /** Why the other switches cannot be replayed: the seam the implementation lacks. */
   private static final Map<String, String> NO_SEAM = Map.of(
-      "P1", "P1 is the pipelined version, which the implementation does not have");
+      "P1", "P1 is a bug of version pipelined's asynchronous S123 (the local counts for the next MIN read before the"
+          + " previous result is consumed)");
 
   /** The knobs without a switch: what each changes in the spec, which the implementation lacks. */
   private static final Map<String, String> KNOBS = Map.ofEntries(
-      Map.entry("pf_thread_dies", "knob pf_thread_dies (spec action PrefetchThreadDies): the implementation's"
-          + " prefetch thread hands a raising storage query to its scheduler (it does not die silently), the"
-          + " spec-shaped run takes the thread's pass on the scheduler's thread (a peer's S7 that never completes"
-          + " blocks that scheduler too, the spec's goes on), and PrefetchThreadNeverStuck (a liveness property) has"
-          + " no implementation check to compare with"),
-      Map.entry("async_rank_off", "knob async_rank_off is of the pipelined version, which the implementation does"
-          + " not have"));
+      Map.entry("async_rank_off", "knob async_rank_off (rank 0 never issues the asynchronous S123, so its peers'"
+          + " MIN never ends: AsyncNeverStuck) is of version pipelined; the implementation's form of that hang would"
+          + " be the peers' wait on the S123 handle timing out (CollectiveMatching), as a stuck S7 is"));
 
   /** Collective timeout of a replay: a rank that skips a collective is reported after this. */
   private static final Duration TIMEOUT = Duration.ofSeconds(2);
@@ -110,6 +108,7 @@ public final class JavaReplay {
         .seed(0)
         .build();
     List<String> lines = new ArrayList<>(schedule(s));
+    lines.addAll(StuckThreadJudgement.describe(s.deaths(), ranks));
     if (s.abortsDifferAcrossRanks() && !constants.bugs().contains("WTO")) {
       lines.add("aborts: the domain's first rank's decision on every rank (the fix decides once and broadcasts)");
     }
@@ -143,6 +142,9 @@ public final class JavaReplay {
     if (v.crash() != null) {
       return new ReplayReport(model, schedule, ReplayReport.Outcome.PART_WAYS, specSide, implSide, lines,
           IMPL_WRONG + "it crashed: " + v.crash());
+    }
+    if (!twin && StuckThreadJudgement.applies(verdict)) { // a thread that waits for ever: its collective's timeout
+      return StuckThreadJudgement.judge(model, schedule, specSide, implSide, lines, verdict, d, s.deaths(), invariants);
     }
     return judge(model, schedule, specSide, implSide, lines, twin, verdict, d, s.lastStep(), invariants);
   }
@@ -237,7 +239,9 @@ public final class JavaReplay {
           + " rank 0's host pool one page larger at most (fault larger_host_pool_on_rank0), every other pool alike");
     }
     if (k.version().equals("pipelined")) {
-      why.add("the pipelined version is not in the implementation");
+      why.add("version pipelined (proposal #39903, closed unmerged; spec action AsyncCheckHicacheEvents) is not in the"
+          + " implementation: its sync layer has no asynchronous collective (an all_reduce on a channel of its own"
+          + " whose handle the next step's S123 waits on) and its protocol versions no pipelined event check");
     }
     return why;
   }

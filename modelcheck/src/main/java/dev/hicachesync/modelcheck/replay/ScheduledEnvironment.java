@@ -150,8 +150,24 @@ final class ScheduledEnvironment implements Timing.Factory {
       }
 
       @Override
+      public boolean scriptsTimeouts() {
+        return known;
+      }
+
+      @Override
+      public boolean timeoutFires(String rid) {
+        return rid.startsWith("req") && schedule.timeouts().fired(rank, Integer.parseInt(rid.substring(3)), step);
+      }
+
+      @Override
+      public boolean prefetchThreadDies() {
+        return schedule.deaths().dead(rank, step);
+      }
+
+      @Override
       public boolean prefetchPassRuns() {
-        return !known || schedule.passRuns(rank, step);
+        // a dead thread's pass is no choice of the schedule: the seam (prefetchThreadDies) makes it do nothing
+        return !known || schedule.deaths().dead(rank, step) || schedule.passRuns(rank, step);
       }
 
       @Override

@@ -86,7 +86,7 @@ public final class SpecSchedule {
     driven.remove("AsyncCheckHicacheEvents"); // version pipelined (#39903) has no Java counterpart
     driven.addAll(Set.of(TraceState.INITIAL, "WriteEventCompletes", "LoadEventCompletes", "Terminated",
         "PfStorageHitQuery", "StorageReadsPage", "StorageReadsSidecarPage", "StorageBackupCompletes", "BatchFills", "ClockSkews", "AbortArrives",
-        "OrderSkews", "AbortRunningArrives",
+        "OrderSkews", "AbortRunningArrives", "PrefetchThreadDies", "TimeoutFires",
         "SomeCollectiveCompletes", "PrefetchThreadQueries"));
     return Set.copyOf(driven);
   }
@@ -108,6 +108,8 @@ public final class SpecSchedule {
   private final List<Map<Integer, Integer>> runningAborts = new ArrayList<>();
   private final List<List<Observed>> observed = new ArrayList<>();
   private final Set<String> undriven = new LinkedHashSet<>();
+  private final PrefetchThreadDeaths deaths;
+  private final PrefetchTimeouts timeouts;
   private final List<String> unmapped = new ArrayList<>();
   private final int lastStep;
 
@@ -117,6 +119,8 @@ public final class SpecSchedule {
     this.skewedFrom = new int[ranks];
     java.util.Arrays.fill(skewedFrom, Integer.MAX_VALUE);
     this.reorderedFrom = new int[ranks];
+    this.deaths = new PrefetchThreadDeaths(ranks);
+    this.timeouts = new PrefetchTimeouts(ranks);
     java.util.Arrays.fill(reorderedFrom, Integer.MAX_VALUE);
     for (int r = 0; r < ranks; r++) {
       writes.add(new ArrayList<>());
@@ -154,6 +158,8 @@ public final class SpecSchedule {
         track(writes.get(r), before, now, "wq", "wDone", r, step);
         track(loads.get(r), before, now, "lq", "lDone", r, step);
         trackEnvironment(before, now, r, step);
+        deaths.track(before, now, r, step);
+        timeouts.track(before, now, r, step);
       }
     }
     this.lastStep = step;
@@ -275,6 +281,16 @@ public final class SpecSchedule {
   /** Choices of driven actions that the implementation cannot make, each in a sentence. */
   public List<String> unmapped() {
     return unmapped;
+  }
+
+  /** The prefetch threads the trace kills, and the S7 a live one waits in for ever. */
+  PrefetchThreadDeaths deaths() {
+    return deaths;
+  }
+
+  /** The prefetch timeouts the trace fires, per rank. */
+  PrefetchTimeouts timeouts() {
+    return timeouts;
   }
 
   /** The number of ranks. */

@@ -177,6 +177,9 @@ public final class UnifiedReplay {
     if (constants.bugs().contains("PDLB")) {
       faults.add(Fault.PD_DECODE_LOAD_READINESS);
     }
+    if (monitor != null) { // the checker is compared on the spec's behaviour, whose digest pair is constant
+      faults.add(Fault.CONSTANT_DIGEST_PAIR);
+    }
     int n = constants.requests().size();
     SimConfig cfg = SimConfig.builder()
         .topology(Topology.of(1, constants.cp(), constants.tp(), 1))

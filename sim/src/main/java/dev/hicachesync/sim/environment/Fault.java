@@ -117,6 +117,14 @@ public enum Fault {
    * rank whose sidecar read is pending, before S5's MIN, which its peers then wait in ({@code CollectiveMatching}).
    */
   SIDECAR_EARLY_RETURN,
+  /**
+   * Knob {@code pf_thread_dies} (spec action {@code PrefetchThreadDies}): a rank's storage query raises and its
+   * prefetch thread ends silently ({@code prefetch_thread_func}'s loop catches only {@code queue.Empty}), at the
+   * step its timing says ({@code Timing.prefetchThreadDies}: rank 0 before its first pass, seeded); a peer that
+   * posted S7 for an operation this rank never queries waits there for ever ({@code PrefetchThreadNeverStuck}),
+   * which the implementation reports as S7's collective timeout ({@code CollectiveMatching}).
+   */
+  PREFETCH_THREAD_DIES,
 
   // ---- version unified (HiCacheUnified.tla, docs/explanation/unified.md): each bug TLC found, and where the bug is a
   // scenario that does not happen without it (a waiting timeout, a runtime attach, a raising backend), the
@@ -235,7 +243,14 @@ public enum Fault {
    * Knob {@code attach_retry} (with {@link #ATTACH_STEPS}): a failed attach is retried at the next step until it
    * succeeds; a backend fails at most at its first attach.
    */
-  ATTACH_RETRY;
+  ATTACH_RETRY,
+  /**
+   * S123's digest conjunct as {@code HiCacheUnified.tla} models it (a scenario, not a bug): every rank sends a
+   * constant pair, so a tree that diverged is not named at S123 ({@code TreeAgreement} then holds the ranks to
+   * the next lockstep point, RECV, as the spec's invariant does). The consensus-checker replays run with it: the
+   * checker is compared on the spec's behaviour, in which the code's own digest assert is abstracted away.
+   */
+  CONSTANT_DIGEST_PAIR;
 
   /** Ticks (the bug) or steps (the fix) a request may wait before the waiting-queue timeout aborts it. */
   public static final long WAITING_TIMEOUT = 6;
@@ -301,7 +316,7 @@ public enum Fault {
         faults.contains(PD_DECODE_LOAD_READINESS),
         rank == 0 && faults.contains(BACKUP_THREAD_DIES), rank == 0 && faults.contains(BACKUP_RAISE_ACKED),
         faults.contains(PP_DRAIN_NOWAIT), ppDrain && stage > 0, faults.contains(LOCAL_S3_PAYLOAD),
-        faults.contains(RELEASE_WHOLE));
+        faults.contains(RELEASE_WHOLE), faults.contains(CONSTANT_DIGEST_PAIR));
   }
 
   /** Refuses a PP fault (a drain, the stage-local sync, a later stage's pool) without pipeline stages (one line): it needs a later stage. */

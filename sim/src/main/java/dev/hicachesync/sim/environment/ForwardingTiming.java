@@ -93,4 +93,19 @@ public abstract class ForwardingTiming implements Timing {
   public boolean abortsWaiting(String rid) {
     return inner.abortsWaiting(rid);
   }
+
+  @Override
+  public boolean timeoutFires(String rid) {
+    return inner.timeoutFires(rid);
+  }
+
+  @Override
+  public boolean scriptsTimeouts() {
+    return inner.scriptsTimeouts();
+  }
+
+  @Override
+  public boolean prefetchThreadDies() {
+    return inner.prefetchThreadDies();
+  }
 }

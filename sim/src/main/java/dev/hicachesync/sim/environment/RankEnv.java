@@ -161,6 +161,16 @@ public final class RankEnv implements ControllerEnv {
     return timing.queueOrderSkewed();
   }
 
+  @Override
+  public boolean timeoutFires(String rid, long issueTick, long limit) {
+    return timing.scriptsTimeouts() ? timing.timeoutFires(rid) : ControllerEnv.super.timeoutFires(rid, issueTick, limit);
+  }
+
+  /** Whether this rank's prefetch thread has died by this step ({@link Timing#prefetchThreadDies}). */
+  public boolean prefetchThreadDies() {
+    return timing.prefetchThreadDies();
+  }
+
   /** Whether this rank's clock orders LRU timestamps the other way at this step ({@link Timing#lruClockSkewed}). */
   public boolean lruClockSkewed() {
     return timing.lruClockSkewed();

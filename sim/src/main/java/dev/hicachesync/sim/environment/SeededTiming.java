@@ -72,6 +72,12 @@ public final class SeededTiming implements Timing {
     return rank % 2 == 1;
   }
 
+  /** Rank 0's prefetch thread dies before its first pass (what {@link Fault#PREFETCH_THREAD_DIES} makes bite). */
+  @Override
+  public boolean prefetchThreadDies() {
+    return rank == 0;
+  }
+
   /** The odd ranks' schedule policies order the waiting queue newest first (what {@link Fault#LOCAL_QUEUE_ORDER} makes bite). */
   @Override
   public boolean queueOrderSkewed() {

@@ -109,6 +109,28 @@ public interface Timing {
   }
 
   /**
+   * Whether request {@code rid}'s prefetch has timed out on this rank ({@code timeout} policy, spec action {@code
+   * TimeoutFires}) when this timing scripts it ({@link #scriptsTimeouts}); ignored otherwise.
+   */
+  default boolean timeoutFires(String rid) {
+    return false;
+  }
+
+  /** Whether {@link #timeoutFires} decides the prefetch timeouts instead of the rank's clock. Never by default. */
+  default boolean scriptsTimeouts() {
+    return false;
+  }
+
+  /**
+   * Returns whether this rank's prefetch thread has died by the current step (its storage query raised): the fault
+   * {@link Fault#PREFETCH_THREAD_DIES} reads it before each pass, and once it says so no later pass runs. Never by
+   * default.
+   */
+  default boolean prefetchThreadDies() {
+    return false;
+  }
+
+  /**
    * Returns whether the running request {@code rid} is aborted at the current step on this rank (the client's
    * abort received with this step's requests: it finishes as an abort). None by default (a run's aborts of
    * running requests are drawn from its seed, {@code SimConfig.abortRunning}).

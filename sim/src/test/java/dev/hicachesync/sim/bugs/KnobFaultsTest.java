@@ -10,6 +10,7 @@ import dev.hicachesync.sim.environment.Fault;
 import dev.hicachesync.sync.Invariant;
 import dev.hicachesync.sync.ProtocolVersion;
 import dev.hicachesync.topology.Topology;
+import java.time.Duration;
 import java.util.EnumSet;
 import org.junit.jupiter.api.Test;
 
@@ -58,6 +59,19 @@ class KnobFaultsTest {
   void aRankLocalS3PayloadBreaksCollectiveMatching() {
     SimResult r = BugRuns.run(BugRuns.base(11).topology(Topology.of(1, 2, 1, 1)).version(ProtocolVersion.POST20460)
         .storage(StorageMode.MEMORY).faults(EnumSet.of(Fault.LOCAL_S3_PAYLOAD)));
+    assertNotNull(r.divergence(), "no divergence");
+    assertTrue(r.divergence().invariants().contains(Invariant.CollectiveMatching), r.divergence()::describe);
+  }
+
+  /**
+   * pf_thread_dies: rank 0's prefetch thread ends before its first pass; rank 1's S7 for the first prefetch then
+   * waits for a peer that never joins, and the collective's timeout names it (the spec's PrefetchThreadNeverStuck).
+   */
+  @Test
+  void aPrefetchThreadThatDiesLeavesItsPeersS7ToTimeOut() {
+    SimResult r = BugRuns.run(BugRuns.base(11).topology(Topology.of(1, 2, 1, 1)).version(ProtocolVersion.POST20460)
+        .storage(StorageMode.MEMORY).collectiveTimeout(Duration.ofSeconds(1))
+        .faults(EnumSet.of(Fault.PREFETCH_THREAD_DIES)));
     assertNotNull(r.divergence(), "no divergence");
     assertTrue(r.divergence().invariants().contains(Invariant.CollectiveMatching), r.divergence()::describe);
   }
