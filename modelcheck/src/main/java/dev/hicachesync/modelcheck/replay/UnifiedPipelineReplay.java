@@ -35,7 +35,9 @@ import java.util.Set;
  * pp_drain_nowait} (a later stage cuts the forwarded counts to what it has queued, {@code get_nowait}); its fix
  * is the protocol's own drain, which waits for the stage's threads; Drain {@code stage_local} (each stage
  * drains by its own MIN, before #37562) is the fault {@code pp_drain_stage_local}. The knobs {@code pf_shared_group} and
- * {@code sync_shared_group} are the faults of the same path. A knob, bug or drain the implementation has no
+ * {@code sync_shared_group} are the faults of the same path; knob {@code tickets} (#36700) is the fault {@code
+ * pp_prefetch_tickets}, {@code own_hit} {@code ticket_own_hit} and bug {@code TKLOCAL} {@code
+ * ticket_stage_completion}, and with tickets the schedule's reads are driven too ({@link TicketEvents}). A knob, bug or drain the implementation has no
  * path for makes the model not replayable, by name ({@link #unreplayable}).
  *
  * <p>Entry points: {@link #run} replays and judges one model; {@link #simulation} is the implementation's run of
@@ -51,20 +53,16 @@ public final class UnifiedPipelineReplay {
 
   /** Knobs of the spec and the simulator's fault of the same code path. */
   private static final Map<String, Fault> KNOB_FAULTS = Map.of("pf_shared_group", Fault.SHARED_PREFETCH_GROUPS,
-      "sync_shared_group", Fault.SHARED_COMPLETION_GROUPS);
+      "sync_shared_group", Fault.SHARED_COMPLETION_GROUPS,
+      "tickets", Fault.PP_PREFETCH_TICKETS, "own_hit", Fault.TICKET_OWN_HIT); // tickets: TicketEvents reads the rest
 
   /** Knobs that need no seam: a fix whose question the implementation cannot ask, or a timing the schedule sets. */
   private static final Set<String> NEUTRAL_KNOBS = Set.of("threads_sync", "s7_agreed_bound", "pad_pools");
 
   /** Why each other knob or bug has no seam: the spec's actions it changes and what the implementation lacks. */
   private static final Map<String, String> NO_SEAM = Map.of(
-      "tickets", "knob tickets (#36700: stage 0 alone queries storage and the S7 result travels to the later"
-          + " stages in a ticket, spec actions PfQuery, S7Complete): the implementation's prefetch thread queries"
-          + " storage on every stage and reduces S7 over the pp group; it has no prefetch ticket",
-      "own_hit", "knob own_hit (a later stage's ticket worker takes its own storage hit, spec action PfQuery):"
-          + " the implementation has no prefetch ticket",
-      "TKLOCAL", "bug TKLOCAL (a ticketed prefetch's completion MIN over its stage only, spec action SyncComplete):"
-          + " the implementation has no prefetch ticket, and its completion sync always spans the pp group",
+      "TKLOCAL", "bug TKLOCAL (a ticketed prefetch's completion MIN over its stage only, spec action SyncComplete)"
+          + " without knob tickets: the implementation's stage-only completion MIN is a path of the tickets",
       "backup", "knob backup (each rank's backup thread acks an admitted request's node on its own clock, spec"
           + " action BackupOk): the spec-shaped unified run is write_back with pools that never fill, so it writes"
           + " nothing to storage and no backup exists for the schedule's BackupOk",
@@ -90,7 +88,7 @@ public final class UnifiedPipelineReplay {
       why.add("Drain " + c.drain() + " has no fault switch in the unified pipeline replay");
     }
     for (String bug : k.bugs()) {
-      if (!bug.equals("NOWAIT")) {
+      if (!bug.equals("NOWAIT") && !(bug.equals("TKLOCAL") && k.knobs().contains("tickets"))) {
         why.add(NO_SEAM.getOrDefault(bug, "bug " + bug + " has no fault switch in the unified pipeline replay"));
       }
     }
@@ -114,6 +112,9 @@ public final class UnifiedPipelineReplay {
     }
     if (c.drain().equals("stage_local")) {
       faults.add(Fault.PP_DRAIN_STAGE_LOCAL);
+    }
+    if (k.bugs().contains("TKLOCAL")) {
+      faults.add(Fault.TICKET_STAGE_COMPLETION);
     }
     k.knobs().stream().filter(KNOB_FAULTS::containsKey).forEach(x -> faults.add(KNOB_FAULTS.get(x)));
     int n = k.requests().size();
@@ -146,7 +147,8 @@ public final class UnifiedPipelineReplay {
     UnifiedPipelineSchedule s = UnifiedPipelineSchedule.of(trace, k.cp() * k.tp() * k.pp(), k.cp() * k.tp());
     String specSide = verdict + " at state " + trace.length() + ", step " + s.lastStep();
     List<String> why = unreplayable(c);
-    s.undriven().forEach(a -> why.add("action " + a + " has no seam in the unified pipeline replay"));
+    s.undriven().stream().filter(a -> !(a.equals("PfRead") && k.knobs().contains("tickets"))) // TicketEvents
+        .forEach(a -> why.add("action " + a + " has no seam in the unified pipeline replay"));
     if (!why.isEmpty()) {
       return new ReplayReport(model, schedule, ReplayReport.Outcome.NOT_REPLAYABLE, specSide, "not run", List.of(),
           String.join("; ", why));
@@ -176,6 +178,16 @@ public final class UnifiedPipelineReplay {
     }
     ReplayReport judged = JavaReplay.judge(model, schedule, specSide, implSide, lines, twin, verdict, d, step,
         invariants);
+    List<String> specBroken = d == null || twin || d.step() != step ? List.of()
+        : UnifiedPipelineLogs.broken(trace, k.cp() * k.tp() * k.pp()).stream().filter(invariants::contains).toList();
+    List<String> both = specBroken.stream()
+        .filter(i -> d.invariants().stream().anyMatch(x -> x.name().equals(i))).toList();
+    if (judged.outcome() == ReplayReport.Outcome.PART_WAYS && !both.isEmpty()) { // UnifiedPipelineLogs
+      lines.add("compared: both sides break " + String.join(", ", both) + " at step " + step + " (the spec's last"
+          + " state breaks " + specBroken + ", TLC names the first in its cfg's order; the implementation "
+          + d.invariants() + ", at its finer lockstep points)");
+      return new ReplayReport(model, schedule, ReplayReport.Outcome.SAME_VIOLATION, specSide, implSide, lines, "");
+    }
     List<String> across = s.roundsAcrossSteps();
     if (judged.outcome() == ReplayReport.Outcome.PART_WAYS && d != null
         && d.invariant() == dev.hicachesync.sync.Invariant.CollectiveMatching && d.rankB() >= 0 && !across.isEmpty()) {
