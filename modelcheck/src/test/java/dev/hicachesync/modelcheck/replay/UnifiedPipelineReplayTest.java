@@ -80,12 +80,44 @@ class UnifiedPipelineReplayTest {
         && l.contains("at S7") && !l.contains("timeout")), "the two calls met on one group: " + bug.steps());
   }
 
+  /**
+   * Knob own_hit over stage 0's prefetch tickets (#36700): stage 0's S7 finds nothing, stage 1's ticket worker takes
+   * its own hit of one page instead of the ticket's. The implementation names the different hits at once
+   * (PrefetchAgreement at S7's lockstep point, step 0); the spec's step-0 log breaks TreeAgreement (TLC's first in
+   * the cfg's order) and PrefetchAgreement too: both sides break PrefetchAgreement at step 0.
+   */
   @Test
-  void aTicketModelIsNotReplayableNamingTheKnobAndItsActions() throws Exception {
+  void aTicketWorkerTakingItsOwnHitPartsThePrefetchDecisionsAtStepZero() throws Exception {
     ReplayReport r = replays.replay("unipp_tickets_own_hit");
-    assertEquals(ReplayReport.Outcome.NOT_REPLAYABLE, r.outcome(), r.render());
-    assertTrue(r.detail().contains("knob tickets") && r.detail().contains("PfQuery")
-        && r.detail().contains("knob own_hit"), r.detail());
-    assertEquals("not run", r.impl(), r.render());
+    System.out.print(r.render());
+    assertEquals(ReplayReport.Outcome.SAME_VIOLATION, r.outcome(), r.render());
+    assertTrue(r.spec().startsWith("violates TreeAgreement") && r.spec().endsWith("step 0"), r.spec());
+    assertTrue(r.impl().startsWith("PrefetchAgreement at step 0, sync point S7"), r.impl());
+    assertTrue(r.steps().stream().anyMatch(l -> l.startsWith("schedule rank 1 (stage 1)") && l.contains("hits at S7 [1]")),
+        r.steps().toString());
+    assertTrue(r.steps().stream().anyMatch(l -> l.startsWith("compared: both sides break PrefetchAgreement at step 0")),
+        r.steps().toString());
+  }
+
+  /**
+   * Bug TKLOCAL over the tickets: stage 0's read fails, stage 1's reads the ticket's page; each stage's completion
+   * MIN spans the stage only, so stage 0 falls back and stage 1 inserts its page: PrefetchAgreement at step 1.
+   * The fix (the completion MIN over the pp group, {@code unipp_tickets}) runs the same schedule clean: both fall
+   * back together.
+   */
+  @Test
+  void aStageLocalCompletionMinLetsOneStageFallBackAloneAndThePpWideMinRunsClean() throws Exception {
+    ReplayReport bug = replays.replay("unipp_tickets_stage_completion");
+    System.out.print(bug.render());
+    assertEquals(ReplayReport.Outcome.SAME_VIOLATION, bug.outcome(), bug.render());
+    assertTrue(bug.spec().startsWith("violates PrefetchAgreement") && bug.spec().endsWith("step 1"), bug.spec());
+    assertTrue(bug.impl().contains("PrefetchAgreement") && bug.impl().contains("at step 1"), bug.impl());
+    assertTrue(bug.steps().contains("schedule rank 0 reads: fails, completion MIN before the event check of step 1"
+        + " (each read lands at once)"), bug.steps().toString());
+
+    ReplayReport twin = replays.replay("unipp_tickets");
+    System.out.print(twin.render());
+    assertEquals(ReplayReport.Outcome.CLEAN, twin.outcome(), twin.render());
+    assertEquals("unipp_tickets_stage_completion", twin.schedule());
   }
 }
