@@ -37,8 +37,9 @@ import java.util.Set;
  * drains by its own MIN, before #37562) is the fault {@code pp_drain_stage_local}. The knobs {@code pf_shared_group} and
  * {@code sync_shared_group} are the faults of the same path; knob {@code tickets} (#36700) is the fault {@code
  * pp_prefetch_tickets}, {@code own_hit} {@code ticket_own_hit} and bug {@code TKLOCAL} {@code
- * ticket_stage_completion}, and with tickets the schedule's reads are driven too ({@link TicketEvents}). A knob, bug or drain the implementation has no
- * path for makes the model not replayable, by name ({@link #unreplayable}).
+ * ticket_stage_completion}, and with tickets the schedule's reads are driven too ({@link TicketEvents}). A knob,
+ * bug or drain the implementation has no path for makes the model not replayable, by name ({@link #unreplayable}).
+ * A step-log invariant both sides break at the same step is the same violation ({@link UnifiedPipelineLogs}).
  *
  * <p>Entry points: {@link #run} replays and judges one model; {@link #simulation} is the implementation's run of
  * a schedule, for a caller that judges something else on the same run (a monitor over its collectives).
