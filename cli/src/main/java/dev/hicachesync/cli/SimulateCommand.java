@@ -100,7 +100,8 @@ public class SimulateCommand implements Callable<Integer> {
           + " waiting_timeout_local_clock, backup_thread_dies, attach_fails_locally, and the fixed twins"
           + " waiting_timeout_broadcast, backup_raise_acked, attach_agreed; the scenario attach_all_ok"
           + " (docs/explanation/unified.md); unified with --pp 2 or more: pp_drain_nowait and its fixed twin"
-          + " pp_drain_blocking (docs/explanation/pipeline.md); with --pp 2 or more: pp_stage_local_sync,"
+          + " pp_drain_blocking, the prefetch tickets pp_prefetch_tickets with ticket_own_hit, ticket_stage_completion"
+          + " (docs/explanation/pipeline.md); with --pp 2 or more: pp_stage_local_sync,"
           + " pp_world_allreduce, larger_device_pool_on_later_stages (docs/reference/fault-grammar.md)")
   List<String> faults;
 

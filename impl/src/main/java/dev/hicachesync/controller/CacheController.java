@@ -89,6 +89,15 @@ public final class CacheController {
     s.attachSidecar(new SidecarPool(s, faults));
   }
 
+  /**
+   * Makes this rank's prefetch thread take part in stage 0's prefetch tickets with PP ({@link PpPrefetchTicket},
+   * #36700): stage 0 queries and submits, a later stage's worker takes the ticket's hit. Its prefetch layer then
+   * reduces S7 over its stage only. Before the first step.
+   */
+  public void usePpPrefetchTicket(PpPrefetchTicket ticket) {
+    s.usePpPrefetchTicket(ticket);
+  }
+
   /** Makes copies move real KV bytes through {@code data}. Scheduler thread. */
   public void attachData(KvData data) {
     s.data().attach(data);

@@ -30,6 +30,8 @@ final class RankState {
    * run may share (the two threads then take turns in an order every rank shares).
    */
   private SyncLayer completionSync;
+  /** Stage 0's prefetch tickets with PP (#36700), or null: every stage queries storage and S7 spans the pp group. */
+  private PpPrefetchTicket ppPrefetchTicket;
   private final RadixTree tree;
   private final ControllerStats stats = new ControllerStats();
   private final DecisionHashes hashes = new DecisionHashes();
@@ -98,6 +100,16 @@ final class RankState {
       throw new IllegalArgumentException("the completion sync needs a layer of its own");
     }
     this.completionSync = layer;
+  }
+
+  /** The prefetch thread's side of stage 0's prefetch tickets, or null when the run has none. */
+  PpPrefetchTicket ppPrefetchTicket() {
+    return ppPrefetchTicket;
+  }
+
+  /** Makes the prefetch thread take part in stage 0's prefetch tickets (before the first step). */
+  void usePpPrefetchTicket(PpPrefetchTicket ticket) {
+    this.ppPrefetchTicket = ticket;
   }
 
   /** Returns the collectives the sync layers (scheduler, prefetch, completion sync) issued so far. */

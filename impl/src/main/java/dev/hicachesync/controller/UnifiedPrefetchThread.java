@@ -16,7 +16,8 @@ import java.util.List;
  *       operation the scheduler already stopped, MIN-reduced on the thread's own group; the outcome only
  *       records the hit and goes into the hit queue, ready once it reaches this rank's scheduler side (a
  *       storage-query latency, rank-local). No host memory and no revoke here: the scheduler decides both
- *       at the hit drain.
+ *       at the hit drain. With stage 0's prefetch tickets ({@link PpPrefetchTicket}, #36700) only stage 0
+ *       queries and reduces (over its own stage), and a later stage takes the ticket's hit.
  *   <li>Completion sync ({@code prefetch_sync_thread_func}, {@code _reduce_prefetch_ack} @later;
  *       {@code PfRead}, {@code SyncComplete}, {@code PutAck}): the I/O thread emits one ack per batch, also
  *       after a failure or a stop (then 0 pages); the thread MIN-reduces the k-th ack of every rank and
@@ -72,9 +73,19 @@ final class UnifiedPrefetchThread {
   void runS7() {
     PrefetchOperation op;
     while ((op = s.prefetches().pollS7()) != null) {
-      int local = op.terminatedByScheduler() ? 0
-          : Math.min(op.keys().size(), s.storage().backend().leadingHits(op.keys()));
-      int hit = (int) s.prefetchSync().reduce(SyncPoint.S7, ReduceOp.MIN, new long[] {local})[0];
+      PpPrefetchTicket ticket = s.ppPrefetchTicket();
+      int hit;
+      if (ticket != null && !ticket.isSource() && !ticket.ownHit()) {
+        hit = ticket.take(op); // a later stage's ticket worker: stage 0's hit, no query of its own
+      } else {
+        int local = op.terminatedByScheduler() ? 0
+            : Math.min(op.keys().size(), s.storage().backend().leadingHits(op.keys()));
+        hit = ticket != null && !ticket.isSource() ? local // own_hit: this stage's own count, no collective
+            : (int) s.prefetchSync().reduce(SyncPoint.S7, ReduceOp.MIN, new long[] {local})[0];
+        if (ticket != null && ticket.isSource()) {
+          ticket.submit(op, hit);
+        }
+      }
       op.hitSynced(hit);
       op.moveTo(PrefetchState.HIT_SYNCED);
       s.hashes().mixPrefetch(3, op.rid().hashCode(), hit);

@@ -40,6 +40,10 @@ public final class HostedRank {
       long killAtStep, TraceRecorder trace) {
     int rank = node.rank();
     int world = cfg.topology().worldSize();
+    if (cfg.faults().contains(dev.hicachesync.sim.environment.Fault.PP_PREFETCH_TICKETS)) {
+      // A cluster node routes a pipeline channel by its ends alone: the tickets would share the request relay's.
+      throw new IllegalArgumentException("fault pp_prefetch_tickets runs in one JVM only, not with --processes");
+    }
     Simulator sim = new Simulator(cfg, trace).withFaults(faults).withDigestLogs(digestLogs)
         .hosting(rank, GroupSource.of(node));
     long start = System.nanoTime(); // reporting only

@@ -79,7 +79,8 @@ final class RankAssembly {
         ? new SyncGroups(attnTp, attnCp, sched, null, null, null)
         : new SyncGroups(fabric.group("pf_attn_tp", t.attnTpGroup(r), r),
             fabric.group("pf_attn_cp", t.attnCpGroup(r), r), fabric.group("pf_cp_tp", t.cpTpGroup(r), r),
-            t.pp() > 1 ? PfQueryStageMask.wrap(cfg.faults(), c.pp(), fabric.group("pf_pp", t.ppGroup(r), r)) : null,
+            PpPrefetchTicketWiring.s7SpansStages(cfg.faults(), t)
+                ? PfQueryStageMask.wrap(cfg.faults(), c.pp(), fabric.group("pf_pp", t.ppGroup(r), r)) : null,
             null, null);
     // Version unified's completion sync (#27010) on groups of its own, made after the prefetch ones
     // (GroupRegistry); the earlier versions have no such thread and make none.
@@ -89,7 +90,8 @@ final class RankAssembly {
         : new SyncGroups(fabric.group(GroupRegistry.PFC_ATTN_TP, t.attnTpGroup(r), r),
             fabric.group(GroupRegistry.PFC_ATTN_CP, t.attnCpGroup(r), r),
             fabric.group(GroupRegistry.PFC_CP_TP, t.cpTpGroup(r), r),
-            t.pp() > 1 ? fabric.group(GroupRegistry.PFC_PP, t.ppGroup(r), r) : null, null, null);
+            PpPrefetchTicketWiring.completionSpansStages(cfg.faults(), t)
+                ? fabric.group(GroupRegistry.PFC_PP, t.ppGroup(r), r) : null, null, null);
     // The API's own trace instrumentation (null when nothing is recorded: no handle is wrapped).
     TraceInstrumentation traced = Seam.instrument(cfg.version(), schedGroups, prefetchGroups, trace, recorders[r],
         cfg.pageSize(), () -> self[0].stats().stepsRun());
@@ -134,6 +136,7 @@ final class RankAssembly {
     if (completionGroups != null) {
       controller.useCompletionSync(new SyncLayer(cfg.version(), completionGroups, reductions));
     }
+    PpPrefetchTicketWiring.wire(cfg.faults(), t, r, fabric, controller); // Fault PP_PREFETCH_TICKETS (#36700)
     if (threads != null) {
       controller.attachThreads(threads);
     }

@@ -47,6 +47,7 @@ final class UnifiedPipelineEnvironment implements Timing.Factory {
     return new ForwardingTiming(SeededTiming.factory().create(seed, rank, readFailure)) {
       private long step;
       private int depositCalls;
+      private int readCalls;
 
       @Override
       public void beginStep(long s) {
@@ -64,15 +65,15 @@ final class UnifiedPipelineEnvironment implements Timing.Factory {
           int lands = known ? schedule.deposit(rank, call / chain) : -1;
           return lands < 0 ? 0 : Math.max(0, Math.min(lands, after) - step);
         }
-        if (kind == TransferKind.STORAGE_READ) { // a read after the trace (the spec's reads are not driven)
-          return Math.max(0, after - step);
+        if (kind == TransferKind.STORAGE_READ) { // a read the trace has lands at once (TicketEvents), a later one after it
+          return known && readCalls++ < schedule.tickets().reads(rank) ? 0 : Math.max(0, after - step);
         }
         return super.backgroundTicks(kind, pages);
       }
 
       @Override
       public boolean readFails() {
-        return false;
+        return known && schedule.tickets().readFails(rank, readCalls - 1); // PfRead(r, k) with k below the hit
       }
 
       @Override

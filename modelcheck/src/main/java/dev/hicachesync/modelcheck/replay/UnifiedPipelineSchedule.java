@@ -58,11 +58,14 @@ public final class UnifiedPipelineSchedule {
   /** Per rank, per S7 query in order: the step at whose start its outcome reaches the scheduler, -1 at once. */
   private final List<List<Integer>> deposits = new ArrayList<>();
   private final Set<String> undriven = new LinkedHashSet<>();
+  /** Ticket workers' hits and every rank's reads (knob tickets), read beside the S7 queries. */
+  private final TicketEvents tickets;
   private final int lastStep;
 
   private UnifiedPipelineSchedule(ErrorTrace trace, int ranks, int stageSize) {
     this.ranks = ranks;
     this.stageSize = stageSize;
+    this.tickets = new TicketEvents(ranks);
     List<Place> queriedAt = new ArrayList<>();
     for (int r = 0; r < ranks; r++) {
       passes.add(new ArrayList<>());
@@ -93,6 +96,14 @@ public final class UnifiedPipelineSchedule {
           passes.get(r).add(p);
           queriedAt.set(r, p);
           deposits.get(r).add(Integer.MAX_VALUE); // not queued within the trace
+        } else if (TicketEvents.hitWithoutQuery(before, now, r)) { // a ticket worker's hit, or its own (own_hit)
+          Place own = place(before, r, recvs);
+          Place p = TicketEvents.ticketed(before, now, r % stageSize) // S7Complete on stage 0: its ticket
+              ? TicketEvents.later(own, place(before, r % stageSize, recvs)) : own;
+          hits.get(r).add(TicketEvents.hit(now, r));
+          passes.get(r).add(p);
+          queriedAt.set(r, p);
+          deposits.get(r).add(Integer.MAX_VALUE);
         }
         // PfPutHit(r), or S7Complete under knob threads_sync: the hit queue grows
         boolean put = number(field(rank(now, "q", r), "hit")) > number(field(rank(before, "q", r), "hit"));
@@ -101,10 +112,8 @@ public final class UnifiedPipelineSchedule {
           Place p = place(before, r, recvs);
           deposits.get(r).set(pending, p.equals(queriedAt.get(r)) ? -1 : p.step());
         }
-        String st = field(rank(now, "pf", r), "st") instanceof TlaValue.Str x ? x.value() : "";
-        String was = field(rank(before, "pf", r), "st") instanceof TlaValue.Str x ? x.value() : "";
-        if (st.equals("sync") && !was.equals("sync")) {
-          undriven.add("PfRead"); // a storage read and its completion MIN
+        if (tickets.readAt(before, now, r, place(before, r, recvs))) {
+          undriven.add("PfRead"); // a storage read and its completion MIN: driven with knob tickets only
         }
         if (number(field(rank(now, "q", r), "bka")) > number(field(rank(before, "q", r), "bka"))) {
           undriven.add("BackupOk");
@@ -141,13 +150,19 @@ public final class UnifiedPipelineSchedule {
    */
   boolean passRuns(int rank, long step) {
     List<Place> p = passes.get(rank);
-    return p.contains(new Place((int) step, false))
-        || step > lastStep + 1 && !p.contains(new Place((int) step, true));
+    return p.contains(new Place((int) step, false)) || tickets.passAt(rank, new Place((int) step, false))
+        || step > lastStep + 1 && !passBeforeEvents(rank, step);
   }
 
   /** Whether rank {@code rank}'s prefetch thread passes in step {@code step} after RECV, before its event check. */
   boolean passBeforeEvents(int rank, long step) {
-    return passes.get(rank).contains(new Place((int) step, true));
+    Place mid = new Place((int) step, true);
+    return passes.get(rank).contains(mid) || tickets.passAt(rank, mid);
+  }
+
+  /** Ticket workers' hits and every rank's reads, as the trace has them. */
+  TicketEvents tickets() {
+    return tickets;
   }
 
   /** The pages rank {@code rank}'s storage holds at each of its S7 queries, in order. */
@@ -218,6 +233,7 @@ public final class UnifiedPipelineSchedule {
           + ", each outcome queued " + String.join(", ", deposits.get(r).stream().map(d -> d < 0 ? "at once"
               : d == Integer.MAX_VALUE ? "after the trace" : "at step " + d + "'s start").toList()));
     }
+    out.addAll(tickets.describe());
     return out;
   }
 }

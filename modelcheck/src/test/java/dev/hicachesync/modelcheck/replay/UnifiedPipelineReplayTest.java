@@ -128,12 +128,43 @@ class UnifiedPipelineReplayTest {
         bug.steps().toString());
   }
 
+  /**
+   * Knob own_hit over stage 0's prefetch tickets (#36700): stage 0's S7 finds nothing, stage 1's ticket worker takes
+   * its own hit of one page instead of the ticket's. The implementation names the different hits at S7's lockstep
+   * point (PrefetchAgreement, step 0: the spec's step-0 log breaks it too, beside TreeAgreement, TLC's first in the
+   * cfg's order) or the trees at the next S123's digest conjunct (TreeAgreement), whichever of its threads is first.
+   */
   @Test
-  void aTicketModelIsNotReplayableNamingTheKnobAndItsActions() throws Exception {
+  void aTicketWorkerTakingItsOwnHitPartsThePrefetchDecisionsAtStepZero() throws Exception {
     ReplayReport r = replays.replay("unipp_tickets_own_hit");
-    assertEquals(ReplayReport.Outcome.NOT_REPLAYABLE, r.outcome(), r.render());
-    assertTrue(r.detail().contains("knob tickets") && r.detail().contains("PfQuery")
-        && r.detail().contains("knob own_hit"), r.detail());
-    assertEquals("not run", r.impl(), r.render());
+    System.out.print(r.render());
+    assertEquals(ReplayReport.Outcome.SAME_VIOLATION, r.outcome(), r.render());
+    assertTrue(r.spec().startsWith("violates TreeAgreement") && r.spec().endsWith("step 0"), r.spec());
+    // Which the implementation names first is a race of its threads: the hits at S7's lockstep point (step 0), or
+    // the trees at step 1's S123 digest conjunct (the trees step 0 ended with); both are the spec's violation.
+    assertTrue(r.impl().startsWith("PrefetchAgreement at step 0, sync point S7")
+        || r.impl().startsWith("TreeAgreement at step 1"), r.impl());
+    assertTrue(r.steps().stream().anyMatch(l -> l.startsWith("schedule rank 1 (stage 1)") && l.contains("hits at S7 [1]")),
+        r.steps().toString());
+  }
+
+  /**
+   * Bug TKLOCAL over the tickets: stage 0's read fails, stage 1's reads the ticket's page, and each stage's
+   * completion MIN spans the stage only. Which violation the implementation names first is a race of its threads,
+   * so the bug model is not judged, naming the race; the fix (the completion MIN over the pp group, {@code
+   * unipp_tickets}) runs the bug's schedule clean: both stages fall back together.
+   */
+  @Test
+  void aStageLocalCompletionMinIsNotJudgedNamingTheRaceAndThePpWideMinRunsClean() throws Exception {
+    ReplayReport bug = replays.replay("unipp_tickets_stage_completion");
+    assertEquals(ReplayReport.Outcome.NOT_REPLAYABLE, bug.outcome(), bug.render());
+    assertEquals(UnifiedPipelineReplay.TKLOCAL_RACE, bug.detail());
+
+    ReplayReport twin = replays.replay("unipp_tickets");
+    System.out.print(twin.render());
+    assertEquals(ReplayReport.Outcome.CLEAN, twin.outcome(), twin.render());
+    assertEquals("unipp_tickets_stage_completion", twin.schedule());
+    assertTrue(twin.steps().contains("schedule rank 0 reads: fails, completion MIN before the event check of step 1"
+        + " (each read lands at once)"), twin.steps().toString());
   }
 }

@@ -250,7 +250,25 @@ public enum Fault {
    * the next lockstep point, RECV, as the spec's invariant does). The consensus-checker replays run with it: the
    * checker is compared on the spec's behaviour, in which the code's own digest assert is abstracted away.
    */
-  CONSTANT_DIGEST_PAIR;
+  CONSTANT_DIGEST_PAIR,
+  /**
+   * Knob {@code tickets} ({@code unipp_tickets}, HiCacheUnifiedPipeline.tla; SGLang #36700, {@code PPPrefetchTicket}):
+   * only stage 0's prefetch thread queries storage, its S7 reduces over stage 0's grid, and the synced hit travels
+   * to the later stages in a ticket ({@code controller.PpPrefetchTicket}); S7 no longer spans the pp group. A
+   * scenario, not a bug.
+   */
+  PP_PREFETCH_TICKETS,
+  /**
+   * Knob {@code own_hit} over {@link #PP_PREFETCH_TICKETS} ({@code unipp_tickets_own_hit}): a later stage's ticket
+   * worker takes its own storage hit count instead of the ticket's ({@code TreeAgreement}).
+   */
+  TICKET_OWN_HIT,
+  /**
+   * Bug {@code TKLOCAL} over {@link #PP_PREFETCH_TICKETS} ({@code unipp_tickets_stage_completion}): the completion MIN
+   * of a ticketed prefetch (S5) reduces over the stage only, not the pp group, so a stage whose read failed falls
+   * back alone ({@code PrefetchAgreement}).
+   */
+  TICKET_STAGE_COMPLETION;
 
   /** Ticks (the bug) or steps (the fix) a request may wait before the waiting-queue timeout aborts it. */
   public static final long WAITING_TIMEOUT = 6;
@@ -322,7 +340,8 @@ public enum Fault {
   /** Refuses a PP fault (a drain, the stage-local sync, a later stage's pool) without pipeline stages (one line): it needs a later stage. */
   public static void checkStages(Set<Fault> faults, int pp) {
     for (Fault f : EnumSet.of(PP_DRAIN_NOWAIT, PP_DRAIN_BLOCKING, PP_DRAIN_STAGE_LOCAL, PP_STAGE_LOCAL_SYNC,
-        LARGER_DEVICE_POOL_ON_LATER_STAGES, PP_WORLD_ALLREDUCE, S7_STAGE_MASK)) {
+        LARGER_DEVICE_POOL_ON_LATER_STAGES, PP_WORLD_ALLREDUCE, S7_STAGE_MASK, PP_PREFETCH_TICKETS, TICKET_OWN_HIT,
+        TICKET_STAGE_COMPLETION)) {
       if (faults.contains(f) && pp < 2) {
         throw new IllegalArgumentException("fault " + f.name().toLowerCase(java.util.Locale.ROOT)
             + " needs pipeline stages (--pp 2 or more); got pp " + pp);
