@@ -99,7 +99,6 @@ public final class SpecSchedule {
   private final List<Map<Integer, Integer>> queries = new ArrayList<>();
   private final List<Map<Integer, Integer>> queued = new ArrayList<>();
   private final List<List<Read>> reads = new ArrayList<>();
-  private final List<List<Read>> sidecarReads = new ArrayList<>();
   private final List<List<Integer>> backups = new ArrayList<>();
   private final List<Map<Integer, String>> batchFull = new ArrayList<>();
   private final int[] skewedFrom;
@@ -110,6 +109,7 @@ public final class SpecSchedule {
   private final Set<String> undriven = new LinkedHashSet<>();
   private final PrefetchThreadDeaths deaths;
   private final PrefetchTimeouts timeouts;
+  private final SidecarReads sidecarReads;
   private final List<String> unmapped = new ArrayList<>();
   private final int lastStep;
 
@@ -121,6 +121,7 @@ public final class SpecSchedule {
     this.reorderedFrom = new int[ranks];
     this.deaths = new PrefetchThreadDeaths(ranks);
     this.timeouts = new PrefetchTimeouts(ranks);
+    this.sidecarReads = new SidecarReads(ranks);
     java.util.Arrays.fill(reorderedFrom, Integer.MAX_VALUE);
     for (int r = 0; r < ranks; r++) {
       writes.add(new ArrayList<>());
@@ -129,7 +130,6 @@ public final class SpecSchedule {
       queries.add(new HashMap<>());
       queued.add(new HashMap<>());
       reads.add(new ArrayList<>());
-      sidecarReads.add(new ArrayList<>());
       backups.add(new ArrayList<>());
       batchFull.add(new HashMap<>());
       aborts.add(new HashMap<>());
@@ -160,6 +160,7 @@ public final class SpecSchedule {
         trackEnvironment(before, now, r, step);
         deaths.track(before, now, r, step);
         timeouts.track(before, now, r, step);
+        sidecarReads.track(before, now, r, step);
       }
     }
     this.lastStep = step;
@@ -218,7 +219,7 @@ public final class SpecSchedule {
 
   /** Rank {@code rank}'s sidecar page reads (StorageReadsSidecarPage; fails: no success counted), in order. */
   public List<Read> sidecarReads(int rank) {
-    return sidecarReads.get(rank);
+    return sidecarReads.of(rank);
   }
 
   /** The step from which rank {@code rank}'s n-th backup is acked, in order of completion (FIFO). */
@@ -325,15 +326,6 @@ public final class SpecSchedule {
         boolean failed = field(b.get(i), "fail") instanceof TlaValue.Bool f && f.value()
             && !(field(a.get(i), "fail") instanceof TlaValue.Bool g && g.value());
         reads.get(r).add(new Read(step + 1, failed));
-      }
-    }
-    if (now.action().equals("StorageReadsSidecarPage")) {
-      List<TlaValue> a = elements(rank(before, "pf", r));
-      List<TlaValue> b = elements(rank(now, "pf", r));
-      for (int i = 0; i < Math.min(a.size(), b.size()); i++) {
-        if (!a.get(i).equals(b.get(i))) {
-          sidecarReads.get(r).add(new Read(step + 1, number(field(b.get(i), "ss")) == number(field(a.get(i), "ss"))));
-        }
       }
     }
     if (now.action().equals("StorageBackupCompletes")
