@@ -30,14 +30,17 @@ import java.util.Set;
  *       issued in the step its {@code wq} ({@code lq}) grew, and is seen done from the step whose event check
  *       first reads it: the step it completes in when the rank still waits for it there (a later stage blocked on
  *       its own events, {@code wait_ev}; a load before the rank's S2 of {@code post20460}), else the next one;
- *   <li>the rank's LRU clock ({@code ClockSkews}, knob local_clock): skewed from the rank's next step on.
+ *   <li>the rank's LRU clock ({@code ClockSkews}, knob local_clock): skewed from the rank's next step on;
+ *   <li>the prefetch thread's storage query ({@code PrefetchThreadQueries}): the leading pages h its stage's
+ *       storage holds for the rank's n-th query, the local value it posts (or decides alone) at S7.
  * </ul>
  */
 final class PipelineSchedule {
 
   /** Actions whose choices this schedule maps; the scheduler's steps and the collectives need no seam. */
   static final Set<String> DRIVEN = Set.of(TraceState.INITIAL, "StepBegins", "EventsReady", "SomeCollectiveCompletes",
-      "CollectiveCompletes", "WriteEventCompletes", "LoadEventCompletes", "ClockSkews", "Terminated");
+      "CollectiveCompletes", "WriteEventCompletes", "LoadEventCompletes", "ClockSkews", "Terminated",
+      "PrefetchThreadQueries");
 
   /** One copy: the rank's step (the spec's, from 1) it was issued in and the first that sees it done (-1: none). */
   record Copy(int issued, int seenDone) {}
@@ -46,6 +49,7 @@ final class PipelineSchedule {
   private final List<List<Copy>> writes = new ArrayList<>();
   private final List<List<Copy>> loads = new ArrayList<>();
   private final int[] skewedFrom;
+  private final List<List<Integer>> hits = new ArrayList<>();
   private final List<List<TlaValue>> logs = new ArrayList<>();
   private final Set<String> undriven = new LinkedHashSet<>();
   private final int lastStep;
@@ -59,6 +63,7 @@ final class PipelineSchedule {
     List<List<Integer>> writesSeen = new ArrayList<>();
     List<List<Integer>> loadsSeen = new ArrayList<>();
     for (int r = 0; r < ranks; r++) {
+      hits.add(new ArrayList<>());
       writesIssued.add(new ArrayList<>());
       loadsIssued.add(new ArrayList<>());
       writesSeen.add(new ArrayList<>());
@@ -90,6 +95,9 @@ final class PipelineSchedule {
             // post20460 checks loads at S2, after S1's collective: a load done while S1 is posted is seen in the step
             boolean beforeS2 = separateLoadCheck && pc.equals("run") && postedSite(before, r).equals("S1");
             loadsSeen.get(r).add(waits || beforeS2 ? wasStep : wasStep + 1);
+          }
+          if (now.action().equals("PrefetchThreadQueries") && s7Hit(before, now, r) >= 0) {
+            hits.get(r).add(s7Hit(before, now, r));
           }
           if (!(field(was, "clk") instanceof TlaValue.Bool c && c.value())
               && field(is, "clk") instanceof TlaValue.Bool c2 && c2.value()) {
@@ -123,6 +131,26 @@ final class PipelineSchedule {
     return out;
   }
 
+  /**
+   * The local value h rank r's prefetch thread took in the step {@code before} to {@code now}: its posted S7
+   * call's value, or, with no group to post on, the hit of the operation it decided alone; -1 when r did not query.
+   */
+  private static int s7Hit(TraceState before, TraceState now, int r) {
+    TlaValue.Rec call = TraceReads.posted(now, r, "pf");
+    if (call != null && TraceReads.posted(before, r, "pf") == null) {
+      return (int) number(elements(call.fields().get("val")).get(0));
+    }
+    List<TlaValue> was = elements(field(rank(before, "ls", r), "pf"));
+    List<TlaValue> is = elements(field(rank(now, "ls", r), "pf"));
+    for (int i = 0; i < Math.min(was.size(), is.size()); i++) {
+      if (!(field(was.get(i), "hitd") instanceof TlaValue.Bool b && b.value())
+          && field(is.get(i), "hitd") instanceof TlaValue.Bool d && d.value()) {
+        return (int) number(field(is.get(i), "hit"));
+      }
+    }
+    return -1;
+  }
+
   private static String postedSite(TraceState s, int r) {
     TlaValue call = field(rank(s, "coll", r), "sched");
     return field(call, "site") instanceof TlaValue.Str site ? site.value() : "";
@@ -138,6 +166,11 @@ final class PipelineSchedule {
 
   List<Copy> loads(int rank) {
     return loads.get(rank);
+  }
+
+  /** The leading pages each S7 query of rank {@code rank}'s prefetch thread finds, in order. */
+  List<Integer> hits(int rank) {
+    return hits.get(rank);
   }
 
   /** Whether rank {@code rank}'s clock orders LRU victims the other way in its step {@code step} (from 1). */
