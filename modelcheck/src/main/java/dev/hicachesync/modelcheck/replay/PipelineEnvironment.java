@@ -18,7 +18,10 @@ import java.util.List;
  *       the spec's {@code ClockSkews} (fault {@code local_lru_clock});
  *   <li>{@link Timing#storageSeenBy}: the rank's n-th S7 query finds the leading pages the spec's {@code
  *       PrefetchThreadQueries} chose for it (its stage's storage, {@link ScheduledEnvironment.ScriptedStore}); S7's
- *       outcome reaches the scheduler at once, and a storage read lands after the trace's last step.
+ *       outcome reaches the scheduler at once, and a storage read lands after the trace's last step;
+ *   <li>{@link Timing#prefetchPassRuns}, {@link Timing#prefetchPassBeforeEvents}: the prefetch thread passes where
+ *       the spec's queries: at the boundary before the rank's next step, or after its RECV when the spec's
+ *       scheduler waits in RECV (the order of S7 and the scheduler's calls on a shared group, knob pf_shared_group).
  * </ul>
  * The implementation's steps count from 0, the spec's from 1: the implementation's step s is the spec's s + 1.
  */
@@ -75,6 +78,16 @@ final class PipelineEnvironment implements Timing.Factory {
       @Override
       public boolean lruClockSkewed() {
         return known && schedule.clockSkewed(rank, specStep);
+      }
+
+      @Override
+      public boolean prefetchPassRuns() {
+        return !known || schedule.passRuns(rank, specStep);
+      }
+
+      @Override
+      public boolean prefetchPassBeforeEvents() {
+        return known && schedule.passAfterRecv(rank, specStep);
       }
 
       @Override

@@ -54,7 +54,7 @@ public final class PipelineReplay {
 
   /** Knobs of the spec and the simulator's fault of the same code path. */
   private static final Map<String, Fault> KNOB_FAULTS = Map.of("uneven_capacity", Fault.LARGER_HOST_POOL_ON_RANK0,
-      "local_clock", Fault.LOCAL_LRU_CLOCK);
+      "local_clock", Fault.LOCAL_LRU_CLOCK, "pf_shared_group", Fault.SHARED_PREFETCH_GROUPS);
 
   /** Bugs of the spec and the simulator's fault of the same code path. */
   private static final Map<String, Fault> BUG_FAULTS = Map.of("B7", Fault.PP_STAGE_LOCAL_PREFETCH_HITS);

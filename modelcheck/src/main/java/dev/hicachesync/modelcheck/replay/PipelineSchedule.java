@@ -50,6 +50,8 @@ final class PipelineSchedule {
   private final List<List<Copy>> loads = new ArrayList<>();
   private final int[] skewedFrom;
   private final List<List<Integer>> hits = new ArrayList<>();
+  private final List<Set<Integer>> passAtBoundary = new ArrayList<>();
+  private final List<Set<Integer>> passAfterRecv = new ArrayList<>();
   private final List<List<TlaValue>> logs = new ArrayList<>();
   private final Set<String> undriven = new LinkedHashSet<>();
   private final int lastStep;
@@ -64,6 +66,8 @@ final class PipelineSchedule {
     List<List<Integer>> loadsSeen = new ArrayList<>();
     for (int r = 0; r < ranks; r++) {
       hits.add(new ArrayList<>());
+      passAtBoundary.add(new java.util.HashSet<>());
+      passAfterRecv.add(new java.util.HashSet<>());
       writesIssued.add(new ArrayList<>());
       loadsIssued.add(new ArrayList<>());
       writesSeen.add(new ArrayList<>());
@@ -98,6 +102,10 @@ final class PipelineSchedule {
           }
           if (now.action().equals("PrefetchThreadQueries") && s7Hit(before, now, r) >= 0) {
             hits.get(r).add(s7Hit(before, now, r));
+            // between steps k and k + 1: the pass at the boundary, or after RECV when the scheduler waits in
+            // step k + 1's RECV; mid-step (after RECV): at the next boundary, the implementation's next pass
+            boolean inRecv = pc.equals("begin") && postedSite(before, r).equals("RECV");
+            (inRecv ? passAfterRecv : passAtBoundary).get(r).add(wasStep + 1);
           }
           if (!(field(was, "clk") instanceof TlaValue.Bool c && c.value())
               && field(is, "clk") instanceof TlaValue.Bool c2 && c2.value()) {
@@ -171,6 +179,20 @@ final class PipelineSchedule {
   /** The leading pages each S7 query of rank {@code rank}'s prefetch thread finds, in order. */
   List<Integer> hits(int rank) {
     return hits.get(rank);
+  }
+
+  /**
+   * Whether rank {@code rank}'s prefetch thread takes its pass at the start of its step {@code step} (from 1):
+   * the spec's thread queries between the rank's steps {@code step - 1} and {@code step} (or mid-step {@code step
+   * - 1}), and not in the middle of a step; beyond the trace the pass always runs.
+   */
+  boolean passRuns(int rank, long step) {
+    return step > lastStep || passAtBoundary.get(rank).contains((int) step);
+  }
+
+  /** Whether rank {@code rank}'s prefetch thread passes in its step {@code step} after RECV, before the event check. */
+  boolean passAfterRecv(int rank, long step) {
+    return step <= lastStep && passAfterRecv.get(rank).contains((int) step);
   }
 
   /** Whether rank {@code rank}'s clock orders LRU victims the other way in its step {@code step} (from 1). */
