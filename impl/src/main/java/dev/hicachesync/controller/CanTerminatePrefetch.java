@@ -30,7 +30,7 @@ final class CanTerminatePrefetch {
     boolean may = completed;
     if (policy == PrefetchPolicy.TIMEOUT) {
       long limit = s.config().timeoutBaseTicks() + s.config().timeoutTicksPer1024() * op.tokens().length / 1024;
-      may |= s.env().clock().ticks() - op.issueTick() >= limit; // this rank's clock: S4 makes it common
+      may |= s.env().timeoutFires(op.rid(), op.issueTick(), limit); // this rank's clock: S4 makes it common
     }
     long[] r = s.sync().reduce(SyncPoint.S4, ReduceOp.MAX, new long[] {may ? 0 : 1, op.ioFailed() ? 1 : 0});
     boolean stop = r[0] == 0 || r[1] == 1;

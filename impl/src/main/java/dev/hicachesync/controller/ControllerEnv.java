@@ -32,4 +32,13 @@ public interface ControllerEnv {
 
   /** Blocks the scheduler thread until {@code condition} holds (later PP stages waiting on their own I/O). */
   void awaitCondition(BooleanSupplier condition);
+
+  /**
+   * Whether the prefetch of request {@code rid}, issued at tick {@code issueTick}, has run {@code limit} ticks or
+   * more on this rank's clock: the {@code timeout} policy's local condition, which {@code can_terminate_prefetch}
+   * reads (the spec's environment action {@code TimeoutFires}). A simulator may decide it from its schedule.
+   */
+  default boolean timeoutFires(String rid, long issueTick, long limit) {
+    return clock().ticks() - issueTick >= limit;
+  }
 }

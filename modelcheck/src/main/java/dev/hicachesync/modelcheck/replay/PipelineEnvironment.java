@@ -21,7 +21,9 @@ import java.util.List;
  *       outcome reaches the scheduler at once, and a storage read lands after the trace's last step;
  *   <li>{@link Timing#prefetchPassRuns}, {@link Timing#prefetchPassBeforeEvents}: the prefetch thread passes where
  *       the spec's queries: at the boundary before the rank's next step, or after its RECV when the spec's
- *       scheduler waits in RECV (the order of S7 and the scheduler's calls on a shared group, knob pf_shared_group).
+ *       scheduler waits in RECV (the order of S7 and the scheduler's calls on a shared group, knob pf_shared_group);
+ *   <li>{@link Timing#timeoutFires}: request i's prefetch has timed out on the rank from the step after the spec's
+ *       {@code TimeoutFires} for it, and not before.
  * </ul>
  * The implementation's steps count from 0, the spec's from 1: the implementation's step s is the spec's s + 1.
  */
@@ -88,6 +90,14 @@ final class PipelineEnvironment implements Timing.Factory {
       @Override
       public boolean prefetchPassBeforeEvents() {
         return known && schedule.passAfterRecv(rank, specStep);
+      }
+
+      @Override
+      public boolean timeoutFires(String rid, boolean byClock) {
+        if (!known || specStep > schedule.lastStep() || !rid.startsWith("req")) {
+          return byClock; // beyond the trace: the rank's own clock
+        }
+        return schedule.timedOut(rank, Integer.parseInt(rid.substring(3)), specStep);
       }
 
       @Override

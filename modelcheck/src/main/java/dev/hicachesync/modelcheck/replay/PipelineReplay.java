@@ -57,7 +57,8 @@ public final class PipelineReplay {
       "local_clock", Fault.LOCAL_LRU_CLOCK, "pf_shared_group", Fault.SHARED_PREFETCH_GROUPS);
 
   /** Bugs of the spec and the simulator's fault of the same code path. */
-  private static final Map<String, Fault> BUG_FAULTS = Map.of("B7", Fault.PP_STAGE_LOCAL_PREFETCH_HITS);
+  private static final Map<String, Fault> BUG_FAULTS = Map.of("B7", Fault.PP_STAGE_LOCAL_PREFETCH_HITS,
+      "B7tail", Fault.EARLY_TAIL_RELEASE);
 
   /** Knobs whose only effect here is on which other knob applies. */
   private static final Set<String> HANDLED_KNOBS = Set.of("host_only", "host_only_pp_guard");
@@ -87,11 +88,7 @@ public final class PipelineReplay {
       if (BUG_FAULTS.containsKey(bug)) {
         continue;
       }
-      why.add(switch (bug) {
-        case "B7tail" -> "B7tail (the unread tail released at termination) needs a storage read in flight"
-            + " (IoStartsBatch), which the storage-off PP run never starts";
-        default -> bug + " has no fault switch in the pipeline replay";
-      });
+      why.add(bug + " has no fault switch in the pipeline replay");
     }
     if (hostOnlySkips(k) && !k.version().equals("post20460")) {
       why.add("knob host_only under version " + k.version() + ": the skip applies to a later stage's forwarded load"
@@ -149,7 +146,8 @@ public final class PipelineReplay {
       ErrorTrace trace, Verdict verdict, List<String> invariants) {
     boolean twin = !model.equals(schedule);
     int ranks = constants.cp() * constants.tp() * constants.pp();
-    PipelineSchedule s = PipelineSchedule.of(trace, ranks, constants.version().equals("post20460"));
+    PipelineSchedule s = PipelineSchedule.of(trace, ranks, constants.version().equals("post20460"),
+        constants.pagesPerKey());
     int violated = violationStep(s, verdict);
     String specSide = verdict + " at state " + trace.length() + ", step " + (violated - 1);
     List<String> why = unreplayable(constants, ppSync);
@@ -257,9 +255,12 @@ public final class PipelineReplay {
       }
     }
     // PrefetchAgreement: the prefetch thread decides between its rank's steps; the implementation's pass after
-    // the rank's step k runs at the boundary it counts as its step k (the spec's k + 1, from 1)
-    boolean betweenSteps = verdict.kind() != Verdict.Kind.DEADLOCK && verdict.property().equals("PrefetchAgreement");
-    return Math.max(1, s.lastStep() + (betweenSteps ? 1 : 0));
+    // the rank's step k runs at the boundary it counts as its step k (the spec's k + 1, from 1). HostSlotSafety:
+    // the spec breaks it where a slot in use leaves its owner (onto the release queue); the implementation's
+    // slot ledger where the slot is freed, at the next step's S3.
+    boolean nextStep = verdict.kind() != Verdict.Kind.DEADLOCK
+        && Set.of("PrefetchAgreement", "HostSlotSafety").contains(verdict.property());
+    return Math.max(1, s.lastStep() + (nextStep ? 1 : 0));
   }
 
   /** What the schedule makes the code do, one line per rank and kind. */
@@ -288,7 +289,7 @@ public final class PipelineReplay {
       if (step > s.log(r).size() || run.view(r).ended()) {
         continue;
       }
-      SpecSchedule.Observed spec = observed(s.log(r).get(step - 1), r, k);
+      SpecSchedule.Observed spec = observed(s.log(r).get(step - 1), r, k, s.heldPastHit(r, step));
       SpecSchedule.Observed impl = JavaReplay.observed(run, r, k);
       boolean same = impl.equals(spec);
       lines.add("step " + step + " RECV rank " + r + ": spec " + spec + " | impl " + impl + (same ? "" : "  <- differs"));
@@ -300,8 +301,12 @@ public final class PipelineReplay {
     return first;
   }
 
-  /** A spec log record (LogRec) as {@link SpecSchedule.Observed}: free pools from the usage and the rank's pools. */
-  private static SpecSchedule.Observed observed(TlaValue rec, int r, ModelConstants k) {
+  /**
+   * A spec log record (LogRec) as {@link SpecSchedule.Observed}: free pools from the usage and the rank's pools;
+   * the host slots past an S7 hit the spec still holds ({@code heldPastHit}) count as free, as the
+   * implementation has freed them ({@link PipelineSchedule#heldPastHit}).
+   */
+  private static SpecSchedule.Observed observed(TlaValue rec, int r, ModelConstants k, int heldPastHit) {
     TlaValue tree = field(rec, "tree");
     List<TlaValue> nodes = elements(tree);
     List<String> residency = new ArrayList<>();
@@ -313,7 +318,7 @@ public final class PipelineReplay {
           number(field(n, "hp")) + number(field(n, "hw"))));
     }
     return new SpecSchedule.Observed(k.deviceCaps().get(r) - number(field(rec, "dused")),
-        k.hostCaps().get(r) - number(field(rec, "hused")), length(field(rec, "wq")), length(field(rec, "lq")),
+        k.hostCaps().get(r) - number(field(rec, "hused")) + heldPastHit, length(field(rec, "wq")), length(field(rec, "lq")),
         number(field(rec, "wait")), number(field(rec, "run")), residency);
   }
 }

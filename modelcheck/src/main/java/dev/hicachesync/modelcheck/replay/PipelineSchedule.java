@@ -2,6 +2,7 @@ package dev.hicachesync.modelcheck.replay;
 
 import static dev.hicachesync.modelcheck.replay.TraceReads.elements;
 import static dev.hicachesync.modelcheck.replay.TraceReads.field;
+import static dev.hicachesync.modelcheck.replay.TraceReads.length;
 import static dev.hicachesync.modelcheck.replay.TraceReads.number;
 import static dev.hicachesync.modelcheck.replay.TraceReads.rank;
 import static dev.hicachesync.modelcheck.replay.TraceReads.tailAppended;
@@ -32,7 +33,12 @@ import java.util.Set;
  *       its own events, {@code wait_ev}; a load before the rank's S2 of {@code post20460}), else the next one;
  *   <li>the rank's LRU clock ({@code ClockSkews}, knob local_clock): skewed from the rank's next step on;
  *   <li>the prefetch thread's storage query ({@code PrefetchThreadQueries}): the leading pages h its stage's
- *       storage holds for the rank's n-th query, the local value it posts (or decides alone) at S7.
+ *       storage holds for the rank's n-th query, the local value it posts (or decides alone) at S7;
+ *   <li>a storage read in flight ({@code IoStartsBatch}): the implementation's read of the pages S7 agreed on is in
+ *       flight from the decision on, and lands after the trace's last step (a trace whose batch ends, {@code
+ *       IoEndsBatch}, is not driven);
+ *   <li>the timeout policy's clock ({@code TimeoutFires}): request i's prefetch has timed out on the rank from its
+ *       next step on.
  * </ul>
  */
 final class PipelineSchedule {
@@ -40,7 +46,7 @@ final class PipelineSchedule {
   /** Actions whose choices this schedule maps; the scheduler's steps and the collectives need no seam. */
   static final Set<String> DRIVEN = Set.of(TraceState.INITIAL, "StepBegins", "EventsReady", "SomeCollectiveCompletes",
       "CollectiveCompletes", "WriteEventCompletes", "LoadEventCompletes", "ClockSkews", "Terminated",
-      "PrefetchThreadQueries");
+      "PrefetchThreadQueries", "IoStartsBatch", "TimeoutFires");
 
   /** One copy: the rank's step (the spec's, from 1) it was issued in and the first that sees it done (-1: none). */
   record Copy(int issued, int seenDone) {}
@@ -52,11 +58,13 @@ final class PipelineSchedule {
   private final List<List<Integer>> hits = new ArrayList<>();
   private final List<Set<Integer>> passAtBoundary = new ArrayList<>();
   private final List<Set<Integer>> passAfterRecv = new ArrayList<>();
+  private final List<java.util.Map<Integer, Integer>> timedOutFrom = new ArrayList<>();
+  private final List<List<Integer>> heldPastHit = new ArrayList<>();
   private final List<List<TlaValue>> logs = new ArrayList<>();
   private final Set<String> undriven = new LinkedHashSet<>();
   private final int lastStep;
 
-  private PipelineSchedule(ErrorTrace trace, int ranks, boolean separateLoadCheck) {
+  private PipelineSchedule(ErrorTrace trace, int ranks, boolean separateLoadCheck, int pages) {
     this.ranks = ranks;
     this.skewedFrom = new int[ranks];
     java.util.Arrays.fill(skewedFrom, Integer.MAX_VALUE);
@@ -68,6 +76,8 @@ final class PipelineSchedule {
       hits.add(new ArrayList<>());
       passAtBoundary.add(new java.util.HashSet<>());
       passAfterRecv.add(new java.util.HashSet<>());
+      timedOutFrom.add(new java.util.HashMap<>());
+      heldPastHit.add(new ArrayList<>());
       writesIssued.add(new ArrayList<>());
       loadsIssued.add(new ArrayList<>());
       writesSeen.add(new ArrayList<>());
@@ -107,6 +117,19 @@ final class PipelineSchedule {
             boolean inRecv = pc.equals("begin") && postedSite(before, r).equals("RECV");
             (inRecv ? passAfterRecv : passAtBoundary).get(r).add(wasStep + 1);
           }
+          for (int n = length(field(was, "log")); n < length(field(is, "log")); n++) {
+            heldPastHit.get(r).add(heldPastHit(is, pages));
+          }
+          if (now.action().equals("TimeoutFires")) {
+            List<TlaValue> ops = elements(field(was, "pf"));
+            List<TlaValue> opsNow = elements(field(is, "pf"));
+            for (int i = 0; i < Math.min(ops.size(), opsNow.size()); i++) {
+              if (!(field(ops.get(i), "to") instanceof TlaValue.Bool t && t.value())
+                  && field(opsNow.get(i), "to") instanceof TlaValue.Bool t2 && t2.value()) {
+                timedOutFrom.get(r).putIfAbsent(i + 1, wasStep + 1);
+              }
+            }
+          }
           if (!(field(was, "clk") instanceof TlaValue.Bool c && c.value())
               && field(is, "clk") instanceof TlaValue.Bool c2 && c2.value()) {
             skewedFrom[r] = Math.min(skewedFrom[r], wasStep + 1);
@@ -127,8 +150,27 @@ final class PipelineSchedule {
   }
 
   /** Reads {@code trace}, a counterexample of a HiCachePipeline model with {@code ranks} ranks. */
-  static PipelineSchedule of(ErrorTrace trace, int ranks, boolean separateLoadCheck) {
-    return new PipelineSchedule(trace, ranks, separateLoadCheck);
+  static PipelineSchedule of(ErrorTrace trace, int ranks, boolean separateLoadCheck, int pages) {
+    return new PipelineSchedule(trace, ranks, separateLoadCheck, pages);
+  }
+
+  /**
+   * The host slots past the S7 hit that rank state {@code ls} still holds (of keys of {@code pages} pages): the
+   * spec keeps a prefetch's slots past its hit ({@code own - tgt}) until the prefetch is terminated and its tail
+   * popped from the release queue, where the implementation (as SGLang's {@code prefetch_thread_func}, and
+   * {@code HiCacheSync.tla}) queues them for release at S7 and frees them at the next S3. Counted per prefetch
+   * whose S7 is decided, while it owns slots or its terminated tail waits in the release queue.
+   */
+  private static int heldPastHit(TlaValue ls, int pages) {
+    int held = 0;
+    boolean releasesQueued = length(field(ls, "rlq")) > 0;
+    for (TlaValue op : elements(field(ls, "pf"))) {
+      boolean decided = field(op, "hitd") instanceof TlaValue.Bool d && d.value();
+      if (decided && (number(field(op, "own")) > 0 || number(field(op, "tstep")) > 0 && releasesQueued)) {
+        held += pages - (int) number(field(op, "tgt"));
+      }
+    }
+    return held;
   }
 
   private static List<Copy> copies(List<Integer> issued, List<Integer> seen) {
@@ -193,6 +235,24 @@ final class PipelineSchedule {
   /** Whether rank {@code rank}'s prefetch thread passes in its step {@code step} after RECV, before the event check. */
   boolean passAfterRecv(int rank, long step) {
     return step <= lastStep && passAfterRecv.get(rank).contains((int) step);
+  }
+
+  /**
+   * Whether request {@code request}'s (from 1) prefetch has timed out on rank {@code rank} in its step {@code
+   * step} (from 1): from the step after the spec's {@code TimeoutFires} for it.
+   */
+  boolean timedOut(int rank, int request, long step) {
+    Integer from = timedOutFrom.get(rank).get(request);
+    return from != null && step >= from;
+  }
+
+  /**
+   * The host slots past an S7 hit that rank {@code rank}'s spec state still held when it logged step {@code step}
+   * (from 1), which the implementation has freed by then ({@link #heldPastHit}).
+   */
+  int heldPastHit(int rank, int step) {
+    List<Integer> held = heldPastHit.get(rank);
+    return step - 1 < held.size() ? held.get(step - 1) : 0;
   }
 
   /** Whether rank {@code rank}'s clock orders LRU victims the other way in its step {@code step} (from 1). */

@@ -83,4 +83,9 @@ public abstract class ForwardingTiming implements Timing {
   public boolean abortsWaiting(String rid) {
     return inner.abortsWaiting(rid);
   }
+
+  @Override
+  public boolean timeoutFires(String rid, boolean byClock) {
+    return inner.timeoutFires(rid, byClock);
+  }
 }

@@ -39,6 +39,11 @@ public final class RankEnv implements ControllerEnv {
     return clock;
   }
 
+  @Override
+  public boolean timeoutFires(String rid, long issueTick, long limit) {
+    return timing.timeoutFires(rid, ControllerEnv.super.timeoutFires(rid, issueTick, limit));
+  }
+
   /** Returns this rank's virtual time. */
   public long now() {
     return clock.ticks();

@@ -116,6 +116,15 @@ public interface Timing {
     return store;
   }
 
+  /**
+   * Whether the prefetch of request {@code rid} has timed out on this rank now (the {@code timeout} policy's
+   * local condition, the spec's {@code TimeoutFires}); {@code byClock} is what the rank's virtual clock says, the
+   * answer by default ({@code check --replay} answers from its schedule).
+   */
+  default boolean timeoutFires(String rid, boolean byClock) {
+    return byClock;
+  }
+
   /** Builds the timing of one rank. */
   @FunctionalInterface
   interface Factory {
