@@ -101,8 +101,10 @@ public final class PipelineReplay {
       why.add(switch (knob) {
         case "pf_shared_group" -> "knob pf_shared_group needs the prefetch thread's S7 (PrefetchThreadQueries),"
             + " which the storage-off PP run never makes";
-        case "sync_shared_group" -> "knob sync_shared_group (the prefetch sync thread's S5B on the scheduler's"
-            + " groups, SyncThreadPosts): the implementation has that thread in version unified only";
+        case "sync_shared_group" -> "knob sync_shared_group (SyncThreadPosts: the prefetch sync thread's per-batch"
+            + " MIN, S5B, on the scheduler's groups): the implementation's " + k.version() + " version has no such"
+            + " thread (its completion sync, fault shared_completion_groups, is version unified's), so no S5B call"
+            + " exists to pair with a peer's S123";
         case "local_pool_sizes" -> poolFaults(k) != null ? null : "knob local_pool_sizes with pools "
             + k.deviceCaps() + " (device) and " + k.hostCaps() + " (host) per rank: the simulator sizes every rank's"
             + " device pools alike or a later stage's twice stage 0's (fault larger_device_pool_on_later_stages), and"
@@ -277,6 +279,12 @@ public final class PipelineReplay {
       }
       if (s.skewedFrom(r) > 0) {
         out.add("schedule rank " + r + " LRU clock skewed from step " + (s.skewedFrom(r) - 1));
+      }
+      if (!s.hits(r).isEmpty()) {
+        out.add("schedule rank " + r + " storage hits at S7 (leading pages, in order): " + s.hits(r));
+      }
+      for (Map.Entry<Integer, Integer> t : s.timeouts(r).entrySet()) {
+        out.add("schedule rank " + r + " prefetch of request " + t.getKey() + " timed out from step " + (t.getValue() - 1));
       }
     }
     return out;

@@ -237,6 +237,11 @@ final class PipelineSchedule {
     return step <= lastStep && passAfterRecv.get(rank).contains((int) step);
   }
 
+  /** Rank {@code rank}'s timed-out prefetches: request (from 1) to the step (from 1) it has timed out from. */
+  java.util.Map<Integer, Integer> timeouts(int rank) {
+    return new java.util.TreeMap<>(timedOutFrom.get(rank));
+  }
+
   /**
    * Whether request {@code request}'s (from 1) prefetch has timed out on rank {@code rank} in its step {@code
    * step} (from 1): from the step after the spec's {@code TimeoutFires} for it.
