@@ -35,14 +35,16 @@ import java.util.Set;
  * Replays a {@code HiCachePipeline.tla} counterexample (PP stages not in scheduler lockstep) on the
  * implementation and compares both sides, as {@link JavaReplay} does for {@code HiCacheSync.tla}.
  *
- * <p>The run is the simulator's spec-shaped PP run (storage off, write-through; every stage meets at RECV, stage
+ * <p>The run is the simulator's spec-shaped PP run (storage as the model's, write-through; every stage meets at RECV, stage
  * 0 decides the event checks and forwards the counts down the pipeline, a later stage pops exactly those,
  * blocking on its own events), with the model's requests, pools and version; the sync mode and knobs become the
  * simulator's faults ({@code PPSync} {@code stage_local}: {@code pp_stage_local_sync}, {@code world_allreduce}:
  * {@code pp_world_allreduce}; {@code host_only}: {@code
  * unsynced_loading_check}, loading_check's all_reduce and forward skipped; {@code uneven_capacity}: {@code
- * larger_host_pool_on_rank0}; {@code local_clock}: {@code local_lru_clock}), and {@link PipelineEnvironment} makes
- * the counterexample's rank-local choices (each rank's GPU copies, its clock). At every RECV where the ranks are
+ * larger_host_pool_on_rank0}; {@code local_clock}: {@code local_lru_clock}; {@code pf_shared_group}: {@code
+ * shared_prefetch_groups}; bug B7: {@code pp_stage_local_prefetch_hits}, B7tail: {@code early_tail_release}), and
+ * {@link PipelineEnvironment} makes the counterexample's rank-local choices (each rank's GPU copies, its clock, its
+ * S7 hits, where its prefetch thread passes, its timeouts). At every RECV where the ranks are
  * parked, each rank's pools, ack queues, waiting and running request and key residency are compared with the
  * spec's log record of the step just ended (what TreeAgreement, AckAgreement and AllocAgreement compare); the
  * violation is compared by name and step as {@link JavaReplay#judge} does.
