@@ -102,7 +102,7 @@ public class SimulateCommand implements Callable<Integer> {
           + " (docs/explanation/unified.md); unified with --pp 2 or more: pp_drain_nowait and its fixed twin"
           + " pp_drain_blocking, the prefetch tickets pp_prefetch_tickets with ticket_own_hit, ticket_stage_completion"
           + " (docs/explanation/pipeline.md); with --pp 2 or more: pp_stage_local_sync,"
-          + " pp_world_allreduce, larger_device_pool_on_later_stages (docs/reference/fault-grammar.md)")
+          + " pp_world_allreduce, pp_stage_local_prefetch_hits, larger_device_pool_on_later_stages (docs/reference/fault-grammar.md)")
   List<String> faults;
 
   @Option(names = "--faults", paramLabel = "SPEC",

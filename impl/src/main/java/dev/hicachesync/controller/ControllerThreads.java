@@ -110,6 +110,11 @@ public final class ControllerThreads implements AutoCloseable {
       public void awaitCondition(BooleanSupplier condition) {
         env.awaitCondition(condition);
       }
+
+      @Override
+      public boolean timeoutFires(String rid, long issueTick, long limit) {
+        return env.timeoutFires(rid, issueTick, limit);
+      }
     };
   }
 

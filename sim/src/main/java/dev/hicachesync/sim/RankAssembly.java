@@ -55,6 +55,14 @@ final class RankAssembly {
     this.promptSeeds = promptSeeds;
   }
 
+  /**
+   * Whether the prefetch thread's S7 reduces over the pp group too ({@code prefetch_thread_func}'s MIN across
+   * stages, #27010's fix): with stages, unless fault {@link Fault#PP_STAGE_LOCAL_PREFETCH_HITS} (B7) leaves it out.
+   */
+  private boolean prefetchHitsAcrossStages(Topology t) {
+    return t.pp() > 1 && !cfg.faults().contains(Fault.PP_STAGE_LOCAL_PREFETCH_HITS);
+  }
+
   /** Builds rank {@code r}: its groups, sync layers, controller, API handle, data path, checker and engine. */
   RankEngine build(int r, Topology t, GroupSource fabric, StorageBackend storage, RankRecorder[] recorders) {
     RankCoord c = t.coords(r);
@@ -79,7 +87,7 @@ final class RankAssembly {
         ? new SyncGroups(attnTp, attnCp, sched, null, null, null)
         : new SyncGroups(fabric.group("pf_attn_tp", t.attnTpGroup(r), r),
             fabric.group("pf_attn_cp", t.attnCpGroup(r), r), fabric.group("pf_cp_tp", t.cpTpGroup(r), r),
-            PpPrefetchTicketWiring.s7SpansStages(cfg.faults(), t)
+            prefetchHitsAcrossStages(t) && PpPrefetchTicketWiring.s7SpansStages(cfg.faults(), t)
                 ? PfQueryStageMask.wrap(cfg.faults(), c.pp(), fabric.group("pf_pp", t.ppGroup(r), r)) : null,
             null, null);
     // Version unified's completion sync (#27010) on groups of its own, made after the prefetch ones

@@ -35,14 +35,16 @@ import java.util.Set;
  * Replays a {@code HiCachePipeline.tla} counterexample (PP stages not in scheduler lockstep) on the
  * implementation and compares both sides, as {@link JavaReplay} does for {@code HiCacheSync.tla}.
  *
- * <p>The run is the simulator's spec-shaped PP run (storage off, write-through; every stage meets at RECV, stage
+ * <p>The run is the simulator's spec-shaped PP run (storage as the model's, write-through; every stage meets at RECV, stage
  * 0 decides the event checks and forwards the counts down the pipeline, a later stage pops exactly those,
  * blocking on its own events), with the model's requests, pools and version; the sync mode and knobs become the
  * simulator's faults ({@code PPSync} {@code stage_local}: {@code pp_stage_local_sync}, {@code world_allreduce}:
  * {@code pp_world_allreduce}; {@code host_only}: {@code
  * unsynced_loading_check}, loading_check's all_reduce and forward skipped; {@code uneven_capacity}: {@code
- * larger_host_pool_on_rank0}; {@code local_clock}: {@code local_lru_clock}), and {@link PipelineEnvironment} makes
- * the counterexample's rank-local choices (each rank's GPU copies, its clock). At every RECV where the ranks are
+ * larger_host_pool_on_rank0}; {@code local_clock}: {@code local_lru_clock}; {@code pf_shared_group}: {@code
+ * shared_prefetch_groups}; bug B7: {@code pp_stage_local_prefetch_hits}, B7tail: {@code early_tail_release}), and
+ * {@link PipelineEnvironment} makes the counterexample's rank-local choices (each rank's GPU copies, its clock, its
+ * S7 hits, where its prefetch thread passes, its timeouts). At every RECV where the ranks are
  * parked, each rank's pools, ack queues, waiting and running request and key residency are compared with the
  * spec's log record of the step just ended (what TreeAgreement, AckAgreement and AllocAgreement compare); the
  * violation is compared by name and step as {@link JavaReplay#judge} does.
@@ -54,7 +56,11 @@ public final class PipelineReplay {
 
   /** Knobs of the spec and the simulator's fault of the same code path. */
   private static final Map<String, Fault> KNOB_FAULTS = Map.of("uneven_capacity", Fault.LARGER_HOST_POOL_ON_RANK0,
-      "local_clock", Fault.LOCAL_LRU_CLOCK);
+      "local_clock", Fault.LOCAL_LRU_CLOCK, "pf_shared_group", Fault.SHARED_PREFETCH_GROUPS);
+
+  /** Bugs of the spec and the simulator's fault of the same code path. */
+  private static final Map<String, Fault> BUG_FAULTS = Map.of("B7", Fault.PP_STAGE_LOCAL_PREFETCH_HITS,
+      "B7tail", Fault.EARLY_TAIL_RELEASE);
 
   /** Knobs whose only effect here is on which other knob applies. */
   private static final Set<String> HANDLED_KNOBS = Set.of("host_only", "host_only_pp_guard");
@@ -80,20 +86,11 @@ public final class PipelineReplay {
     if (k.dp() != 1) {
       why.add("pipeline replays cover one sync domain (DP 1), not DP " + k.dp());
     }
-    if (k.storageOn()) {
-      why.add("StorageOn with PP and " + k.pagesPerKey() + " pages per key: the simulator's spec-shaped run takes"
-          + " neither (with PP HiCachePipeline.tla folds the revoke queue into the host release queue, the simulator"
-          + " keeps two; with several pages a partly read prefetch, IoEndsBatch of some of the key's batches, is one"
-          + " node in the spec, a host node and a computed child in the simulator)");
-    }
     for (String bug : k.bugs()) {
-      why.add(switch (bug) {
-        case "B7" -> "B7 (S7 and S5B over CP x TP only, spec action PrefetchThreadQueries): the implementation's"
-            + " prefetch thread always reduces over the pp group too, and has no switch for it";
-        case "B7tail" -> "B7tail (the unread tail released at termination) needs a storage read in flight"
-            + " (IoStartsBatch), which the storage-off PP run never starts";
-        default -> bug + " has no fault switch in the pipeline replay";
-      });
+      if (BUG_FAULTS.containsKey(bug)) {
+        continue;
+      }
+      why.add(bug + " has no fault switch in the pipeline replay");
     }
     if (hostOnlySkips(k) && !k.version().equals("post20460")) {
       why.add("knob host_only under version " + k.version() + ": the skip applies to a later stage's forwarded load"
@@ -106,8 +103,10 @@ public final class PipelineReplay {
       why.add(switch (knob) {
         case "pf_shared_group" -> "knob pf_shared_group needs the prefetch thread's S7 (PrefetchThreadQueries),"
             + " which the storage-off PP run never makes";
-        case "sync_shared_group" -> "knob sync_shared_group (the prefetch sync thread's S5B on the scheduler's"
-            + " groups, SyncThreadPosts): the implementation has that thread in version unified only";
+        case "sync_shared_group" -> "knob sync_shared_group (SyncThreadPosts: the prefetch sync thread's per-batch"
+            + " MIN, S5B, on the scheduler's groups): the implementation's " + k.version() + " version has no such"
+            + " thread (its completion sync, fault shared_completion_groups, is version unified's), so no S5B call"
+            + " exists to pair with a peer's S123";
         case "local_pool_sizes" -> poolFaults(k) != null ? null : "knob local_pool_sizes with pools "
             + k.deviceCaps() + " (device) and " + k.hostCaps() + " (host) per rank: the simulator sizes every rank's"
             + " device pools alike or a later stage's twice stage 0's (fault larger_device_pool_on_later_stages), and"
@@ -151,7 +150,8 @@ public final class PipelineReplay {
       ErrorTrace trace, Verdict verdict, List<String> invariants) {
     boolean twin = !model.equals(schedule);
     int ranks = constants.cp() * constants.tp() * constants.pp();
-    PipelineSchedule s = PipelineSchedule.of(trace, ranks, constants.version().equals("post20460"));
+    PipelineSchedule s = PipelineSchedule.of(trace, ranks, constants.version().equals("post20460"),
+        constants.pagesPerKey());
     int violated = violationStep(s, verdict);
     String specSide = verdict + " at state " + trace.length() + ", step " + (violated - 1);
     List<String> why = unreplayable(constants, ppSync);
@@ -170,6 +170,7 @@ public final class PipelineReplay {
     if (hostOnlySkips(constants)) {
       faults.add(Fault.UNSYNCED_LOADING_CHECK);
     }
+    constants.bugs().stream().filter(BUG_FAULTS::containsKey).forEach(b -> faults.add(BUG_FAULTS.get(b)));
     constants.knobs().stream().filter(KNOB_FAULTS::containsKey).forEach(k -> faults.add(KNOB_FAULTS.get(k)));
     faults.addAll(poolFaults(constants));
     SimConfig cfg = SimConfig.builder()
@@ -177,8 +178,11 @@ public final class PipelineReplay {
         .version(ProtocolVersion.parse(constants.version()))
         .prefetchPolicy(PrefetchPolicy.parse(constants.policy()))
         .writePolicy(WritePolicy.WRITE_THROUGH)
-        .storage(StorageMode.OFF)
-        .specShaped(new SpecShaped(constants.requests(), constants.pagesPerKey()))
+        .storage(constants.storageOn() ? StorageMode.MEMORY : StorageMode.OFF)
+        // with storage: the schedule inserts no part of a key, and this replay compares the release and revoke
+        // queues as HiCachePipeline.tla's one (SpecShaped#wholeKeyHits)
+        .specShaped(constants.storageOn() ? MultiPageKeys.specShaped(constants).withWholeKeyHits()
+            : MultiPageKeys.specShaped(constants))
         .devicePages(constants.deviceCap())
         .hostPages(constants.hostCaps().stream().mapToInt(Integer::intValue).min().orElse(constants.hostCap()))
         .faults(faults)
@@ -229,7 +233,8 @@ public final class PipelineReplay {
 
   /**
    * The spec step (from 1) of the violation: for an invariant over the per-step logs, the first step whose
-   * records differ between two ranks in what it compares; else the trace's last step.
+   * records differ between two ranks in what it compares; for PrefetchAgreement (a decision of the prefetch thread,
+   * between steps) the step after the trace's last one; else the trace's last step.
    */
   static int violationStep(PipelineSchedule s, Verdict verdict) {
     List<String> fields = switch (verdict.kind() == Verdict.Kind.DEADLOCK ? "" : verdict.property()) {
@@ -253,7 +258,13 @@ public final class PipelineReplay {
         }
       }
     }
-    return Math.max(1, s.lastStep());
+    // PrefetchAgreement: the prefetch thread decides between its rank's steps; the implementation's pass after
+    // the rank's step k runs at the boundary it counts as its step k (the spec's k + 1, from 1). HostSlotSafety:
+    // the spec breaks it where a slot in use leaves its owner (onto the release queue); the implementation's
+    // slot ledger where the slot is freed, at the next step's S3.
+    boolean nextStep = verdict.kind() != Verdict.Kind.DEADLOCK
+        && Set.of("PrefetchAgreement", "HostSlotSafety").contains(verdict.property());
+    return Math.max(1, s.lastStep() + (nextStep ? 1 : 0));
   }
 
   /** What the schedule makes the code do, one line per rank and kind. */
@@ -271,6 +282,12 @@ public final class PipelineReplay {
       if (s.skewedFrom(r) > 0) {
         out.add("schedule rank " + r + " LRU clock skewed from step " + (s.skewedFrom(r) - 1));
       }
+      if (!s.hits(r).isEmpty()) {
+        out.add("schedule rank " + r + " storage hits at S7 (leading pages, in order): " + s.hits(r));
+      }
+      for (Map.Entry<Integer, Integer> t : s.timeouts(r).entrySet()) {
+        out.add("schedule rank " + r + " prefetch of request " + t.getKey() + " timed out from step " + (t.getValue() - 1));
+      }
     }
     return out;
   }
@@ -282,7 +299,7 @@ public final class PipelineReplay {
       if (step > s.log(r).size() || run.view(r).ended()) {
         continue;
       }
-      SpecSchedule.Observed spec = observed(s.log(r).get(step - 1), r, k);
+      SpecSchedule.Observed spec = observed(s.log(r).get(step - 1), r, k, s.heldPastHit(r, step));
       SpecSchedule.Observed impl = JavaReplay.observed(run, r, k);
       boolean same = impl.equals(spec);
       lines.add("step " + step + " RECV rank " + r + ": spec " + spec + " | impl " + impl + (same ? "" : "  <- differs"));
@@ -294,8 +311,12 @@ public final class PipelineReplay {
     return first;
   }
 
-  /** A spec log record (LogRec) as {@link SpecSchedule.Observed}: free pools from the usage and the rank's pools. */
-  private static SpecSchedule.Observed observed(TlaValue rec, int r, ModelConstants k) {
+  /**
+   * A spec log record (LogRec) as {@link SpecSchedule.Observed}: free pools from the usage and the rank's pools;
+   * the host slots past an S7 hit the spec still holds ({@code heldPastHit}) count as free, as the
+   * implementation has freed them ({@link PipelineSchedule#heldPastHit}).
+   */
+  private static SpecSchedule.Observed observed(TlaValue rec, int r, ModelConstants k, int heldPastHit) {
     TlaValue tree = field(rec, "tree");
     List<TlaValue> nodes = elements(tree);
     List<String> residency = new ArrayList<>();
@@ -307,7 +328,7 @@ public final class PipelineReplay {
           number(field(n, "hp")) + number(field(n, "hw"))));
     }
     return new SpecSchedule.Observed(k.deviceCaps().get(r) - number(field(rec, "dused")),
-        k.hostCaps().get(r) - number(field(rec, "hused")), length(field(rec, "wq")), length(field(rec, "lq")),
+        k.hostCaps().get(r) - number(field(rec, "hused")) + heldPastHit, length(field(rec, "wq")), length(field(rec, "lq")),
         number(field(rec, "wait")), number(field(rec, "run")), residency);
   }
 }

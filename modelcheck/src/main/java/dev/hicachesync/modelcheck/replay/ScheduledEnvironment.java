@@ -150,12 +150,10 @@ final class ScheduledEnvironment implements Timing.Factory {
       }
 
       @Override
-      public boolean scriptsTimeouts() {
-        return known;
-      }
-
-      @Override
-      public boolean timeoutFires(String rid) {
+      public boolean timeoutFires(String rid, boolean byClock) {
+        if (!known) {
+          return byClock;
+        }
         return rid.startsWith("req") && schedule.timeouts().fired(rank, Integer.parseInt(rid.substring(3)), step);
       }
 

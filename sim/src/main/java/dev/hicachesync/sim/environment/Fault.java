@@ -125,6 +125,12 @@ public enum Fault {
    * which the implementation reports as S7's collective timeout ({@code CollectiveMatching}).
    */
   PREFETCH_THREAD_DIES,
+  /**
+   * B7 before #27010 ({@code HiCachePipeline.tla}'s bug {@code B7}, model {@code b7_hit_cp_tp_only}): with PP, the
+   * prefetch thread's S7 reduces over its stage's CP×TP groups only, not the pp group as well; each stage queries
+   * its own storage keys, so stages whose hits differ read different prefixes ({@code PrefetchAgreement}).
+   */
+  PP_STAGE_LOCAL_PREFETCH_HITS,
 
   // ---- version unified (HiCacheUnified.tla, docs/explanation/unified.md): each bug TLC found, and where the bug is a
   // scenario that does not happen without it (a waiting timeout, a runtime attach, a raising backend), the
@@ -340,8 +346,8 @@ public enum Fault {
   /** Refuses a PP fault (a drain, the stage-local sync, a later stage's pool) without pipeline stages (one line): it needs a later stage. */
   public static void checkStages(Set<Fault> faults, int pp) {
     for (Fault f : EnumSet.of(PP_DRAIN_NOWAIT, PP_DRAIN_BLOCKING, PP_DRAIN_STAGE_LOCAL, PP_STAGE_LOCAL_SYNC,
-        LARGER_DEVICE_POOL_ON_LATER_STAGES, PP_WORLD_ALLREDUCE, S7_STAGE_MASK, PP_PREFETCH_TICKETS, TICKET_OWN_HIT,
-        TICKET_STAGE_COMPLETION)) {
+        LARGER_DEVICE_POOL_ON_LATER_STAGES, PP_WORLD_ALLREDUCE, PP_STAGE_LOCAL_PREFETCH_HITS, S7_STAGE_MASK,
+        PP_PREFETCH_TICKETS, TICKET_OWN_HIT, TICKET_STAGE_COMPLETION)) {
       if (faults.contains(f) && pp < 2) {
         throw new IllegalArgumentException("fault " + f.name().toLowerCase(java.util.Locale.ROOT)
             + " needs pipeline stages (--pp 2 or more); got pp " + pp);

@@ -95,13 +95,8 @@ public abstract class ForwardingTiming implements Timing {
   }
 
   @Override
-  public boolean timeoutFires(String rid) {
-    return inner.timeoutFires(rid);
-  }
-
-  @Override
-  public boolean scriptsTimeouts() {
-    return inner.scriptsTimeouts();
+  public boolean timeoutFires(String rid, boolean byClock) {
+    return inner.timeoutFires(rid, byClock);
   }
 
   @Override

@@ -39,6 +39,11 @@ public final class RankEnv implements ControllerEnv {
     return clock;
   }
 
+  @Override
+  public boolean timeoutFires(String rid, long issueTick, long limit) {
+    return timing.timeoutFires(rid, ControllerEnv.super.timeoutFires(rid, issueTick, limit));
+  }
+
   /** Returns this rank's virtual time. */
   public long now() {
     return clock.ticks();
@@ -159,11 +164,6 @@ public final class RankEnv implements ControllerEnv {
   /** Whether this rank's schedule policy orders the waiting queue newest first now ({@link Timing#queueOrderSkewed}). */
   public boolean queueOrderSkewed() {
     return timing.queueOrderSkewed();
-  }
-
-  @Override
-  public boolean timeoutFires(String rid, long issueTick, long limit) {
-    return timing.scriptsTimeouts() ? timing.timeoutFires(rid) : ControllerEnv.super.timeoutFires(rid, issueTick, limit);
   }
 
   /** Whether this rank's prefetch thread has died by this step ({@link Timing#prefetchThreadDies}). */

@@ -109,19 +109,6 @@ public interface Timing {
   }
 
   /**
-   * Whether request {@code rid}'s prefetch has timed out on this rank ({@code timeout} policy, spec action {@code
-   * TimeoutFires}) when this timing scripts it ({@link #scriptsTimeouts}); ignored otherwise.
-   */
-  default boolean timeoutFires(String rid) {
-    return false;
-  }
-
-  /** Whether {@link #timeoutFires} decides the prefetch timeouts instead of the rank's clock. Never by default. */
-  default boolean scriptsTimeouts() {
-    return false;
-  }
-
-  /**
    * Returns whether this rank's prefetch thread has died by the current step (its storage query raised): the fault
    * {@link Fault#PREFETCH_THREAD_DIES} reads it before each pass, and once it says so no later pass runs. Never by
    * default.
@@ -155,6 +142,15 @@ public interface Timing {
    */
   default StorageBackend storageSeenBy(StorageBackend store) {
     return store;
+  }
+
+  /**
+   * Whether the prefetch of request {@code rid} has timed out on this rank now (the {@code timeout} policy's
+   * local condition, the spec's {@code TimeoutFires}); {@code byClock} is what the rank's virtual clock says, the
+   * answer by default ({@code check --replay} answers from its schedule).
+   */
+  default boolean timeoutFires(String rid, boolean byClock) {
+    return byClock;
   }
 
   /** Builds the timing of one rank. */
