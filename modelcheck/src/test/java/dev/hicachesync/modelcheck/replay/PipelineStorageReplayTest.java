@@ -32,7 +32,11 @@ class PipelineStorageReplayTest {
   void stagesKeepTheirOwnHitsWithoutThePpGroup() throws Exception {
     ReplayReport bug = replays.replay("b7_hit_cp_tp_only");
     assertEquals(ReplayReport.Outcome.SAME_VIOLATION, bug.outcome(), bug.render());
-    assertTrue(bug.impl().startsWith("PrefetchAgreement at step 1, sync point S7"), bug.impl());
+    // Rank 0 and rank 1 are in different stages, which the domain checker compares without their S7 entries (the
+    // stages are not in lockstep): the hits that differ are named at S7 by the pp group's collective or, without
+    // it, at the next RECV, where the trees they left differ.
+    assertTrue(bug.impl().startsWith("PrefetchAgreement at step 1, sync point S7")
+        || bug.impl().startsWith("PrefetchAgreement at step 1, sync point RECV"), bug.impl());
     assertTrue(bug.steps().contains("faults: pp_stage_local_prefetch_hits"), bug.steps().toString());
     assertTrue(bug.steps().contains("schedule rank 0 storage hits at S7 (leading pages, in order): [0]"),
         bug.steps().toString());
