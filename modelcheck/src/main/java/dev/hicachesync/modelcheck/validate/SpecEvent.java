@@ -10,11 +10,13 @@ import java.util.Map;
  *
  * @param number 1-based index in the merged trace (the trace spec's {@code l})
  * @param kind the TLA+ event name: a {@link dev.hicachesync.trace.TraceEvent} name, or {@code
- *     IncompleteCollective} / {@code MismatchedCollective} for collectives no spec step can be
+ *     IncompleteCollective} / {@code MismatchedCollective} for collectives no spec step can be, {@code
+ *     ForwardedDecisionMismatch} for a later pipeline stage's received decision that breaks R8 or R5 ({@link
+ *     ForwardedLines})
  * @param line line of the file where the step starts (its first member's line)
  * @param first the first line's record
  * @param members for a collective, each member's record by rank (ascending); else empty
- * @param note for the two harness kinds, why the collective cannot be a spec step; else ""
+ * @param note for the harness kinds, why the line or collective cannot be a spec step; else ""
  */
 public record SpecEvent(int number, String kind, int line, TraceRecord first,
     Map<Integer, CollectiveRecord> members, String note) {

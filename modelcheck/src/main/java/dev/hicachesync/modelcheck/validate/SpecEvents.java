@@ -32,9 +32,19 @@ public final class SpecEvents {
     Map<String, Integer> calls = new HashMap<>();
     // A later pipeline stage's received decisions (group kind pipe) are steps of TraceHiCacheRun.tla only; the
     // model-shaped TraceHiCachePipeline.tla moves a later stage unlogged, forced by stage 0's messages.
+    // Such a line is checked here instead, by the rules TraceHiCacheRun.tla applies to it (ForwardedLines), and
+    // becomes a harness event that no spec step matches where it breaks one.
     boolean pipes = RunTraces.applies(trace.header());
+    ForwardedLines forwarded = pipes ? null : ForwardedLines.of(trace);
     for (Trace.Line line : trace.events()) {
       if (!pipes && line.record() instanceof CollectiveRecord p && p.group().equals("pipe")) {
+        Optional<String> broken = forwarded.mismatch(p);
+        if (broken.isPresent()) {
+          Builder b = new Builder("ForwardedDecisionMismatch", line.number(), p);
+          b.members.put(p.rank(), p);
+          b.harness("ForwardedDecisionMismatch", broken.get());
+          order.add(b);
+        }
         continue;
       }
       if (!(line.record() instanceof CollectiveRecord c)) {

@@ -70,26 +70,69 @@ class PipelineTraceTest {
   void aLaterStageWhoseStateDisagreesIsRejectedThere() throws Exception {
     List<String> lines = simulate("merged", 1, 1, 2, 3, 8, 4);
     int line = editLaterStageSnapshot(lines, "hfree");
-    Validation v = TraceValidationTest.validate("pp-edited-stage1-hfree", lines);
-    assertEquals(Validation.Outcome.REJECTED, v.outcome(), TraceValidationTest.show(v));
-    assertEquals(TraceValidationTest.eventOfLine(lines, line), v.event().orElseThrow().number(),
-        "line " + line + ": " + TraceValidationTest.show(v));
+    rejectedAt("pp-edited-stage1-hfree", lines, line);
   }
 
   /**
    * Stage 0's sync point pops one more ack on one rank than the spec pops. The edited line is the first line of
    * its collective (the first of its members' lines to complete it): which member's line comes first depends on
    * the threads, and an edit of a later member's line was accepted in some runs; and it is on stage 0's own group,
-   * not a later stage's forwarded ({@code pipe}) line, whose edited pop validation accepted too.
+   * not a later stage's forwarded ({@code pipe}) line (the tests below).
    */
   @Test
   void anEditedPopOfStageZeroIsRejectedThere() throws Exception {
     List<String> lines = simulate("post20460", 2, 1, 2, 3, 8, 4);
     int line = editFirstOfItsCollective(lines, "pop");
-    Validation v = TraceValidationTest.validate("pp-edited-pop", lines);
+    rejectedAt("pp-edited-pop", lines, line);
+  }
+
+  /** A later stage's forwarded ({@code pipe}) line pops one more ack than the decision it received (R5). */
+  @Test
+  void anEditedPopOfALaterStagesForwardedDecisionIsRejectedThere() throws Exception {
+    List<String> lines = simulate("post20460", 2, 1, 2, 3, 8, 4);
+    int line = editForwarded(lines, "pop");
+    Validation v = rejectedAt("pp-edited-forwarded-pop", lines, line);
+    assertTrue(v.event().orElseThrow().describe().contains("(R5: a member pops exactly the decision)"),
+        TraceValidationTest.show(v));
+  }
+
+  /** A later stage receives, and pops, one more ack than the stage before it decided (R8). */
+  @Test
+  void aLaterStageReceivingAnotherDecisionThanTheStageBeforeMadeIsRejectedThere() throws Exception {
+    List<String> lines = simulate("post20460", 2, 1, 2, 3, 8, 4);
+    int line = editForwarded(lines, "val");
+    editLine(lines, line - 1, "res");
+    editLine(lines, line - 1, "pop");
+    Validation v = rejectedAt("pp-edited-forwarded-decision", lines, line);
+    assertTrue(v.event().orElseThrow().describe().contains("(R8: the forwarded decision)"),
+        TraceValidationTest.show(v));
+  }
+
+  /** Validates {@code lines} and checks that validation rejects them at the event of 1-based line {@code line}. */
+  private static Validation rejectedAt(String name, List<String> lines, int line) throws Exception {
+    Validation v = TraceValidationTest.validate(name, lines);
     assertEquals(Validation.Outcome.REJECTED, v.outcome(), TraceValidationTest.show(v));
     assertEquals(TraceValidationTest.eventOfLine(lines, line), v.event().orElseThrow().number(),
         "line " + line + ": " + TraceValidationTest.show(v));
+    return v;
+  }
+
+  /** Adds one to the first element of {@code field} on the first pipe line after the 8th; returns its 1-based number. */
+  static int editForwarded(List<String> lines, String field) {
+    for (int i = 8; i < lines.size(); i++) {
+      if (lines.get(i).contains("\"grp\":\"pipe\"") && lines.get(i).contains("\"" + field + "\":[")) {
+        editLine(lines, i, field);
+        return i + 1;
+      }
+    }
+    throw new AssertionError("no pipe line with " + field);
+  }
+
+  private static void editLine(List<String> lines, int i, String field) {
+    Matcher m = Pattern.compile("\"" + field + "\":\\[(\\d+)").matcher(lines.get(i));
+    assertTrue(m.find(), lines.get(i));
+    long v = Long.parseLong(m.group(1));
+    lines.set(i, lines.get(i).substring(0, m.start(1)) + (v + 1) + lines.get(i).substring(m.end(1)));
   }
 
   /**
