@@ -19,7 +19,15 @@ public enum ProtocolVersion implements Labelled {
    * completion-sync thread (#27010); S4 only under {@code timeout}, after the {@code is_terminated()}
    * short-circuit (#36425). PP = 1 only (the merged PP collective of #33473/#37562 is not implemented).
    */
-  UNIFIED("unified");
+  UNIFIED("unified"),
+  /**
+   * Proposal #39903 (closed unmerged) on top of {@code merged}: S123 is issued asynchronously, an all-reduce on
+   * groups of its own that returns a handle ({@code collective.AsyncAllReduce}, torch's {@code async_op=True}),
+   * and its result is consumed at the next step's S123, which waits on the handle first ({@code
+   * spec/HiCacheSync.tla}: {@code AsyncCheckHicacheEvents}, {@code SchedCheckHicacheEvents}). Last in the
+   * enum so that the other versions keep their ordinals.
+   */
+  PIPELINED("pipelined");
 
   /**
    * The version a {@code SimConfig} or {@code HiCacheConfig} uses when none is named (the library's, which
