@@ -210,7 +210,7 @@ final class RankAssembly {
     }
     if (cfg.specShaped() != null) { // the same loop; RECV carries the spec's request index instead
       engine.intake(new SpecIntake(engine, cfg.specShaped(), tracedRecv, recv,
-          traced != null ? traced.recorder() : null, cfg.pageSize()));
+          traced != null ? traced.recorder() : null, cfg.pageSize(), env.comparesStepAtNextRecv() ? checker : null));
       // No victim order of its own: the spec evicts LRU on the replicated clock too, so the
       // tree's own LRU order is the spec's.
     }
