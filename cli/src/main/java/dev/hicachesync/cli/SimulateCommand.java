@@ -60,8 +60,8 @@ public class SimulateCommand implements Callable<Integer> {
   boolean help;
 
   @Option(names = "--version", defaultValue = "unified",
-      description = "protocol version: pre20460, post20460, merged, unified (default ${DEFAULT-VALUE}, SGLang's"
-          + " unified radix cache; merged with --trace-loop spec, whose spec is HiCacheSync.tla)")
+      description = "protocol version: pre20460, post20460, merged, pipelined, unified (default ${DEFAULT-VALUE},"
+          + " SGLang's unified radix cache; merged with --trace-loop spec, whose spec is HiCacheSync.tla)")
   String version;
 
   @Option(names = {"--storage", "--hicache-storage-backend"}, defaultValue = "memory",
@@ -102,7 +102,8 @@ public class SimulateCommand implements Callable<Integer> {
           + " (docs/explanation/unified.md); unified with --pp 2 or more: pp_drain_nowait and its fixed twin"
           + " pp_drain_blocking, the prefetch tickets pp_prefetch_tickets with ticket_own_hit, ticket_stage_completion"
           + " (docs/explanation/pipeline.md); with --pp 2 or more: pp_stage_local_sync,"
-          + " pp_world_allreduce, pp_stage_local_prefetch_hits, larger_device_pool_on_later_stages (docs/reference/fault-grammar.md)")
+          + " pp_world_allreduce, pp_stage_local_prefetch_hits, larger_device_pool_on_later_stages; pipelined only:"
+          + " pipelined_counts_before_consuming, async_rank_off (docs/reference/fault-grammar.md)")
   List<String> faults;
 
   @Option(names = "--faults", paramLabel = "SPEC",

@@ -86,7 +86,7 @@ public final class SweepCommand implements Callable<Integer> {
   int tp;
 
   @Option(names = "--version", defaultValue = "merged",
-      description = "protocol version: pre20460, post20460, merged, unified (default: ${DEFAULT-VALUE})")
+      description = "protocol version: pre20460, post20460, merged, pipelined, unified (default: ${DEFAULT-VALUE})")
   String version;
 
   @Option(names = "--seed", defaultValue = "7", description = "the one seed (default: ${DEFAULT-VALUE})")

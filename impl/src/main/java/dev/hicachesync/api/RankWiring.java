@@ -45,6 +45,10 @@ final class RankWiring {
       throw new IllegalArgumentException("rank " + r + ": version unified free-running needs the completion-sync "
           + "groups (RankGroups' completion*, #27010): on the prefetch groups S7 and the completion sync race");
     }
+    if (config.version() == ProtocolVersion.PIPELINED) {
+      throw new IllegalArgumentException("rank " + r + ": version pipelined (proposal #39903, closed unmerged) runs"
+          + " in the simulator only: RankGroups has no group for its asynchronous S123");
+    }
     RankCoord c = t.coords(r);
     if ((groups.fromPrev() == null) != (c.pp() == 0) || (groups.toNext() == null) != (c.pp() == t.pp() - 1)) {
       throw new IllegalArgumentException("rank " + r + " is stage " + c.pp() + " of " + t.pp()

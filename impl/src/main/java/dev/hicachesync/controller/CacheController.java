@@ -78,6 +78,16 @@ public final class CacheController {
   }
 
   /**
+   * Gives version {@code pipelined}'s asynchronous S123 (proposal #39903) its layer, on groups no other thread uses,
+   * the channel whose thread runs it, and its deliberate bugs ({@link PipelinedFaults#NONE}: none); refused in
+   * the other versions. Scheduler thread, before the first step.
+   */
+  public void useAsyncEventCheck(SyncLayer layer, dev.hicachesync.collective.AsyncAllReduce channel,
+      PipelinedFaults faults) {
+    steps.useAsyncEventCheck(layer, channel, faults);
+  }
+
+  /**
    * Gives this rank a sidecar pool ({@link SidecarPool}: a second per-page pool read from storage beside the KV
    * pages, as a {@code DSATokenToKVPool}'s indexer pool), with {@code faults} ({@link SidecarFaults#NONE}: the
    * fixed protocol). The versions before {@code unified} only. Scheduler thread, before the first step.

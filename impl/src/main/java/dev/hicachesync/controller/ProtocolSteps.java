@@ -1,6 +1,8 @@
 package dev.hicachesync.controller;
 
+import dev.hicachesync.collective.AsyncAllReduce;
 import dev.hicachesync.sync.ProtocolVersion;
+import dev.hicachesync.sync.SyncLayer;
 import dev.hicachesync.tree.MatchResult;
 import java.util.List;
 
@@ -9,7 +11,8 @@ import java.util.List;
  * completed transfers, issues, finishes and aborts prefetches, and what its prefetch thread does. The
  * versions of {@code spec/HiCacheSync.tla} share their prefetch steps and differ in the event check ({@link
  * SeparateEventChecks}: S1, S2, S3 for {@code pre20460} and {@code post20460}, whose difference is the groups
- * the sync layer reduces over; {@link FusedEventChecks}: S123 for {@code merged}); {@code unified} ({@code
+ * the sync layer reduces over; {@link FusedEventChecks}: S123 for {@code merged}; {@link PipelinedEventChecks}: S123
+ * issued asynchronously for {@code pipelined}); {@code unified} ({@code
  * spec/HiCacheUnified.tla}) has steps of its own ({@link UnifiedSteps}).
  */
 interface ProtocolSteps {
@@ -19,6 +22,7 @@ interface ProtocolSteps {
     return switch (version == null ? ProtocolVersion.DEFAULT : version) {
       case PRE20460, POST20460 -> new SeparateEventChecks(s);
       case MERGED -> new FusedEventChecks(s);
+      case PIPELINED -> new PipelinedEventChecks(s);
       case UNIFIED -> new UnifiedSteps(s);
     };
   }
@@ -49,6 +53,11 @@ interface ProtocolSteps {
 
   /** Adds what this version's own queues still hold once the rank should be quiet. */
   default void addQueueErrors(List<String> errors) {}
+
+  /** {@code pipelined}: the layer and channel of the asynchronous S123, and its faults; refused elsewhere. */
+  default void useAsyncEventCheck(SyncLayer layer, AsyncAllReduce channel, PipelinedFaults faults) {
+    throw new IllegalArgumentException("only version pipelined issues its event check asynchronously");
+  }
 
   /** {@code unified}: storage starts detached until a runtime attach; no-op in the other versions. */
   default void detachStorageAtStart() {}

@@ -30,9 +30,15 @@ public final class GroupRegistry {
   public static final String PFC_CP_TP = "pfc_cp_tp";
   public static final String PFC_PP = "pfc_pp";
 
+  /**
+   * Version {@code pipelined}'s asynchronous S123 (proposal #39903: the all_reduce issued with {@code async_op=True},
+   * the spec's channel "async"), on the CP×TP grid, made after the others.
+   */
+  public static final String ASYNC_CP_TP = "async_cp_tp";
+
   /** Every group name, in creation order. */
   public static final List<String> CREATION_ORDER = List.of(ATTN_TP, ATTN_CP, SCHED, PF_ATTN_TP, PF_ATTN_CP,
-      PF_CP_TP, PF_PP, PFC_ATTN_TP, PFC_ATTN_CP, PFC_CP_TP, PFC_PP);
+      PF_CP_TP, PF_PP, PFC_ATTN_TP, PFC_ATTN_CP, PFC_CP_TP, PFC_PP, ASYNC_CP_TP);
 
   private GroupRegistry() {}
 }

@@ -13,6 +13,13 @@ public enum ProtocolVersion implements Labelled {
   /** #30511 on top of #20460: S1–S3 fused into one vector all-reduce (S123) over the CP×TP group. */
   MERGED("merged"),
   /**
+   * Proposal #39903 (closed unmerged) on top of {@code merged}: S123 is issued asynchronously, an all-reduce on
+   * groups of its own that returns a handle ({@code collective.AsyncAllReduce}, torch's {@code async_op=True}),
+   * and its result is consumed at the next step's S123, which waits on the handle first ({@code
+   * spec/HiCacheSync.tla}: {@code AsyncCheckHicacheEvents}, {@code SchedCheckHicacheEvents}).
+   */
+  PIPELINED("pipelined"),
+  /**
    * SGLang's unified radix cache (#35081, {@code spec/HiCacheUnified.tla}): S123 is one MIN vector over the
    * CP×TP group whose storage part exists only while storage is enabled; host memory is allocated when the
    * scheduler drains the hit queue (no revoke queue); reads complete through per-batch acks MIN-reduced by a

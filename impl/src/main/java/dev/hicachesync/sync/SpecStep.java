@@ -29,7 +29,9 @@ public @interface SpecStep {
     /** The scheduler thread: {@code Sched...}. */
     SCHEDULER("Sched"),
     /** The prefetch thread ({@code prefetch_thread_func}): {@code Pf...}. */
-    PREFETCH_THREAD("Pf");
+    PREFETCH_THREAD("Pf"),
+    /** The thread of an asynchronous collective's handle (version {@code pipelined}'s S123): {@code Async...}. */
+    ASYNC_HANDLE("Async");
 
     private final String prefix;
 

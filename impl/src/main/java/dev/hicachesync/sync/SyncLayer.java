@@ -11,7 +11,8 @@ import java.util.Arrays;
  *       if world_size > 1} guard: under CP with attn_tp = 1 nothing is synced, B1); each PP stage alone.
  *   <li>{@code post20460}: over attn_cp, then attn_tp (singleton groups skipped); for MIN/MAX the two steps
  *       equal one reduction over the CP×TP grid.
- *   <li>{@code merged}, {@code unified}: one collective over the CP×TP group.
+ *   <li>{@code merged}, {@code unified}, {@code pipelined}: one collective over the CP×TP group ({@code pipelined}'s
+ *       S123 on the layer of its asynchronous channel, which a thread of its own calls).
  * </ul>
  *
  * <p>With PP (post20460, merged, unified: HiCacheUnifiedPipeline.tla {@code EventsComplete} on stage 0,
@@ -76,7 +77,7 @@ public final class SyncLayer {
         v = maybe(groups.attnCp(), site, op, v);
         v = maybe(groups.attnTp(), site, op, v);
       }
-      case MERGED, UNIFIED -> v = maybe(groups.cpTp(), site, op, v); // HiCacheUnified.tla: HG, PFG, SYG
+      case MERGED, UNIFIED, PIPELINED -> v = maybe(groups.cpTp(), site, op, v); // HiCacheUnified.tla: HG, PFG, SYG
     }
     if (forwards && groups.pp() != null && groups.pp().size() > 1) {
       collectives++;

@@ -124,7 +124,8 @@ class SyncLayerTest {
   @Test
   void unknownVersionIsOneLine() {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ProtocolVersion.parse("v2"));
-    assertEquals("unknown protocol version 'v2'; expected one of pre20460, post20460, merged, unified", e.getMessage());
+    assertEquals("unknown protocol version 'v2'; expected one of pre20460, post20460, merged, pipelined,"
+        + " unified", e.getMessage());
     assertEquals(ProtocolVersion.MERGED, ProtocolVersion.parse("merged"));
   }
 }

@@ -2,6 +2,7 @@ package dev.hicachesync.sim;
 
 import dev.hicachesync.api.internal.Seam;
 import dev.hicachesync.api.internal.TraceInstrumentation;
+import dev.hicachesync.collective.AsyncAllReduce;
 import dev.hicachesync.collective.PipeChannel;
 import dev.hicachesync.collective.ProcessGroup;
 import dev.hicachesync.controller.CacheController;
@@ -145,6 +146,13 @@ final class RankAssembly {
       controller.useCompletionSync(new SyncLayer(cfg.version(), completionGroups, reductions));
     }
     PpPrefetchTicketWiring.wire(cfg.faults(), t, r, fabric, controller); // Fault PP_PREFETCH_TICKETS (#36700)
+    // Version pipelined's asynchronous S123 (#39903) on groups of its own (the spec's channel "async").
+    ProcessGroup async = cfg.version() != ProtocolVersion.PIPELINED ? null
+        : fabric.group(GroupRegistry.ASYNC_CP_TP, t.cpTpGroup(r), r);
+    if (async != null) {
+      controller.useAsyncEventCheck(new SyncLayer(cfg.version(), new SyncGroups(null, null, async, null, null, null)),
+          new AsyncAllReduce("rank" + r), Fault.pipelinedFaults(cfg.faults(), r));
+    }
     if (threads != null) {
       controller.attachThreads(threads);
     }
@@ -187,6 +195,9 @@ final class RankAssembly {
         engine.handles().add(completionGroups.pp());
       }
     }
+    if (async != null) {
+      engine.handles().add(async);
+    }
     if (recv != sched) {
       engine.handles().add(recv);
     }
@@ -199,7 +210,7 @@ final class RankAssembly {
     }
     if (cfg.specShaped() != null) { // the same loop; RECV carries the spec's request index instead
       engine.intake(new SpecIntake(engine, cfg.specShaped(), tracedRecv, recv,
-          traced != null ? traced.recorder() : null, cfg.pageSize()));
+          traced != null ? traced.recorder() : null, cfg.pageSize(), env.comparesStepAtNextRecv() ? checker : null));
       // No victim order of its own: the spec evicts LRU on the replicated clock too, so the
       // tree's own LRU order is the spec's.
     }

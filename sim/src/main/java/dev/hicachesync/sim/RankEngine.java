@@ -379,6 +379,7 @@ final class RankEngine {
   DataPath data() { return data; }
   EventLog log() { return log; }
   Intake intake() { return intake; }
+  Simulator sim() { return sim; }
   Injections injections() { return injections; }
 
   /** Sets the channel to the next pipeline stage (assembly). */

@@ -212,6 +212,10 @@ public record SimConfig(
         throw new IllegalArgumentException("fault pd_decode_restore places prompts on the host tier without their"
             + " bytes (the restore source is not modelled): run it with --data off");
       }
+      if (version == ProtocolVersion.PIPELINED && topology.pp() > 1) {
+        throw new IllegalArgumentException("version pipelined (proposal #39903) is modelled with one stage"
+            + " (HiCacheSync.tla): got pp " + topology.pp());
+      }
       if (hostBufferOnly && version != ProtocolVersion.UNIFIED) {
         throw new IllegalArgumentException("host memory mode buffer_only is a path of version unified only"
             + " (#34798); got --version " + version);

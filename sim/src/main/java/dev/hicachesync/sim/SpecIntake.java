@@ -26,6 +26,8 @@ final class SpecIntake implements Intake {
   /** The rank's trace recorder (the API's instrumentation), or null when nothing is recorded. */
   private final TraceRecorder trace;
   private final int pageSize;
+  /** The domain's checker where it compares each step at the next RECV, else null. */
+  private final DomainChecker checker;
   /** Version {@code unified}: RECV is {@code HiCacheUnified.tla}'s (see {@link #receive}). */
   private final boolean unified;
   /** The spec's reqIdx: the last request index delivered, from 1 (0: none yet). */
@@ -35,15 +37,18 @@ final class SpecIntake implements Intake {
    * @param recv the domain group RECV reduces over (traced when recording)
    * @param harness the same group untraced, for the stop agreement
    * @param trace where a one-rank RECV is logged, or null when nothing is recorded
+   * @param checker the domain's checker, to compare each step at the next RECV ({@code
+   *     Timing.comparesStepAtNextRecv}), or null
    */
   SpecIntake(RankEngine engine, SpecShaped shape, ProcessGroup recv, ProcessGroup harness, TraceRecorder trace,
-      int pageSize) {
+      int pageSize, DomainChecker checker) {
     this.engine = engine;
     this.shape = shape;
     this.recv = recv;
     this.harness = harness;
     this.trace = trace;
     this.pageSize = pageSize;
+    this.checker = checker;
     this.unified = engine.controller().view().version() == dev.hicachesync.sync.ProtocolVersion.UNIFIED;
   }
 
@@ -72,6 +77,12 @@ final class SpecIntake implements Intake {
       }
     }
     engine.recorder().afterSync(SyncPoint.RECV);
+    if (checker != null && s >= 1) { // every member finished step s - 1 when RECV s completed
+      Divergence d = checker.check(s - 1);
+      if (d != null) {
+        engine.sim().report(d);
+      }
+    }
     if (got[0] == 0) {
       return List.of();
     }

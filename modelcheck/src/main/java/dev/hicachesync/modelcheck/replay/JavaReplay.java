@@ -43,14 +43,14 @@ public final class JavaReplay {
   /** Bug switches of the spec and the simulator's fault of the same code path. */
   private static final Map<String, Fault> FAULTS = Map.of("B3", Fault.SKIP_IDLE_WRITE_CHECK, "B5",
       Fault.UNSYNCED_LOADING_CHECK, "B10", Fault.EARLY_ADMISSION_EXIT, "B14", Fault.SIDECAR_MIN_KV_ONLY, "B14sum",
-      Fault.SIDECAR_SUM_COUNT, "B15", Fault.SIDECAR_EARLY_RETURN);
+      Fault.SIDECAR_SUM_COUNT, "B15", Fault.SIDECAR_EARLY_RETURN, "P1", Fault.PIPELINED_COUNTS_BEFORE_CONSUMING);
 
   /** Knobs of the spec and the simulator's fault of the same code path (pools: see {@link #poolFaults}). */
   private static final Map<String, Fault> KNOB_FAULTS = Map.of("shared_group", Fault.SHARED_PREFETCH_GROUPS,
       "local_payload", Fault.LOCAL_S3_PAYLOAD, "local_clock", Fault.LOCAL_LRU_CLOCK, "local_order",
       Fault.LOCAL_QUEUE_ORDER, "release_whole", Fault.RELEASE_WHOLE, "abort_unlock_load", Fault.ABORT_UNLOCKS_LOAD,
       "sidecar", Fault.SIDECAR_POOL, "local_extra_pools", Fault.LOCAL_EXTRA_POOLS,
-      "pf_thread_dies", Fault.PREFETCH_THREAD_DIES);
+      "pf_thread_dies", Fault.PREFETCH_THREAD_DIES, "async_rank_off", Fault.ASYNC_RANK_OFF);
 
   /** Knobs the replay drives through the schedule alone (the environment's choice, no switch). */
   private static final Set<String> SCHEDULED_KNOBS = Set.of("batch_full", "uneven_capacity", "local_pool_sizes",
@@ -59,16 +59,11 @@ public final class JavaReplay {
   /** Bug switches that are the environment's, driven by the schedule alone (WTO: each rank's abort its own). */
   private static final Set<String> SCHEDULED_BUGS = Set.of("WTO");
 
-  /** Why the other switches cannot be replayed: the seam the implementation lacks. */
-  private static final Map<String, String> NO_SEAM = Map.of(
-      "P1", "P1 is a bug of version pipelined's asynchronous S123 (the local counts for the next MIN read before the"
-          + " previous result is consumed)");
+  /** Why the other switches cannot be replayed: the seam the implementation lacks (none lacks one today). */
+  private static final Map<String, String> NO_SEAM = Map.of();
 
-  /** The knobs without a switch: what each changes in the spec, which the implementation lacks. */
-  private static final Map<String, String> KNOBS = Map.ofEntries(
-      Map.entry("async_rank_off", "knob async_rank_off (rank 0 never issues the asynchronous S123, so its peers'"
-          + " MIN never ends: AsyncNeverStuck) is of version pipelined; the implementation's form of that hang would"
-          + " be the peers' wait on the S123 handle timing out (CollectiveMatching), as a stuck S7 is"));
+  /** The knobs without a switch: what each changes in the spec, which the implementation lacks (none today). */
+  private static final Map<String, String> KNOBS = Map.of();
 
   /** Collective timeout of a replay: a rank that skips a collective is reported after this. */
   private static final Duration TIMEOUT = Duration.ofSeconds(2);
@@ -144,7 +139,8 @@ public final class JavaReplay {
           IMPL_WRONG + "it crashed: " + v.crash());
     }
     if (!twin && StuckThreadJudgement.applies(verdict)) { // a thread that waits for ever: its collective's timeout
-      return StuckThreadJudgement.judge(model, schedule, specSide, implSide, lines, verdict, d, s.deaths(), invariants);
+      return StuckThreadJudgement.judge(model, schedule, specSide, implSide, lines, verdict, d,
+          StuckThreadJudgement.stuckCall(s, trace, verdict), invariants);
     }
     return judge(model, schedule, specSide, implSide, lines, twin, verdict, d, s.lastStep(), invariants);
   }
@@ -237,11 +233,6 @@ public final class JavaReplay {
     if (poolFaults(k) == null) {
       why.add("pools " + k.deviceCaps() + " (device) and " + k.hostCaps() + " (host) per rank: the simulator sizes"
           + " rank 0's host pool one page larger at most (fault larger_host_pool_on_rank0), every other pool alike");
-    }
-    if (k.version().equals("pipelined")) {
-      why.add("version pipelined (proposal #39903, closed unmerged; spec action AsyncCheckHicacheEvents) is not in the"
-          + " implementation: its sync layer has no asynchronous collective (an all_reduce on a channel of its own"
-          + " whose handle the next step's S123 waits on) and its protocol versions no pipelined event check");
     }
     return why;
   }

@@ -15,7 +15,7 @@ import java.util.Arrays;
  * and the judgement of the liveness property ({@link StuckThreadJudgement}) read. Filled by {@link SpecSchedule}
  * step by step.
  */
-final class PrefetchThreadDeaths {
+final class PrefetchThreadDeaths implements StuckCall {
   private final int[] diesFrom;
   private final int[] postedAt;
 
@@ -59,13 +59,15 @@ final class PrefetchThreadDeaths {
    * The implementation's step of the earliest S7 still posted at the trace's end (a thread that waits there for
    * ever), -1 if none; with its rank in {@link #stuckRank()}.
    */
-  int stuckStep() {
+  @Override
+  public int stuckStep() {
     int r = stuckRank();
     return r < 0 ? -1 : postedAt[r];
   }
 
   /** The rank whose prefetch thread waits for ever in the S7 of {@link #stuckStep()}, -1 if none. */
-  int stuckRank() {
+  @Override
+  public int stuckRank() {
     int best = -1;
     for (int r = 0; r < postedAt.length; r++) {
       if (postedAt[r] >= 0 && (best < 0 || postedAt[r] < postedAt[best])) {

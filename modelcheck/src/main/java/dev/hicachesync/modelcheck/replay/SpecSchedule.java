@@ -83,7 +83,6 @@ public final class SpecSchedule {
 
   private static Set<String> driven() {
     Set<String> driven = new java.util.HashSet<>(CompletedCall.stepActions()); // the steps' collectives
-    driven.remove("AsyncCheckHicacheEvents"); // version pipelined (#39903) has no Java counterpart
     driven.addAll(Set.of(TraceState.INITIAL, "WriteEventCompletes", "LoadEventCompletes", "Terminated",
         "PfStorageHitQuery", "StorageReadsPage", "StorageReadsSidecarPage", "StorageBackupCompletes", "BatchFills", "ClockSkews", "AbortArrives",
         "OrderSkews", "AbortRunningArrives", "PrefetchThreadDies", "TimeoutFires",

@@ -1,19 +1,23 @@
 package dev.hicachesync.modelcheck.replay;
 
 import dev.hicachesync.modelcheck.Verdict;
+import dev.hicachesync.modelcheck.trace.ErrorTrace;
 import dev.hicachesync.sim.Divergence;
 import dev.hicachesync.sync.Invariant;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiFunction;
 
 /**
  * The replay's judgement of a liveness property that says a thread never waits in a collective for ever ({@code
- * PrefetchThreadNeverStuck}): TLC's counterexample is a lasso in which one rank's thread stays posted at a sync
- * point its peer's thread never joins (the peer's prefetch thread died, {@code PrefetchThreadDies}); the
+ * PrefetchThreadNeverStuck}, {@code AsyncNeverStuck}): TLC's counterexample is a lasso in which one rank's thread
+ * stays posted at a sync point its peer's thread never joins (the peer's prefetch thread died, {@code
+ * PrefetchThreadDies}; the peer never issued its asynchronous S123, knob {@code async_rank_off}); the
  * implementation cannot wait for ever, so its form of the hang is that collective's timeout ({@code
- * CollectiveMatching}: the fabric names the call that never completed). The bug reproduces when the run, having
- * agreed with the spec at every RECV before it, fails by the collective's timeout at the step the spec's thread got
- * stuck, and breaks no other invariant of the cfg.
+ * CollectiveMatching}: the fabric names the call that never completed; an asynchronous call's timeout is thrown by
+ * the next step's wait on its handle). The bug reproduces when the run, having agreed with the spec at every RECV
+ * before it, fails by the collective's timeout at the step the spec's thread got stuck (for the asynchronous S123:
+ * the step whose event check waits on the handle), and breaks no other invariant of the cfg.
  *
  * <p>What the implementation shows less than the spec: a spec-shaped run takes the prefetch thread's pass on the
  * scheduler's thread, so the stuck S7 stops that rank's scheduler too and the run ends there; the spec's schedulers
@@ -21,10 +25,20 @@ import java.util.Map;
  */
 final class StuckThreadJudgement {
 
-  /** Each such liveness property and the sync point its stuck thread waits in. */
-  static final Map<String, String> STUCK_IN = Map.of("PrefetchThreadNeverStuck", "S7");
+  /** Where a property's stuck thread waits: the sync point, and the counterexample's call that never completes. */
+  record StuckIn(String site, BiFunction<SpecSchedule, ErrorTrace, StuckCall> call) {}
+
+  /** Each such liveness property and where its stuck thread waits. */
+  static final Map<String, StuckIn> STUCK_IN = Map.of(
+      "PrefetchThreadNeverStuck", new StuckIn("S7", (s, trace) -> s.deaths()),
+      "AsyncNeverStuck", new StuckIn("S123", (s, trace) -> AsyncHandleWaits.of(trace, s.ranks())));
 
   private StuckThreadJudgement() {}
+
+  /** The call that never completes in {@code trace} ({@code s}), a counterexample of {@code verdict} ({@link #applies}). */
+  static StuckCall stuckCall(SpecSchedule s, ErrorTrace trace, Verdict verdict) {
+    return STUCK_IN.get(verdict.property()).call().apply(s, trace);
+  }
 
   /** Whether {@code verdict} is one this judgement decides. */
   static boolean applies(Verdict verdict) {
@@ -54,8 +68,8 @@ final class StuckThreadJudgement {
    * agreeing with the spec at every RECV before it.
    */
   static ReplayReport judge(String model, String schedule, String specSide, String implSide, List<String> lines,
-      Verdict verdict, Divergence d, PrefetchThreadDeaths deaths, List<String> invariants) {
-    String site = STUCK_IN.get(verdict.property());
+      Verdict verdict, Divergence d, StuckCall deaths, List<String> invariants) {
+    String site = STUCK_IN.get(verdict.property()).site();
     int step = deaths.stuckStep();
     if (step < 0) {
       return new ReplayReport(model, schedule, ReplayReport.Outcome.PART_WAYS, specSide, implSide, lines,

@@ -72,6 +72,11 @@ final class UnifiedPipelineEnvironment implements Timing.Factory {
       }
 
       @Override
+      public boolean comparesStepAtNextRecv() {
+        return true; // the spec sees a step's divergence before the next step's event check
+      }
+
+      @Override
       public boolean readFails() {
         return known && schedule.tickets().readFails(rank, readCalls - 1); // PfRead(r, k) with k below the hit
       }

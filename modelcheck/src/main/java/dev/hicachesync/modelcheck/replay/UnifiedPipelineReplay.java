@@ -77,16 +77,6 @@ public final class UnifiedPipelineReplay {
           + " later stages lack, spec invariant PipeMatching): the implementation has one host pool per rank, so"
           + " every stage's S123 vector has one length");
 
-  /**
-   * Why bug TKLOCAL is not judged although its fault runs: which of two violations the implementation names first
-   * is a race between two of its threads (seen both ways in the same build).
-   */
-  static final String TKLOCAL_RACE = "bug TKLOCAL (the fault ticket_stage_completion, spec action SyncComplete):"
-      + " the implementation breaks PrefetchAgreement at step 1's S123 as the spec does, or, when stage 1's next"
-      + " event check wins the race with the domain checker's comparison of step 1, first TreeAgreement at step"
-      + " 2's S123 digest conjunct (stage 1 keeps the page it read on host, which the spec's abstract tree writes"
-      + " over with dev at admission): which one is a race of the implementation's threads, so the row is not judged";
-
   private static final Duration TIMEOUT = Duration.ofSeconds(2);
 
   /** This driver for a {@code ConsensusMonitorPipeline} model: its base model's replay with the monitor on. */
@@ -208,9 +198,6 @@ public final class UnifiedPipelineReplay {
     List<String> why = unreplayable(c);
     s.undriven().stream().filter(a -> !(a.equals("PfRead") && k.knobs().contains("tickets"))) // TicketEvents
         .forEach(a -> why.add("action " + a + " has no seam in the unified pipeline replay"));
-    if (!twin && k.bugs().contains("TKLOCAL")) { // its fixed twin runs the same schedule and is judged
-      why.add(TKLOCAL_RACE);
-    }
     if (!why.isEmpty()) {
       return new ReplayReport(model, schedule, ReplayReport.Outcome.NOT_REPLAYABLE, specSide, "not run", List.of(),
           String.join("; ", why));

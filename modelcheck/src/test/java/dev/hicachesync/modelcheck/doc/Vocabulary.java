@@ -46,7 +46,7 @@ final class Vocabulary {
   /** The protocol modules: each declares the sync points its threads post on as {@code Sites}. */
   static final List<String> MODULES =
       List.of("HiCacheSync", "HiCachePipeline", "HiCacheReplicas", "HiCacheUnified", "HiCacheUnifiedPipeline");
-  /** The module whose steps the implementation's {@code @SpecStep} classes are (versions pre20460 to merged). */
+  /** The module whose steps the implementation's {@code @SpecStep} classes are (versions pre20460 to pipelined). */
   static final String STEP_MODULE = "HiCacheSync";
   /** The spec's action prefix of each thread that takes steps ({@code SpecStep.Actor}), and the async handle. */
   static final List<String> ACTORS = List.of("Sched", "Pf", "Async");
@@ -66,8 +66,7 @@ final class Vocabulary {
       "invariant EndClean", "HiCachePipeline's end state (nothing left once Done), the finite part of its"
           + " liveness properties; the implementation's quiescence check names the liveness properties instead",
       "step SchedRecvRequests", "the request broadcast is the engine's own collective (api.SchedulerCall"
-          + " RECV_REQUESTS; the simulator's sim.Intake), not a cache step",
-      "step AsyncCheckHicacheEvents", "version pipelined (proposal #39903, closed unmerged) is spec-only");
+          + " RECV_REQUESTS; the simulator's sim.Intake), not a cache step");
 
   /** Names on the implementation's side only, and why. */
   static final Map<String, String> JAVA_ONLY = ordered();
@@ -343,6 +342,7 @@ final class Vocabulary {
           String prefix = switch (m.group(1)) {
             case "SCHEDULER" -> "Sched";
             case "PREFETCH_THREAD" -> "Pf";
+            case "ASYNC_HANDLE" -> "Async";
             default -> throw new IllegalStateException(f + ": unknown SpecStep.Actor " + m.group(1));
           };
           if (m.group(2) != null) {

@@ -152,15 +152,19 @@ class UnifiedPipelineReplayTest {
 
   /**
    * Bug TKLOCAL over the tickets: stage 0's read fails, stage 1's reads the ticket's page, and each stage's
-   * completion MIN spans the stage only. Which violation the implementation names first is a race of its threads,
-   * so the bug model is not judged, naming the race; the fix (the completion MIN over the pp group, {@code
-   * unipp_tickets}) runs the bug's schedule clean: both stages fall back together.
+   * completion MIN spans the stage only: the prefetches of the two stages differ from step 1 (PrefetchAgreement),
+   * which the domain checker names right after RECV 2 (the run compares each step at the next RECV, {@code
+   * Timing.comparesStepAtNextRecv}), before stage 1's event check of step 2 can name the trees that follow from it;
+   * the fix (the completion MIN over the pp group, {@code unipp_tickets}) runs the bug's schedule clean: both stages
+   * fall back together.
    */
   @Test
-  void aStageLocalCompletionMinIsNotJudgedNamingTheRaceAndThePpWideMinRunsClean() throws Exception {
+  void aStageLocalCompletionMinBreaksPrefetchAgreementAndThePpWideMinRunsClean() throws Exception {
     ReplayReport bug = replays.replay("unipp_tickets_stage_completion");
-    assertEquals(ReplayReport.Outcome.NOT_REPLAYABLE, bug.outcome(), bug.render());
-    assertEquals(UnifiedPipelineReplay.TKLOCAL_RACE, bug.detail());
+    System.out.print(bug.render());
+    assertEquals(ReplayReport.Outcome.SAME_VIOLATION, bug.outcome(), bug.render());
+    assertTrue(bug.impl().startsWith("PrefetchAgreement") && bug.impl().contains(" at step 1, sync point S123"),
+        bug.impl());
 
     ReplayReport twin = replays.replay("unipp_tickets");
     System.out.print(twin.render());

@@ -274,7 +274,22 @@ public enum Fault {
    * of a ticketed prefetch (S5) reduces over the stage only, not the pp group, so a stage whose read failed falls
    * back alone ({@code PrefetchAgreement}).
    */
-  TICKET_STAGE_COMPLETION;
+  TICKET_STAGE_COMPLETION,
+
+  // ---- version pipelined (proposal #39903, HiCacheSync.tla's Version "pipelined"): S123 issued asynchronously
+  // and consumed at the next step (controller.PipelinedEventChecks).
+  /**
+   * Bug {@code P1} ({@code pipelined_p1_cp2}): the local counts for the next asynchronous S123 MIN are read before
+   * the previous step's result is consumed, so an entry that result pops is counted again and a later result pops
+   * an entry the rank no longer has ({@code HostSlotSafety}).
+   */
+  PIPELINED_COUNTS_BEFORE_CONSUMING,
+  /**
+   * Knob {@code async_rank_off} ({@code knob_async_rank_off}): rank 0 never issues the asynchronous S123 (its
+   * asynchronous path off there only), so its peers' all-reduce never completes; their next wait on the handle
+   * ends at the collective's timeout ({@code CollectiveMatching}; the spec's {@code AsyncNeverStuck}).
+   */
+  ASYNC_RANK_OFF;
 
   /** Ticks (the bug) or steps (the fix) a request may wait before the waiting-queue timeout aborts it. */
   public static final long WAITING_TIMEOUT = 6;
@@ -283,12 +298,27 @@ public enum Fault {
 
   /** Returns whether this kind exists only in version {@code unified}. */
   public boolean unifiedOnly() {
-    return ordinal() >= LOCAL_TERMINATE.ordinal();
+    return ordinal() >= LOCAL_TERMINATE.ordinal() && !pipelinedOnly();
+  }
+
+  /** Returns whether this kind exists only in version {@code pipelined} (its asynchronous S123). */
+  public boolean pipelinedOnly() {
+    return this == PIPELINED_COUNTS_BEFORE_CONSUMING || this == ASYNC_RANK_OFF;
+  }
+
+  /** Returns the faults of version {@code pipelined}'s asynchronous S123 for rank {@code rank} (rank 0's path off). */
+  public static dev.hicachesync.controller.PipelinedFaults pipelinedFaults(Set<Fault> faults, int rank) {
+    return new dev.hicachesync.controller.PipelinedFaults(faults.contains(PIPELINED_COUNTS_BEFORE_CONSUMING),
+        rank == 0 && faults.contains(ASYNC_RANK_OFF));
   }
 
   /** Refuses a {@code unified}-only fault in another version (one line). */
   public static void checkVersion(Set<Fault> faults, ProtocolVersion version) {
     for (Fault f : faults) {
+      if (f.pipelinedOnly() && version != ProtocolVersion.PIPELINED) {
+        throw new IllegalArgumentException("fault " + f.name().toLowerCase(java.util.Locale.ROOT)
+            + " is a path of version pipelined only; got --version " + version);
+      }
       if (f.unifiedOnly() && version != ProtocolVersion.UNIFIED) {
         throw new IllegalArgumentException("fault " + f.name().toLowerCase(java.util.Locale.ROOT)
             + " is a path of version unified only; got --version " + version);

@@ -100,6 +100,11 @@ public abstract class ForwardingTiming implements Timing {
   }
 
   @Override
+  public boolean comparesStepAtNextRecv() {
+    return inner.comparesStepAtNextRecv();
+  }
+
+  @Override
   public boolean prefetchThreadDies() {
     return inner.prefetchThreadDies();
   }

@@ -166,6 +166,11 @@ public final class RankEnv implements ControllerEnv {
     return timing.queueOrderSkewed();
   }
 
+  /** Whether the domain checker compares each step at the next RECV ({@link Timing#comparesStepAtNextRecv}). */
+  public boolean comparesStepAtNextRecv() {
+    return timing.comparesStepAtNextRecv();
+  }
+
   /** Whether this rank's prefetch thread has died by this step ({@link Timing#prefetchThreadDies}). */
   public boolean prefetchThreadDies() {
     return timing.prefetchThreadDies();

@@ -153,6 +153,18 @@ public interface Timing {
     return byClock;
   }
 
+  /**
+   * Whether a spec-shaped run's domain checker compares each step {@code s - 1} right after RECV {@code s}
+   * completes (every member has finished it then), on the domain's first rank before its event check, instead of
+   * two steps on: so a divergence of step {@code s - 1} is named before step {@code s}'s event check, whose
+   * collectives (a later stage's S123, which waits for that rank's forward) could name a consequence first. The
+   * spec checks its invariants in every state, so it sees that order. Off by default ({@code check --replay}
+   * turns it on where its schedule needs it).
+   */
+  default boolean comparesStepAtNextRecv() {
+    return false;
+  }
+
   /** Builds the timing of one rank. */
   @FunctionalInterface
   interface Factory {
