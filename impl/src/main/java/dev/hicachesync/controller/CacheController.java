@@ -156,6 +156,16 @@ public final class CacheController {
   }
 
   /**
+   * {@code unified}, knob {@code backup} (a fault scenario's seam, as {@link #parkStorageHits}): from now on the
+   * last node of every {@link #insert} (a request's, at its admission) is copied to the host at once and its
+   * storage backup queued ({@code write_backup_storage}), as {@code HiCacheUnifiedPipeline.tla}'s admission
+   * queues it (Admit's {@code bk}); the backup thread acks it when the environment says. Scheduler thread.
+   */
+  public void backupAtInsert() {
+    s.writes().backupAtInsert();
+  }
+
+  /**
    * PD decode's local restore source ({@link DecodeRestore}): places {@code tokens}' whole pages on this rank's
    * host tier, so that the request's admission loads them back; returns the pages placed. Scheduler thread.
    */
@@ -307,6 +317,7 @@ public final class CacheController {
         }
       }
     }
+    s.writes().afterInsert(r);
     return r;
   }
 

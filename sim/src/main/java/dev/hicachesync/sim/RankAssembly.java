@@ -141,6 +141,9 @@ final class RankAssembly {
     if (cfg.hostBufferOnly()) {
       controller.parkStorageHits(); // --hicache-host-memory-mode buffer_only (#34798)
     }
+    if (cfg.faults().contains(Fault.BACKUP_AT_ADMISSION)) {
+      controller.backupAtInsert(); // knob backup: write_backup_storage at each admission
+    }
     if (completionGroups != null) {
       controller.useCompletionSync(new SyncLayer(cfg.version(), completionGroups, reductions));
     }

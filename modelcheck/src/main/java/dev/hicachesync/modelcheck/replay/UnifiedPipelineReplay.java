@@ -58,7 +58,8 @@ public final class UnifiedPipelineReplay {
   /** Knobs of the spec and the simulator's fault of the same code path. */
   private static final Map<String, Fault> KNOB_FAULTS = Map.of("pf_shared_group", Fault.SHARED_PREFETCH_GROUPS,
       "sync_shared_group", Fault.SHARED_COMPLETION_GROUPS, "s7_stage_mask", Fault.S7_STAGE_MASK,
-      "tickets", Fault.PP_PREFETCH_TICKETS, "own_hit", Fault.TICKET_OWN_HIT); // tickets: TicketEvents reads the rest
+      "tickets", Fault.PP_PREFETCH_TICKETS, "own_hit", Fault.TICKET_OWN_HIT, // tickets: TicketEvents reads the rest
+      "backup", Fault.BACKUP_AT_ADMISSION); // backup: the schedule's BackupOk places each ack
 
   /** Knobs that need no seam: a fix whose question the implementation cannot ask, or a timing the schedule sets. */
   private static final Set<String> NEUTRAL_KNOBS = Set.of("threads_sync", "s7_agreed_bound", "pad_pools");
@@ -67,12 +68,6 @@ public final class UnifiedPipelineReplay {
   private static final Map<String, String> NO_SEAM = Map.of(
       "TKLOCAL", "bug TKLOCAL (a ticketed prefetch's completion MIN over its stage only, spec action SyncComplete)"
           + " without knob tickets: the implementation's stage-only completion MIN is a path of the tickets",
-      "backup", "knob backup (each rank's backup thread acks an admitted request's node on its own clock, spec"
-          + " action BackupOk): the spec queues a backup at each admission (Admit's bk) for the backup thread to ack;"
-          + " the implementation starts a storage backup only when a device-to-host write's ack is popped (S1 of"
-          + " S123), and the spec-shaped unified run is write_back with pools that never fill, so it writes nothing"
-          + " to host or storage and no backup exists for the schedule's BackupOk (a seam needs a write-through"
-          + " unified run whose write acks the spec does not model)",
       "stage_extra_pools", "knob stage_extra_pools (stage 0's S123 vector has an entry for an extra host pool the"
           + " later stages lack, spec invariant PipeMatching): the implementation has one host pool per rank, so"
           + " every stage's S123 vector has one length");
@@ -166,6 +161,9 @@ public final class UnifiedPipelineReplay {
       faults.add(Fault.TICKET_STAGE_COMPLETION);
     }
     k.knobs().stream().filter(KNOB_FAULTS::containsKey).forEach(x -> faults.add(KNOB_FAULTS.get(x)));
+    if (k.knobs().contains("backup")) { // the spec models neither the digest nor a backup's host lock, which the
+      faults.add(Fault.CONSTANT_DIGEST_PAIR); // tree's digest covers: parted counts are not judged by the locks they leave
+    }
     if (k.knobs().contains("s7_agreed_bound")) { // #39267's fix: the hit bound agreed first, every mask one size
       faults.remove(Fault.S7_STAGE_MASK);
     }
@@ -179,7 +177,8 @@ public final class UnifiedPipelineReplay {
         .data(DataOptions.OFF)
         .specShaped(SpecShaped.distinct(n))
         .devicePages(n)
-        .hostPages(Math.max(n, k.hostCap()))
+        // knob backup: each admitted request's node also takes a host page for its backup, which the spec abstracts
+        .hostPages(Math.max(n, k.hostCap()) + (faults.contains(Fault.BACKUP_AT_ADMISSION) ? n : 0))
         .faults(faults)
         .timing(new UnifiedPipelineEnvironment(s, k.cp() * k.tp(), faults.contains(Fault.PP_DRAIN_NOWAIT)))
         .collectiveTimeout(TIMEOUT)

@@ -171,6 +171,13 @@ public enum Fault {
   /** #38427, the fix of {@link #BACKUP_THREAD_DIES}: the same raise, caught, and the backup acked. */
   BACKUP_RAISE_ACKED,
   /**
+   * Knob {@code backup} ({@code unipp_forwarded_nowait_backup}; a scenario, not a bug): each admitted request's
+   * node is copied to the host at once and its storage backup queued ({@code write_backup_storage}, {@code
+   * CacheController#backupAtInsert}), as the spec's admission queues it; the backup thread acks it when the
+   * rank's timing says ({@code Timing#backgroundTicks} of a storage write), and S123 drains the acks.
+   */
+  BACKUP_AT_ADMISSION,
+  /**
    * F1, docs/explanation/findings/F1-attach-outcome-per-rank.md ({@code unified_attach_local_outcome}): storage starts detached and is attached at
    * runtime at step {@link #ATTACH_STEP}; the backend fails to initialise on the odd ranks, each rank sets
    * {@code enable_storage} from its own outcome, and S123's payload length differs across ranks.
