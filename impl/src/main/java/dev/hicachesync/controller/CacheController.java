@@ -156,13 +156,19 @@ public final class CacheController {
   }
 
   /**
-   * {@code unified}, knob {@code backup} (a fault scenario's seam, as {@link #parkStorageHits}): from now on the
-   * last node of every {@link #insert} (a request's, at its admission) is copied to the host at once and its
-   * storage backup queued ({@code write_backup_storage}), as {@code HiCacheUnifiedPipeline.tla}'s admission
-   * queues it (Admit's {@code bk}); the backup thread acks it when the environment says. Scheduler thread.
+   * {@code unified}, knob {@code backup} (a fault scenario's seam): from now on the last node of each {@link #insert}
+   * (a request's, at its admission) has its storage backup queued at once ({@link HostWrites#writeBackupStorage}).
    */
   public void backupAtInsert() {
     s.writes().backupAtInsert();
+  }
+
+  /**
+   * {@code unified} with {@code buffer_only} host memory: each inserted node's backup goes through a staging page
+   * ({@link BufferWriteStaging}); {@code freedOnBackupThread}: bug {@code STAGE_LOCAL}, a fault scenario's seam.
+   */
+  public void stageWritesInHostBuffer(boolean freedOnBackupThread) {
+    s.writes().stageWrites(new BufferWriteStaging(s, freedOnBackupThread));
   }
 
   /**

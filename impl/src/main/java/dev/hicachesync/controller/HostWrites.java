@@ -15,6 +15,8 @@ final class HostWrites {
   private final RankState s;
   /** Whether every insert's last node is backed up to storage at once ({@link #afterInsert}). */
   private boolean backupAtInsert;
+  /** Buffer-only host memory's write staging, or null: an insert's backup then goes through it. */
+  private BufferWriteStaging staging;
 
   HostWrites(RankState s) {
     this.s = s;
@@ -67,11 +69,36 @@ final class HostWrites {
     backupAtInsert = true;
   }
 
-  /** The insert {@code r} just happened: its last node is backed up to storage if {@link #backupAtInsert} asked so. */
+  /** From now on {@link #afterInsert} stages each insert's last node's backup through {@code staging}. */
+  void stageWrites(BufferWriteStaging staging) {
+    this.staging = staging;
+  }
+
+  /**
+   * The insert {@code r} just happened: its last node's backup intent is queued for write staging, or the node is
+   * backed up to storage at once, if {@link #stageWrites} or {@link #backupAtInsert} asked so.
+   */
   void afterInsert(InsertResult r) {
-    if (backupAtInsert && r.lastNode() != null) {
+    if (r.lastNode() == null) {
+      return;
+    }
+    if (staging != null) {
+      staging.enqueueBackupIntent(r.lastNode());
+    } else if (backupAtInsert) {
       writeBackupStorage(r.lastNode());
     }
+  }
+
+  /** {@code flush_pending_writes} after S123's drains ({@link BufferWriteStaging}); nothing without staging. */
+  void flushPendingWrites() {
+    if (staging != null) {
+      staging.flushPendingWrites();
+    }
+  }
+
+  /** Whether the drained backup ack {@code id} was a staged write's, whose staging page is then freed. */
+  boolean finishStorageWriteAck(long id) {
+    return staging != null && staging.finishStorageWriteAck(id);
   }
 
   /**

@@ -65,6 +65,7 @@ final class UnifiedEventCheck {
       drainHits((int) n[2]);
       drainAcks((int) n[3]);
       s.queues().drain(0, (int) n[4], (int) n[5]);
+      s.writes().flushPendingWrites(); // buffer_only: write staging after the drains (BufFlush)
     }
     s.after(SyncPoint.S123);
     if (s.faults().loadReadinessBeforeMin()) {

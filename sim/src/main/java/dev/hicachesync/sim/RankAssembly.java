@@ -144,6 +144,10 @@ final class RankAssembly {
     if (cfg.faults().contains(Fault.BACKUP_AT_ADMISSION)) {
       controller.backupAtInsert(); // knob backup: write_backup_storage at each admission
     }
+    boolean stageLocal = cfg.faults().contains(Fault.STAGING_FREED_ON_BACKUP_THREAD);
+    if (stageLocal || cfg.faults().contains(Fault.BUFFER_WRITE_STAGING)) {
+      controller.stageWritesInHostBuffer(stageLocal); // knob buffer_only's write staging (bug STAGE_LOCAL)
+    }
     if (completionGroups != null) {
       controller.useCompletionSync(new SyncLayer(cfg.version(), completionGroups, reductions));
     }

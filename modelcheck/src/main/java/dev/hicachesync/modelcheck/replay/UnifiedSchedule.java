@@ -39,6 +39,8 @@ import java.util.Set;
  *       after the RECV it follows;
  *   <li>the PD decode load-backs' GPU events ({@code EnvLoadDone(r)}, Knob {@code pd_decode}): the step whose
  *       event check first sees each of the rank's load-backs done (they complete in order);
+ *   <li>its backup thread's acks ({@code BackupOk}, knob {@code buffer_only}): at the start of the step after the
+ *       last RECV (one after RECV, before the rank's own S123, is unmapped);
  *   <li>its storage reads ({@code PfRead(r, k)}): whether each fails (k below the hit) and when it lands: before
  *       the rank's admission of the step when the spec's read comes first, else at the next step's start; a
  *       read (its completion sync, S5) before the rank's own S123 is a pass right before the event check.
@@ -53,7 +55,7 @@ final class UnifiedSchedule {
   static final Set<String> DRIVEN = Set.of(TraceState.INITIAL, "SchedRecv", "RecvComplete", "SchedAbortCheck",
       "SchedEvents", "EventsComplete", "SchedPdLoad", "SchedAdmit", "S4Complete", "EnvAttachFails", "EnvClock",
       "PfQuery", "S7Complete", "PfPutHit", "EnvBatchFull", "PfRead", "SyncComplete", "PutAck", "EnvLoadDone",
-      "SchedAttach", "GroupsComplete", "SchedAttachRest", "AttachOkComplete");
+      "SchedAttach", "GroupsComplete", "SchedAttachRest", "AttachOkComplete", "BackupOk");
 
   /**
    * One storage read of a rank (PfRead): the step it lands in, whether before that step's admission (the
@@ -73,6 +75,8 @@ final class UnifiedSchedule {
   private final List<List<Integer>> hits = new ArrayList<>();
   private final List<Map<Integer, Boolean>> batchFull = new ArrayList<>();
   private final List<List<Read>> reads = new ArrayList<>();
+  /** Per rank, the step at whose start each of its backups is acked (BackupOk), in order. */
+  private final List<List<Integer>> backups = new ArrayList<>();
   /** Per rank, the step whose event check first sees each load-back done (EnvLoadDone), in order. */
   private final List<List<Integer>> loadsDone = new ArrayList<>();
   /** Per rank, per S7 query in order: the step at whose start its outcome reaches the scheduler, -1 at once. */
@@ -80,6 +84,8 @@ final class UnifiedSchedule {
   private final Set<String> undriven = new LinkedHashSet<>();
   private final List<String> unmapped = new ArrayList<>();
   private final int lastStep;
+  /** Whether the trace's last state is a lockstep point: every rank posted on RECV (the spec's {@code Lockstep}). */
+  private final boolean endsAtLockstep;
 
   private UnifiedSchedule(ErrorTrace trace, int ranks) {
     this.ranks = ranks;
@@ -92,6 +98,7 @@ final class UnifiedSchedule {
       deposits.add(new ArrayList<>());
       reads.add(new ArrayList<>());
       loadsDone.add(new ArrayList<>());
+      backups.add(new ArrayList<>());
     }
     int recvs = 0;
     int[] queriedAt = new int[ranks];
@@ -200,6 +207,18 @@ final class UnifiedSchedule {
             }
           }
         }
+        case "BackupOk" -> {
+          for (int r = 0; r < ranks; r++) {
+            if (number(field(rank(now, "q", r), "bka")) > number(field(rank(before, "q", r), "bka"))) {
+              String pc = rank(before, "pc", r) instanceof TlaValue.Str p ? p.value() : "";
+              if (recvs > 0 && (pc.equals("abort") || pc.equals("events"))) { // after RECV, before its S123
+                unmapped.add("rank " + r + "'s backup acked after RECV, before its S123, in step " + step + ": the"
+                    + " implementation's backup lands at a step's start, before RECV");
+              }
+              backups.get(r).add(recvs); // at the start of the step after the last RECV
+            }
+          }
+        }
         case "SchedAdmit" -> {
           for (int r = 0; r < ranks; r++) {
             if (!rank(before, "pc", r).equals(rank(now, "pc", r))) {
@@ -221,6 +240,12 @@ final class UnifiedSchedule {
       before = now;
     }
     this.lastStep = Math.max(0, recvs - 1);
+    boolean lockstep = before != null;
+    for (int r = 0; r < ranks && lockstep; r++) {
+      TlaValue.Rec call = posted(before, r, "sched");
+      lockstep = call != null && call.fields().get("site") instanceof TlaValue.Str site && site.value().equals("RECV");
+    }
+    this.endsAtLockstep = lockstep;
   }
 
   /** Reads {@code trace}, a counterexample of a HiCacheUnified model with {@code ranks} ranks. */
@@ -288,6 +313,15 @@ final class UnifiedSchedule {
     return n < d.size() ? d.get(n) : Integer.MAX_VALUE;
   }
 
+  /**
+   * The step at whose start rank {@code rank}'s {@code n}-th backup is acked ({@code BackupOk}), or {@link
+   * Integer#MAX_VALUE} when the trace never acks it.
+   */
+  int backupLands(int rank, int n) {
+    List<Integer> b = backups.get(rank);
+    return n < b.size() ? b.get(n) : Integer.MAX_VALUE;
+  }
+
   /** Rank {@code rank}'s storage reads, in order. */
   List<Read> reads(int rank) {
     return reads.get(rank);
@@ -301,6 +335,14 @@ final class UnifiedSchedule {
   /** The step of the trace's last state: RECVs completed before it, minus one. */
   int lastStep() {
     return lastStep;
+  }
+
+  /**
+   * Whether the trace ends at a lockstep point (every rank posted on RECV, the next RECV not completed): where the
+   * spec checks its agreement invariants, and the implementation compares at that next step's RECV.
+   */
+  boolean endsAtLockstep() {
+    return endsAtLockstep;
   }
 
   /** Actions of the trace this replay has no seam for, in order. */
@@ -329,6 +371,9 @@ final class UnifiedSchedule {
         out.add("schedule rank " + r + " storage reads: " + String.join(" ", reads.get(r).stream().map(x -> "["
             + (x.fails() ? "fails" : "lands") + (x.beforeAdmission() ? " before the admission of step " : " from step ")
             + x.step() + "]").toList()));
+      }
+      if (!backups.get(r).isEmpty()) {
+        out.add("schedule rank " + r + " backup thread acks its backups at the start of steps " + backups.get(r));
       }
       if (!loadsDone.get(r).isEmpty()) {
         out.add("schedule rank " + r + " load-back events done by the event check of steps " + loadsDone.get(r));

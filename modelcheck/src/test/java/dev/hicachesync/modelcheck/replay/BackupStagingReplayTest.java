@@ -3,16 +3,23 @@ package dev.hicachesync.modelcheck.replay;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.hicachesync.modelcheck.CfgFile;
+import dev.hicachesync.modelcheck.ModelEntry;
+import dev.hicachesync.modelcheck.TlcResult;
 import dev.hicachesync.modelcheck.Workspace;
 import java.nio.file.Files;
+import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
  * {@code check --replay} of the unified models whose counterexamples need the storage backups the spec queues
  * at each admission (knob {@code backup}: the fault {@code backup_at_admission}, seam {@code
- * CacheController#backupAtInsert}, the backup thread's acks placed by the schedule's {@code BackupOk}). The
- * rows themselves are checked with the others of their module ({@link UnifiedPipelineReplayTest}).
+ * CacheController#backupAtInsert}; knob {@code buffer_only}: write staging through the host pool, fault {@code
+ * buffer_write_staging}, seam {@code CacheController#stageWritesInHostBuffer}), each backup thread's acks placed by
+ * the schedule's {@code BackupOk}. The rows themselves are checked with the others of their module ({@link
+ * UnifiedPipelineReplayTest}, {@link UnifiedReplayTest}).
  */
 class BackupStagingReplayTest {
 
@@ -46,5 +53,32 @@ class BackupStagingReplayTest {
     System.out.print(twin.render());
     assertEquals("unipp_forwarded_nowait_backup", twin.schedule());
     assertEquals(ReplayReport.Outcome.CLEAN, twin.outcome(), twin.render());
+  }
+
+  /**
+   * Bug STAGE_LOCAL under buffer-only host memory (CP 2, one host page): request 1's backup intent is staged after
+   * step 1's drains on both ranks; rank 0's backup thread acks it before step 2's RECV and frees the staging page
+   * there, rank 1's never within the trace: the free pools part at step 2's RECV (AllocAgreement at the spec's
+   * lockstep point). The fix (the page freed at the synced drain of the ack) runs the same schedule clean.
+   */
+  @Test
+  void aStagingPageFreedOnTheBackupThreadPartsThePoolsAndTheSyncedDrainRunsClean() throws Exception {
+    ReplayReport bug = replays.replay("unified_buffer_stage_local");
+    System.out.print(bug.render());
+    assertEquals(ReplayReport.Outcome.SAME_VIOLATION, bug.outcome(), bug.render());
+    assertTrue(bug.spec().startsWith("violates AllocAgreement"), bug.spec());
+    assertTrue(bug.impl().startsWith("AllocAgreement at step 2, sync point RECV"), bug.impl());
+    assertTrue(bug.steps().contains("schedule rank 0 backup thread acks its backups at the start of steps [2]"),
+        bug.steps().toString());
+
+    ModelEntry model = replays.bugModels(UnifiedReplay.MODULE).stream()
+        .filter(m -> m.name().equals("unified_buffer_stage_local")).findFirst().orElseThrow();
+    ModelConstants k = replays.constants(model);
+    TlcResult cx = replays.counterexample(model);
+    List<String> invariants = CfgFile.read(replays.cfg(model)).invariants();
+    ReplayReport fixed = UnifiedReplay.run("unified_buffer_stage_local with the synced drain", k.with(k.version(),
+        Set.of()), model.name(), cx.trace().get(), cx.verdict(), invariants);
+    System.out.print(fixed.render());
+    assertEquals(ReplayReport.Outcome.CLEAN, fixed.outcome(), fixed.render());
   }
 }

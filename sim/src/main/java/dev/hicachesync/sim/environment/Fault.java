@@ -178,6 +178,20 @@ public enum Fault {
    */
   BACKUP_AT_ADMISSION,
   /**
+   * Knob {@code buffer_only}'s write staging (HiCacheUnified.tla's {@code BufFlush}; a scenario, not a bug; with
+   * {@code --hicache-host-memory-mode buffer_only}): each admitted node's backup intent waits until a staging page
+   * is free after S123's drains ({@code flush_pending_writes}), its storage write is acked when the rank's timing
+   * says, and the drain of its ack frees the page ({@code finish_storage_write_ack}, {@code
+   * CacheController#stageWritesInHostBuffer}).
+   */
+  BUFFER_WRITE_STAGING,
+  /**
+   * Bug {@code STAGE_LOCAL} over {@link #BUFFER_WRITE_STAGING} ({@code unified_buffer_stage_local}): the backup
+   * thread frees a write's staging page when the write lands, at the rank's own time, instead of at the synced
+   * drain of its ack ({@code AllocAgreement}).
+   */
+  STAGING_FREED_ON_BACKUP_THREAD,
+  /**
    * F1, docs/explanation/findings/F1-attach-outcome-per-rank.md ({@code unified_attach_local_outcome}): storage starts detached and is attached at
    * runtime at step {@link #ATTACH_STEP}; the backend fails to initialise on the odd ranks, each rank sets
    * {@code enable_storage} from its own outcome, and S123's payload length differs across ranks.
