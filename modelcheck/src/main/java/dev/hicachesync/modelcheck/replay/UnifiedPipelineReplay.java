@@ -59,18 +59,16 @@ public final class UnifiedPipelineReplay {
   private static final Map<String, Fault> KNOB_FAULTS = Map.of("pf_shared_group", Fault.SHARED_PREFETCH_GROUPS,
       "sync_shared_group", Fault.SHARED_COMPLETION_GROUPS, "s7_stage_mask", Fault.S7_STAGE_MASK,
       "tickets", Fault.PP_PREFETCH_TICKETS, "own_hit", Fault.TICKET_OWN_HIT, // tickets: TicketEvents reads the rest
-      "backup", Fault.BACKUP_AT_ADMISSION); // backup: the schedule's BackupOk places each ack
+      "backup", Fault.BACKUP_AT_ADMISSION, // backup: the schedule's BackupOk places each ack
+      "stage_extra_pools", Fault.STAGE_EXTRA_POOLS, "pad_pools", Fault.PADDED_POOL_VECTORS);
 
   /** Knobs that need no seam: a fix whose question the implementation cannot ask, or a timing the schedule sets. */
-  private static final Set<String> NEUTRAL_KNOBS = Set.of("threads_sync", "s7_agreed_bound", "pad_pools");
+  private static final Set<String> NEUTRAL_KNOBS = Set.of("threads_sync", "s7_agreed_bound");
 
   /** Why each other knob or bug has no seam: the spec's actions it changes and what the implementation lacks. */
   private static final Map<String, String> NO_SEAM = Map.of(
       "TKLOCAL", "bug TKLOCAL (a ticketed prefetch's completion MIN over its stage only, spec action SyncComplete)"
-          + " without knob tickets: the implementation's stage-only completion MIN is a path of the tickets",
-      "stage_extra_pools", "knob stage_extra_pools (stage 0's S123 vector has an entry for an extra host pool the"
-          + " later stages lack, spec invariant PipeMatching): the implementation has one host pool per rank, so"
-          + " every stage's S123 vector has one length");
+          + " without knob tickets: the implementation's stage-only completion MIN is a path of the tickets");
 
   /**
    * Why bug TKLOCAL is not judged although its fault runs: which of two violations the implementation names first

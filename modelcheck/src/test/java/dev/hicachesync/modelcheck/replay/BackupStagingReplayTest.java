@@ -18,8 +18,10 @@ import org.junit.jupiter.api.Test;
  * at each admission (knob {@code backup}: the fault {@code backup_at_admission}, seam {@code
  * CacheController#backupAtInsert}; knob {@code buffer_only}: write staging through the host pool, fault {@code
  * buffer_write_staging}, seam {@code CacheController#stageWritesInHostBuffer}), each backup thread's acks placed by
- * the schedule's {@code BackupOk}. The rows themselves are checked with the others of their module ({@link
- * UnifiedPipelineReplayTest}, {@link UnifiedReplayTest}).
+ * the schedule's {@code BackupOk}; and the unified pipeline model whose stages' S123 vectors differ in length
+ * (knob {@code stage_extra_pools}: the fault {@code stage_extra_pools}, seam {@code
+ * CacheController#extraHostMemReleaseQueues}). The rows themselves are checked with the others of their module
+ * ({@link UnifiedPipelineReplayTest}, {@link UnifiedReplayTest}).
  */
 class BackupStagingReplayTest {
 
@@ -78,6 +80,33 @@ class BackupStagingReplayTest {
     List<String> invariants = CfgFile.read(replays.cfg(model)).invariants();
     ReplayReport fixed = UnifiedReplay.run("unified_buffer_stage_local with the synced drain", k.with(k.version(),
         Set.of()), model.name(), cx.trace().get(), cx.verdict(), invariants);
+    System.out.print(fixed.render());
+    assertEquals(ReplayReport.Outcome.CLEAN, fixed.outcome(), fixed.render());
+  }
+
+  /**
+   * Knob stage_extra_pools: stage 0's rank has an extra host pool, so its S123 vector has one entry more than the
+   * one stage 1 receives the forwarded counts into: stage 1's receive names PipeMatching at step 0's event check,
+   * where the spec's message reaches its channel. The padded layout (knob pad_pools, {@code
+   * unipp_stage_extra_pools_padded}) runs the same schedule clean.
+   */
+  @Test
+  void anExtraPoolOnStageZeroLengthensTheForwardedVectorAndPaddingRunsClean() throws Exception {
+    ReplayReport bug = replays.replay("unipp_knob_stage_extra_pools");
+    System.out.print(bug.render());
+    assertEquals(ReplayReport.Outcome.SAME_VIOLATION, bug.outcome(), bug.render());
+    assertTrue(bug.spec().startsWith("violates PipeMatching") && bug.spec().endsWith("step 0"), bug.spec());
+    assertTrue(bug.impl().startsWith("PipeMatching at step 0"), bug.impl());
+    assertTrue(bug.steps().stream().anyMatch(l -> l.contains("stage expected S123[8] from upstream, got S123[9]")),
+        bug.steps().toString());
+
+    ModelEntry model = replays.bugModels(UnifiedPipelineReplay.MODULE).stream()
+        .filter(m -> m.name().equals("unipp_knob_stage_extra_pools")).findFirst().orElseThrow();
+    ModelEntry padded = dev.hicachesync.modelcheck.Catalogue.load(Workspace.fromRoot().catalogue())
+        .named(List.of("unipp_stage_extra_pools_padded")).get(0);
+    TlcResult cx = replays.counterexample(model);
+    ReplayReport fixed = UnifiedPipelineReplay.run(padded.name(), replays.unifiedPipelineConstants(padded),
+        model.name(), cx.trace().get(), cx.verdict(), CfgFile.read(replays.cfg(model)).invariants());
     System.out.print(fixed.render());
     assertEquals(ReplayReport.Outcome.CLEAN, fixed.outcome(), fixed.render());
   }

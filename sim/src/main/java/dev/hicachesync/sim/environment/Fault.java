@@ -178,6 +178,18 @@ public enum Fault {
    */
   BACKUP_AT_ADMISSION,
   /**
+   * Knob {@code stage_extra_pools} ({@code unipp_knob_stage_extra_pools}, with {@code --pp 2} or more): stage 0's
+   * ranks have an extra host pool ({@code extra_host_mem_release_queues}, a sidecar of a layer kind only stage 0
+   * holds), one more entry in their S123 vector, which the later stages receive into a vector of their own
+   * length ({@code PipeMatching}).
+   */
+  STAGE_EXTRA_POOLS,
+  /**
+   * Knob {@code pad_pools}, the fix of {@link #STAGE_EXTRA_POOLS} ({@code unipp_stage_extra_pools_padded}): every
+   * stage lays its S123 vector out for the union of the stages' pools, a pool it lacks counting 0.
+   */
+  PADDED_POOL_VECTORS,
+  /**
    * Knob {@code buffer_only}'s write staging (HiCacheUnified.tla's {@code BufFlush}; a scenario, not a bug; with
    * {@code --hicache-host-memory-mode buffer_only}): each admitted node's backup intent waits until a staging page
    * is free after S123's drains ({@code flush_pending_writes}), its storage write is acked when the rank's timing
@@ -324,6 +336,14 @@ public enum Fault {
   /** The faults that give ranks a sidecar pool (each of them implies {@link #SIDECAR_POOL}). */
   private static final Set<Fault> SIDECAR = EnumSet.of(SIDECAR_POOL, LOCAL_EXTRA_POOLS, SIDECAR_MIN_KV_ONLY,
       SIDECAR_SUM_COUNT, SIDECAR_EARLY_RETURN);
+
+  /**
+   * The extra host pools of the ranks of stage {@code stage} ({@link #STAGE_EXTRA_POOLS}: one on stage 0; with
+   * {@link #PADDED_POOL_VECTORS} every stage's vector has the entry), each an entry of S123's storage part.
+   */
+  public static int extraHostPools(Set<Fault> faults, int stage) {
+    return faults.contains(STAGE_EXTRA_POOLS) && (stage == 0 || faults.contains(PADDED_POOL_VECTORS)) ? 1 : 0;
+  }
 
   /**
    * Returns the sidecar faults of rank {@code rank}, or null when it has no sidecar pool (none of the sidecar
