@@ -40,7 +40,10 @@ import java.util.Set;
  * drains by its own MIN, before #37562) is the fault {@code pp_drain_stage_local}. The knobs {@code pf_shared_group} and
  * {@code sync_shared_group} are the faults of the same path; knob {@code tickets} (#36700) is the fault {@code
  * pp_prefetch_tickets}, {@code own_hit} {@code ticket_own_hit} and bug {@code TKLOCAL} {@code
- * ticket_stage_completion}, and with tickets the schedule's reads are driven too ({@link TicketEvents}). A knob,
+ * ticket_stage_completion}, and with tickets the schedule's reads are driven too ({@link TicketEvents}). Knob
+ * {@code backup} is the fault {@code backup_at_admission} (each admission queues its node's storage backup, acked
+ * where the schedule's {@code BackupOk} is; the spec's constant digest pair, since it models no backup's host lock),
+ * {@code stage_extra_pools} the fault {@code stage_extra_pools} and {@code pad_pools} {@code padded_pool_vectors}. A knob,
  * bug or drain the implementation has no path for makes the model not replayable, by name ({@link #unreplayable}).
  * A step-log invariant both sides break at the same step is the same violation ({@link UnifiedPipelineLogs}).
  *

@@ -75,8 +75,7 @@ final class UnifiedSchedule {
   private final List<List<Integer>> hits = new ArrayList<>();
   private final List<Map<Integer, Boolean>> batchFull = new ArrayList<>();
   private final List<List<Read>> reads = new ArrayList<>();
-  /** Per rank, the step at whose start each of its backups is acked (BackupOk), in order. */
-  private final List<List<Integer>> backups = new ArrayList<>();
+  private final UnifiedBackupAcks backups;
   /** Per rank, the step whose event check first sees each load-back done (EnvLoadDone), in order. */
   private final List<List<Integer>> loadsDone = new ArrayList<>();
   /** Per rank, per S7 query in order: the step at whose start its outcome reaches the scheduler, -1 at once. */
@@ -89,6 +88,7 @@ final class UnifiedSchedule {
 
   private UnifiedSchedule(ErrorTrace trace, int ranks) {
     this.ranks = ranks;
+    this.backups = new UnifiedBackupAcks(ranks);
     for (int r = 0; r < ranks; r++) {
       aborts.add(new HashMap<>());
       passes.add(new HashSet<>());
@@ -98,7 +98,6 @@ final class UnifiedSchedule {
       deposits.add(new ArrayList<>());
       reads.add(new ArrayList<>());
       loadsDone.add(new ArrayList<>());
-      backups.add(new ArrayList<>());
     }
     int recvs = 0;
     int[] queriedAt = new int[ranks];
@@ -207,18 +206,7 @@ final class UnifiedSchedule {
             }
           }
         }
-        case "BackupOk" -> {
-          for (int r = 0; r < ranks; r++) {
-            if (number(field(rank(now, "q", r), "bka")) > number(field(rank(before, "q", r), "bka"))) {
-              String pc = rank(before, "pc", r) instanceof TlaValue.Str p ? p.value() : "";
-              if (recvs > 0 && (pc.equals("abort") || pc.equals("events"))) { // after RECV, before its S123
-                unmapped.add("rank " + r + "'s backup acked after RECV, before its S123, in step " + step + ": the"
-                    + " implementation's backup lands at a step's start, before RECV");
-              }
-              backups.get(r).add(recvs); // at the start of the step after the last RECV
-            }
-          }
-        }
+        case "BackupOk" -> backups.read(before, now, recvs, step, unmapped);
         case "SchedAdmit" -> {
           for (int r = 0; r < ranks; r++) {
             if (!rank(before, "pc", r).equals(rank(now, "pc", r))) {
@@ -318,8 +306,7 @@ final class UnifiedSchedule {
    * Integer#MAX_VALUE} when the trace never acks it.
    */
   int backupLands(int rank, int n) {
-    List<Integer> b = backups.get(rank);
-    return n < b.size() ? b.get(n) : Integer.MAX_VALUE;
+    return backups.lands(rank, n);
   }
 
   /** Rank {@code rank}'s storage reads, in order. */
@@ -372,8 +359,8 @@ final class UnifiedSchedule {
             + (x.fails() ? "fails" : "lands") + (x.beforeAdmission() ? " before the admission of step " : " from step ")
             + x.step() + "]").toList()));
       }
-      if (!backups.get(r).isEmpty()) {
-        out.add("schedule rank " + r + " backup thread acks its backups at the start of steps " + backups.get(r));
+      if (backups.describe(r) != null) {
+        out.add(backups.describe(r));
       }
       if (!loadsDone.get(r).isEmpty()) {
         out.add("schedule rank " + r + " load-back events done by the event check of steps " + loadsDone.get(r));

@@ -388,6 +388,7 @@ public enum Fault {
   public static void checkStages(Set<Fault> faults, int pp) {
     for (Fault f : EnumSet.of(PP_DRAIN_NOWAIT, PP_DRAIN_BLOCKING, PP_DRAIN_STAGE_LOCAL, PP_STAGE_LOCAL_SYNC,
         LARGER_DEVICE_POOL_ON_LATER_STAGES, PP_WORLD_ALLREDUCE, PP_STAGE_LOCAL_PREFETCH_HITS, S7_STAGE_MASK,
+        STAGE_EXTRA_POOLS, PADDED_POOL_VECTORS,
         PP_PREFETCH_TICKETS, TICKET_OWN_HIT, TICKET_STAGE_COMPLETION)) {
       if (faults.contains(f) && pp < 2) {
         throw new IllegalArgumentException("fault " + f.name().toLowerCase(java.util.Locale.ROOT)
