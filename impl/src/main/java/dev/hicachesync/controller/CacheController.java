@@ -157,12 +157,25 @@ public final class CacheController {
   /**
    * {@code unified} with {@code --hicache-host-memory-mode buffer_only} (#34798, HiCacheUnified.tla Knob
    * {@code buffer_only}): a storage hit whose host slots cannot be allocated at the hit drain is parked and
-   * retried first at every later hit drain, instead of revoked. Only the park-and-retry of the hit drain:
-   * this implementation's host tier stays a cache (docs/explanation/unified.md, "Buffer-only host memory"). Scheduler
-   * thread.
+   * retried first at every later hit drain, instead of revoked (write staging: {@link #stageWritesInHostBuffer}).
    */
   public void parkStorageHits() {
     steps.parkStorageHits();
+  }
+
+  /** {@code unified}, knob {@code backup}: each {@link #insert}'s last node is backed up at once (a fault's seam). */
+  public void backupAtInsert() {
+    s.writes().backupAtInsert();
+  }
+
+  /** {@code unified}, {@code buffer_only}: backups staged ({@link BufferWriteStaging}; bug {@code STAGE_LOCAL}). */
+  public void stageWritesInHostBuffer(boolean freedOnBackupThread) {
+    s.writes().stageWrites(new BufferWriteStaging(s, freedOnBackupThread));
+  }
+
+  /** {@code unified}: this stage's host pools beyond KV ({@code extra_host_mem_release_queues}), an S123 entry each. */
+  public void extraHostMemReleaseQueues(int pools) {
+    steps.extraHostMemReleaseQueues(pools);
   }
 
   /**
@@ -317,6 +330,7 @@ public final class CacheController {
         }
       }
     }
+    s.writes().afterInsert(r);
     return r;
   }
 

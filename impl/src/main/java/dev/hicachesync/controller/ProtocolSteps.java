@@ -77,4 +77,7 @@ interface ProtocolSteps {
 
   /** {@code unified}, buffer-only host memory: park storage hits the pool cannot serve; no-op elsewhere. */
   default void parkStorageHits() {}
+
+  /** {@code unified}: S123's storage part has one more entry per extra host pool (none elsewhere). */
+  default void extraHostMemReleaseQueues(int pools) {}
 }

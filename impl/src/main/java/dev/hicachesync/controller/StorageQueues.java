@@ -82,7 +82,8 @@ final class StorageQueues {
       }
     }
     for (int i = 0; i < backupCount; i++) {
-      TreeNode node = s.tree().node(backupAcks.poll());
+      long id = backupAcks.poll();
+      TreeNode node = s.writes().finishStorageWriteAck(id) ? null : s.tree().node(id);
       if (node != null) {
         s.tree().releaseHost(node);
       }

@@ -41,11 +41,17 @@ final class UnifiedEventCheck {
     boolean st = s.storage().active();
     // non-negative, and -d does not overflow; the spec's constant pair where the replay compares on its behaviour
     long d = s.faults().constantDigestPair() ? 0 : s.tree().mutationHash() >>> 2;
+    int extra = st ? u.extraHostPools() : 0; // one release-queue size per extra host pool, after the KV pool's
     long[] local = st
-        ? new long[] {s.acks().writesDone(), s.acks().loadsDone(),
-            u.hitsReady(), u.acksReady(), s.queues().backupAcksReady(),
-            s.queues().releasesReady(), d, -d}
+        ? new long[8 + extra]
         : new long[] {s.acks().writesDone(), s.acks().loadsDone(), d, -d};
+    if (st) {
+      long[] head = {s.acks().writesDone(), s.acks().loadsDone(), u.hitsReady(), u.acksReady(),
+          s.queues().backupAcksReady(), s.queues().releasesReady()};
+      System.arraycopy(head, 0, local, 0, head.length);
+      local[6 + extra] = d;
+      local[7 + extra] = -d;
+    }
     if (local[0] == 0 && s.faults().skipIdleWriteCheck()) {
       return; // B3 in the fused form
     }
@@ -65,6 +71,7 @@ final class UnifiedEventCheck {
       drainHits((int) n[2]);
       drainAcks((int) n[3]);
       s.queues().drain(0, (int) n[4], (int) n[5]);
+      s.writes().flushPendingWrites(); // buffer_only: write staging after the drains (BufFlush)
     }
     s.after(SyncPoint.S123);
     if (s.faults().loadReadinessBeforeMin()) {

@@ -115,7 +115,25 @@ final class UnifiedState {
     parked.pollFirst();
   }
 
-  // ---------------------------------------------------------------- quiet?
+  // ---------------------------------------------------------------- extra host pools
+
+  /**
+   * {@code extra_host_mem_release_queues}: host pools beside the KV pool (a sidecar of a layer kind this stage
+   * holds), each with a release queue whose size is one entry of S123's storage part. Stages hold different
+   * layers, so with PP their counts, and the vector's length, may differ (HiCacheUnifiedPipeline.tla's Knob
+   * {@code stage_extra_pools}); their releases are not modelled: the entries count 0.
+   */
+  private int extraHostPools;
+
+  void extraHostPools(int pools) {
+    extraHostPools = pools;
+  }
+
+  int extraHostPools() {
+    return extraHostPools;
+  }
+
+    // ---------------------------------------------------------------- quiet?
 
   /** Whether no hit or ack waits for the drain, no read is in flight and none holds slots. */
   boolean settled() {

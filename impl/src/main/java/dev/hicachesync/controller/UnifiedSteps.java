@@ -140,4 +140,9 @@ final class UnifiedSteps implements ProtocolSteps {
   public void parkStorageHits() {
     unified.parkHits();
   }
+
+  @Override
+  public void extraHostMemReleaseQueues(int pools) {
+    unified.extraHostPools(pools);
+  }
 }

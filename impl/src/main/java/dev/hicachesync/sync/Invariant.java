@@ -32,5 +32,10 @@ public enum Invariant {
    * {@code unified}'s runtime attach: at a step boundary no rank's controller is half attached (attached, its
    * threads and groups up, while {@code enable_storage} is off after a failed attach that was not rolled back).
    */
-  AttachStateConsistent
+  AttachStateConsistent,
+  /**
+   * INV-1's pipe face (PP): a message a later stage receives from the stage before it has the length of the
+   * tensor it receives it into (its own vector of the same sync point); else {@code recv} fails or hangs.
+   */
+  PipeMatching
 }

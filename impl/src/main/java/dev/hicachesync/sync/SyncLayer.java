@@ -113,6 +113,10 @@ public final class SyncLayer {
 
   private long[] receive(SyncPoint point, int length) {
     long[] msg = groups.fromPrev().recv();
+    if (msg.length != length + 1 && msg.length > 0 && msg[0] == point.ordinal()) { // the right call, another length
+      throw new InvariantViolation(Invariant.PipeMatching, "stage expected " + point + "[" + length
+          + "] from upstream, got " + point + "[" + (msg.length - 1) + "] " + Arrays.toString(msg));
+    }
     if (msg.length != length + 1 || msg[0] != point.ordinal()) {
       throw new InvariantViolation(Invariant.CollectiveMatching,
           "stage expected " + point + "[" + length + "] from upstream, got "

@@ -142,6 +142,16 @@ final class RankAssembly {
     if (cfg.hostBufferOnly()) {
       controller.parkStorageHits(); // --hicache-host-memory-mode buffer_only (#34798)
     }
+    if (cfg.faults().contains(Fault.BACKUP_AT_ADMISSION)) {
+      controller.backupAtInsert(); // knob backup: write_backup_storage at each admission
+    }
+    if (Fault.extraHostPools(cfg.faults(), c.pp()) > 0) { // knob stage_extra_pools: stage 0's extra host pool
+      controller.extraHostMemReleaseQueues(Fault.extraHostPools(cfg.faults(), c.pp()));
+    }
+    boolean stageLocal = cfg.faults().contains(Fault.STAGING_FREED_ON_BACKUP_THREAD);
+    if (stageLocal || cfg.faults().contains(Fault.BUFFER_WRITE_STAGING)) {
+      controller.stageWritesInHostBuffer(stageLocal); // knob buffer_only's write staging (bug STAGE_LOCAL)
+    }
     if (completionGroups != null) {
       controller.useCompletionSync(new SyncLayer(cfg.version(), completionGroups, reductions));
     }

@@ -30,6 +30,8 @@ import java.util.List;
  *       whose event check follows the spec's {@code EnvLoadDone} (a spec-shaped unified run with nothing to wait
  *       for moves its clock one tick a step, and ends every copy after its step: {@code
  *       SpecTraces.copiesEndAfterTheStep}), and right after the trace when the trace never completes it;
+ *   <li>{@link Timing#backgroundTicks} of a storage write: each backup is acked at the start of the step after the
+ *       spec's {@code BackupOk} of that rank;
  *   <li>{@link Timing#backgroundTicks} of a read, {@link Timing#readFails} and {@link
  *       Timing#landsIoBeforeAdmission}: each read lands (or fails) where the spec's {@code PfRead} does.
  * </ul>
@@ -55,6 +57,7 @@ final class UnifiedEnvironment implements Timing.Factory {
       private int readsIssued;
       private UnifiedSchedule.Read lastRead;
       private int loadsIssued;
+      private int backupsIssued;
 
       @Override
       public void beginStep(long s) {
@@ -67,6 +70,10 @@ final class UnifiedEnvironment implements Timing.Factory {
         if (kind == TransferKind.STORAGE_READ && pages == 0) { // an S7 outcome on its way to the scheduler
           int lands = known ? schedule.deposit(rank, deposits++) : -1;
           return lands < 0 ? 0 : Math.max(0, Math.min(lands, after) - step);
+        }
+        if (kind == TransferKind.STORAGE_WRITE) { // a backup: acked at the start of the step of the spec's BackupOk
+          int lands = known ? schedule.backupLands(rank, backupsIssued++) : Integer.MAX_VALUE;
+          return Math.max(0, Math.min(lands, after) - step);
         }
         if (kind == TransferKind.STORAGE_READ) { // a read batch: when the spec's PfRead lands it
           List<UnifiedSchedule.Read> reads = known ? schedule.reads(rank) : List.of();

@@ -22,7 +22,9 @@ import java.util.List;
  *       reaches the scheduler ({@code prefetch_hit_queue.put}) where the spec's {@code PfPutHit} is placed. A
  *       later stage under the PP drain faults queues each outcome after {@link
  *       ControllerFaults#LATE_DEPOSIT_QUERIES} chained latencies ({@code lateDeposits}): the first carries the
- *       schedule's delay, the others none.
+ *       schedule's delay, the others none;
+ *   <li>{@link Timing#backgroundTicks} of a storage write (knob {@code backup}): the rank's n-th backup is acked
+ *       at the start of the step where the spec's n-th {@code BackupOk} of that rank is placed, or after the trace.
  * </ul>
  */
 final class UnifiedPipelineEnvironment implements Timing.Factory {
@@ -48,6 +50,7 @@ final class UnifiedPipelineEnvironment implements Timing.Factory {
       private long step;
       private int depositCalls;
       private int readCalls;
+      private int backupCalls;
 
       @Override
       public void beginStep(long s) {
@@ -65,6 +68,10 @@ final class UnifiedPipelineEnvironment implements Timing.Factory {
           int lands = known ? schedule.deposit(rank, call / chain) : -1;
           return lands < 0 ? 0 : Math.max(0, Math.min(lands, after) - step);
         }
+        if (kind == TransferKind.STORAGE_WRITE) { // a backup (knob backup): acked where the spec's BackupOk is
+          int lands = known ? schedule.backupLands(rank, backupCalls++) : Integer.MAX_VALUE;
+          return Math.max(0, Math.min(lands, after) - step);
+        }
         if (kind == TransferKind.STORAGE_READ) { // a read the trace has lands at once (TicketEvents), a later one after it
           return known && readCalls++ < schedule.tickets().reads(rank) ? 0 : Math.max(0, after - step);
         }
@@ -74,6 +81,13 @@ final class UnifiedPipelineEnvironment implements Timing.Factory {
       @Override
       public boolean comparesStepAtNextRecv() {
         return true; // the spec sees a step's divergence before the next step's event check
+      }
+
+      @Override
+      public long copyTicks(TransferKind kind, int pages) {
+        // a backup's synchronous device-to-host copy (knob backup, folded into the admission by the spec) takes
+        // no time, so the rank's clock stays at its step and each backup lands where the schedule says
+        return kind == TransferKind.DEVICE_TO_HOST ? 0 : super.copyTicks(kind, pages);
       }
 
       @Override

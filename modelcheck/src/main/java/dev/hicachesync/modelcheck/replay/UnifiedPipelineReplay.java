@@ -40,7 +40,10 @@ import java.util.Set;
  * drains by its own MIN, before #37562) is the fault {@code pp_drain_stage_local}. The knobs {@code pf_shared_group} and
  * {@code sync_shared_group} are the faults of the same path; knob {@code tickets} (#36700) is the fault {@code
  * pp_prefetch_tickets}, {@code own_hit} {@code ticket_own_hit} and bug {@code TKLOCAL} {@code
- * ticket_stage_completion}, and with tickets the schedule's reads are driven too ({@link TicketEvents}). A knob,
+ * ticket_stage_completion}, and with tickets the schedule's reads are driven too ({@link TicketEvents}). Knob
+ * {@code backup} is the fault {@code backup_at_admission} (each admission queues its node's storage backup, acked
+ * where the schedule's {@code BackupOk} is; the spec's constant digest pair, since it models no backup's host lock),
+ * {@code stage_extra_pools} the fault {@code stage_extra_pools} and {@code pad_pools} {@code padded_pool_vectors}. A knob,
  * bug or drain the implementation has no path for makes the model not replayable, by name ({@link #unreplayable}).
  * A step-log invariant both sides break at the same step is the same violation ({@link UnifiedPipelineLogs}).
  *
@@ -58,24 +61,17 @@ public final class UnifiedPipelineReplay {
   /** Knobs of the spec and the simulator's fault of the same code path. */
   private static final Map<String, Fault> KNOB_FAULTS = Map.of("pf_shared_group", Fault.SHARED_PREFETCH_GROUPS,
       "sync_shared_group", Fault.SHARED_COMPLETION_GROUPS, "s7_stage_mask", Fault.S7_STAGE_MASK,
-      "tickets", Fault.PP_PREFETCH_TICKETS, "own_hit", Fault.TICKET_OWN_HIT); // tickets: TicketEvents reads the rest
+      "tickets", Fault.PP_PREFETCH_TICKETS, "own_hit", Fault.TICKET_OWN_HIT, // tickets: TicketEvents reads the rest
+      "backup", Fault.BACKUP_AT_ADMISSION, // backup: the schedule's BackupOk places each ack
+      "stage_extra_pools", Fault.STAGE_EXTRA_POOLS, "pad_pools", Fault.PADDED_POOL_VECTORS);
 
   /** Knobs that need no seam: a fix whose question the implementation cannot ask, or a timing the schedule sets. */
-  private static final Set<String> NEUTRAL_KNOBS = Set.of("threads_sync", "s7_agreed_bound", "pad_pools");
+  private static final Set<String> NEUTRAL_KNOBS = Set.of("threads_sync", "s7_agreed_bound");
 
   /** Why each other knob or bug has no seam: the spec's actions it changes and what the implementation lacks. */
   private static final Map<String, String> NO_SEAM = Map.of(
       "TKLOCAL", "bug TKLOCAL (a ticketed prefetch's completion MIN over its stage only, spec action SyncComplete)"
-          + " without knob tickets: the implementation's stage-only completion MIN is a path of the tickets",
-      "backup", "knob backup (each rank's backup thread acks an admitted request's node on its own clock, spec"
-          + " action BackupOk): the spec queues a backup at each admission (Admit's bk) for the backup thread to ack;"
-          + " the implementation starts a storage backup only when a device-to-host write's ack is popped (S1 of"
-          + " S123), and the spec-shaped unified run is write_back with pools that never fill, so it writes nothing"
-          + " to host or storage and no backup exists for the schedule's BackupOk (a seam needs a write-through"
-          + " unified run whose write acks the spec does not model)",
-      "stage_extra_pools", "knob stage_extra_pools (stage 0's S123 vector has an entry for an extra host pool the"
-          + " later stages lack, spec invariant PipeMatching): the implementation has one host pool per rank, so"
-          + " every stage's S123 vector has one length");
+          + " without knob tickets: the implementation's stage-only completion MIN is a path of the tickets");
 
   private static final Duration TIMEOUT = Duration.ofSeconds(2);
 
@@ -156,6 +152,9 @@ public final class UnifiedPipelineReplay {
       faults.add(Fault.TICKET_STAGE_COMPLETION);
     }
     k.knobs().stream().filter(KNOB_FAULTS::containsKey).forEach(x -> faults.add(KNOB_FAULTS.get(x)));
+    if (k.knobs().contains("backup")) { // the spec models neither the digest nor a backup's host lock, which the
+      faults.add(Fault.CONSTANT_DIGEST_PAIR); // tree's digest covers: parted counts are not judged by the locks they leave
+    }
     if (k.knobs().contains("s7_agreed_bound")) { // #39267's fix: the hit bound agreed first, every mask one size
       faults.remove(Fault.S7_STAGE_MASK);
     }
@@ -169,7 +168,8 @@ public final class UnifiedPipelineReplay {
         .data(DataOptions.OFF)
         .specShaped(SpecShaped.distinct(n))
         .devicePages(n)
-        .hostPages(Math.max(n, k.hostCap()))
+        // knob backup: each admitted request's node also takes a host page for its backup, which the spec abstracts
+        .hostPages(Math.max(n, k.hostCap()) + (faults.contains(Fault.BACKUP_AT_ADMISSION) ? n : 0))
         .faults(faults)
         .timing(new UnifiedPipelineEnvironment(s, k.cp() * k.tp(), faults.contains(Fault.PP_DRAIN_NOWAIT)))
         .collectiveTimeout(TIMEOUT)

@@ -36,8 +36,9 @@ import java.util.TreeSet;
  * Recorded per rank: the places of its S7 queries ({@code PfQuery(r, h)}) and the pages {@code h} each finds;
  * when each S7 outcome reaches the scheduler ({@code PfPutHit}, or {@code S7Complete} itself under knob {@code
  * threads_sync}): at once when in the same place as the query, else at the start of the step of its place, or
- * after the trace. The spec's reads with their completion MIN and acks ({@code PfRead}, {@code SyncComplete},
- * {@code PutAck}) and backups ({@code BackupOk}) have no seam here ({@link #undriven}). Every event is read from
+ * after the trace. Each backup thread's acks ({@code BackupOk}, knob {@code backup}) land at the start of the step
+ * of their place ({@link #backupLands}). The spec's reads with their completion MIN and acks ({@code PfRead},
+ * {@code SyncComplete}, {@code PutAck}) have no seam here without knob {@code tickets} ({@link #undriven}). Every event is read from
  * the change of state it makes, not from the action's name, so a module that wraps this one (a monitor whose
  * steps TLC names after its own next-state action) has its trace read alike.
  */
@@ -58,6 +59,8 @@ public final class UnifiedPipelineSchedule {
   /** Per rank, per S7 query in order: the step at whose start its outcome reaches the scheduler, -1 at once. */
   private final List<List<Integer>> deposits = new ArrayList<>();
   private final Set<String> undriven = new LinkedHashSet<>();
+  /** Per rank, the place of each of its backup thread's acks ({@code BackupOk}), in order. */
+  private final List<List<Place>> backups = new ArrayList<>();
   /** Ticket workers' hits and every rank's reads (knob tickets), read beside the S7 queries. */
   private final TicketEvents tickets;
   private final int lastStep;
@@ -71,6 +74,7 @@ public final class UnifiedPipelineSchedule {
       passes.add(new ArrayList<>());
       hits.add(new ArrayList<>());
       deposits.add(new ArrayList<>());
+      backups.add(new ArrayList<>());
       queriedAt.add(null);
     }
     int recvs = 0;
@@ -116,7 +120,7 @@ public final class UnifiedPipelineSchedule {
           undriven.add("PfRead"); // a storage read and its completion MIN: driven with knob tickets only
         }
         if (number(field(rank(now, "q", r), "bka")) > number(field(rank(before, "q", r), "bka"))) {
-          undriven.add("BackupOk");
+          backups.get(r).add(place(before, r, recvs)); // BackupOk(r): its backup thread acked one node
         }
       }
       before = now;
@@ -158,6 +162,15 @@ public final class UnifiedPipelineSchedule {
   boolean passBeforeEvents(int rank, long step) {
     Place mid = new Place((int) step, true);
     return passes.get(rank).contains(mid) || tickets.passAt(rank, mid);
+  }
+
+  /**
+   * The step at whose start rank {@code rank}'s {@code n}-th storage backup is acked ({@code BackupOk}), or
+   * {@link Integer#MAX_VALUE} when the trace never acks it.
+   */
+  int backupLands(int rank, int n) {
+    List<Place> b = backups.get(rank);
+    return n < b.size() ? b.get(n).step() : Integer.MAX_VALUE;
   }
 
   /** Ticket workers' hits and every rank's reads, as the trace has them. */
@@ -232,6 +245,12 @@ public final class UnifiedPipelineSchedule {
           + " (and every step after " + (lastStep + 1) + "), storage hits at S7 " + hits.get(r)
           + ", each outcome queued " + String.join(", ", deposits.get(r).stream().map(d -> d < 0 ? "at once"
               : d == Integer.MAX_VALUE ? "after the trace" : "at step " + d + "'s start").toList()));
+    }
+    for (int r = 0; r < ranks; r++) {
+      if (!backups.get(r).isEmpty()) {
+        out.add("schedule rank " + r + " backup thread acks a backup " + String.join(", ",
+            backups.get(r).stream().map(Place::toString).toList()));
+      }
     }
     out.addAll(tickets.describe());
     return out;

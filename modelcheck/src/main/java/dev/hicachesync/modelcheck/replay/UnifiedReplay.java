@@ -43,9 +43,11 @@ import java.util.Set;
  * {@code GroupsComplete}, {@code SchedAttachRest}, {@code AttachOkComplete}) is the controller's {@code
  * attachStorageBackend} with the faults of its bugs and knobs ({@code ATT_EARLY}, {@code ROLLBACK_PARTIAL},
  * {@code attach_register_v2}, {@code attach_retry}); the ranks whose backend fails are those failing at their
- * first {@code SchedAttach}. A switch or action with no seam (buffer-only write staging, backups, a raising
- * query, a prefetch timeout on one rank's clock) or a property with no implementation check makes the model not
- * replayable, by name.
+ * first {@code SchedAttach}. Knob {@code buffer_only} is the simulator's buffer-only host memory with write
+ * staging (fault {@code buffer_write_staging}; bug {@code STAGE_LOCAL}: {@code staging_freed_on_backup_thread}),
+ * each backup acked at the start of the step after the spec's {@code BackupOk}. A switch or action with no seam
+ * (a raising backend, a raising query, a prefetch timeout on one rank's clock) or a property with no
+ * implementation check makes the model not replayable, by name.
  * A deadlock of the spec is the implementation's {@code CollectiveMatching} (a rank that skips a collective
  * fails it by mismatch or the fabric's timeout).
  */
@@ -56,11 +58,11 @@ public final class UnifiedReplay {
 
   /** Bug switches the schedule drives: each is the environment's choice on the same code path. */
   private static final Set<String> SCHEDULED_BUGS = Set.of("ATT", "WTO", "B10", "PDLB", "ATT_EARLY",
-      "ROLLBACK_PARTIAL");
+      "ROLLBACK_PARTIAL", "STAGE_LOCAL");
 
   /** Knobs the schedule drives (their environment actions have seams, {@link UnifiedEnvironment}). */
   private static final Set<String> SCHEDULED_KNOBS = Set.of("attach", "wait_timeout", "batch_full",
-      "pd_decode");
+      "pd_decode", "buffer_only");
 
   /** Knobs of the spec and the simulator's fault of the same code path. */
   private static final Map<String, Fault> KNOB_FAULTS = Map.of("pf_shared_group", Fault.SHARED_PREFETCH_GROUPS,
@@ -72,8 +74,6 @@ public final class UnifiedReplay {
   private static final Map<String, String> NO_SEAM = Map.of(
       "B38428", "B38428 (fault backup_thread_dies) needs a backup (Knob backup_raise), which the spec-shaped"
           + " unified run (write_back, nothing written) never starts",
-      "STAGE_LOCAL", "STAGE_LOCAL (a write's staging page freed on the backup thread, spec action BackupOk) has no"
-          + " switch in the implementation",
       "PFDIE", "PFDIE (the prefetch thread dies on a raising query, spec action PfRaise) has no switch in the"
           + " implementation, whose storage query cannot raise; and the model's verdict, RequestsProgress, is a"
           + " liveness property (the peer's prefetch thread waits in S7 for ever, its request never admitted) that"
@@ -82,9 +82,6 @@ public final class UnifiedReplay {
 
   /** Why each other knob has no seam here: the spec's actions it adds and what the implementation lacks. */
   private static final Map<String, String> KNOB_NO_SEAM = Map.of(
-      "buffer_only", "knob buffer_only (write staging through the host pool, spec actions BufFlush, BackupOk): the"
-          + " implementation's buffer-only mode has only the hit drain's park-and-retry, no write staging, and the"
-          + " spec-shaped unified run writes nothing, so no backup exists for the schedule's BackupOk",
       "backup_raise", "knob backup_raise (spec actions BackupOk, BackupRaise): the spec-shaped unified run is"
           + " write_back and writes nothing, so no backup exists for the schedule",
       "pf_raise", "knob pf_raise (spec action PfRaise): the implementation's prefetch thread has no seam that"
@@ -177,6 +174,11 @@ public final class UnifiedReplay {
     if (constants.bugs().contains("PDLB")) {
       faults.add(Fault.PD_DECODE_LOAD_READINESS);
     }
+    boolean bufferOnly = constants.knobs().contains("buffer_only");
+    if (bufferOnly) { // write staging through the host pool; STAGE_LOCAL: each page freed on the backup thread
+      faults.add(constants.bugs().contains("STAGE_LOCAL") ? Fault.STAGING_FREED_ON_BACKUP_THREAD
+          : Fault.BUFFER_WRITE_STAGING);
+    }
     if (monitor != null) { // the checker is compared on the spec's behaviour, whose digest pair is constant
       faults.add(Fault.CONSTANT_DIGEST_PAIR);
     }
@@ -192,6 +194,7 @@ public final class UnifiedReplay {
         .specShaped(SpecShaped.distinct(n).attachFailingOn(s.attachFails()))
         .devicePages(n)
         .hostPages(Math.max(n, constants.hostCap()))
+        .hostBufferOnly(bufferOnly)
         .faults(faults)
         .timing(new UnifiedEnvironment(s, constants.bugs().contains("WTO")))
         .collectiveTimeout(TIMEOUT)
@@ -217,6 +220,12 @@ public final class UnifiedReplay {
     if (d != null) { // what the rank saw: a mismatch names both calls, a skipped call the fabric's timeout
       lines.add("implementation: " + d.viewA().lines().findFirst().orElse("").trim());
     }
-    return JavaReplay.judge(model, schedule, specSide, implSide, lines, twin, verdict, d, s.lastStep(), invariants);
+    int step = s.lastStep();
+    if (d != null && d.point().endsWith("RECV") && s.endsAtLockstep()) { // a pool or queue a thread changed between steps
+      step++;
+      lines.add("compared: the spec's last state is the lockstep point of step " + step + "'s RECV (every rank"
+          + " posted), where the implementation compares the ranks at its RECV");
+    }
+    return JavaReplay.judge(model, schedule, specSide, implSide, lines, twin, verdict, d, step, invariants);
   }
 }

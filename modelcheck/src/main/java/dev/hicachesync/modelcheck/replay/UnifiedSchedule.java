@@ -39,6 +39,8 @@ import java.util.Set;
  *       after the RECV it follows;
  *   <li>the PD decode load-backs' GPU events ({@code EnvLoadDone(r)}, Knob {@code pd_decode}): the step whose
  *       event check first sees each of the rank's load-backs done (they complete in order);
+ *   <li>its backup thread's acks ({@code BackupOk}, knob {@code buffer_only}): at the start of the step after the
+ *       last RECV (one after RECV, before the rank's own S123, is unmapped);
  *   <li>its storage reads ({@code PfRead(r, k)}): whether each fails (k below the hit) and when it lands: before
  *       the rank's admission of the step when the spec's read comes first, else at the next step's start; a
  *       read (its completion sync, S5) before the rank's own S123 is a pass right before the event check.
@@ -53,7 +55,7 @@ final class UnifiedSchedule {
   static final Set<String> DRIVEN = Set.of(TraceState.INITIAL, "SchedRecv", "RecvComplete", "SchedAbortCheck",
       "SchedEvents", "EventsComplete", "SchedPdLoad", "SchedAdmit", "S4Complete", "EnvAttachFails", "EnvClock",
       "PfQuery", "S7Complete", "PfPutHit", "EnvBatchFull", "PfRead", "SyncComplete", "PutAck", "EnvLoadDone",
-      "SchedAttach", "GroupsComplete", "SchedAttachRest", "AttachOkComplete");
+      "SchedAttach", "GroupsComplete", "SchedAttachRest", "AttachOkComplete", "BackupOk");
 
   /**
    * One storage read of a rank (PfRead): the step it lands in, whether before that step's admission (the
@@ -73,6 +75,7 @@ final class UnifiedSchedule {
   private final List<List<Integer>> hits = new ArrayList<>();
   private final List<Map<Integer, Boolean>> batchFull = new ArrayList<>();
   private final List<List<Read>> reads = new ArrayList<>();
+  private final UnifiedBackupAcks backups;
   /** Per rank, the step whose event check first sees each load-back done (EnvLoadDone), in order. */
   private final List<List<Integer>> loadsDone = new ArrayList<>();
   /** Per rank, per S7 query in order: the step at whose start its outcome reaches the scheduler, -1 at once. */
@@ -80,9 +83,12 @@ final class UnifiedSchedule {
   private final Set<String> undriven = new LinkedHashSet<>();
   private final List<String> unmapped = new ArrayList<>();
   private final int lastStep;
+  /** Whether the trace's last state is a lockstep point: every rank posted on RECV (the spec's {@code Lockstep}). */
+  private final boolean endsAtLockstep;
 
   private UnifiedSchedule(ErrorTrace trace, int ranks) {
     this.ranks = ranks;
+    this.backups = new UnifiedBackupAcks(ranks);
     for (int r = 0; r < ranks; r++) {
       aborts.add(new HashMap<>());
       passes.add(new HashSet<>());
@@ -200,6 +206,7 @@ final class UnifiedSchedule {
             }
           }
         }
+        case "BackupOk" -> backups.read(before, now, recvs, step, unmapped);
         case "SchedAdmit" -> {
           for (int r = 0; r < ranks; r++) {
             if (!rank(before, "pc", r).equals(rank(now, "pc", r))) {
@@ -221,6 +228,12 @@ final class UnifiedSchedule {
       before = now;
     }
     this.lastStep = Math.max(0, recvs - 1);
+    boolean lockstep = before != null;
+    for (int r = 0; r < ranks && lockstep; r++) {
+      TlaValue.Rec call = posted(before, r, "sched");
+      lockstep = call != null && call.fields().get("site") instanceof TlaValue.Str site && site.value().equals("RECV");
+    }
+    this.endsAtLockstep = lockstep;
   }
 
   /** Reads {@code trace}, a counterexample of a HiCacheUnified model with {@code ranks} ranks. */
@@ -288,6 +301,14 @@ final class UnifiedSchedule {
     return n < d.size() ? d.get(n) : Integer.MAX_VALUE;
   }
 
+  /**
+   * The step at whose start rank {@code rank}'s {@code n}-th backup is acked ({@code BackupOk}), or {@link
+   * Integer#MAX_VALUE} when the trace never acks it.
+   */
+  int backupLands(int rank, int n) {
+    return backups.lands(rank, n);
+  }
+
   /** Rank {@code rank}'s storage reads, in order. */
   List<Read> reads(int rank) {
     return reads.get(rank);
@@ -301,6 +322,14 @@ final class UnifiedSchedule {
   /** The step of the trace's last state: RECVs completed before it, minus one. */
   int lastStep() {
     return lastStep;
+  }
+
+  /**
+   * Whether the trace ends at a lockstep point (every rank posted on RECV, the next RECV not completed): where the
+   * spec checks its agreement invariants, and the implementation compares at that next step's RECV.
+   */
+  boolean endsAtLockstep() {
+    return endsAtLockstep;
   }
 
   /** Actions of the trace this replay has no seam for, in order. */
@@ -329,6 +358,9 @@ final class UnifiedSchedule {
         out.add("schedule rank " + r + " storage reads: " + String.join(" ", reads.get(r).stream().map(x -> "["
             + (x.fails() ? "fails" : "lands") + (x.beforeAdmission() ? " before the admission of step " : " from step ")
             + x.step() + "]").toList()));
+      }
+      if (backups.describe(r) != null) {
+        out.add(backups.describe(r));
       }
       if (!loadsDone.get(r).isEmpty()) {
         out.add("schedule rank " + r + " load-back events done by the event check of steps " + loadsDone.get(r));

@@ -57,8 +57,6 @@ final class Vocabulary {
           + " implementation's completion sync (version unified) reduces on S5, as HiCacheUnified.tla does",
       "sync point new_group", "HiCacheReplicas' start-up group creation (B16, B19); the implementation is given"
           + " its groups built",
-      "invariant PipeMatching", "HiCacheUnifiedPipeline's INV-1 face for send/recv between stages; the"
-          + " implementation's stage channels check their messages themselves (collective.PipeChannel)",
       "invariant CompletionSyncJoinable", "HiCacheUnified's completion-sync thread liveness face of INV-1;"
           + " the implementation's threads fail at the groups' timeout instead",
       "invariant StorageHits", "HiCacheReplicas' symptom of a broken INV-8 (a prefetch of a key whose backup"

@@ -210,9 +210,9 @@ class UnifiedReplayTest {
 
   @Test
   void aUnifiedBugWithoutASeamIsNotReplayableNamingIt() throws Exception {
-    ReplayReport r = replays.replay("unified_buffer_stage_local");
+    ReplayReport r = replays.replay("unified_pf_thread_dies");
     assertEquals(ReplayReport.Outcome.NOT_REPLAYABLE, r.outcome(), r.render());
-    assertTrue(r.detail().contains("knob buffer_only") && r.detail().contains("BufFlush"), r.detail());
+    assertTrue(r.detail().contains("PFDIE") && r.detail().contains("knob pf_raise"), r.detail());
     assertFalse(r.render().contains("impl: CollectiveMatching"), "not run");
   }
 }

@@ -171,6 +171,39 @@ public enum Fault {
   /** #38427, the fix of {@link #BACKUP_THREAD_DIES}: the same raise, caught, and the backup acked. */
   BACKUP_RAISE_ACKED,
   /**
+   * Knob {@code backup} ({@code unipp_forwarded_nowait_backup}; a scenario, not a bug): each admitted request's
+   * node is copied to the host at once and its storage backup queued ({@code write_backup_storage}, {@code
+   * CacheController#backupAtInsert}), as the spec's admission queues it; the backup thread acks it when the
+   * rank's timing says ({@code Timing#backgroundTicks} of a storage write), and S123 drains the acks.
+   */
+  BACKUP_AT_ADMISSION,
+  /**
+   * Knob {@code stage_extra_pools} ({@code unipp_knob_stage_extra_pools}, with {@code --pp 2} or more): stage 0's
+   * ranks have an extra host pool ({@code extra_host_mem_release_queues}, a sidecar of a layer kind only stage 0
+   * holds), one more entry in their S123 vector, which the later stages receive into a vector of their own
+   * length ({@code PipeMatching}).
+   */
+  STAGE_EXTRA_POOLS,
+  /**
+   * Knob {@code pad_pools}, the fix of {@link #STAGE_EXTRA_POOLS} ({@code unipp_stage_extra_pools_padded}): every
+   * stage lays its S123 vector out for the union of the stages' pools, a pool it lacks counting 0.
+   */
+  PADDED_POOL_VECTORS,
+  /**
+   * Knob {@code buffer_only}'s write staging (HiCacheUnified.tla's {@code BufFlush}; a scenario, not a bug; with
+   * {@code --hicache-host-memory-mode buffer_only}): each admitted node's backup intent waits until a staging page
+   * is free after S123's drains ({@code flush_pending_writes}), its storage write is acked when the rank's timing
+   * says, and the drain of its ack frees the page ({@code finish_storage_write_ack}, {@code
+   * CacheController#stageWritesInHostBuffer}).
+   */
+  BUFFER_WRITE_STAGING,
+  /**
+   * Bug {@code STAGE_LOCAL} over {@link #BUFFER_WRITE_STAGING} ({@code unified_buffer_stage_local}): the backup
+   * thread frees a write's staging page when the write lands, at the rank's own time, instead of at the synced
+   * drain of its ack ({@code AllocAgreement}).
+   */
+  STAGING_FREED_ON_BACKUP_THREAD,
+  /**
    * F1, docs/explanation/findings/F1-attach-outcome-per-rank.md ({@code unified_attach_local_outcome}): storage starts detached and is attached at
    * runtime at step {@link #ATTACH_STEP}; the backend fails to initialise on the odd ranks, each rank sets
    * {@code enable_storage} from its own outcome, and S123's payload length differs across ranks.
@@ -335,6 +368,14 @@ public enum Fault {
       SIDECAR_SUM_COUNT, SIDECAR_EARLY_RETURN);
 
   /**
+   * The extra host pools of the ranks of stage {@code stage} ({@link #STAGE_EXTRA_POOLS}: one on stage 0; with
+   * {@link #PADDED_POOL_VECTORS} every stage's vector has the entry), each an entry of S123's storage part.
+   */
+  public static int extraHostPools(Set<Fault> faults, int stage) {
+    return faults.contains(STAGE_EXTRA_POOLS) && (stage == 0 || faults.contains(PADDED_POOL_VECTORS)) ? 1 : 0;
+  }
+
+  /**
    * Returns the sidecar faults of rank {@code rank}, or null when it has no sidecar pool (none of the sidecar
    * faults, or rank 0 with {@link #LOCAL_EXTRA_POOLS}).
    */
@@ -377,6 +418,7 @@ public enum Fault {
   public static void checkStages(Set<Fault> faults, int pp) {
     for (Fault f : EnumSet.of(PP_DRAIN_NOWAIT, PP_DRAIN_BLOCKING, PP_DRAIN_STAGE_LOCAL, PP_STAGE_LOCAL_SYNC,
         LARGER_DEVICE_POOL_ON_LATER_STAGES, PP_WORLD_ALLREDUCE, PP_STAGE_LOCAL_PREFETCH_HITS, S7_STAGE_MASK,
+        STAGE_EXTRA_POOLS, PADDED_POOL_VECTORS,
         PP_PREFETCH_TICKETS, TICKET_OWN_HIT, TICKET_STAGE_COMPLETION)) {
       if (faults.contains(f) && pp < 2) {
         throw new IllegalArgumentException("fault " + f.name().toLowerCase(java.util.Locale.ROOT)
