@@ -15,20 +15,29 @@ import java.util.Map;
  * agreed with the spec at every RECV before it, fails by the collective's timeout at the step the spec's thread got
  * stuck, and breaks no other invariant of the cfg.
  *
+ * <p>{@code HiCacheUnified.tla}'s bug {@code PFDIE} ({@code unified_pf_thread_dies}) shows the same hang as {@code
+ * RequestsProgress}: the query of one rank's prefetch thread raises ({@code PfRaise}) and the thread dies, its peer's
+ * S7 never completes, and under {@code wait_complete} the request waits for that prefetch for ever. Such a lasso is
+ * this judgement's when the schedule kills a prefetch thread ({@link #applies}); another {@code RequestsProgress}
+ * lasso (no thread died) is not.
+ *
  * <p>What the implementation shows less than the spec: a spec-shaped run takes the prefetch thread's pass on the
  * scheduler's thread, so the stuck S7 stops that rank's scheduler too and the run ends there; the spec's schedulers
  * go on around the stuck thread (the lasso's cycle), and those later steps are not compared.
  */
 final class StuckThreadJudgement {
 
-  /** Each such liveness property and the sync point its stuck thread waits in. */
-  static final Map<String, String> STUCK_IN = Map.of("PrefetchThreadNeverStuck", "S7");
+  /**
+   * Each such liveness property and the sync point its stuck thread waits in: the thread's own property, and (a
+   * thread of the schedule having died) the requests' progress that waits on it.
+   */
+  static final Map<String, String> STUCK_IN = Map.of("PrefetchThreadNeverStuck", "S7", "RequestsProgress", "S7");
 
   private StuckThreadJudgement() {}
 
-  /** Whether {@code verdict} is one this judgement decides. */
-  static boolean applies(Verdict verdict) {
-    return verdict.kind() == Verdict.Kind.VIOLATES && STUCK_IN.containsKey(verdict.property());
+  /** Whether {@code verdict}, on a schedule that kills the prefetch threads {@code deaths} says, is one this judgement decides. */
+  static boolean applies(Verdict verdict, PrefetchThreadDeaths deaths) {
+    return verdict.kind() == Verdict.Kind.VIOLATES && STUCK_IN.containsKey(verdict.property()) && deaths.any();
   }
 
   /** The schedule's lines that say which thread dies and which waits for ever. */

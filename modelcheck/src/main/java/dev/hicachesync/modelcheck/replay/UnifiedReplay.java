@@ -43,8 +43,11 @@ import java.util.Set;
  * {@code GroupsComplete}, {@code SchedAttachRest}, {@code AttachOkComplete}) is the controller's {@code
  * attachStorageBackend} with the faults of its bugs and knobs ({@code ATT_EARLY}, {@code ROLLBACK_PARTIAL},
  * {@code attach_register_v2}, {@code attach_retry}); the ranks whose backend fails are those failing at their
- * first {@code SchedAttach}. A switch or action with no seam (buffer-only write staging, backups, a raising
- * query, a prefetch timeout on one rank's clock) or a property with no implementation check makes the model not
+ * first {@code SchedAttach}. A raising storage query (Knob {@code pf_raise}: {@code PfRaise(r)} = that query of
+ * rank r raises, fault {@code pf_raise}, caught as 0 hit pages; Bug {@code PFDIE} = fault {@code
+ * pf_raise_thread_dies}, the thread dies) is the schedule's too, and a liveness lasso whose peer waits in S7 for
+ * ever is judged by {@link StuckThreadJudgement}. A switch or action with no seam (buffer-only write staging,
+ * backups, a prefetch timeout on one rank's clock) or a property with no implementation check makes the model not
  * replayable, by name.
  * A deadlock of the spec is the implementation's {@code CollectiveMatching} (a rank that skips a collective
  * fails it by mismatch or the fabric's timeout).
@@ -56,7 +59,7 @@ public final class UnifiedReplay {
 
   /** Bug switches the schedule drives: each is the environment's choice on the same code path. */
   private static final Set<String> SCHEDULED_BUGS = Set.of("ATT", "WTO", "B10", "PDLB", "ATT_EARLY",
-      "ROLLBACK_PARTIAL");
+      "ROLLBACK_PARTIAL", "PFDIE");
 
   /** Knobs the schedule drives (their environment actions have seams, {@link UnifiedEnvironment}). */
   private static final Set<String> SCHEDULED_KNOBS = Set.of("attach", "wait_timeout", "batch_full",
@@ -66,19 +69,14 @@ public final class UnifiedReplay {
   private static final Map<String, Fault> KNOB_FAULTS = Map.of("pf_shared_group", Fault.SHARED_PREFETCH_GROUPS,
       "io_term", Fault.LOCAL_TERMINATE, "sync_shared_group", Fault.SHARED_COMPLETION_GROUPS,
       "attach_steps", Fault.ATTACH_STEPS, "attach_register_v2", Fault.ATTACH_REGISTER_V2_RAISES,
-      "attach_retry", Fault.ATTACH_RETRY);
+      "attach_retry", Fault.ATTACH_RETRY, "pf_raise", Fault.PF_RAISE);
 
   /** Why each other bug switch has no seam here: the implementation's path or switch it lacks. */
   private static final Map<String, String> NO_SEAM = Map.of(
       "B38428", "B38428 (fault backup_thread_dies) needs a backup (Knob backup_raise), which the spec-shaped"
           + " unified run (write_back, nothing written) never starts",
       "STAGE_LOCAL", "STAGE_LOCAL (a write's staging page freed on the backup thread, spec action BackupOk) has no"
-          + " switch in the implementation",
-      "PFDIE", "PFDIE (the prefetch thread dies on a raising query, spec action PfRaise) has no switch in the"
-          + " implementation, whose storage query cannot raise; and the model's verdict, RequestsProgress, is a"
-          + " liveness property (the peer's prefetch thread waits in S7 for ever, its request never admitted) that"
-          + " the implementation has no check for: with such a switch the peer's S7 would end at the fabric's"
-          + " timeout, a CollectiveMatching the spec does not report");
+          + " switch in the implementation");
 
   /** Why each other knob has no seam here: the spec's actions it adds and what the implementation lacks. */
   private static final Map<String, String> KNOB_NO_SEAM = Map.of(
@@ -86,10 +84,7 @@ public final class UnifiedReplay {
           + " implementation's buffer-only mode has only the hit drain's park-and-retry, no write staging, and the"
           + " spec-shaped unified run writes nothing, so no backup exists for the schedule's BackupOk",
       "backup_raise", "knob backup_raise (spec actions BackupOk, BackupRaise): the spec-shaped unified run is"
-          + " write_back and writes nothing, so no backup exists for the schedule",
-      "pf_raise", "knob pf_raise (spec action PfRaise): the implementation's prefetch thread has no seam that"
-          + " makes its storage query raise, and PrefetchThreadNeverStuck (a liveness property) has no"
-          + " implementation check to compare with");
+          + " write_back and writes nothing, so no backup exists for the schedule");
 
   /** Properties of the spec's attach section the implementation has no check for, and why. */
   private static final Map<String, String> NO_CHECK = Map.of(
@@ -168,6 +163,9 @@ public final class UnifiedReplay {
     if (constants.bugs().contains("ROLLBACK_PARTIAL")) {
       faults.add(Fault.ATTACH_PARTIAL_ROLLBACK);
     }
+    if (constants.bugs().contains("PFDIE")) { // the raise ends the thread
+      faults.add(Fault.PF_RAISE_THREAD_DIES);
+    }
     if (constants.bugs().contains("B10")) {
       faults.add(Fault.EARLY_ADMISSION_EXIT);
     }
@@ -207,6 +205,7 @@ public final class UnifiedReplay {
               ? "the agreed outcome (fixed)" : "its own outcome (ATT)"));
     }
     lines.addAll(s.describe());
+    lines.addAll(StuckThreadJudgement.describe(s.deaths(), ranks));
     if (s.abortsDifferAcrossRanks() && !constants.bugs().contains("WTO")) {
       lines.add("aborts: the domain's first rank's decision on every rank (the fix decides once and broadcasts)");
     }
@@ -216,6 +215,9 @@ public final class UnifiedReplay {
     String implSide = d != null ? JavaReplay.describe(d) : "no violation (" + r.stepsCompleted() + " steps)";
     if (d != null) { // what the rank saw: a mismatch names both calls, a skipped call the fabric's timeout
       lines.add("implementation: " + d.viewA().lines().findFirst().orElse("").trim());
+    }
+    if (!twin && StuckThreadJudgement.applies(verdict, s.deaths())) { // a thread waits for ever: a timeout
+      return StuckThreadJudgement.judge(model, schedule, specSide, implSide, lines, verdict, d, s.deaths(), invariants);
     }
     return JavaReplay.judge(model, schedule, specSide, implSide, lines, twin, verdict, d, s.lastStep(), invariants);
   }

@@ -208,6 +208,31 @@ class UnifiedReplayTest {
     assertTrue(retry.detail().contains("AttachEventuallySucceeds, a liveness property"), retry.detail());
   }
 
+  /**
+   * Bug PFDIE (knob pf_raise, spec action PfRaise): one rank's storage hit query raises and its prefetch thread dies
+   * (the seam: the store the rank's controller queries raises where the schedule says, {@code
+   * Timing.storageHitQueryRaises}, and the fault pf_raise_thread_dies lets the raise end the thread); its peer's S7
+   * never completes, so its request is never admitted (RequestsProgress, a lasso): the implementation's form is that
+   * S7's collective timeout at the step the spec's thread got stuck ({@link StuckThreadJudgement}). The fixed twin
+   * counts the raise as 0 hit pages and runs the same schedule clean.
+   */
+  @Test
+  void aRaisingStorageQueryKillsThePrefetchThreadAndItsFixedTwinCountsItAsNoHit() throws Exception {
+    ReplayReport bug = replays.replay("unified_pf_thread_dies");
+    System.out.print(bug.render());
+    assertEquals(ReplayReport.Outcome.SAME_VIOLATION, bug.outcome(), bug.render());
+    assertTrue(bug.spec().startsWith("violates RequestsProgress"), bug.spec());
+    assertTrue(bug.impl().startsWith("CollectiveMatching at step 0"), bug.impl());
+    assertTrue(bug.steps().stream().anyMatch(l -> l.contains("queries [0] (from 0) raise")), bug.steps().toString());
+    assertTrue(bug.steps().stream().anyMatch(l -> l.startsWith("implementation: ") && l.contains("at S7")),
+        "the peer waits in S7: " + bug.steps());
+
+    ReplayReport twin = replays.replay("unified_pf_thread_dies_fixed");
+    System.out.print(twin.render());
+    assertEquals(ReplayReport.Outcome.CLEAN, twin.outcome(), twin.render());
+    assertEquals("unified_pf_thread_dies", twin.schedule());
+  }
+
   @Test
   void aUnifiedBugWithoutASeamIsNotReplayableNamingIt() throws Exception {
     ReplayReport r = replays.replay("unified_buffer_stage_local");
