@@ -46,7 +46,8 @@ import java.util.Set;
  * first {@code SchedAttach}. A raising storage query (Knob {@code pf_raise}: {@code PfRaise(r)} = that query of
  * rank r raises, fault {@code pf_raise}, caught as 0 hit pages; Bug {@code PFDIE} = fault {@code
  * pf_raise_thread_dies}, the thread dies) is the schedule's too, and a liveness lasso whose peer waits in S7 for
- * ever is judged by {@link StuckThreadJudgement}. A switch or action with no seam (buffer-only write staging,
+ * ever is judged by {@link StuckThreadJudgement}; a lasso the scheduler repeats by itself ({@code
+ * AttachEventuallySucceeds}: Knob {@code attach_retry} with bug {@code ROLLBACK_PARTIAL}) by {@link LassoJudgement}. A switch or action with no seam (buffer-only write staging,
  * backups, a prefetch timeout on one rank's clock) or a property with no implementation check makes the model not
  * replayable, by name.
  * A deadlock of the spec is the implementation's {@code CollectiveMatching} (a rank that skips a collective
@@ -85,13 +86,6 @@ public final class UnifiedReplay {
           + " spec-shaped unified run writes nothing, so no backup exists for the schedule's BackupOk",
       "backup_raise", "knob backup_raise (spec actions BackupOk, BackupRaise): the spec-shaped unified run is"
           + " write_back and writes nothing, so no backup exists for the schedule");
-
-  /** Properties of the spec's attach section the implementation has no check for, and why. */
-  private static final Map<String, String> NO_CHECK = Map.of(
-      "AttachEventuallySucceeds", "the counterexample breaks AttachEventuallySucceeds, a liveness property (a"
-          + " retried attach that never succeeds: a lasso), which the implementation has no check for (a finite"
-          + " run cannot tell never from later); the same schedule's safety part, the half-attached controller,"
-          + " is unified_attach_half_attached's replay");
 
   private static final Duration TIMEOUT = Duration.ofSeconds(2);
 
@@ -140,9 +134,6 @@ public final class UnifiedReplay {
     String specSide = verdict + " at state " + trace.length() + ", step " + s.lastStep();
     List<String> why = unreplayable(constants);
     s.undriven().forEach(a -> why.add("action " + a + " has no seam in the unified replay"));
-    if (verdict.property() != null && NO_CHECK.containsKey(verdict.property())) {
-      why.add(NO_CHECK.get(verdict.property()));
-    }
     why.addAll(s.unmapped());
     if (!why.isEmpty()) {
       return new ReplayReport(model, schedule, ReplayReport.Outcome.NOT_REPLAYABLE, specSide, "not run", List.of(),
@@ -179,6 +170,11 @@ public final class UnifiedReplay {
       faults.add(Fault.CONSTANT_DIGEST_PAIR);
     }
     int n = constants.requests().size();
+    boolean lasso = !twin && LassoJudgement.applies(verdict, trace);
+    SpecShaped shaped = SpecShaped.distinct(n).attachFailingOn(s.attachFails());
+    if (lasso && !invariants.contains("AttachStateConsistent")) { // the cycle runs through a half-attached rank
+      shaped = shaped.withoutAttachStateCheck();
+    }
     SimConfig cfg = SimConfig.builder()
         .topology(Topology.of(1, constants.cp(), constants.tp(), 1))
         .version(ProtocolVersion.UNIFIED)
@@ -187,7 +183,7 @@ public final class UnifiedReplay {
         .prefetchPolicy(PrefetchPolicy.parse(constants.policy()))
         .writePolicy(WritePolicy.WRITE_BACK)
         .data(DataOptions.OFF)
-        .specShaped(SpecShaped.distinct(n).attachFailingOn(s.attachFails()))
+        .specShaped(shaped)
         .devicePages(n)
         .hostPages(Math.max(n, constants.hostCap()))
         .faults(faults)
@@ -208,6 +204,9 @@ public final class UnifiedReplay {
     lines.addAll(StuckThreadJudgement.describe(s.deaths(), ranks));
     if (s.abortsDifferAcrossRanks() && !constants.bugs().contains("WTO")) {
       lines.add("aborts: the domain's first rank's decision on every rank (the fix decides once and broadcasts)");
+    }
+    if (lasso) { // a liveness lasso the scheduler repeats by itself: the run must repeat with the cycle
+      return LassoJudgement.judge(model, schedule, specSide, lines, verdict, trace, cfg, ranks);
     }
     SimResult r = new Simulator(cfg).run();
     Divergence d = r.divergence();

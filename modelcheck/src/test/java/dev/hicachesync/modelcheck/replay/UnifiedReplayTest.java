@@ -185,7 +185,8 @@ class UnifiedReplayTest {
    * The runtime attach step by step (Knob attach_steps): ATT_EARLY's failed rank skips the group creation and
    * meets its peer's GROUPS with its S123 (the spec's deadlock); ROLLBACK_PARTIAL leaves the rank that failed at
    * register_mem_host_pool_v2 half attached at the step's end (AttachStateConsistent); the liveness part of the
-   * partial rollback has no implementation check and is refused, naming the property.
+   * partial rollback (AttachEventuallySucceeds, a lasso) reproduces by {@link LassoJudgement}: the retried attach
+   * fails at every step and the run's state at RECV repeats with the spec's cycle.
    */
   @Test
   void theStepByStepAttachBugsReplayThroughTheGroupCreationAndTheRollback() throws Exception {
@@ -204,8 +205,12 @@ class UnifiedReplayTest {
         half.steps().toString());
 
     ReplayReport retry = replays.replay("unified_attach_register_v2_partial_rollback");
-    assertEquals(ReplayReport.Outcome.NOT_REPLAYABLE, retry.outcome(), retry.render());
-    assertTrue(retry.detail().contains("AttachEventuallySucceeds, a liveness property"), retry.detail());
+    System.out.print(retry.render());
+    assertEquals(ReplayReport.Outcome.SAME_VIOLATION, retry.outcome(), retry.render());
+    assertTrue(retry.steps().stream().anyMatch(l -> l.startsWith("lasso: ") && l.contains("takes no environment"
+        + " choice")), retry.steps().toString());
+    assertTrue(retry.steps().stream().anyMatch(l -> l.contains("halfAttached=true, pending=true")),
+        "the retried attach keeps failing on the half-attached controller: " + retry.steps());
   }
 
   /**
