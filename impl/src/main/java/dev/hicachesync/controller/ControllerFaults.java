@@ -35,14 +35,27 @@ package dev.hicachesync.controller;
  *     (the rest), so the entry count depends on how far this rank's read got (INV-4)
  * @param constantDigestPair {@code unified}: S123's digest conjunct sends a constant pair, as {@code
  *     HiCacheUnified.tla} models it (the replays of the consensus checker, which compare on the spec's behaviour)
+ * @param pfRaiseThreadDies {@code unified}, bug {@code PFDIE} (spec action {@code PfRaise}): a storage hit query
+ *     that raises ends this rank's prefetch thread ({@code prefetch_thread_func}'s loop catches only {@code
+ *     queue.Empty}), so no later S7 of this rank runs; without it the raise counts as 0 hit pages (the fix)
  */
 public record ControllerFaults(
     boolean skipIdleWriteCheck, boolean unsyncedLoadingCheck, boolean releaseTailEarly,
     boolean untrackedSlots, boolean localTerminate, boolean loadReadinessBeforeMin,
     boolean backupThreadDies, boolean backupRaiseAcked, boolean ppDrainNowait, boolean lateDeposits,
-    boolean localS3Payload, boolean releaseWhole, boolean constantDigestPair) {
+    boolean localS3Payload, boolean releaseWhole, boolean constantDigestPair, boolean pfRaiseThreadDies) {
   /** How many storage-query latencies a late stage's S7 outcome takes to reach its hit queue. */
   public static final int LATE_DEPOSIT_QUERIES = 4;
+
+  /** The faults without {@code pfRaiseThreadDies}. */
+  public ControllerFaults(boolean skipIdleWriteCheck, boolean unsyncedLoadingCheck, boolean releaseTailEarly,
+      boolean untrackedSlots, boolean localTerminate, boolean loadReadinessBeforeMin, boolean backupThreadDies,
+      boolean backupRaiseAcked, boolean ppDrainNowait, boolean lateDeposits, boolean localS3Payload,
+      boolean releaseWhole, boolean constantDigestPair) {
+    this(skipIdleWriteCheck, unsyncedLoadingCheck, releaseTailEarly, untrackedSlots, localTerminate,
+        loadReadinessBeforeMin, backupThreadDies, backupRaiseAcked, ppDrainNowait, lateDeposits, localS3Payload,
+        releaseWhole, constantDigestPair, false);
+  }
 
   /** The faults without {@code constantDigestPair}. */
   public ControllerFaults(boolean skipIdleWriteCheck, boolean unsyncedLoadingCheck, boolean releaseTailEarly,

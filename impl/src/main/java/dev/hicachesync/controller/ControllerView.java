@@ -46,6 +46,11 @@ public final class ControllerView {
     return new ControllerDigest(s.tree().mutationHash(), h.ack(), h.prefetch(), s.pools().allocDigest());
   }
 
+  /** Returns whether nodes are backed up to storage ({@code enable_storage}: a backend attached and enabled). */
+  public boolean storageEnabled() {
+    return s.storage().active();
+  }
+
   /** Returns the acks popped so far: [write, load, revoke, backup, release] (readable AckAgreement view). */
   public long[] poppedCounts() {
     return s.stats().poppedCounts();

@@ -37,6 +37,8 @@ import java.util.List;
 final class UnifiedPrefetchThread {
   private final RankState s;
   private final UnifiedState unified;
+  /** The thread ended on a raising storage query ({@link ControllerFaults#pfRaiseThreadDies}): no S7 runs again. */
+  private boolean dead;
 
   UnifiedPrefetchThread(RankState s, UnifiedState unified) {
     this.s = s;
@@ -72,14 +74,16 @@ final class UnifiedPrefetchThread {
   /** S7 for every queued operation. Prefetch thread. */
   void runS7() {
     PrefetchOperation op;
-    while ((op = s.prefetches().pollS7()) != null) {
+    while (!dead && (op = s.prefetches().pollS7()) != null) {
       PpPrefetchTicket ticket = s.ppPrefetchTicket();
       int hit;
       if (ticket != null && !ticket.isSource() && !ticket.ownHit()) {
         hit = ticket.take(op); // a later stage's ticket worker: stage 0's hit, no query of its own
       } else {
-        int local = op.terminatedByScheduler() ? 0
-            : Math.min(op.keys().size(), s.storage().backend().leadingHits(op.keys()));
+        int local = op.terminatedByScheduler() ? 0 : storageHitQuery(op);
+        if (dead) {
+          return; // the query raised and ended the thread: this operation is never reduced on this rank
+        }
         hit = ticket != null && !ticket.isSource() ? local // own_hit: this stage's own count, no collective
             : (int) s.prefetchSync().reduce(SyncPoint.S7, ReduceOp.MIN, new long[] {local})[0];
         if (ticket != null && ticket.isSource()) {
@@ -98,6 +102,22 @@ final class UnifiedPrefetchThread {
         o.markDeposited();
         entry.markReady();
       });
+    }
+  }
+
+  /**
+   * The leading pages of {@code op} this rank's storage holds ({@code _storage_hit_query}, {@code batch_exists}).
+   * A query that raises (spec action {@code PfRaise}, knob {@code pf_raise}) counts as 0 hit pages, the fix; with
+   * bug {@code PFDIE} ({@link ControllerFaults#pfRaiseThreadDies}) it ends the thread instead, as {@code
+   * prefetch_thread_func}'s loop, which catches only {@code queue.Empty}, did: a peer's S7 for the operation then
+   * waits for ever (the fabric's timeout here). Prefetch thread.
+   */
+  private int storageHitQuery(PrefetchOperation op) {
+    try {
+      return Math.min(op.keys().size(), s.storage().backend().leadingHits(op.keys()));
+    } catch (RuntimeException raised) {
+      dead = s.faults().pfRaiseThreadDies();
+      return 0;
     }
   }
 

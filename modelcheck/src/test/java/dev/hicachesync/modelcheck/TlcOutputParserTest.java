@@ -168,6 +168,7 @@ class TlcOutputParserTest {
     assertEquals(2, t.length());
     assertEquals(ErrorTrace.Ending.LOOP, t.ending());
     assertEquals(1, t.loopTarget());
+    assertEquals("Next", t.loopAction(), "the action of the step back to the loop's state");
     assertEquals(2, r.distinct());
   }
 

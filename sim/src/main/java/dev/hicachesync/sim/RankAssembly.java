@@ -12,6 +12,7 @@ import dev.hicachesync.controller.SidecarFaults;
 import dev.hicachesync.sim.datapath.DataPath;
 import dev.hicachesync.sim.datapath.PromptSeeds;
 import dev.hicachesync.sim.environment.Fault;
+import dev.hicachesync.sim.environment.PfRaiseStorage;
 import dev.hicachesync.sim.environment.RankEnv;
 import dev.hicachesync.sim.environment.SeededTiming;
 import dev.hicachesync.sim.environment.Timing;
@@ -130,7 +131,7 @@ final class RankAssembly {
         threads == null ? env : threads.around(env),
         new SyncLayer(cfg.version(), schedGroups, reductions),
         new SyncLayer(cfg.version(), prefetchGroups, reductions), traced != null ? traced.observer() : rec,
-        env.storageSeenBy(storage),
+        PfRaiseStorage.wrap(cfg.faults(), env.storageSeenBy(storage), env::storageHitQueryRaises),
         "tp" + t.tpRank(r) + "pp" + c.pp());
     if (Fault.runtimeAttach(cfg.faults())) {
       controller.detachStorageAtStart(); // attached at runtime, at Fault.ATTACH_STEP

@@ -179,6 +179,11 @@ final class RankEngine {
     return cfg.abortRunning() > 0 ? stats.abortedRunning() : -1;
   }
 
+  /** Whether a runtime attach request waits to be handled (a retry at the next RECV). */
+  boolean attachPending() {
+    return attach.pending();
+  }
+
   /** The first running request, or null. */
   Request firstRunning() {
     return running.isEmpty() ? null : running.get(0).request;

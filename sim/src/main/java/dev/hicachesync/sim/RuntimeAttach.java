@@ -52,12 +52,18 @@ final class RuntimeAttach {
     pending = !handled && (cfg.faults().contains(Fault.ATTACH_RETRY) || how.failsBeforeGroups());
   }
 
+  /** Whether an attach request waits to be handled (at the next RECV: a retry). */
+  boolean pending() {
+    return pending;
+  }
+
   /**
    * AttachStateConsistent at the end of step {@code step}, the boundary before the next RECV: the controller is
-   * not half attached (only the step-by-step attach can leave it so). Scheduler thread.
+   * not half attached (only the step-by-step attach can leave it so); not checked in a spec-shaped run that
+   * leaves it out ({@link dev.hicachesync.sim.spec.SpecShaped#attachStateChecked}). Scheduler thread.
    */
   void atStepEnd(long step) {
-    if (controller.halfAttached()) {
+    if (controller.halfAttached() && (cfg.specShaped() == null || cfg.specShaped().attachStateChecked())) {
       throw new InvariantViolation(Invariant.AttachStateConsistent, "rank " + rank + " at the end of step " + step
           + ": the controller is half attached (a failed attach left its threads and groups up, enable_storage"
           + " off, and was not rolled back)");

@@ -201,6 +201,23 @@ public final class SimulationRun implements AutoCloseable {
   /** A rank's request queue heads and its tree ({@link #replica}). */
   public record Replica(String waiting, String running, dev.hicachesync.tree.RadixTree tree) {}
 
+  /**
+   * A rank's runtime-attach state ({@code unified}; HiCacheUnified.tla's {@code storage[r]}, {@code env[r].half}
+   * and the pending request of Knob {@code attach_retry}).
+   *
+   * @param storageEnabled {@code enable_storage}: a backend attached and enabled
+   * @param halfAttached a failed attach left the controller attached with storage off
+   * @param pending an attach request waits to be handled (retried at the next RECV)
+   */
+  public record AttachState(boolean storageEnabled, boolean halfAttached, boolean pending) {}
+
+  /** Returns rank {@code rank}'s runtime-attach state where it is parked. */
+  public AttachState attachState(int rank) {
+    requireOpen();
+    RankEngine e = engines[rank];
+    return new AttachState(e.controller().view().storageEnabled(), e.controller().halfAttached(), e.attachPending());
+  }
+
   /** Returns the run's statistics so far (requests, hits, copies, prefetches), as {@link Simulator#run()} reports them. */
   public SimStats stats() {
     long completed = Long.MAX_VALUE;

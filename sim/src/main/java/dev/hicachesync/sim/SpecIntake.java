@@ -99,7 +99,8 @@ final class SpecIntake implements Intake {
   /** The spec's {@code LocalDone} on every rank of the domain (see the class javadoc). */
   private boolean allDone(CacheController c) {
     boolean done = reqIdx == shape.requests().size() && engine.firstWaiting() == null
-        && engine.firstRunning() == null && c.view().ongoingPrefetches().isEmpty() && (!unified || c.view().prefetchesSettled());
+        && engine.firstRunning() == null && c.view().ongoingPrefetches().isEmpty() && (!unified || c.view().prefetchesSettled())
+        && !engine.attachPending(); // an attach request still to be retried keeps the scheduler stepping
     for (int n : c.view().queueSizes()) {
       done &= n == 0;
     }

@@ -138,7 +138,7 @@ public final class JavaReplay {
       return new ReplayReport(model, schedule, ReplayReport.Outcome.PART_WAYS, specSide, implSide, lines,
           IMPL_WRONG + "it crashed: " + v.crash());
     }
-    if (!twin && StuckThreadJudgement.applies(verdict)) { // a thread that waits for ever: its collective's timeout
+    if (!twin && StuckThreadJudgement.applies(verdict, s.deaths())) { // a thread that waits for ever: a timeout
       return StuckThreadJudgement.judge(model, schedule, specSide, implSide, lines, verdict, d,
           StuckThreadJudgement.stuckCall(s, trace, verdict), invariants);
     }

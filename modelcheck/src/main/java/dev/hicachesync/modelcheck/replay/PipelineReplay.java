@@ -104,9 +104,12 @@ public final class PipelineReplay {
         case "pf_shared_group" -> "knob pf_shared_group needs the prefetch thread's S7 (PrefetchThreadQueries),"
             + " which the storage-off PP run never makes";
         case "sync_shared_group" -> "knob sync_shared_group (SyncThreadPosts: the prefetch sync thread's per-batch"
-            + " MIN, S5B, on the scheduler's groups): the implementation's " + k.version() + " version has no such"
-            + " thread (its completion sync, fault shared_completion_groups, is version unified's), so no S5B call"
-            + " exists to pair with a peer's S123";
+            + " MIN, S5B, on the scheduler's attn_cp group object): the counterexample ends a batch read"
+            + " (IoEndsBatch, which the pipeline replay does not drive: its reads stay in flight to the trace's end)"
+            + " and the rank's sync thread then posts S5B beside its scheduler's S123 on that group, where its peer"
+            + " posts S123 alone; the implementation's " + k.version() + " version has no per-batch MIN (S5B is a"
+            + " spec-only sync point; its completion sync, fault shared_completion_groups, is version unified's), so"
+            + " no S5B call exists to pair with a peer's S123";
         case "local_pool_sizes" -> poolFaults(k) != null ? null : "knob local_pool_sizes with pools "
             + k.deviceCaps() + " (device) and " + k.hostCaps() + " (host) per rank: the simulator sizes every rank's"
             + " device pools alike or a later stage's twice stage 0's (fault larger_device_pool_on_later_stages), and"

@@ -9,11 +9,14 @@ import dev.hicachesync.modelcheck.value.TlaValue;
 import java.util.Arrays;
 
 /**
- * The prefetch threads a {@code HiCacheSync.tla} counterexample kills (knob {@code pf_thread_dies}, spec action
- * {@code PrefetchThreadDies}) and the S7 a live thread then waits in for ever ({@code PrefetchThreadNeverStuck}):
- * what the replay's seam ({@code Fault.PREFETCH_THREAD_DIES}, answered through {@code Timing.prefetchThreadDies})
- * and the judgement of the liveness property ({@link StuckThreadJudgement}) read. Filled by {@link SpecSchedule}
- * step by step.
+ * The prefetch threads a counterexample kills and the S7 a live thread then waits in for ever: {@code
+ * HiCacheSync.tla}'s knob {@code pf_thread_dies} (spec action {@code PrefetchThreadDies}; the replay's seam {@code
+ * Fault.PREFETCH_THREAD_DIES}, answered through {@code Timing.prefetchThreadDies}), filled by {@link SpecSchedule}
+ * step by step ({@link #track}), and {@code HiCacheUnified.tla}'s bug {@code PFDIE} (spec action {@code PfRaise};
+ * the seam {@code Fault.PF_RAISE_THREAD_DIES}, the query raising through {@code Timing.storageHitQueryRaises}),
+ * filled by {@link UnifiedSchedule} ({@link #dies}, {@link #s7Posted}, {@link #s7Ended}) with its own mapping of
+ * spec steps to the implementation's passes. What the judgement of the liveness property reads ({@link
+ * StuckThreadJudgement}).
  */
 final class PrefetchThreadDeaths implements StuckCall {
   private final int[] diesFrom;
@@ -27,18 +30,34 @@ final class PrefetchThreadDeaths implements StuckCall {
   }
 
   /**
-   * Reads one step of the trace for rank {@code r} (spec step {@code step}): a death taken in step k's window is,
-   * for the implementation, before its thread's pass of step k + 1; an S7 posted in step k's window is that pass's.
+   * Reads one step of a {@code HiCacheSync.tla} trace for rank {@code r} (spec step {@code step}): a death taken
+   * in step k's window is, for the implementation, before its thread's pass of step k + 1; an S7 posted in step
+   * k's window is that pass's.
    */
   void track(TraceState before, TraceState now, int r, int step) {
     if (now.action().equals("PrefetchThreadDies") && dead(now, r) && !dead(before, r)) {
-      diesFrom[r] = step + 1;
+      dies(r, step + 1);
     }
     if (posted(now, r, "pf") == null) {
-      postedAt[r] = -1;
+      s7Ended(r);
     } else if (posted(before, r, "pf") == null) {
-      postedAt[r] = step + 1;
+      s7Posted(r, step + 1);
     }
+  }
+
+  /** Rank {@code r}'s prefetch thread dies at its pass of the implementation's step {@code step}. */
+  void dies(int r, int step) {
+    diesFrom[r] = Math.min(diesFrom[r], step);
+  }
+
+  /** Rank {@code r}'s prefetch thread posts S7 at its pass of the implementation's step {@code step}. */
+  void s7Posted(int r, int step) {
+    postedAt[r] = step;
+  }
+
+  /** Rank {@code r}'s prefetch thread has no S7 posted (any more). */
+  void s7Ended(int r) {
+    postedAt[r] = -1;
   }
 
   private static boolean dead(TraceState s, int r) {

@@ -6,7 +6,6 @@ import dev.hicachesync.sim.Divergence;
 import dev.hicachesync.sync.Invariant;
 import java.util.List;
 import java.util.Map;
-import java.util.function.BiFunction;
 
 /**
  * The replay's judgement of a liveness property that says a thread never waits in a collective for ever ({@code
@@ -19,30 +18,42 @@ import java.util.function.BiFunction;
  * before it, fails by the collective's timeout at the step the spec's thread got stuck (for the asynchronous S123:
  * the step whose event check waits on the handle), and breaks no other invariant of the cfg.
  *
+ * <p>{@code HiCacheUnified.tla}'s bug {@code PFDIE} ({@code unified_pf_thread_dies}) shows the same hang as {@code
+ * RequestsProgress}: the query of one rank's prefetch thread raises ({@code PfRaise}) and the thread dies, its peer's
+ * S7 never completes, and under {@code wait_complete} the request waits for that prefetch for ever. Such a lasso is
+ * this judgement's when the schedule kills a prefetch thread ({@link #applies}); another {@code RequestsProgress}
+ * lasso (no thread died) is not.
+ *
  * <p>What the implementation shows less than the spec: a spec-shaped run takes the prefetch thread's pass on the
  * scheduler's thread, so the stuck S7 stops that rank's scheduler too and the run ends there; the spec's schedulers
  * go on around the stuck thread (the lasso's cycle), and those later steps are not compared.
  */
 final class StuckThreadJudgement {
 
-  /** Where a property's stuck thread waits: the sync point, and the counterexample's call that never completes. */
-  record StuckIn(String site, BiFunction<SpecSchedule, ErrorTrace, StuckCall> call) {}
+  /**
+   * Where a property's stuck thread waits: the sync point; whether the call is the asynchronous S123's (else a
+   * prefetch thread's S7); whether the judgement needs a prefetch thread of the schedule to die (a property of the
+   * requests' progress, which other lassos break too).
+   */
+  record StuckIn(String site, boolean async, boolean needsDeath) {}
 
   /** Each such liveness property and where its stuck thread waits. */
   static final Map<String, StuckIn> STUCK_IN = Map.of(
-      "PrefetchThreadNeverStuck", new StuckIn("S7", (s, trace) -> s.deaths()),
-      "AsyncNeverStuck", new StuckIn("S123", (s, trace) -> AsyncHandleWaits.of(trace, s.ranks())));
+      "PrefetchThreadNeverStuck", new StuckIn("S7", false, false),
+      "AsyncNeverStuck", new StuckIn("S123", true, false),
+      "RequestsProgress", new StuckIn("S7", false, true));
 
   private StuckThreadJudgement() {}
 
   /** The call that never completes in {@code trace} ({@code s}), a counterexample of {@code verdict} ({@link #applies}). */
   static StuckCall stuckCall(SpecSchedule s, ErrorTrace trace, Verdict verdict) {
-    return STUCK_IN.get(verdict.property()).call().apply(s, trace);
+    return STUCK_IN.get(verdict.property()).async() ? AsyncHandleWaits.of(trace, s.ranks()) : s.deaths();
   }
 
-  /** Whether {@code verdict} is one this judgement decides. */
-  static boolean applies(Verdict verdict) {
-    return verdict.kind() == Verdict.Kind.VIOLATES && STUCK_IN.containsKey(verdict.property());
+  /** Whether {@code verdict}, on a schedule that kills the prefetch threads {@code deaths} says, is one this judgement decides. */
+  static boolean applies(Verdict verdict, PrefetchThreadDeaths deaths) {
+    StuckIn in = STUCK_IN.get(verdict.property());
+    return verdict.kind() == Verdict.Kind.VIOLATES && in != null && (!in.needsDeath() || deaths.any());
   }
 
   /** The schedule's lines that say which thread dies and which waits for ever. */

@@ -21,7 +21,8 @@ import java.util.List;
  *       {@code PfQuery}, and no earlier, until the trace ends; {@link Timing#prefetchPassBeforeEvents}: in the
  *       step itself, right before the event check, where the spec's query comes before the rank's own S123;
  *   <li>{@link Timing#storageSeenBy}: its n-th S7 query finds the pages the spec's n-th {@code PfQuery(r, h)}
- *       found;
+ *       found; {@link Timing#storageHitQueryRaises}: a query raises where the spec's {@code PfRaise(r)} is (the
+ *       faults {@code pf_raise}, {@code pf_raise_thread_dies} ask before each query);
  *   <li>{@link Timing#localBatchFull}: the admission's rank-local batch-full test ({@code EnvBatchFull});
  *   <li>{@link Timing#backgroundTicks} of an S7 outcome and {@link Timing#settlesPrefetchOutcomes}: the outcome
  *       reaches the scheduler ({@code prefetch_hit_queue.put}) at once, or at the start of the step the spec's
@@ -58,6 +59,7 @@ final class UnifiedEnvironment implements Timing.Factory {
       private UnifiedSchedule.Read lastRead;
       private int loadsIssued;
       private int backupsIssued;
+      private int queries;
 
       @Override
       public void beginStep(long s) {
@@ -127,6 +129,11 @@ final class UnifiedEnvironment implements Timing.Factory {
       @Override
       public StorageBackend storageSeenBy(StorageBackend store) {
         return new ScheduledEnvironment.ScriptedStore(store, hits);
+      }
+
+      @Override
+      public boolean storageHitQueryRaises() {
+        return known && schedule.raises(rank, queries++);
       }
 
       @Override

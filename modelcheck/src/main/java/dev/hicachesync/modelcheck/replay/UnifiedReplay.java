@@ -45,9 +45,14 @@ import java.util.Set;
  * {@code attach_register_v2}, {@code attach_retry}); the ranks whose backend fails are those failing at their
  * first {@code SchedAttach}. Knob {@code buffer_only} is the simulator's buffer-only host memory with write
  * staging (fault {@code buffer_write_staging}; bug {@code STAGE_LOCAL}: {@code staging_freed_on_backup_thread}),
- * each backup acked at the start of the step after the spec's {@code BackupOk}. A switch or action with no seam
- * (a raising backend, a raising query, a prefetch timeout on one rank's clock) or a property with no
- * implementation check makes the model not replayable, by name.
+ * each backup acked at the start of the step after the spec's {@code BackupOk}. A raising storage query (Knob
+ * {@code pf_raise}: {@code PfRaise(r)} = that query of rank r raises, fault {@code pf_raise}, caught as 0 hit
+ * pages; Bug {@code PFDIE} = fault {@code pf_raise_thread_dies}, the thread dies) is the schedule's too, and a
+ * liveness lasso whose peer waits in S7 for ever is judged by {@link StuckThreadJudgement}; a lasso the scheduler
+ * repeats by itself ({@code AttachEventuallySucceeds}: Knob {@code attach_retry} with bug {@code
+ * ROLLBACK_PARTIAL}) by {@link LassoJudgement}. A switch or action with no seam (a raising backend, a prefetch
+ * timeout on one rank's clock) or a property with no implementation check makes the model not replayable, by
+ * name.
  * A deadlock of the spec is the implementation's {@code CollectiveMatching} (a rank that skips a collective
  * fails it by mismatch or the fabric's timeout).
  */
@@ -58,7 +63,7 @@ public final class UnifiedReplay {
 
   /** Bug switches the schedule drives: each is the environment's choice on the same code path. */
   private static final Set<String> SCHEDULED_BUGS = Set.of("ATT", "WTO", "B10", "PDLB", "ATT_EARLY",
-      "ROLLBACK_PARTIAL", "STAGE_LOCAL");
+      "ROLLBACK_PARTIAL", "STAGE_LOCAL", "PFDIE");
 
   /** Knobs the schedule drives (their environment actions have seams, {@link UnifiedEnvironment}). */
   private static final Set<String> SCHEDULED_KNOBS = Set.of("attach", "wait_timeout", "batch_full",
@@ -68,32 +73,17 @@ public final class UnifiedReplay {
   private static final Map<String, Fault> KNOB_FAULTS = Map.of("pf_shared_group", Fault.SHARED_PREFETCH_GROUPS,
       "io_term", Fault.LOCAL_TERMINATE, "sync_shared_group", Fault.SHARED_COMPLETION_GROUPS,
       "attach_steps", Fault.ATTACH_STEPS, "attach_register_v2", Fault.ATTACH_REGISTER_V2_RAISES,
-      "attach_retry", Fault.ATTACH_RETRY);
+      "attach_retry", Fault.ATTACH_RETRY, "pf_raise", Fault.PF_RAISE);
 
   /** Why each other bug switch has no seam here: the implementation's path or switch it lacks. */
   private static final Map<String, String> NO_SEAM = Map.of(
       "B38428", "B38428 (fault backup_thread_dies) needs a backup (Knob backup_raise), which the spec-shaped"
-          + " unified run (write_back, nothing written) never starts",
-      "PFDIE", "PFDIE (the prefetch thread dies on a raising query, spec action PfRaise) has no switch in the"
-          + " implementation, whose storage query cannot raise; and the model's verdict, RequestsProgress, is a"
-          + " liveness property (the peer's prefetch thread waits in S7 for ever, its request never admitted) that"
-          + " the implementation has no check for: with such a switch the peer's S7 would end at the fabric's"
-          + " timeout, a CollectiveMatching the spec does not report");
+          + " unified run (write_back, nothing written) never starts");
 
   /** Why each other knob has no seam here: the spec's actions it adds and what the implementation lacks. */
   private static final Map<String, String> KNOB_NO_SEAM = Map.of(
       "backup_raise", "knob backup_raise (spec actions BackupOk, BackupRaise): the spec-shaped unified run is"
-          + " write_back and writes nothing, so no backup exists for the schedule",
-      "pf_raise", "knob pf_raise (spec action PfRaise): the implementation's prefetch thread has no seam that"
-          + " makes its storage query raise, and PrefetchThreadNeverStuck (a liveness property) has no"
-          + " implementation check to compare with");
-
-  /** Properties of the spec's attach section the implementation has no check for, and why. */
-  private static final Map<String, String> NO_CHECK = Map.of(
-      "AttachEventuallySucceeds", "the counterexample breaks AttachEventuallySucceeds, a liveness property (a"
-          + " retried attach that never succeeds: a lasso), which the implementation has no check for (a finite"
-          + " run cannot tell never from later); the same schedule's safety part, the half-attached controller,"
-          + " is unified_attach_half_attached's replay");
+          + " write_back and writes nothing, so no backup exists for the schedule");
 
   private static final Duration TIMEOUT = Duration.ofSeconds(2);
 
@@ -142,9 +132,6 @@ public final class UnifiedReplay {
     String specSide = verdict + " at state " + trace.length() + ", step " + s.lastStep();
     List<String> why = unreplayable(constants);
     s.undriven().forEach(a -> why.add("action " + a + " has no seam in the unified replay"));
-    if (verdict.property() != null && NO_CHECK.containsKey(verdict.property())) {
-      why.add(NO_CHECK.get(verdict.property()));
-    }
     why.addAll(s.unmapped());
     if (!why.isEmpty()) {
       return new ReplayReport(model, schedule, ReplayReport.Outcome.NOT_REPLAYABLE, specSide, "not run", List.of(),
@@ -165,6 +152,9 @@ public final class UnifiedReplay {
     if (constants.bugs().contains("ROLLBACK_PARTIAL")) {
       faults.add(Fault.ATTACH_PARTIAL_ROLLBACK);
     }
+    if (constants.bugs().contains("PFDIE")) { // the raise ends the thread
+      faults.add(Fault.PF_RAISE_THREAD_DIES);
+    }
     if (constants.bugs().contains("B10")) {
       faults.add(Fault.EARLY_ADMISSION_EXIT);
     }
@@ -183,6 +173,11 @@ public final class UnifiedReplay {
       faults.add(Fault.CONSTANT_DIGEST_PAIR);
     }
     int n = constants.requests().size();
+    boolean lasso = !twin && LassoJudgement.applies(verdict, trace);
+    SpecShaped shaped = SpecShaped.distinct(n).attachFailingOn(s.attachFails());
+    if (lasso && !invariants.contains("AttachStateConsistent")) { // the cycle runs through a half-attached rank
+      shaped = shaped.withoutAttachStateCheck();
+    }
     SimConfig cfg = SimConfig.builder()
         .topology(Topology.of(1, constants.cp(), constants.tp(), 1))
         .version(ProtocolVersion.UNIFIED)
@@ -191,7 +186,7 @@ public final class UnifiedReplay {
         .prefetchPolicy(PrefetchPolicy.parse(constants.policy()))
         .writePolicy(WritePolicy.WRITE_BACK)
         .data(DataOptions.OFF)
-        .specShaped(SpecShaped.distinct(n).attachFailingOn(s.attachFails()))
+        .specShaped(shaped)
         .devicePages(n)
         .hostPages(Math.max(n, constants.hostCap()))
         .hostBufferOnly(bufferOnly)
@@ -210,8 +205,12 @@ public final class UnifiedReplay {
               ? "the agreed outcome (fixed)" : "its own outcome (ATT)"));
     }
     lines.addAll(s.describe());
+    lines.addAll(StuckThreadJudgement.describe(s.deaths(), ranks));
     if (s.abortsDifferAcrossRanks() && !constants.bugs().contains("WTO")) {
       lines.add("aborts: the domain's first rank's decision on every rank (the fix decides once and broadcasts)");
+    }
+    if (lasso) { // a liveness lasso the scheduler repeats by itself: the run must repeat with the cycle
+      return LassoJudgement.judge(model, schedule, specSide, lines, verdict, trace, cfg, ranks);
     }
     SimResult r = new Simulator(cfg).run();
     Divergence d = r.divergence();
@@ -219,6 +218,9 @@ public final class UnifiedReplay {
     String implSide = d != null ? JavaReplay.describe(d) : "no violation (" + r.stepsCompleted() + " steps)";
     if (d != null) { // what the rank saw: a mismatch names both calls, a skipped call the fabric's timeout
       lines.add("implementation: " + d.viewA().lines().findFirst().orElse("").trim());
+    }
+    if (!twin && StuckThreadJudgement.applies(verdict, s.deaths())) { // a thread waits for ever: a timeout
+      return StuckThreadJudgement.judge(model, schedule, specSide, implSide, lines, verdict, d, s.deaths(), invariants);
     }
     int step = s.lastStep();
     if (d != null && d.point().endsWith("RECV") && s.endsAtLockstep()) { // a pool or queue a thread changed between steps

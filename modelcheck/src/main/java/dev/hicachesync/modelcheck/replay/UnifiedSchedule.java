@@ -41,6 +41,9 @@ import java.util.Set;
  *       event check first sees each of the rank's load-backs done (they complete in order);
  *   <li>its backup thread's acks ({@code BackupOk}, knob {@code buffer_only}): at the start of the step after the
  *       last RECV (one after RECV, before the rank's own S123, is unmapped);
+ *   <li>the queries that raise ({@code PfRaise(r)}, knob {@code pf_raise}): which of the rank's queries, in order,
+ *       and (bug {@code PFDIE}: the thread dies instead of posting S7 with 0 hit pages) from which pass the rank's
+ *       prefetch thread is dead and which S7 its peer then waits in for ever ({@link PrefetchThreadDeaths});
  *   <li>its storage reads ({@code PfRead(r, k)}): whether each fails (k below the hit) and when it lands: before
  *       the rank's admission of the step when the spec's read comes first, else at the next step's start; a
  *       read (its completion sync, S5) before the rank's own S123 is a pass right before the event check.
@@ -55,7 +58,7 @@ final class UnifiedSchedule {
   static final Set<String> DRIVEN = Set.of(TraceState.INITIAL, "SchedRecv", "RecvComplete", "SchedAbortCheck",
       "SchedEvents", "EventsComplete", "SchedPdLoad", "SchedAdmit", "S4Complete", "EnvAttachFails", "EnvClock",
       "PfQuery", "S7Complete", "PfPutHit", "EnvBatchFull", "PfRead", "SyncComplete", "PutAck", "EnvLoadDone",
-      "SchedAttach", "GroupsComplete", "SchedAttachRest", "AttachOkComplete", "BackupOk");
+      "SchedAttach", "GroupsComplete", "SchedAttachRest", "AttachOkComplete", "BackupOk", "PfRaise");
 
   /**
    * One storage read of a rank (PfRead): the step it lands in, whether before that step's admission (the
@@ -73,6 +76,9 @@ final class UnifiedSchedule {
   /** Per rank, the steps whose prefetch pass comes after RECV, before the rank's own S123. */
   private final List<Set<Integer>> inStepPasses = new ArrayList<>();
   private final List<List<Integer>> hits = new ArrayList<>();
+  /** Per rank, the indices (from 0, over PfQuery and PfRaise in order) of its queries that raise. */
+  private final List<Set<Integer>> raises = new ArrayList<>();
+  private final PrefetchThreadDeaths deaths;
   private final List<Map<Integer, Boolean>> batchFull = new ArrayList<>();
   private final List<List<Read>> reads = new ArrayList<>();
   private final UnifiedBackupAcks backups;
@@ -89,7 +95,9 @@ final class UnifiedSchedule {
   private UnifiedSchedule(ErrorTrace trace, int ranks) {
     this.ranks = ranks;
     this.backups = new UnifiedBackupAcks(ranks);
+    this.deaths = new PrefetchThreadDeaths(ranks);
     for (int r = 0; r < ranks; r++) {
+      raises.add(new HashSet<>());
       aborts.add(new HashMap<>());
       passes.add(new HashSet<>());
       inStepPasses.add(new HashSet<>());
@@ -101,6 +109,7 @@ final class UnifiedSchedule {
     }
     int recvs = 0;
     int[] queriedAt = new int[ranks];
+    int[] queries = new int[ranks]; // the rank's queries so far, PfQuery and PfRaise
     boolean[] inStep = new boolean[ranks]; // the rank's last query came before its own S123 of the step
     boolean[] eventsPosted = new boolean[ranks]; // the rank posted its S123 since the last RECV
     TraceState before = null;
@@ -149,18 +158,31 @@ final class UnifiedSchedule {
             }
           }
         }
-        case "PfQuery" -> {
+        case "PfQuery", "PfRaise" -> {
           for (int r = 0; r < ranks; r++) {
             TlaValue.Rec call = posted(now, r, "pf");
-            if (posted(before, r, "pf") == null && call != null) {
-              List<TlaValue> val = elements(call.fields().get("val"));
-              hits.get(r).add(val.isEmpty() ? 0 : (int) number(val.get(0)));
-              queriedAt[r] = recvs;
-              deposits.get(r).add(Integer.MAX_VALUE); // not queued within the trace
+            boolean posts = posted(before, r, "pf") == null && call != null;
+            boolean dies = flag(now, r, "pfdead") && !flag(before, r, "pfdead"); // PFDIE: no S7 posted
+            if (posts || dies) {
+              if (action.equals("PfRaise")) {
+                raises.get(r).add(queries[r]);
+              } else {
+                List<TlaValue> val = elements(call.fields().get("val"));
+                hits.get(r).add(val.isEmpty() ? 0 : (int) number(val.get(0)));
+              }
+              queries[r]++;
               String pc = rank(before, "pc", r) instanceof TlaValue.Str p ? p.value() : "";
               // before the rank's own S123 of the step: the implementation's thread passes mid-step there
               inStep[r] = recvs > 0 && (pc.equals("abort") || pc.equals("events"));
-              (inStep[r] ? inStepPasses : passes).get(r).add(inStep[r] ? step : recvs);
+              int pass = inStep[r] ? step : recvs;
+              (inStep[r] ? inStepPasses : passes).get(r).add(pass);
+              if (dies) {
+                deaths.dies(r, pass);
+              } else {
+                queriedAt[r] = recvs;
+                deposits.get(r).add(Integer.MAX_VALUE); // not queued within the trace
+                deaths.s7Posted(r, pass);
+              }
             }
           }
         }
@@ -217,6 +239,9 @@ final class UnifiedSchedule {
         default -> { }
       }
       for (int r = 0; r < ranks; r++) {
+        if (posted(now, r, "pf") == null) {
+          deaths.s7Ended(r);
+        }
         TlaValue.Rec call = posted(now, r, "sched");
         if (posted(before, r, "sched") == null && call != null && call.fields().get("site") instanceof TlaValue.Str site
             && site.value().equals("S4") && !elements(call.fields().get("val")).isEmpty()
@@ -278,7 +303,17 @@ final class UnifiedSchedule {
     return inStepPasses.get(rank).contains((int) step);
   }
 
-  /** The pages rank {@code rank}'s storage holds at each of its S7 queries, in order. */
+  /** Whether rank {@code rank}'s {@code n}-th storage query (from 0, raising ones included) raises. */
+  boolean raises(int rank, int n) {
+    return raises.get(rank).contains(n);
+  }
+
+  /** The prefetch threads the trace kills (bug PFDIE) and the S7 a peer then waits in for ever. */
+  PrefetchThreadDeaths deaths() {
+    return deaths;
+  }
+
+  /** The pages rank {@code rank}'s storage holds at each of its S7 queries that do not raise, in order. */
   List<Integer> hits(int rank) {
     return hits.get(rank);
   }
@@ -350,7 +385,8 @@ final class UnifiedSchedule {
         out.add("schedule rank " + r + " prefetch thread passes at the start of steps " + new java.util.TreeSet<>(
             passes.get(r)) + (inStepPasses.get(r).isEmpty() ? "" : " and before the event check of steps "
             + new java.util.TreeSet<>(inStepPasses.get(r))) + " (and every step after " + (lastStep + 1)
-            + "), storage hits at S7 " + hits.get(r)
+            + "), storage hits at S7 " + hits.get(r) + (raises.get(r).isEmpty() ? ""
+                : ", queries " + new java.util.TreeSet<>(raises.get(r)) + " (from 0) raise")
             + ", each outcome queued " + String.join(", ", deposits.get(r).stream().map(d -> d < 0 ? "at once"
                 : d == Integer.MAX_VALUE ? "after the trace" : "at step " + d + "'s start").toList()));
       }

@@ -8,8 +8,15 @@ import java.util.List;
  * @param states the states in order, state 1 first
  * @param ending how the trace ends: a finite prefix, a loop back to an earlier state, or stuttering
  * @param loopTarget for {@link Ending#LOOP}, the number of the state the behaviour returns to
+ * @param loopAction for {@link Ending#LOOP}, the action of the step from the last state back to {@code loopTarget}
+ *     ("" when TLC did not name it)
  */
-public record ErrorTrace(List<TraceState> states, Ending ending, int loopTarget) {
+public record ErrorTrace(List<TraceState> states, Ending ending, int loopTarget, String loopAction) {
+
+  /** A trace whose loop-closing action is not known. */
+  public ErrorTrace(List<TraceState> states, Ending ending, int loopTarget) {
+    this(states, ending, loopTarget, "");
+  }
 
   /** How a trace ends. */
   public enum Ending {

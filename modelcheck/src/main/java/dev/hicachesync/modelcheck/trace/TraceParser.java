@@ -26,7 +26,7 @@ import tlc2.output.EC;
 public final class TraceParser {
 
   private static final Pattern HEADER = Pattern.compile("^(\\d+):(?: <(.*)>)?\\s*$");
-  private static final Pattern BACK_TO = Pattern.compile("^(\\d+): Back to state\\b.*");
+  private static final Pattern BACK_TO = Pattern.compile("^(\\d+): Back to state\\b(?:: <(.*)>)?.*");
   private static final Pattern ACTION = Pattern.compile("^(.*?)(?: (line \\d+, col \\d+.*))?$");
   private static final Pattern ASSIGNMENT =
       Pattern.compile("^(?:/\\\\ )?([A-Za-z_][A-Za-z0-9_]*) = (.*)$");
@@ -38,6 +38,7 @@ public final class TraceParser {
     List<TraceState> states = new ArrayList<>();
     ErrorTrace.Ending ending = ErrorTrace.Ending.PREFIX;
     int loopTarget = 0;
+    String loopAction = "";
     for (TlcMessage m : messages) {
       switch (m.code()) {
         case EC.TLC_BEHAVIOR_UP_TO_THIS_POINT, EC.TLC_COUNTER_EXAMPLE -> {
@@ -67,12 +68,13 @@ public final class TraceParser {
           if (back.matches()) {
             ending = ErrorTrace.Ending.LOOP;
             loopTarget = Integer.parseInt(back.group(1));
+            loopAction = back.group(2) == null ? "" : splitAction(back.group(2))[0];
           }
         }
         default -> { }
       }
     }
-    return states.isEmpty() ? Optional.empty() : Optional.of(new ErrorTrace(states, ending, loopTarget));
+    return states.isEmpty() ? Optional.empty() : Optional.of(new ErrorTrace(states, ending, loopTarget, loopAction));
   }
 
   private static String[] splitAction(String text) {

@@ -69,8 +69,13 @@ class PrefetchThreadDeathsTest {
     deaths.track(state("SchedRecvRequests", false, NO_CALL, false), state("PfStorageHitQuery", false, S7, false), 1,
         0);
     Verdict stuck = Verdict.violates("PrefetchThreadNeverStuck");
-    assertTrue(StuckThreadJudgement.applies(stuck));
-    assertFalse(StuckThreadJudgement.applies(Verdict.violates("TreeAgreement")));
+    Verdict progress = Verdict.violates("RequestsProgress");
+    assertFalse(StuckThreadJudgement.applies(stuck, deaths), "no thread of the schedule died");
+    assertFalse(StuckThreadJudgement.applies(progress, deaths), "a RequestsProgress lasso of another cause");
+    deaths.dies(0, 1);
+    assertTrue(StuckThreadJudgement.applies(stuck, deaths));
+    assertTrue(StuckThreadJudgement.applies(progress, deaths), "the request waits on the stuck S7 (PFDIE)");
+    assertFalse(StuckThreadJudgement.applies(Verdict.violates("TreeAgreement"), deaths));
     List<String> cfg = List.of("TypeOK", "CollectiveMatching", "TreeAgreement");
     Divergence timeout = new Divergence(1, "step 1 prefetch thread", List.of(Invariant.CollectiveMatching), 1, -1,
         "", "");
@@ -87,5 +92,19 @@ class PrefetchThreadDeathsTest {
         Invariant.TreeAgreement), 0, 1, "", "");
     assertEquals(ReplayReport.Outcome.PART_WAYS, StuckThreadJudgement.judge("m", "m", "spec", "impl", List.of(),
         stuck, tree, deaths, cfg).outcome(), "another invariant of the cfg broken too");
+    assertEquals(ReplayReport.Outcome.SAME_VIOLATION, StuckThreadJudgement.judge("m", "m", "spec", "impl", List.of(),
+        progress, timeout, deaths, cfg).outcome(), "RequestsProgress: the same rule");
+  }
+
+  @Test
+  void aUnifiedScheduleSetsDeathsAndPostsByTheImplementationsPasses() {
+    PrefetchThreadDeaths deaths = new PrefetchThreadDeaths(2);
+    deaths.dies(1, 0); // PfRaise before rank 1's S123 of step 0: its pass right before that event check
+    deaths.s7Posted(0, 0);
+    assertTrue(deaths.dead(1, 0) && !deaths.dead(0, 5));
+    assertEquals(0, deaths.stuckRank());
+    assertEquals(0, deaths.stuckStep());
+    deaths.s7Ended(0);
+    assertEquals(-1, deaths.stuckStep(), "S7 completed: nobody waits");
   }
 }

@@ -185,7 +185,8 @@ class UnifiedReplayTest {
    * The runtime attach step by step (Knob attach_steps): ATT_EARLY's failed rank skips the group creation and
    * meets its peer's GROUPS with its S123 (the spec's deadlock); ROLLBACK_PARTIAL leaves the rank that failed at
    * register_mem_host_pool_v2 half attached at the step's end (AttachStateConsistent); the liveness part of the
-   * partial rollback has no implementation check and is refused, naming the property.
+   * partial rollback (AttachEventuallySucceeds, a lasso) reproduces by {@link LassoJudgement}: the retried attach
+   * fails at every step and the run's state at RECV repeats with the spec's cycle.
    */
   @Test
   void theStepByStepAttachBugsReplayThroughTheGroupCreationAndTheRollback() throws Exception {
@@ -204,8 +205,37 @@ class UnifiedReplayTest {
         half.steps().toString());
 
     ReplayReport retry = replays.replay("unified_attach_register_v2_partial_rollback");
-    assertEquals(ReplayReport.Outcome.NOT_REPLAYABLE, retry.outcome(), retry.render());
-    assertTrue(retry.detail().contains("AttachEventuallySucceeds, a liveness property"), retry.detail());
+    System.out.print(retry.render());
+    assertEquals(ReplayReport.Outcome.SAME_VIOLATION, retry.outcome(), retry.render());
+    assertTrue(retry.steps().stream().anyMatch(l -> l.startsWith("lasso: ") && l.contains("takes no environment"
+        + " choice")), retry.steps().toString());
+    assertTrue(retry.steps().stream().anyMatch(l -> l.contains("halfAttached=true, pending=true")),
+        "the retried attach keeps failing on the half-attached controller: " + retry.steps());
+  }
+
+  /**
+   * Bug PFDIE (knob pf_raise, spec action PfRaise): one rank's storage hit query raises and its prefetch thread dies
+   * (the seam: the store the rank's controller queries raises where the schedule says, {@code
+   * Timing.storageHitQueryRaises}, and the fault pf_raise_thread_dies lets the raise end the thread); its peer's S7
+   * never completes, so its request is never admitted (RequestsProgress, a lasso): the implementation's form is that
+   * S7's collective timeout at the step the spec's thread got stuck ({@link StuckThreadJudgement}). The fixed twin
+   * counts the raise as 0 hit pages and runs the same schedule clean.
+   */
+  @Test
+  void aRaisingStorageQueryKillsThePrefetchThreadAndItsFixedTwinCountsItAsNoHit() throws Exception {
+    ReplayReport bug = replays.replay("unified_pf_thread_dies");
+    System.out.print(bug.render());
+    assertEquals(ReplayReport.Outcome.SAME_VIOLATION, bug.outcome(), bug.render());
+    assertTrue(bug.spec().startsWith("violates RequestsProgress"), bug.spec());
+    assertTrue(bug.impl().startsWith("CollectiveMatching at step 0"), bug.impl());
+    assertTrue(bug.steps().stream().anyMatch(l -> l.contains("queries [0] (from 0) raise")), bug.steps().toString());
+    assertTrue(bug.steps().stream().anyMatch(l -> l.contains("rank 0's S7 of step 0 never completes")),
+        "the peer waits in S7 in the spec: " + bug.steps());
+
+    ReplayReport twin = replays.replay("unified_pf_thread_dies_fixed");
+    System.out.print(twin.render());
+    assertEquals(ReplayReport.Outcome.CLEAN, twin.outcome(), twin.render());
+    assertEquals("unified_pf_thread_dies", twin.schedule());
   }
 
   @Test

@@ -308,6 +308,20 @@ public enum Fault {
    * back alone ({@code PrefetchAgreement}).
    */
   TICKET_STAGE_COMPLETION,
+  /**
+   * Knob {@code pf_raise} ({@code unified_pf_thread_dies_fixed}; a scenario, not a bug): a storage hit query of a
+   * rank's prefetch thread raises (spec action {@code PfRaise}; rank 0's first query, {@code
+   * Timing.storageHitQueryRaises}; a replay: where the counterexample's {@code PfRaise} is) and, as fixed, counts
+   * as 0 hit pages.
+   */
+  PF_RAISE,
+  /**
+   * Bug {@code PFDIE} ({@code unified_pf_thread_dies}), the raise of {@link #PF_RAISE} before its fix: it ends the
+   * rank's prefetch thread ({@code prefetch_thread_func} catches only {@code queue.Empty}), so a peer's S7 for the
+   * operation waits for ever ({@code RequestsProgress} under {@code wait_complete}), which the implementation
+   * reports as S7's collective timeout ({@code CollectiveMatching}).
+   */
+  PF_RAISE_THREAD_DIES,
 
   // ---- version pipelined (proposal #39903, HiCacheSync.tla's Version "pipelined"): S123 issued asynchronously
   // and consumed at the next step (controller.PipelinedEventChecks).
@@ -411,7 +425,7 @@ public enum Fault {
         faults.contains(PD_DECODE_LOAD_READINESS),
         rank == 0 && faults.contains(BACKUP_THREAD_DIES), rank == 0 && faults.contains(BACKUP_RAISE_ACKED),
         faults.contains(PP_DRAIN_NOWAIT), ppDrain && stage > 0, faults.contains(LOCAL_S3_PAYLOAD),
-        faults.contains(RELEASE_WHOLE), faults.contains(CONSTANT_DIGEST_PAIR));
+        faults.contains(RELEASE_WHOLE), faults.contains(CONSTANT_DIGEST_PAIR), faults.contains(PF_RAISE_THREAD_DIES));
   }
 
   /** Refuses a PP fault (a drain, the stage-local sync, a later stage's pool) without pipeline stages (one line): it needs a later stage. */

@@ -108,4 +108,9 @@ public abstract class ForwardingTiming implements Timing {
   public boolean prefetchThreadDies() {
     return inner.prefetchThreadDies();
   }
+
+  @Override
+  public boolean storageHitQueryRaises() {
+    return inner.storageHitQueryRaises();
+  }
 }

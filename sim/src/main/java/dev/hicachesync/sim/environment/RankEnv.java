@@ -176,6 +176,11 @@ public final class RankEnv implements ControllerEnv {
     return timing.prefetchThreadDies();
   }
 
+  /** Whether this rank's next storage hit query raises ({@link Timing#storageHitQueryRaises}). */
+  public boolean storageHitQueryRaises() {
+    return timing.storageHitQueryRaises();
+  }
+
   /** Whether this rank's clock orders LRU timestamps the other way at this step ({@link Timing#lruClockSkewed}). */
   public boolean lruClockSkewed() {
     return timing.lruClockSkewed();

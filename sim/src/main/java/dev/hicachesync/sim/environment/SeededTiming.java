@@ -18,6 +18,7 @@ public final class SeededTiming implements Timing {
   private final int skew;
   private final double readFailure;
   private final int rank;
+  private boolean queried;
 
   /** Creates rank {@code rank}'s schedule for {@code seed}. */
   public SeededTiming(long seed, int rank, double readFailure) {
@@ -76,6 +77,14 @@ public final class SeededTiming implements Timing {
   @Override
   public boolean prefetchThreadDies() {
     return rank == 0;
+  }
+
+  /** Rank 0's first storage hit query raises (what {@link Fault#PF_RAISE} and {@link Fault#PF_RAISE_THREAD_DIES} make bite). */
+  @Override
+  public boolean storageHitQueryRaises() {
+    boolean first = !queried;
+    queried = true;
+    return rank == 0 && first;
   }
 
   /** The odd ranks' schedule policies order the waiting queue newest first (what {@link Fault#LOCAL_QUEUE_ORDER} makes bite). */

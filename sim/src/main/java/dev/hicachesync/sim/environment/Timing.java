@@ -118,6 +118,15 @@ public interface Timing {
   }
 
   /**
+   * Returns whether this rank's next storage hit query ({@code _storage_hit_query}) raises (knob {@code pf_raise},
+   * spec action {@code PfRaise}): the faults {@link Fault#PF_RAISE} and {@link Fault#PF_RAISE_THREAD_DIES} ask it
+   * once before each query of the rank's prefetch thread. Never by default.
+   */
+  default boolean storageHitQueryRaises() {
+    return false;
+  }
+
+  /**
    * Returns whether the running request {@code rid} is aborted at the current step on this rank (the client's
    * abort received with this step's requests: it finishes as an abort). None by default (a run's aborts of
    * running requests are drawn from its seed, {@code SimConfig.abortRunning}).

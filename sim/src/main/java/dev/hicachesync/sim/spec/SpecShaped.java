@@ -49,9 +49,23 @@ import java.util.SplittableRandom;
  *     StorageReadsPage} reads them ({@link #withWholeKeyHits}), and PP stages may have storage: such a replay
  *     compares the host release and revoke queues, and the slots past a hit, as {@code HiCachePipeline.tla}'s
  *     one release queue
+ * @param attachStateChecked whether the run checks {@code AttachStateConsistent} at the end of every step (by
+ *     default); {@code check --replay} leaves it out where the model's cfg does ({@link #withoutAttachStateCheck}):
+ *     a liveness lasso that runs through a half-attached controller
  */
 public record SpecShaped(List<Integer> requests, int pagesPerKey, boolean finishInStep, Set<Integer> aborted,
-    List<Integer> attachFailsOn, int waitingCap, boolean wholeKeyHits) {
+    List<Integer> attachFailsOn, int waitingCap, boolean wholeKeyHits, boolean attachStateChecked) {
+
+  /** The stream with {@code AttachStateConsistent} checked. */
+  public SpecShaped(List<Integer> requests, int pagesPerKey, boolean finishInStep, Set<Integer> aborted,
+      List<Integer> attachFailsOn, int waitingCap, boolean wholeKeyHits) {
+    this(requests, pagesPerKey, finishInStep, aborted, attachFailsOn, waitingCap, wholeKeyHits, true);
+  }
+
+  /** This stream without the check of {@code AttachStateConsistent} at each step's end ({@link #attachStateChecked}). */
+  public SpecShaped withoutAttachStateCheck() {
+    return new SpecShaped(requests, pagesPerKey, finishInStep, aborted, attachFailsOn, waitingCap, wholeKeyHits, false);
+  }
 
   /** The stream with one request waiting at a time (the spec's default {@code WaitingCap = 1}). */
   public SpecShaped(List<Integer> requests, int pagesPerKey, boolean finishInStep, Set<Integer> aborted,
@@ -61,12 +75,12 @@ public record SpecShaped(List<Integer> requests, int pagesPerKey, boolean finish
 
   /** This stream with up to {@code cap} requests waiting at once on a rank (the spec's {@code WaitingCap}). */
   public SpecShaped withWaitingCap(int cap) {
-    return new SpecShaped(requests, pagesPerKey, finishInStep, aborted, attachFailsOn, cap, wholeKeyHits);
+    return new SpecShaped(requests, pagesPerKey, finishInStep, aborted, attachFailsOn, cap, wholeKeyHits, attachStateChecked);
   }
 
   /** This stream under a timing that inserts no part of a key ({@link #wholeKeyHits}). */
   public SpecShaped withWholeKeyHits() {
-    return new SpecShaped(requests, pagesPerKey, finishInStep, aborted, attachFailsOn, waitingCap, true);
+    return new SpecShaped(requests, pagesPerKey, finishInStep, aborted, attachFailsOn, waitingCap, true, attachStateChecked);
   }
 
   /** The spec's default order: a request finishes right after the next RECV, written through then; no aborts. */
@@ -94,7 +108,7 @@ public record SpecShaped(List<Integer> requests, int pagesPerKey, boolean finish
         a.add(i);
       }
     }
-    return new SpecShaped(requests, pagesPerKey, finishInStep, a, attachFailsOn, waitingCap, wholeKeyHits);
+    return new SpecShaped(requests, pagesPerKey, finishInStep, a, attachFailsOn, waitingCap, wholeKeyHits, attachStateChecked);
   }
 
   /**
@@ -103,12 +117,12 @@ public record SpecShaped(List<Integer> requests, int pagesPerKey, boolean finish
    * (SGLang's point: trace feature {@code write_at_insert}); {@code LoopShape.specInStep()}.
    */
   public SpecShaped inStep() {
-    return new SpecShaped(requests, pagesPerKey, true, aborted, attachFailsOn, waitingCap, wholeKeyHits);
+    return new SpecShaped(requests, pagesPerKey, true, aborted, attachFailsOn, waitingCap, wholeKeyHits, attachStateChecked);
   }
 
   /** This stream with the runtime attach failing on {@code ranks} (see {@link #attachFailsOn}). */
   public SpecShaped attachFailingOn(List<Integer> ranks) {
-    return new SpecShaped(requests, pagesPerKey, finishInStep, aborted, List.copyOf(ranks), waitingCap, wholeKeyHits);
+    return new SpecShaped(requests, pagesPerKey, finishInStep, aborted, List.copyOf(ranks), waitingCap, wholeKeyHits, attachStateChecked);
   }
 
   /** Whether rank {@code rank}'s backend initialises at a runtime attach of this run. */

@@ -111,6 +111,24 @@ class UnifiedBugsTest {
   }
 
   /**
+   * F6 ({@code unified_pf_thread_dies}, bug PFDIE): rank 0's first storage hit query raises and ends its prefetch
+   * thread; its peers' S7 for that operation never completes, which the fabric reports by the collective's timeout.
+   */
+  @Test
+  void aRaisingStorageQueryKillsThePrefetchThreadAndThePeersWaitInS7() {
+    SimResult r = BugRuns.run(BugRuns.base(7).version(ProtocolVersion.UNIFIED).prefetchPolicy(PrefetchPolicy.TIMEOUT)
+        .collectiveTimeout(java.time.Duration.ofSeconds(1)).faults(EnumSet.of(Fault.PF_RAISE_THREAD_DIES)));
+    caught(r, Invariant.CollectiveMatching);
+    assertTrue(r.divergence().describe().contains("at S7"), r.divergence()::describe);
+  }
+
+  /** The fix of F6: the same raise counts as 0 hit pages (knob pf_raise alone): every rank drains. */
+  @Test
+  void aRaisingStorageQueryCaughtCountsAsNoHitAndIsClean() {
+    clean(run(7, 300, Fault.PF_RAISE));
+  }
+
+  /**
    * F1 (docs/explanation/findings/F1-attach-outcome-per-rank.md, {@code unified_attach_local_outcome}): a runtime attach fails on the odd ranks;
    * their S123 vectors keep 4 entries while the others send 8.
    */

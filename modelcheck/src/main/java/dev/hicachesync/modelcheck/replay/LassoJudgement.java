@@ -1,0 +1,179 @@
+package dev.hicachesync.modelcheck.replay;
+
+import static dev.hicachesync.modelcheck.replay.TraceReads.field;
+import static dev.hicachesync.modelcheck.replay.TraceReads.rank;
+
+import dev.hicachesync.modelcheck.Verdict;
+import dev.hicachesync.modelcheck.trace.ErrorTrace;
+import dev.hicachesync.modelcheck.trace.TraceState;
+import dev.hicachesync.modelcheck.value.TlaValue;
+import dev.hicachesync.sim.SimConfig;
+import dev.hicachesync.sim.SimulationRun;
+import dev.hicachesync.sim.Simulator;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Predicate;
+
+/**
+ * The replay's judgement of a liveness lasso whose cycle the spec's scheduler runs by itself ({@code
+ * AttachEventuallySucceeds}: a retried attach that never succeeds). A finite run cannot show "never" by waiting;
+ * it can show that it repeats. The implementation is run through the stem and the cycle as the counterexample
+ * schedules them, then on: its state at the RECV of each step from the cycle's first RECV on is compared with its
+ * state one cycle ({@code L} steps, the RECVs the cycle completes) later, over three cycles, the last two past the
+ * trace. The state is what the replay compares at RECV (each rank's lockstep point, tree digest, ack queue
+ * lengths, ongoing prefetches, free device and host pages, pending I/O, first waiting and running request) and
+ * the runtime attach's ({@link SimulationRun.AttachState}: {@code enable_storage}, half attached, an attach
+ * pending).
+ *
+ * <p>Reproduced when: the cycle takes no environment choice (only the scheduler's steps and the collectives'
+ * completions: the environment's and the storage threads' actions would be choices the repetition must
+ * repeat); the implementation breaks no invariant on the way; its state repeats with the cycle's period, so the
+ * deterministic run, answered the same by the schedule (nothing, past the trace), repeats for ever; the state
+ * is one in which the property never holds ({@link #NEVER}: the attach still pending); and each rank's attach
+ * state at the cycle's first RECV is the spec's ({@code storage[r]}, {@code env[r].half}). A state that does not
+ * repeat, or another attach state, is a disagreement: the implementation departs from the spec's cycle on the
+ * spec's own schedule; a run that repeats with the attach handled means the spec's lasso is one the
+ * implementation does not have.
+ */
+final class LassoJudgement {
+
+  /** Each liveness property this judgement decides: what "it never holds" is on the implementation's ranks. */
+  static final Map<String, Predicate<List<SimulationRun.AttachState>>> NEVER = Map.of("AttachEventuallySucceeds",
+      ranks -> ranks.stream().allMatch(a -> a.pending() && !a.storageEnabled()));
+
+  /** Cycles compared: the first within the trace, the others past it. */
+  private static final int CYCLES = 3;
+
+  private LassoJudgement() {}
+
+  /** Whether {@code verdict}, on a trace that ends as {@code trace} does, is one this judgement decides. */
+  static boolean applies(Verdict verdict, ErrorTrace trace) {
+    return verdict.kind() == Verdict.Kind.VIOLATES && NEVER.containsKey(verdict.property())
+        && trace.ending() == ErrorTrace.Ending.LOOP;
+  }
+
+  /**
+   * The lasso's cycle: the implementation's step whose RECV is the cycle's first ({@code firstRecv}), the RECVs
+   * the cycle completes ({@code steps}), its environment choices (actions that are neither a scheduler step nor
+   * a collective's completion), and the spec's state at the cycle's first lockstep RECV (null if none).
+   */
+  record Cycle(int firstRecv, int steps, List<String> choices, TraceState atFirstRecv, String span) {}
+
+  /** Reads the cycle of {@code trace}, a lasso of a {@code HiCacheUnified.tla} model. */
+  static Cycle cycle(ErrorTrace trace) {
+    List<TraceState> states = trace.states();
+    int from = trace.loopTarget() - 1; // index of the state the behaviour returns to
+    int recvsBefore = 0;
+    for (int i = 1; i <= from; i++) {
+      recvsBefore += states.get(i).action().equals("RecvComplete") ? 1 : 0;
+    }
+    List<String> actions = new ArrayList<>();
+    TraceState atFirstRecv = null;
+    for (int i = from + 1; i < states.size(); i++) {
+      actions.add(states.get(i).action());
+      if (atFirstRecv == null && states.get(i).action().equals("RecvComplete")) {
+        atFirstRecv = states.get(i - 1);
+      }
+    }
+    actions.add(trace.loopAction());
+    if (atFirstRecv == null && trace.loopAction().equals("RecvComplete")) {
+      atFirstRecv = states.get(states.size() - 1);
+    }
+    int steps = (int) actions.stream().filter("RecvComplete"::equals).count();
+    List<String> choices = actions.stream().filter(a -> !a.startsWith("Sched") && !a.endsWith("Complete"))
+        .distinct().toList();
+    return new Cycle(recvsBefore, steps, choices, atFirstRecv, "states " + trace.loopTarget() + "-" + states.size()
+        + ", back to " + trace.loopTarget() + " by " + (trace.loopAction().isEmpty() ? "?" : trace.loopAction()));
+  }
+
+  /**
+   * The outcome of bug model {@code model}'s replay of {@code trace} (verdict {@code verdict}) on the
+   * implementation configured by {@code cfg}, with {@code ranks} ranks.
+   */
+  static ReplayReport judge(String model, String schedule, String specSide, List<String> lines, Verdict verdict,
+      ErrorTrace trace, SimConfig cfg, int ranks) {
+    Cycle c = cycle(trace);
+    lines.add("lasso: the spec's cycle (" + c.span() + ") completes " + c.steps() + " RECV(s), the first of step "
+        + c.firstRecv() + (c.choices().isEmpty() ? ", and takes no environment choice" : ", with the environment"
+            + " choices " + c.choices()));
+    if (c.steps() == 0 || !c.choices().isEmpty() || c.atFirstRecv() == null) {
+      return new ReplayReport(model, schedule, ReplayReport.Outcome.NOT_REPLAYABLE, specSide, "not run", lines,
+          "the counterexample breaks " + verdict.property() + ", a liveness lasso whose cycle "
+              + (c.steps() == 0 ? "completes no RECV" : "takes the environment choices " + c.choices())
+              + ": a finite run shows a cycle only by repeating a state at RECV with nothing the schedule decides");
+    }
+    int last = c.firstRecv() + CYCLES * c.steps();
+    Map<Integer, List<String>> seen = new TreeMap<>();
+    List<SimulationRun.AttachState> attachAtFirst = new ArrayList<>();
+    SimulationRun.Verdict v;
+    try (SimulationRun run = Simulator.open(cfg)) {
+      v = run.verdict();
+      for (int points = 0; points < 10_000 && v.ok() && !v.ended() && !seen.containsKey(last); points++) {
+        int step = JavaReplay.atRecv(run);
+        if (step >= c.firstRecv() && step <= last && !seen.containsKey(step)) {
+          seen.put(step, state(run, ranks));
+          if (step == c.firstRecv()) {
+            for (int r = 0; r < ranks; r++) {
+              attachAtFirst.add(run.attachState(r));
+            }
+          }
+        }
+        v = run.advance();
+      }
+    }
+    String implSide = v.divergence() != null ? JavaReplay.describe(v.divergence())
+        : v.crash() != null ? "crashed: " + v.crash() : seen.containsKey(last) ? "no violation, RECV states of steps "
+            + c.firstRecv() + "-" + last + " compared" : "no violation, ended after " + seen.size() + " compared RECV(s)";
+    if (!seen.containsKey(last)) {
+      return new ReplayReport(model, schedule, ReplayReport.Outcome.PART_WAYS, specSide, implSide, lines,
+          JavaReplay.IMPL_WRONG + "the spec's cycle repeats with no invariant broken, the implementation "
+              + (v.divergence() != null ? "breaks " + v.divergence().invariant() + " at step " + v.divergence().step()
+                  : v.crash() != null ? "crashed: " + v.crash() : "ended before step " + last + "'s RECV"));
+    }
+    for (int s = c.firstRecv(); s + c.steps() <= last; s++) {
+      List<String> a = seen.get(s);
+      List<String> b = seen.get(s + c.steps());
+      if (!a.equals(b)) {
+        lines.add("step " + s + " RECV: " + a);
+        lines.add("step " + (s + c.steps()) + " RECV: " + b);
+        return new ReplayReport(model, schedule, ReplayReport.Outcome.PART_WAYS, specSide, implSide, lines,
+            JavaReplay.IMPL_WRONG + "on the spec's cycle its state at step " + s + "'s RECV differs from step "
+                + (s + c.steps()) + "'s: it does not repeat the spec's cycle");
+      }
+    }
+    lines.add("implementation: at every RECV of steps " + c.firstRecv() + "-" + last + " the state of step s + "
+        + c.steps() + " equals step s's: " + seen.get(c.firstRecv()));
+    for (int r = 0; r < ranks; r++) {
+      TlaValue spec = rank(c.atFirstRecv(), "env", r);
+      boolean half = field(spec, "half") instanceof TlaValue.Bool h && h.value();
+      boolean storage = rank(c.atFirstRecv(), "storage", r) instanceof TlaValue.Bool on && on.value();
+      SimulationRun.AttachState impl = attachAtFirst.get(r);
+      if (impl.halfAttached() != half || impl.storageEnabled() != storage) {
+        return new ReplayReport(model, schedule, ReplayReport.Outcome.PART_WAYS, specSide, implSide, lines,
+            JavaReplay.IMPL_WRONG + "at step " + c.firstRecv() + "'s RECV rank " + r + " is " + impl
+                + " in the implementation, half " + half + " and storage " + storage + " in the spec");
+      }
+    }
+    if (!NEVER.get(verdict.property()).test(attachAtFirst)) {
+      return new ReplayReport(model, schedule, ReplayReport.Outcome.PART_WAYS, specSide, implSide, lines,
+          JavaReplay.SPEC_WRONG + "the implementation repeats the spec's cycle with " + verdict.property()
+              + " holding (" + attachAtFirst + ")");
+    }
+    return new ReplayReport(model, schedule, ReplayReport.Outcome.SAME_VIOLATION, specSide, implSide, lines, "");
+  }
+
+  /** What rank by rank the judgement compares where every rank is parked at RECV. */
+  private static List<String> state(SimulationRun run, int ranks) {
+    List<String> out = new ArrayList<>();
+    for (int r = 0; r < ranks; r++) {
+      SimulationRun.RankView v = run.view(r);
+      SimulationRun.Replica q = run.replica(r);
+      out.add("rank " + r + " " + v.point() + " tree " + v.treeDigest() + " queues " + v.queues() + " prefetches "
+          + v.ongoingPrefetches() + " free " + v.freeDevicePages() + "/" + v.freeHostPages() + " io " + v.pendingIo()
+          + " waiting " + q.waiting() + " running " + q.running() + " " + run.attachState(r));
+    }
+    return out;
+  }
+}
