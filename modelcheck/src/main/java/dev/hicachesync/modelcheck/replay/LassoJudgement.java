@@ -33,9 +33,10 @@ import java.util.function.Predicate;
  * deterministic run, answered the same by the schedule (nothing, past the trace), repeats for ever; the state
  * is one in which the property never holds ({@link #NEVER}: the attach still pending); and each rank's attach
  * state at the cycle's first RECV is the spec's ({@code storage[r]}, {@code env[r].half}). A state that does not
- * repeat, or another attach state, is a disagreement: the implementation departs from the spec's cycle on the
- * spec's own schedule; a run that repeats with the attach handled means the spec's lasso is one the
- * implementation does not have.
+ * repeat is not judged (not replayable: the step the cycle's first RECV maps to is the count of the stem's RECVs,
+ * which a stem whose request is still running there can put one step early); another attach state is a
+ * disagreement: the implementation departs from the spec's cycle on the spec's own schedule; a run that repeats
+ * with the attach handled means the spec's lasso is one the implementation does not have.
  */
 final class LassoJudgement {
 
@@ -138,9 +139,14 @@ final class LassoJudgement {
       if (!a.equals(b)) {
         lines.add("step " + s + " RECV: " + a);
         lines.add("step " + (s + c.steps()) + " RECV: " + b);
-        return new ReplayReport(model, schedule, ReplayReport.Outcome.PART_WAYS, specSide, implSide, lines,
-            JavaReplay.IMPL_WRONG + "on the spec's cycle its state at step " + s + "'s RECV differs from step "
-                + (s + c.steps()) + "'s: it does not repeat the spec's cycle");
+        // Not a disagreement: which step of the implementation the cycle's first RECV is depends on how the stem's
+        // steps map onto the implementation's (a request admitted in the stem still running at that RECV there),
+        // which this judgement does not decide; a finite run that does not repeat shows neither side wrong.
+        return new ReplayReport(model, schedule, ReplayReport.Outcome.NOT_REPLAYABLE, specSide, implSide, lines,
+            "the counterexample breaks " + verdict.property() + ", a liveness lasso; the implementation's state at"
+                + " step " + s + "'s RECV differs from step " + (s + c.steps()) + "'s, so it does not repeat with the"
+                + " spec's cycle from the step the judgement maps the cycle's first RECV to (step " + c.firstRecv()
+                + "), and a finite run that does not repeat decides neither side");
       }
     }
     lines.add("implementation: at every RECV of steps " + c.firstRecv() + "-" + last + " the state of step s + "

@@ -32,14 +32,14 @@ final class StuckThreadJudgement {
 
   /**
    * Where a property's stuck thread waits: the sync point; whether the call is the asynchronous S123's (else a
-   * prefetch thread's S7); whether the judgement needs a prefetch thread of the schedule to die (a property of the
-   * requests' progress, which other lassos break too).
+   * prefetch thread's S7); whether the judgement needs a prefetch thread of the schedule to die (an S7 waits for
+   * ever only on a dead peer's thread here; the requests' progress is broken by other lassos too).
    */
   record StuckIn(String site, boolean async, boolean needsDeath) {}
 
   /** Each such liveness property and where its stuck thread waits. */
   static final Map<String, StuckIn> STUCK_IN = Map.of(
-      "PrefetchThreadNeverStuck", new StuckIn("S7", false, false),
+      "PrefetchThreadNeverStuck", new StuckIn("S7", false, true),
       "AsyncNeverStuck", new StuckIn("S123", true, false),
       "RequestsProgress", new StuckIn("S7", false, true));
 

@@ -1,7 +1,6 @@
 package dev.hicachesync.modelcheck.replay;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.hicachesync.modelcheck.Workspace;
@@ -204,13 +203,16 @@ class UnifiedReplayTest {
     assertTrue(half.steps().get(0).contains("(step by step)") && half.steps().get(0).contains("agreed outcome"),
         half.steps().toString());
 
+    // The lasso's cycle is read and the implementation run through it (LassoJudgement); its RECV states do not
+    // repeat from the step the cycle's first RECV maps to, which the judgement leaves unjudged.
     ReplayReport retry = replays.replay("unified_attach_register_v2_partial_rollback");
     System.out.print(retry.render());
-    assertEquals(ReplayReport.Outcome.SAME_VIOLATION, retry.outcome(), retry.render());
+    assertEquals(ReplayReport.Outcome.NOT_REPLAYABLE, retry.outcome(), retry.render());
     assertTrue(retry.steps().stream().anyMatch(l -> l.startsWith("lasso: ") && l.contains("takes no environment"
         + " choice")), retry.steps().toString());
     assertTrue(retry.steps().stream().anyMatch(l -> l.contains("halfAttached=true, pending=true")),
         "the retried attach keeps failing on the half-attached controller: " + retry.steps());
+    assertTrue(retry.detail().contains("decides neither side"), retry.detail());
   }
 
   /**
@@ -236,13 +238,5 @@ class UnifiedReplayTest {
     System.out.print(twin.render());
     assertEquals(ReplayReport.Outcome.CLEAN, twin.outcome(), twin.render());
     assertEquals("unified_pf_thread_dies", twin.schedule());
-  }
-
-  @Test
-  void aUnifiedBugWithoutASeamIsNotReplayableNamingIt() throws Exception {
-    ReplayReport r = replays.replay("unified_pf_thread_dies");
-    assertEquals(ReplayReport.Outcome.NOT_REPLAYABLE, r.outcome(), r.render());
-    assertTrue(r.detail().contains("PFDIE") && r.detail().contains("knob pf_raise"), r.detail());
-    assertFalse(r.render().contains("impl: CollectiveMatching"), "not run");
   }
 }
