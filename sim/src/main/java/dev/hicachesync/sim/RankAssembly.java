@@ -146,8 +146,9 @@ final class RankAssembly {
     if (cfg.faults().contains(Fault.BACKUP_AT_ADMISSION)) {
       controller.backupAtInsert(); // knob backup: write_backup_storage at each admission
     }
-    if (Fault.extraHostPools(cfg.faults(), c.pp()) > 0) { // knob stage_extra_pools: stage 0's extra host pool
-      controller.extraHostMemReleaseQueues(Fault.extraHostPools(cfg.faults(), c.pp()));
+    if (cfg.faults().contains(Fault.STAGE_EXTRA_POOLS) // stage 0's extra host pool; pad_pools: every stage's entry
+        && (c.pp() == 0 || cfg.faults().contains(Fault.PADDED_POOL_VECTORS))) {
+      controller.extraHostMemReleaseQueues(1);
     }
     boolean stageLocal = cfg.faults().contains(Fault.STAGING_FREED_ON_BACKUP_THREAD);
     if (stageLocal || cfg.faults().contains(Fault.BUFFER_WRITE_STAGING)) {

@@ -170,38 +170,15 @@ public enum Fault {
   BACKUP_THREAD_DIES,
   /** #38427, the fix of {@link #BACKUP_THREAD_DIES}: the same raise, caught, and the backup acked. */
   BACKUP_RAISE_ACKED,
-  /**
-   * Knob {@code backup} ({@code unipp_forwarded_nowait_backup}; a scenario, not a bug): each admitted request's
-   * node is copied to the host at once and its storage backup queued ({@code write_backup_storage}, {@code
-   * CacheController#backupAtInsert}), as the spec's admission queues it; the backup thread acks it when the
-   * rank's timing says ({@code Timing#backgroundTicks} of a storage write), and S123 drains the acks.
-   */
+  /** Knob {@code backup} (a scenario): each admission queues its node's storage backup ({@code write_backup_storage}). */
   BACKUP_AT_ADMISSION,
-  /**
-   * Knob {@code stage_extra_pools} ({@code unipp_knob_stage_extra_pools}, with {@code --pp 2} or more): stage 0's
-   * ranks have an extra host pool ({@code extra_host_mem_release_queues}, a sidecar of a layer kind only stage 0
-   * holds), one more entry in their S123 vector, which the later stages receive into a vector of their own
-   * length ({@code PipeMatching}).
-   */
+  /** Knob {@code stage_extra_pools}: stage 0's extra host pool lengthens its S123 vector ({@code PipeMatching}). */
   STAGE_EXTRA_POOLS,
-  /**
-   * Knob {@code pad_pools}, the fix of {@link #STAGE_EXTRA_POOLS} ({@code unipp_stage_extra_pools_padded}): every
-   * stage lays its S123 vector out for the union of the stages' pools, a pool it lacks counting 0.
-   */
+  /** Knob {@code pad_pools}, the fix of {@link #STAGE_EXTRA_POOLS}: every stage's vector has the entry (0). */
   PADDED_POOL_VECTORS,
-  /**
-   * Knob {@code buffer_only}'s write staging (HiCacheUnified.tla's {@code BufFlush}; a scenario, not a bug; with
-   * {@code --hicache-host-memory-mode buffer_only}): each admitted node's backup intent waits until a staging page
-   * is free after S123's drains ({@code flush_pending_writes}), its storage write is acked when the rank's timing
-   * says, and the drain of its ack frees the page ({@code finish_storage_write_ack}, {@code
-   * CacheController#stageWritesInHostBuffer}).
-   */
+  /** Knob {@code buffer_only}'s write staging (a scenario): each backup through a staging page ({@code BufFlush}). */
   BUFFER_WRITE_STAGING,
-  /**
-   * Bug {@code STAGE_LOCAL} over {@link #BUFFER_WRITE_STAGING} ({@code unified_buffer_stage_local}): the backup
-   * thread frees a write's staging page when the write lands, at the rank's own time, instead of at the synced
-   * drain of its ack ({@code AllocAgreement}).
-   */
+  /** Bug {@code STAGE_LOCAL}: {@link #BUFFER_WRITE_STAGING} with each page freed on the backup thread (AllocAgreement). */
   STAGING_FREED_ON_BACKUP_THREAD,
   /**
    * F1, docs/explanation/findings/F1-attach-outcome-per-rank.md ({@code unified_attach_local_outcome}): storage starts detached and is attached at
@@ -380,14 +357,6 @@ public enum Fault {
   /** The faults that give ranks a sidecar pool (each of them implies {@link #SIDECAR_POOL}). */
   private static final Set<Fault> SIDECAR = EnumSet.of(SIDECAR_POOL, LOCAL_EXTRA_POOLS, SIDECAR_MIN_KV_ONLY,
       SIDECAR_SUM_COUNT, SIDECAR_EARLY_RETURN);
-
-  /**
-   * The extra host pools of the ranks of stage {@code stage} ({@link #STAGE_EXTRA_POOLS}: one on stage 0; with
-   * {@link #PADDED_POOL_VECTORS} every stage's vector has the entry), each an entry of S123's storage part.
-   */
-  public static int extraHostPools(Set<Fault> faults, int stage) {
-    return faults.contains(STAGE_EXTRA_POOLS) && (stage == 0 || faults.contains(PADDED_POOL_VECTORS)) ? 1 : 0;
-  }
 
   /**
    * Returns the sidecar faults of rank {@code rank}, or null when it has no sidecar pool (none of the sidecar
