@@ -35,14 +35,27 @@ package dev.hicachesync.controller;
  *     (the rest), so the entry count depends on how far this rank's read got (INV-4)
  * @param constantDigestPair {@code unified}: S123's digest conjunct sends a constant pair, as {@code
  *     HiCacheUnified.tla} models it (the replays of the consensus checker, which compare on the spec's behaviour)
+ * @param threadReadiness {@code unified}, {@code wait_complete} (HiCacheUnifiedPP.tla's Ready {@code thread}):
+ *     {@code check_prefetch_progress} counts a prefetch done once this rank's completion-sync thread queued its
+ *     final batch ack, not once the scheduler drained it
  */
 public record ControllerFaults(
     boolean skipIdleWriteCheck, boolean unsyncedLoadingCheck, boolean releaseTailEarly,
     boolean untrackedSlots, boolean localTerminate, boolean loadReadinessBeforeMin,
     boolean backupThreadDies, boolean backupRaiseAcked, boolean ppDrainNowait, boolean lateDeposits,
-    boolean localS3Payload, boolean releaseWhole, boolean constantDigestPair) {
+    boolean localS3Payload, boolean releaseWhole, boolean constantDigestPair, boolean threadReadiness) {
   /** How many storage-query latencies a late stage's S7 outcome takes to reach its hit queue. */
   public static final int LATE_DEPOSIT_QUERIES = 4;
+
+  /** The faults without {@code threadReadiness}. */
+  public ControllerFaults(boolean skipIdleWriteCheck, boolean unsyncedLoadingCheck, boolean releaseTailEarly,
+      boolean untrackedSlots, boolean localTerminate, boolean loadReadinessBeforeMin, boolean backupThreadDies,
+      boolean backupRaiseAcked, boolean ppDrainNowait, boolean lateDeposits, boolean localS3Payload,
+      boolean releaseWhole, boolean constantDigestPair) {
+    this(skipIdleWriteCheck, unsyncedLoadingCheck, releaseTailEarly, untrackedSlots, localTerminate,
+        loadReadinessBeforeMin, backupThreadDies, backupRaiseAcked, ppDrainNowait, lateDeposits, localS3Payload,
+        releaseWhole, constantDigestPair, false);
+  }
 
   /** The faults without {@code constantDigestPair}. */
   public ControllerFaults(boolean skipIdleWriteCheck, boolean unsyncedLoadingCheck, boolean releaseTailEarly,

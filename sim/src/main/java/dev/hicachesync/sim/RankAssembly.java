@@ -203,6 +203,7 @@ final class RankAssembly {
       // No victim order of its own: the spec evicts LRU on the replicated clock too, so the
       // tree's own LRU order is the spec's.
     }
+    PdBootstrapQueue.wire(cfg, r, fabric, engine); // Fault PD_PREFILL_BOOTSTRAP: RECV's requests wait to bootstrap
     return engine;
   }
 

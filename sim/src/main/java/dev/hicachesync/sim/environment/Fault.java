@@ -274,7 +274,23 @@ public enum Fault {
    * of a ticketed prefetch (S5) reduces over the stage only, not the pp group, so a stage whose read failed falls
    * back alone ({@code PrefetchAgreement}).
    */
-  TICKET_STAGE_COMPLETION;
+  TICKET_STAGE_COMPLETION,
+  // ---- version unified, PD prefill (HiCacheUnifiedPP.tla): the bootstrap queue and its consensus ring.
+  /**
+   * PD prefill's bootstrap queue (HiCacheUnifiedPP.tla, a scenario, not a bug): an arriving request's storage
+   * prefetch starts at once ({@code _add_request_to_queue}'s {@code _prefetch_kvcache}) while it waits in the
+   * bootstrap queue; at each step the bootstrap ring ({@code _pp_pd_get_bootstrapped_ids}: stage 0 polls, the
+   * later stages intersect and forward) moves the requests whose KV bootstrap completed into every stage's
+   * waiting queue at the same step ({@code sim.PdBootstrapQueue}); each stage then admits on its own {@code
+   * check_prefetch_progress}.
+   */
+  PD_PREFILL_BOOTSTRAP,
+  /**
+   * Ready {@code thread} of HiCacheUnifiedPP.tla ({@code unified_pp_thread_ready}; the PP-ticket hypothesis of
+   * #36700): under {@code wait_complete} a prefetch counts as done once the rank's completion-sync thread queued
+   * its final ack, before its scheduler drains it ({@code TreeAgreement} by step across the stages).
+   */
+  PP_THREAD_READINESS;
 
   /** Ticks (the bug) or steps (the fix) a request may wait before the waiting-queue timeout aborts it. */
   public static final long WAITING_TIMEOUT = 6;
@@ -340,7 +356,7 @@ public enum Fault {
         faults.contains(PD_DECODE_LOAD_READINESS),
         rank == 0 && faults.contains(BACKUP_THREAD_DIES), rank == 0 && faults.contains(BACKUP_RAISE_ACKED),
         faults.contains(PP_DRAIN_NOWAIT), ppDrain && stage > 0, faults.contains(LOCAL_S3_PAYLOAD),
-        faults.contains(RELEASE_WHOLE), faults.contains(CONSTANT_DIGEST_PAIR));
+        faults.contains(RELEASE_WHOLE), faults.contains(CONSTANT_DIGEST_PAIR), faults.contains(PP_THREAD_READINESS));
   }
 
   /** Refuses a PP fault (a drain, the stage-local sync, a later stage's pool) without pipeline stages (one line): it needs a later stage. */

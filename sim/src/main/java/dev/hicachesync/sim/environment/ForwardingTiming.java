@@ -103,4 +103,9 @@ public abstract class ForwardingTiming implements Timing {
   public boolean prefetchThreadDies() {
     return inner.prefetchThreadDies();
   }
+
+  @Override
+  public boolean bootstrapped(String rid) {
+    return inner.bootstrapped(rid);
+  }
 }
