@@ -48,7 +48,7 @@ final class PdBootstrapQueue implements Intake {
   private final Set<String> waiting = new HashSet<>();
   private long arrivals;
 
-  private PdBootstrapQueue(Intake recv, RankEnv env, PipeChannel fromPrev, PipeChannel toNext) {
+  PdBootstrapQueue(Intake recv, RankEnv env, PipeChannel fromPrev, PipeChannel toNext) {
     this.recv = recv;
     this.env = env;
     this.fromPrev = fromPrev;
