@@ -38,14 +38,28 @@ package dev.hicachesync.controller;
  * @param pfRaiseThreadDies {@code unified}, bug {@code PFDIE} (spec action {@code PfRaise}): a storage hit query
  *     that raises ends this rank's prefetch thread ({@code prefetch_thread_func}'s loop catches only {@code
  *     queue.Empty}), so no later S7 of this rank runs; without it the raise counts as 0 hit pages (the fix)
+ * @param threadReadiness {@code unified}, {@code wait_complete} (HiCacheUnifiedPP.tla's Ready {@code thread}):
+ *     {@code check_prefetch_progress} counts a prefetch done once this rank's completion-sync thread queued its
+ *     final batch ack, not once the scheduler drained it
  */
 public record ControllerFaults(
     boolean skipIdleWriteCheck, boolean unsyncedLoadingCheck, boolean releaseTailEarly,
     boolean untrackedSlots, boolean localTerminate, boolean loadReadinessBeforeMin,
     boolean backupThreadDies, boolean backupRaiseAcked, boolean ppDrainNowait, boolean lateDeposits,
-    boolean localS3Payload, boolean releaseWhole, boolean constantDigestPair, boolean pfRaiseThreadDies) {
+    boolean localS3Payload, boolean releaseWhole, boolean constantDigestPair, boolean pfRaiseThreadDies,
+    boolean threadReadiness) {
   /** How many storage-query latencies a late stage's S7 outcome takes to reach its hit queue. */
   public static final int LATE_DEPOSIT_QUERIES = 4;
+
+  /** The faults without {@code threadReadiness}. */
+  public ControllerFaults(boolean skipIdleWriteCheck, boolean unsyncedLoadingCheck, boolean releaseTailEarly,
+      boolean untrackedSlots, boolean localTerminate, boolean loadReadinessBeforeMin, boolean backupThreadDies,
+      boolean backupRaiseAcked, boolean ppDrainNowait, boolean lateDeposits, boolean localS3Payload,
+      boolean releaseWhole, boolean constantDigestPair, boolean pfRaiseThreadDies) {
+    this(skipIdleWriteCheck, unsyncedLoadingCheck, releaseTailEarly, untrackedSlots, localTerminate,
+        loadReadinessBeforeMin, backupThreadDies, backupRaiseAcked, ppDrainNowait, lateDeposits, localS3Payload,
+        releaseWhole, constantDigestPair, pfRaiseThreadDies, false);
+  }
 
   /** The faults without {@code pfRaiseThreadDies}. */
   public ControllerFaults(boolean skipIdleWriteCheck, boolean unsyncedLoadingCheck, boolean releaseTailEarly,

@@ -62,6 +62,8 @@ public final class PrefetchOperation {
   private int syncedPages;
   /** Pages the termination or abort kept (inserted or released then), -1 while ongoing. */
   private int settledPages = -1;
+  /** The completion-sync thread queued this operation's final batch ack (its own record of completion). */
+  private volatile boolean finalAckQueued;
 
   /** The slots [releaseFrom, hit) queued at termination. Guarded by this. */
   private ReadyQueue.Entry<int[]> tail;
@@ -225,6 +227,16 @@ public final class PrefetchOperation {
 
   int syncedPages() {
     return syncedPages;
+  }
+
+  /** The completion-sync thread queued the final batch ack (its thread, not the scheduler, records it). */
+  void markFinalAckQueued() {
+    finalAckQueued = true;
+  }
+
+  /** Whether the completion-sync thread has queued the final batch ack, drained or not. */
+  boolean finalAckQueued() {
+    return finalAckQueued;
   }
 
   /** Pages the termination or abort kept, -1 while ongoing. */

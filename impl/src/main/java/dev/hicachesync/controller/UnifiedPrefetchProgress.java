@@ -15,7 +15,14 @@ import dev.hicachesync.sync.SyncPoint;
  * operation terminated on that rank only, its short-circuit skips S4 while the peers enter it: the peers wait
  * in S4 for a rank that has moved on (a hang, named by the fabric as a mismatch or a timeout). Without the
  * fault {@code is_terminated()} is set only at synced points, when the operation leaves {@code
- * ongoing_prefetch}. Scheduler thread only.
+ * ongoing_prefetch}.
+ *
+ * <p>Failure path (HiCacheUnifiedPP.tla's Ready {@code thread}, the PP-ticket hypothesis of #36700 whose sync
+ * thread writes {@code operation.completed_tokens}; fault {@code threadReadiness}): under {@code wait_complete}
+ * the operation counts as done once this rank's completion-sync thread has queued its final batch ack, before
+ * the scheduler drains it, so each stage admits at the step its own thread got there (the stages' threads sync
+ * at one moment, which falls in different steps of stages that are not in lockstep: TreeAgreement by step).
+ * Scheduler thread only.
  */
 final class UnifiedPrefetchProgress {
   private final RankState s;
@@ -37,6 +44,10 @@ final class UnifiedPrefetchProgress {
       return true;
     }
     if (s.config().prefetchPolicy() == PrefetchPolicy.WAIT_COMPLETE) {
+      if (s.faults().threadReadiness() && op.finalAckQueued()) { // done by this rank's thread, not by the drain
+        settle.terminate(op, PrefetchState.INSERTED); // the synced pages drained so far; the drain then only frees
+        return true;
+      }
       return false;
     }
     long limit = s.config().timeoutBaseTicks() + s.config().timeoutTicksPer1024() * op.tokens().length / 1024;

@@ -149,6 +149,9 @@ final class UnifiedPrefetchThread {
       long local = r.completedPages() >= to ? to - from : 0; // 0 once this rank's reader failed or stopped
       int pages = (int) s.completionSync().reduce(SyncPoint.S5, ReduceOp.MIN, new long[] {local})[0];
       unified.putAck(new UnifiedState.BatchAck(r, pages)); // ack_prefetch_queue.put
+      if (to >= r.hitPages()) {
+        r.markFinalAckQueued(); // read only under ControllerFaults#threadReadiness
+      }
       s.after(SyncPoint.S5);
     }
   }

@@ -17,12 +17,14 @@ import java.util.List;
  * {@code TreeAgreement}; a different sequence of points → {@code CollectiveMatching}. Root causes are
  * listed before their consequences (a different ack count is why the trees differ).
  *
- * <p>With PP &gt; 1 the stages are not in lockstep on their prefetch threads: a rank's S7 (over its stage's
- * grid and the pp group) falls in whichever step its thread passes, so another stage's S7 of the same round
- * may fall in another step. A member of a later stage is therefore compared with the reference without its
- * S7 entries, and in full with its own stage's first rank (in lockstep with it); S7's matching across the
- * stages is the collective's own, per group and round ({@code Rendezvous} fails a call whose site or shape
- * differs from the round's), not the step it falls in.
+ * <p>With PP &gt; 1 the stages are not in lockstep on their storage threads: a rank's S7 (over its stage's
+ * grid and the pp group) and, in version {@code unified}, its completion sync's S5 (over the pp group too,
+ * #27010) fall in whichever step its
+ * thread passes, so another stage's S7 or S5 of the same round may fall in another step. A member of a later
+ * stage is therefore compared with the reference without its S7 and S5 entries, and in full with its own
+ * stage's first rank (in lockstep with it); their matching across the stages is the collective's own, per
+ * group and round ({@code Rendezvous} fails a call whose site or shape differs from the round's), not the step
+ * it falls in.
  */
 final class DomainChecker {
   private final int[] ranks;
@@ -57,8 +59,9 @@ final class DomainChecker {
             return d;
           }
         }
-        ref = withoutS7(all);
-        other = withoutS7(other);
+        boolean s5 = recorders[0].s5OnThread();
+        ref = withoutThreadPoints(all, s5);
+        other = withoutThreadPoints(other, s5);
       }
       Divergence d = compare(step, 0, ref, m, other);
       if (d != null) {
@@ -77,12 +80,15 @@ final class DomainChecker {
     return a;
   }
 
-  /** {@code e} without its S7 entries (the prefetch thread's, not in lockstep across the stages). */
-  private static long[] withoutS7(long[] e) {
+  /**
+   * {@code e} without its S7 entries and, where S5 is the completion-sync thread's ({@code s5}: version {@code
+   * unified}), its S5 entries: the storage threads', not in lockstep across the stages.
+   */
+  private static long[] withoutThreadPoints(long[] e, boolean s5) {
     long[] out = new long[e.length];
     int n = 0;
     for (int i = 0; i < e.length; i += RankRecorder.WIDTH) {
-      if (e[i] != SyncPoint.S7.ordinal()) {
+      if (e[i] != SyncPoint.S7.ordinal() && !(s5 && e[i] == SyncPoint.S5.ordinal())) {
         System.arraycopy(e, i, out, n, RankRecorder.WIDTH);
         n += RankRecorder.WIDTH;
       }

@@ -40,9 +40,14 @@ public final class HostedRank {
       long killAtStep, TraceRecorder trace) {
     int rank = node.rank();
     int world = cfg.topology().worldSize();
-    if (cfg.faults().contains(dev.hicachesync.sim.environment.Fault.PP_PREFETCH_TICKETS)) {
-      // A cluster node routes a pipeline channel by its ends alone: the tickets would share the request relay's.
-      throw new IllegalArgumentException("fault pp_prefetch_tickets runs in one JVM only, not with --processes");
+    for (var f : List.of(dev.hicachesync.sim.environment.Fault.PP_PREFETCH_TICKETS,
+        dev.hicachesync.sim.environment.Fault.PD_PREFILL_BOOTSTRAP)) {
+      if (cfg.faults().contains(f)) {
+        // A cluster node routes a pipeline channel by its ends alone: tickets or the bootstrap ring would share
+        // the request relay's.
+        throw new IllegalArgumentException("fault " + f.name().toLowerCase(java.util.Locale.ROOT)
+            + " runs in one JVM only, not with --processes");
+      }
     }
     Simulator sim = new Simulator(cfg, trace).withFaults(faults).withDigestLogs(digestLogs)
         .hosting(rank, GroupSource.of(node));

@@ -16,4 +16,13 @@ interface Intake {
    * @param stop whether this rank wants the run stopped (a divergence its leader found, a failed peer)
    */
   List<Request> receive(long s, boolean stop);
+
+  /**
+   * Whether the received request {@code rid} is in the waiting queue, where admission looks for it: every
+   * received request by default; a PD prefill request only once the bootstrap ring moved it there ({@link
+   * PdBootstrapQueue}).
+   */
+  default boolean waitingQueueHolds(String rid) {
+    return true;
+  }
 }

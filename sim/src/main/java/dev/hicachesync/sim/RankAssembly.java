@@ -12,6 +12,7 @@ import dev.hicachesync.controller.SidecarFaults;
 import dev.hicachesync.sim.datapath.DataPath;
 import dev.hicachesync.sim.datapath.PromptSeeds;
 import dev.hicachesync.sim.environment.Fault;
+import dev.hicachesync.sim.environment.FaultParts;
 import dev.hicachesync.sim.environment.PfRaiseStorage;
 import dev.hicachesync.sim.environment.RankEnv;
 import dev.hicachesync.sim.environment.SeededTiming;
@@ -127,16 +128,16 @@ final class RankAssembly {
     // The rank's prefetch, I/O, backup threads, stepped: they do the work at the virtual times env decides
     // (same reports as inline; inlineRankThreads runs that work on the rank's thread, for speed).
     ControllerThreads threads = inline ? null : ControllerThreads.stepped("rank" + r);
-    CacheController controller = new CacheController(controllerConfig(r), Fault.controllerFaults(cfg.faults(), r, c.pp()),
+    CacheController controller = new CacheController(controllerConfig(r), FaultParts.controllerFaults(cfg.faults(), r, c.pp()),
         threads == null ? env : threads.around(env),
         new SyncLayer(cfg.version(), schedGroups, reductions),
         new SyncLayer(cfg.version(), prefetchGroups, reductions), traced != null ? traced.observer() : rec,
         PfRaiseStorage.wrap(cfg.faults(), env.storageSeenBy(storage), env::storageHitQueryRaises),
         "tp" + t.tpRank(r) + "pp" + c.pp());
-    if (Fault.runtimeAttach(cfg.faults())) {
+    if (FaultParts.runtimeAttach(cfg.faults())) {
       controller.detachStorageAtStart(); // attached at runtime, at Fault.ATTACH_STEP
     }
-    SidecarFaults sidecar = Fault.sidecarFaults(cfg.faults(), r);
+    SidecarFaults sidecar = FaultParts.sidecarFaults(cfg.faults(), r);
     if (sidecar != null) {
       controller.attachSidecarPool(sidecar); // knob sidecar: this rank's KV pool has an indexer pool
     }
@@ -163,7 +164,7 @@ final class RankAssembly {
         : fabric.group(GroupRegistry.ASYNC_CP_TP, t.cpTpGroup(r), r);
     if (async != null) {
       controller.useAsyncEventCheck(new SyncLayer(cfg.version(), new SyncGroups(null, null, async, null, null, null)),
-          new AsyncAllReduce("rank" + r), Fault.pipelinedFaults(cfg.faults(), r));
+          new AsyncAllReduce("rank" + r), FaultParts.pipelinedFaults(cfg.faults(), r));
     }
     if (threads != null) {
       controller.attachThreads(threads);
@@ -226,6 +227,7 @@ final class RankAssembly {
       // No victim order of its own: the spec evicts LRU on the replicated clock too, so the
       // tree's own LRU order is the spec's.
     }
+    PdBootstrapQueue.wire(cfg, r, fabric, engine); // Fault PD_PREFILL_BOOTSTRAP: RECV's requests wait to bootstrap
     return engine;
   }
 

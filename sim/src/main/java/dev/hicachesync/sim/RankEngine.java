@@ -266,7 +266,7 @@ final class RankEngine {
         break; // batch_is_full: every rank's running batch is full (a replay's BatchFills "busy")
       }
       Request r = it.next();
-      if (r.eligibleStep() > s) {
+      if (r.eligibleStep() > s || !intake.waitingQueueHolds(r.rid())) { // PD prefill: still bootstrapping
         continue;
       }
       boolean settle = shape.settleStorage() && controller.hasOngoingPrefetch(r.rid());

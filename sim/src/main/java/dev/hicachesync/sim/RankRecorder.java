@@ -65,6 +65,12 @@ final class RankRecorder implements SyncObserver {
     this.log = digestLog;
   }
 
+  /** Whether this rank's S5 is the completion-sync thread's (version {@code unified}), not the scheduler's. */
+  boolean s5OnThread() {
+    return controller != null
+        && controller.view().version() == dev.hicachesync.sync.ProtocolVersion.UNIFIED;
+  }
+
   /** The step being recorded (-1 before the first). Any thread. */
   long step() {
     return step;

@@ -3,6 +3,7 @@ package dev.hicachesync.sim;
 import dev.hicachesync.controller.CacheController;
 import dev.hicachesync.controller.StorageAttachSteps;
 import dev.hicachesync.sim.environment.Fault;
+import dev.hicachesync.sim.environment.FaultParts;
 import dev.hicachesync.sync.Invariant;
 import dev.hicachesync.sync.InvariantViolation;
 import java.util.Set;
@@ -31,7 +32,7 @@ final class RuntimeAttach {
     this.how = new StorageAttachSteps(f.contains(Fault.ATTACH_FAILS_BEFORE_GROUPS),
         f.contains(Fault.ATTACH_REGISTER_V2_RAISES), f.contains(Fault.ATTACH_AGREED),
         f.contains(Fault.ATTACH_PARTIAL_ROLLBACK));
-    this.pending = Fault.runtimeAttach(f);
+    this.pending = FaultParts.runtimeAttach(f);
   }
 
   /** Handles the attach request at step {@code step}'s RECV, if it is due. Scheduler thread. */

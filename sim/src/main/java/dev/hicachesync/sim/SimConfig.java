@@ -7,6 +7,7 @@ import dev.hicachesync.controller.WritePolicy;
 import dev.hicachesync.monitor.ConsensusMonitor;
 import dev.hicachesync.sim.datapath.DataOptions;
 import dev.hicachesync.sim.environment.Fault;
+import dev.hicachesync.sim.environment.FaultParts;
 import dev.hicachesync.sim.environment.Timing;
 import dev.hicachesync.sim.spec.SpecShaped;
 import dev.hicachesync.sim.workload.Workload;
@@ -102,7 +103,7 @@ public record SimConfig(
 
   /** Returns the deliberate bugs the controller of every rank is built with (the simulator's seam). */
   ControllerFaults controllerFaults() {
-    return Fault.controllerFaults(faults);
+    return FaultParts.controllerFaults(faults);
   }
 
   /** A mutable builder; every setter returns it. */
@@ -206,8 +207,8 @@ public record SimConfig(
         throw new IllegalArgumentException("a consensus monitor watches one sync domain: it has "
             + consensusMonitor.ranks() + " ranks, the run " + topology.worldSize());
       }
-      Fault.checkVersion(faults, version);
-      Fault.checkStages(faults, topology.pp());
+      FaultParts.checkVersion(faults, version);
+      FaultParts.checkStages(faults, topology.pp());
       if (faults.contains(Fault.PD_DECODE_RESTORE) && data.on()) {
         throw new IllegalArgumentException("fault pd_decode_restore places prompts on the host tier without their"
             + " bytes (the restore source is not modelled): run it with --data off");

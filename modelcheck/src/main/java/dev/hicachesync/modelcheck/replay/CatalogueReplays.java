@@ -33,13 +33,7 @@ public final class CatalogueReplays {
   public static final String MODULE = "MCHiCacheSync";
 
   /** Why the modules without a replay driver have none: what the simulator lacks to follow their counterexamples. */
-  static final Map<String, String> NO_DRIVER = Map.of(
-      "MCHiCacheUnifiedPP", "HiCacheUnifiedPP (PD prefill with stages, admission per stage) has no replay driver:"
-          + " it abstracts the stages to two one-rank counters without collectives, and its actions Bootstrapped (a"
-          + " request's KV bootstrap completes), Stage0Step and Stage1Step (the bootstrap consensus ring,"
-          + " _pp_pd_get_bootstrapped_ids, that puts the request in each stage's waiting queue) and AckArrives (the"
-          + " final ack on every stage at one moment) have no counterpart in the implementation, which has no PD"
-          + " bootstrap queue: a request reaches every stage's waiting queue at the domain's RECV");
+  static final Map<String, String> NO_DRIVER = Map.of();
 
   private final Workspace workspace;
   private final Catalogue catalogue;
@@ -155,6 +149,12 @@ public final class CatalogueReplays {
               : ModelConstants.readUnifiedPipeline(cfg(schedule), module(schedule), workspace.spec())),
           UnifiedPipelineReplay.unreplayable(c),
           (r, inv) -> UnifiedPipelineReplay.run(name, c, s, r.trace().get(), r.verdict(), inv));
+    }
+    if (module.equals(HiCacheUnifiedPPReplay.MODULE)) {
+      Map<String, dev.hicachesync.modelcheck.value.TlaValue> k = ModelConstants.values(cfg(model), module(model),
+          workspace.spec(), HiCacheUnifiedPPReplay.CONSTANTS);
+      return refuseOrRun(name, schedule, List.of(), HiCacheUnifiedPPReplay.unreplayable(k),
+          (r, inv) -> HiCacheUnifiedPPReplay.run(name, k, s, r.trace().get(), r.verdict(), inv));
     }
     if (module.equals(ReplicasReplay.MODULE)) {
       Map<String, dev.hicachesync.modelcheck.value.TlaValue> k = ModelConstants.values(cfg(model), module(model),

@@ -18,13 +18,13 @@ import org.junit.jupiter.api.TestFactory;
  * {@code unified} controller with its stages ({@link UnifiedPipelineReplay}): each stage's prefetch thread passes
  * where the spec's query is, finds the spec's hits and queues each outcome where the spec's {@code PfPutHit} is;
  * the drain bug reproduces, its fix runs the same schedule clean; a knob the implementation has no path for
- * is not replayable, naming it; {@code HiCacheUnifiedPP} is refused as a module. Every row of these modules in
+ * is not replayable, naming it. Every row of this module in
  * the committed table ({@code docs/reference/replays.md}) has its outcome.
  */
 class UnifiedPipelineReplayTest {
 
   /** The table's module names this class checks (the other modules: {@link JavaReplayTest}, {@link UnifiedReplayTest}). */
-  static final Set<String> MODULES = Set.of("HiCacheUnifiedPipeline", "HiCacheUnifiedPP");
+  static final Set<String> MODULES = Set.of("HiCacheUnifiedPipeline");
 
   static CatalogueReplays replays;
 

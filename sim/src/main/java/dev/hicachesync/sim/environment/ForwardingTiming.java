@@ -113,4 +113,9 @@ public abstract class ForwardingTiming implements Timing {
   public boolean storageHitQueryRaises() {
     return inner.storageHitQueryRaises();
   }
+
+  @Override
+  public boolean bootstrapped(String rid) {
+    return inner.bootstrapped(rid);
+  }
 }

@@ -196,6 +196,11 @@ public final class RankEnv implements ControllerEnv {
     return timing.batchIsFull();
   }
 
+  /** Whether PD prefill request {@code rid}'s KV bootstrap is done as this rank polls it ({@link Timing#bootstrapped}). */
+  public boolean bootstrapped(String rid) {
+    return timing.bootstrapped(rid);
+  }
+
   /** A rank-local "batch full" condition (B10's fault). */
   public boolean localBatchFull() {
     return timing.localBatchFull();

@@ -174,6 +174,15 @@ public interface Timing {
     return false;
   }
 
+  /**
+   * Whether the KV bootstrap of the PD prefill request {@code rid} has completed as this rank polls it now
+   * ({@code disagg_kv_sender.poll()} is {@code WaitingForInput}, the spec's {@code Bootstrapped}): read by the
+   * bootstrap queue of fault {@link Fault#PD_PREFILL_BOOTSTRAP} at each step's bootstrap ring. At once by default.
+   */
+  default boolean bootstrapped(String rid) {
+    return true;
+  }
+
   /** Builds the timing of one rank. */
   @FunctionalInterface
   interface Factory {
