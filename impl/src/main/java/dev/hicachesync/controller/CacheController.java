@@ -77,11 +77,7 @@ public final class CacheController {
     s.useCompletionSync(layer);
   }
 
-  /**
-   * Gives version {@code pipelined}'s asynchronous S123 (proposal #39903) its layer, on groups no other thread uses,
-   * the channel whose thread runs it, and its deliberate bugs ({@link PipelinedFaults#NONE}: none); refused in
-   * the other versions. Scheduler thread, before the first step.
-   */
+  /** Version {@code pipelined}'s asynchronous S123 (#39903): its own groups' layer, its channel, its faults. */
   public void useAsyncEventCheck(SyncLayer layer, dev.hicachesync.collective.AsyncAllReduce channel,
       PipelinedFaults faults) {
     steps.useAsyncEventCheck(layer, channel, faults);

@@ -56,7 +56,7 @@ final class UnifiedEnvironment implements Timing.Factory {
       private long step;
       private int deposits;
       private int readsIssued;
-      private UnifiedSchedule.Read lastRead;
+      private UnifiedStorageReads.Read lastRead;
       private int loadsIssued;
       private int backupsIssued;
       private int queries;
@@ -78,7 +78,7 @@ final class UnifiedEnvironment implements Timing.Factory {
           return Math.max(0, Math.min(lands, after) - step);
         }
         if (kind == TransferKind.STORAGE_READ) { // a read batch: when the spec's PfRead lands it
-          List<UnifiedSchedule.Read> reads = known ? schedule.reads(rank) : List.of();
+          List<UnifiedStorageReads.Read> reads = known ? schedule.reads(rank) : List.of();
           int n = readsIssued++;
           lastRead = n < reads.size() ? reads.get(n) : null;
           return Math.max(0, (lastRead != null ? lastRead.step() : after) - step);

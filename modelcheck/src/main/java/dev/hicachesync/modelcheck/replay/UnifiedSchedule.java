@@ -60,13 +60,6 @@ final class UnifiedSchedule {
       "PfQuery", "S7Complete", "PfPutHit", "EnvBatchFull", "PfRead", "SyncComplete", "PutAck", "EnvLoadDone",
       "SchedAttach", "GroupsComplete", "SchedAttachRest", "AttachOkComplete", "BackupOk", "PfRaise");
 
-  /**
-   * One storage read of a rank (PfRead): the step it lands in, whether before that step's admission (the
-   * spec's read comes before the rank's SchedAdmit) or at the step's start, and whether it fails (fewer pages
-   * read than hit).
-   */
-  record Read(int step, boolean beforeAdmission, boolean fails) {}
-
   private final int ranks;
   private final List<Integer> attachFails = new ArrayList<>();
   /** The ranks that started an attach step by step (SchedAttach) already: a later failure is a retry's. */
@@ -80,7 +73,7 @@ final class UnifiedSchedule {
   private final List<Set<Integer>> raises = new ArrayList<>();
   private final PrefetchThreadDeaths deaths;
   private final List<Map<Integer, Boolean>> batchFull = new ArrayList<>();
-  private final List<List<Read>> reads = new ArrayList<>();
+  private final UnifiedStorageReads reads;
   private final UnifiedBackupAcks backups;
   /** Per rank, the step whose event check first sees each load-back done (EnvLoadDone), in order. */
   private final List<List<Integer>> loadsDone = new ArrayList<>();
@@ -95,6 +88,7 @@ final class UnifiedSchedule {
   private UnifiedSchedule(ErrorTrace trace, int ranks) {
     this.ranks = ranks;
     this.backups = new UnifiedBackupAcks(ranks);
+    this.reads = new UnifiedStorageReads(ranks);
     this.deaths = new PrefetchThreadDeaths(ranks);
     for (int r = 0; r < ranks; r++) {
       raises.add(new HashSet<>());
@@ -104,7 +98,6 @@ final class UnifiedSchedule {
       hits.add(new ArrayList<>());
       batchFull.add(new HashMap<>());
       deposits.add(new ArrayList<>());
-      reads.add(new ArrayList<>());
       loadsDone.add(new ArrayList<>());
     }
     int recvs = 0;
@@ -186,24 +179,7 @@ final class UnifiedSchedule {
             }
           }
         }
-        case "PfRead" -> {
-          for (int r = 0; r < ranks; r++) {
-            TlaValue pf = rank(now, "pf", r);
-            if (field(pf, "st") instanceof TlaValue.Str st && st.value().equals("sync") && field(rank(before, "pf", r),
-                "st") instanceof TlaValue.Str was && was.value().equals("read")) {
-              String pc = rank(before, "pc", r) instanceof TlaValue.Str p ? p.value() : "";
-              TlaValue.Rec call = posted(before, r, "sched");
-              String site = call != null && call.fields().get("site") instanceof TlaValue.Str x ? x.value() : "";
-              boolean beforeAdmit = recvs > 0 && (List.of("abort", "events", "pdload", "admit").contains(pc)
-                  || pc.equals("posted") && (site.equals("S123") || site.equals("S2")));
-              reads.get(r).add(new Read(beforeAdmit ? step : recvs, beforeAdmit,
-                  number(field(pf, "loc")) < number(field(pf, "hit"))));
-              if (pc.equals("abort") || pc.equals("events")) { // its completion sync (S5) before the rank's S123
-                inStepPasses.get(r).add(step);
-              }
-            }
-          }
-        }
+        case "PfRead" -> reads.read(before, now, recvs, step, inStepPasses);
         case "SchedEvents" -> {
           for (int r = 0; r < ranks; r++) {
             if (!rank(before, "pc", r).equals(rank(now, "pc", r))) {
@@ -345,8 +321,8 @@ final class UnifiedSchedule {
   }
 
   /** Rank {@code rank}'s storage reads, in order. */
-  List<Read> reads(int rank) {
-    return reads.get(rank);
+  List<UnifiedStorageReads.Read> reads(int rank) {
+    return reads.of(rank);
   }
 
   /** Rank {@code rank}'s rank-local batch-full test at step {@code step}'s admission. */
@@ -390,10 +366,8 @@ final class UnifiedSchedule {
             + ", each outcome queued " + String.join(", ", deposits.get(r).stream().map(d -> d < 0 ? "at once"
                 : d == Integer.MAX_VALUE ? "after the trace" : "at step " + d + "'s start").toList()));
       }
-      if (!reads.get(r).isEmpty()) {
-        out.add("schedule rank " + r + " storage reads: " + String.join(" ", reads.get(r).stream().map(x -> "["
-            + (x.fails() ? "fails" : "lands") + (x.beforeAdmission() ? " before the admission of step " : " from step ")
-            + x.step() + "]").toList()));
+      if (reads.describe(r) != null) {
+        out.add(reads.describe(r));
       }
       if (backups.describe(r) != null) {
         out.add(backups.describe(r));
