@@ -212,6 +212,10 @@ public class SimulateCommand implements Callable<Integer> {
                 == ProtocolVersion.UNIFIED);
       }
       cfg = b.build();
+      if (trace.on() && cfg.version() == ProtocolVersion.PIPELINED) { // the trace format names the specs' versions
+        throw new IllegalArgumentException("--trace records runs of the versions validate-trace follows (pre20460,"
+            + " post20460, merged, unified); version pipelined's asynchronous S123 has no trace rules");
+      }
       if (environmentFaults != null) {
         if (specTrace()) {
           throw new IllegalArgumentException("--faults and --trace-loop " + trace.loop + " do not go together: a"

@@ -91,4 +91,13 @@ class SimulateTraceCommandTest {
     assertEquals(1, r.err().lines().count(), r.err());
     assertTrue(r.err().contains("with storage on needs --pages-per-key 1"), r.err());
   }
+
+  @Test
+  void aTraceOfVersionPipelinedIsRefused() throws Exception {
+    CommandRun r = CommandRun.of(new SimulateCommand(), "--version", "pipelined", "--cp", "2", "--steps", "20",
+        "--trace", file("pipelined").toString());
+    assertEquals(2, r.code(), r.out() + r.err());
+    assertEquals(1, r.err().lines().count(), r.err());
+    assertTrue(r.err().contains("version pipelined's asynchronous S123 has no trace rules"), r.err());
+  }
 }
