@@ -30,6 +30,14 @@ public final class TlcRunner {
 
   /** Seconds a distributed worker gets to exit on its own after the server has ended. */
   private static final int WORKER_GRACE_SECONDS = 10;
+  /**
+   * TLC's fingerprint polynomial, fixed. TLC draws one at random unless told, and the polynomial orders
+   * the liveness checker's state graph: two runs of one model then print different lassos, and a replay
+   * judging a lasso would judge a different one each run.
+   */
+  public static final int FINGERPRINT_POLYNOMIAL = 0;
+  /** TLC's seed for a breadth-first run, fixed for the same reason (a simulation brings its own). */
+  public static final long EXHAUSTIVE_SEED = 0;
 
   private final Path tlcJar;
   private final ProgressListener listener;
@@ -179,10 +187,13 @@ public final class TlcRunner {
     // -tool: every message between delimiters with its code (TlcOutput), which is what the parsers read.
     command.addAll(List.of("-cp", tlcJar.toString(), "tlc2.TLC", "-tool",
         "-workers", Integer.toString(workers),
-        "-metadir", dir.resolve("states").toString()));
+        "-metadir", dir.resolve("states").toString(),
+        "-fp", Integer.toString(FINGERPRINT_POLYNOMIAL)));
     if (job.search() instanceof TlcSearch.Simulation simulation) {
       command.addAll(List.of("-simulate", "num=" + simulation.behaviours(),
           "-depth", Integer.toString(simulation.depth()), "-seed", Long.toString(simulation.seed())));
+    } else {
+      command.addAll(List.of("-seed", Long.toString(EXHAUSTIVE_SEED)));
     }
     command.addAll(List.of("-config", job.cfg().getFileName().toString(), job.module()));
     return command;

@@ -6,6 +6,7 @@ import dev.hicachesync.modelcheck.ModelEntry;
 import dev.hicachesync.modelcheck.TlcOutput;
 import dev.hicachesync.modelcheck.TlcOutputParser;
 import dev.hicachesync.modelcheck.TlcResult;
+import dev.hicachesync.modelcheck.TlcRunner;
 import dev.hicachesync.modelcheck.Workspace;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -20,8 +21,10 @@ import java.util.stream.Stream;
  * The counterexample a run of a model already printed: TLC's log in the model's run folder ({@code
  * modelcheck/target/tlc/NAME/tlc.log}, written by {@code check}, by the catalogue's verdict test and by a
  * replay's own TLC run), reused when it is newer than every file the run read (the spec's modules, the models'
- * modules, the cfg, the catalogue) and states a counterexample. A replay then needs no TLC run of its own: TLC
- * is deterministic with one worker, and a model expected to fail always runs with one.
+ * modules, the cfg, the catalogue), states a counterexample and ran with the runner's fixed fingerprint
+ * polynomial and seed. A replay then needs no TLC run of its own: TLC is deterministic with one worker and a
+ * fixed polynomial and seed, and a model expected to fail always runs with one. (With a random polynomial a
+ * liveness model's lasso differs from run to run.)
  *
  * <p>The cache is filled on demand: a replay whose log is missing or stale runs TLC, which writes the log. So
  * no test depends on another having run first; when the catalogue's verdict test happens to run before the
@@ -45,6 +48,10 @@ final class CachedCounterexample {
       return Optional.empty();
     }
     List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
+    String pinned = "with fp " + TlcRunner.FINGERPRINT_POLYNOMIAL + " and seed " + TlcRunner.EXHAUSTIVE_SEED + " ";
+    if (lines.stream().noneMatch(line -> line.contains(pinned))) {
+      return Optional.empty();
+    }
     TlcResult r = TlcOutputParser.reread(TlcOutput.of(lines), CfgFile.read(cfg).properties(), log);
     return r.verdict().isViolation() && r.trace().isPresent() ? Optional.of(r) : Optional.empty();
   }

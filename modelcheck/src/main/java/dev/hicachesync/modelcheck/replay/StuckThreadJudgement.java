@@ -21,8 +21,9 @@ import java.util.Map;
  * <p>{@code HiCacheUnified.tla}'s bug {@code PFDIE} ({@code unified_pf_thread_dies}) shows the same hang as {@code
  * RequestsProgress}: the query of one rank's prefetch thread raises ({@code PfRaise}) and the thread dies, its peer's
  * S7 never completes, and under {@code wait_complete} the request waits for that prefetch for ever. Such a lasso is
- * this judgement's when the schedule kills a prefetch thread ({@link #applies}); another {@code RequestsProgress}
- * lasso (no thread died) is not.
+ * this judgement's when the schedule kills a prefetch thread ({@link #applies}) and leaves a peer's posted at S7;
+ * a lasso in which every rank's prefetch thread died (none waits at S7, the request still waits for ever) is
+ * {@link LassoJudgement}'s, and another {@code RequestsProgress} lasso (no thread died) is neither's.
  *
  * <p>What the implementation shows less than the spec: a spec-shaped run takes the prefetch thread's pass on the
  * scheduler's thread, so the stuck S7 stops that rank's scheduler too and the run ends there; the spec's schedulers

@@ -173,7 +173,10 @@ public final class UnifiedReplay {
       faults.add(Fault.CONSTANT_DIGEST_PAIR);
     }
     int n = constants.requests().size();
-    boolean lasso = !twin && LassoJudgement.applies(verdict, trace);
+    // A thread posted for ever at a collective is the stuck-thread judgement's (the implementation times out);
+    // a lasso with none (every prefetch thread died, or an attach retried for ever) is the lasso judgement's.
+    boolean stuck = !twin && StuckThreadJudgement.applies(verdict, s.deaths()) && s.deaths().stuckStep() >= 0;
+    boolean lasso = !twin && !stuck && LassoJudgement.applies(verdict, trace);
     SpecShaped shaped = SpecShaped.distinct(n).attachFailingOn(s.attachFails());
     if (lasso && !invariants.contains("AttachStateConsistent")) { // the cycle runs through a half-attached rank
       shaped = shaped.withoutAttachStateCheck();
@@ -219,7 +222,7 @@ public final class UnifiedReplay {
     if (d != null) { // what the rank saw: a mismatch names both calls, a skipped call the fabric's timeout
       lines.add("implementation: " + d.viewA().lines().findFirst().orElse("").trim());
     }
-    if (!twin && StuckThreadJudgement.applies(verdict, s.deaths())) { // a thread waits for ever: a timeout
+    if (!twin && StuckThreadJudgement.applies(verdict, s.deaths())) { // a thread waits for ever: a timeout (or none)
       return StuckThreadJudgement.judge(model, schedule, specSide, implSide, lines, verdict, d, s.deaths(), invariants);
     }
     int step = s.lastStep();

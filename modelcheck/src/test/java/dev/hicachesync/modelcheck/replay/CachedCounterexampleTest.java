@@ -112,4 +112,16 @@ class CachedCounterexampleTest {
     Files.setLastModifiedTime(log(w), FileTime.from(T.plusSeconds(1)));
     assertTrue(CachedCounterexample.read(w, model).isEmpty(), "a log without a violation");
   }
+
+  @Test
+  void aLogOfARunWithAnotherFingerprintPolynomialIsNotReused() throws Exception {
+    Workspace w = scratch();
+    String pinned = "with fp " + TlcRunner.FINGERPRINT_POLYNOMIAL + " and seed " + TlcRunner.EXHAUSTIVE_SEED + " ";
+    List<String> lines = Files.readAllLines(realLog);
+    assertTrue(lines.stream().anyMatch(l -> l.contains(pinned)), "the runner pins the polynomial and the seed");
+    Files.createDirectories(log(w).getParent());
+    Files.write(log(w), lines.stream().map(l -> l.replace(pinned, "with fp 47 and seed -3885152839778280409 ")).toList());
+    Files.setLastModifiedTime(log(w), FileTime.from(T.plusSeconds(1)));
+    assertTrue(CachedCounterexample.read(w, model).isEmpty(), "a lasso TLC drew with a random polynomial");
+  }
 }

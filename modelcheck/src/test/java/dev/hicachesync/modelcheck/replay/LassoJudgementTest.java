@@ -51,10 +51,34 @@ class LassoJudgementTest {
     Verdict v = Verdict.violates("AttachEventuallySucceeds");
     ErrorTrace t = lasso(2, "RecvComplete", "SchedRecv", "EnvClock", "SchedAbortCheck");
     assertTrue(LassoJudgement.applies(v, t));
-    assertFalse(LassoJudgement.applies(Verdict.violates("RequestsProgress"), t), "not this judgement's property");
+    assertFalse(LassoJudgement.applies(Verdict.violates("PrefetchTerminates"), t), "not this judgement's property");
     assertEquals(List.of("EnvClock"), LassoJudgement.cycle(t).choices());
     ReplayReport r = LassoJudgement.judge("m", "m", "spec", new ArrayList<>(), v, t, null, 2);
     assertEquals(ReplayReport.Outcome.NOT_REPLAYABLE, r.outcome(), r.render());
     assertTrue(r.detail().contains("environment choices [EnvClock]"), r.detail());
+  }
+
+  private static Map<Integer, List<String>> recvStates(String... states) {
+    Map<Integer, List<String>> seen = new java.util.TreeMap<>();
+    for (int i = 0; i < states.length; i++) {
+      seen.put(1 + i, List.of(states[i]));
+    }
+    return seen;
+  }
+
+  @Test
+  void theRepetitionMayStartUpToMaxShiftStepsAfterTheCyclesFirstRecv() {
+    // one RECV a cycle, first of step 1; steps 1..(1 + MAX_SHIFT + 3) compared
+    LassoJudgement.Cycle c = new LassoJudgement.Cycle(1, 1, List.of(), List.of(), "");
+    assertEquals(1, LassoJudgement.repetitionStart(recvStates("a", "a", "a", "a", "a", "a"), c));
+    assertEquals(2, LassoJudgement.repetitionStart(recvStates("running", "a", "a", "a", "a", "a"), c),
+        "a request still running at the first RECV: the run repeats from the next step");
+    assertEquals(-1, LassoJudgement.repetitionStart(recvStates("x", "y", "z", "a", "a", "a"), c),
+        "a repetition starting past MAX_SHIFT is not taken");
+    assertEquals(-1, LassoJudgement.repetitionStart(recvStates("a", "a", "a", "a", "a", "b"), c),
+        "a state that changes in the last cycle breaks the repetition");
+    // two RECVs a cycle: period 2
+    LassoJudgement.Cycle two = new LassoJudgement.Cycle(1, 2, List.of(), List.of(), "");
+    assertEquals(1, LassoJudgement.repetitionStart(recvStates("a", "b", "a", "b", "a", "b", "a", "b", "a"), two));
   }
 }
