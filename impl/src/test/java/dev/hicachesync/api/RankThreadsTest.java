@@ -9,6 +9,7 @@ import dev.hicachesync.storage.PageKey;
 import dev.hicachesync.storage.StorageBackend;
 import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -56,7 +57,7 @@ class RankThreadsTest {
       }
       assertTrue(admitted, "the prefetch never finished");
       assertEquals(8, reader.matchPrefix(prompt).hostTokens(), "the prefetched pages are in the host tree");
-      assertEquals(Set.of("hicache-prefetch-rank0"), l3.threads("exists"), "who asked L3 for hits (S7)");
+      assertEquals(Set.of("hicache-prefetch-rank0"), l3.threads("leadingHits"), "who asked L3 for hits (S7)");
       assertEquals(Set.of("hicache-prefetch-io-rank0"), l3.threads("get"), "who read from L3");
     }
   }
@@ -85,19 +86,25 @@ class RankThreadsTest {
     @Override
     public boolean exists(PageKey key) {
       record("exists");
-      return inner.exists(key);
+      return inner().exists(key);
+    }
+
+    @Override
+    public int leadingHits(List<PageKey> keys) {
+      record("leadingHits");
+      return inner().leadingHits(keys);
     }
 
     @Override
     public boolean get(PageKey key, ByteBuffer dst) {
       record("get");
-      return inner.get(key, dst);
+      return inner().get(key, dst);
     }
 
     @Override
     public void put(PageKey key, ByteBuffer src) {
       record("put");
-      inner.put(key, src);
+      inner().put(key, src);
     }
 
   }

@@ -163,7 +163,7 @@ class FreeRunningReleaseOrderTest {
     }
 
     @Override
-    public boolean exists(PageKey key) {
+    public int leadingHits(List<PageKey> keys) {
       CountDownLatch g = gate;
       if (g != null) {
         blocked.countDown();
@@ -173,7 +173,7 @@ class FreeRunningReleaseOrderTest {
           Thread.currentThread().interrupt();
         }
       }
-      return inner.exists(key);
+      return inner().leadingHits(keys);
     }
   }
 }

@@ -2,6 +2,7 @@ package dev.hicachesync.modelcheck.replay;
 
 import dev.hicachesync.env.TransferKind;
 import dev.hicachesync.sim.environment.Timing;
+import dev.hicachesync.storage.ForwardingStorageBackend;
 import dev.hicachesync.storage.PageKey;
 import dev.hicachesync.storage.StorageBackend;
 import java.nio.ByteBuffer;
@@ -191,27 +192,21 @@ final class ScheduledEnvironment implements Timing.Factory {
    * Everything else is the store's. Prefetch and backup threads of one rank: queries come from the one
    * prefetch thread, in order.
    */
-  static final class ScriptedStore implements StorageBackend {
-    private final StorageBackend store;
+  static final class ScriptedStore extends ForwardingStorageBackend {
     private final List<Integer> hits;
     private final Set<PageKey> found = new HashSet<>();
     private int queries;
 
     ScriptedStore(StorageBackend store, List<Integer> hits) {
-      this.store = store;
+      super(store);
       this.hits = hits;
-    }
-
-    @Override
-    public boolean exists(PageKey key) {
-      return store.exists(key);
     }
 
     @Override
     public synchronized int leadingHits(List<PageKey> keys) {
       int n = queries++;
       if (n >= hits.size()) {
-        return store.leadingHits(keys);
+        return inner().leadingHits(keys);
       }
       int h = Math.min(keys.size(), hits.get(n));
       found.addAll(keys.subList(0, h));
@@ -222,26 +217,16 @@ final class ScheduledEnvironment implements Timing.Factory {
     public boolean get(PageKey key, ByteBuffer dst) {
       synchronized (this) {
         if (!found.contains(key)) {
-          return store.get(key, dst);
+          return inner().get(key, dst);
         }
       }
-      store.get(key, dst); // found by the schedule: there, whatever this run wrote (no bytes move in a replay)
+      inner().get(key, dst); // found by the schedule: there, whatever this run wrote (no bytes move in a replay)
       return true;
     }
 
     @Override
-    public void put(PageKey key, ByteBuffer src) {
-      store.put(key, src);
-    }
-
-    @Override
-    public boolean remove(PageKey key) {
-      return store.remove(key);
-    }
-
-    @Override
     public String describe() {
-      return "the counterexample's storage over " + store.describe();
+      return "the counterexample's storage over " + inner().describe();
     }
   }
 }

@@ -1,8 +1,8 @@
 package dev.hicachesync.sim.environment;
 
+import dev.hicachesync.storage.ForwardingStorageBackend;
 import dev.hicachesync.storage.PageKey;
 import dev.hicachesync.storage.StorageBackend;
-import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
@@ -14,7 +14,7 @@ import java.util.function.BooleanSupplier;
  * other call goes to the store it wraps. Only the faults {@link Fault#PF_RAISE} and {@link
  * Fault#PF_RAISE_THREAD_DIES} wrap a store, so a run without them queries its store as before.
  */
-public final class PfRaiseStorage implements StorageBackend {
+public final class PfRaiseStorage extends ForwardingStorageBackend {
 
   /** What a raising storage hit query throws. */
   public static final class StorageQueryRaised extends RuntimeException {
@@ -25,11 +25,10 @@ public final class PfRaiseStorage implements StorageBackend {
     }
   }
 
-  private final StorageBackend store;
   private final BooleanSupplier raises;
 
   private PfRaiseStorage(StorageBackend store, BooleanSupplier raises) {
-    this.store = store;
+    super(store);
     this.raises = raises;
   }
 
@@ -44,31 +43,11 @@ public final class PfRaiseStorage implements StorageBackend {
     if (raises.getAsBoolean()) {
       throw new StorageQueryRaised();
     }
-    return store.leadingHits(keys);
-  }
-
-  @Override
-  public boolean exists(PageKey key) {
-    return store.exists(key);
-  }
-
-  @Override
-  public boolean get(PageKey key, ByteBuffer dst) {
-    return store.get(key, dst);
-  }
-
-  @Override
-  public void put(PageKey key, ByteBuffer src) {
-    store.put(key, src);
-  }
-
-  @Override
-  public boolean remove(PageKey key) {
-    return store.remove(key);
+    return inner().leadingHits(keys);
   }
 
   @Override
   public String describe() {
-    return store.describe();
+    return inner().describe();
   }
 }
