@@ -21,8 +21,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>The first TLC run that finds no archive writes one when it exits ({@code -XX:ArchiveClassesAtExit}, into
  * a file of its own that is moved into place only if the run ended normally, so that runs side by side never
  * share a half-written archive); later runs use it ({@code -XX:SharedArchiveFile}). The file's name holds a
- * digest of the JVM and of the TLC jar (path, size, time): another JVM or jar gets an archive of its own, and a
- * JVM that cannot map it runs without it. The JVM's {@code [cds]} log lines are turned off: TLC's output must
+ * digest of the JVM and of the class path's jars (path, size, time): another JVM or jar gets an archive of its
+ * own (an archive maps only on the class path it was written with), and a JVM that cannot map it runs without it. The JVM's {@code [cds]} log lines are turned off: TLC's output must
  * hold TLC's messages only.
  */
 final class TlcClassArchive {
@@ -40,15 +40,15 @@ final class TlcClassArchive {
   }
 
   /**
-   * The archive for {@code tlcJar} in {@code dir}, or null when the caller's JVM options already choose how
-   * classes are shared ({@code -Xshare}, an archive of their own).
+   * The archive for the class path {@code jars} in {@code dir}, or null when the caller's JVM options already
+   * choose how classes are shared ({@code -Xshare}, an archive of their own).
    */
-  static TlcClassArchive in(Path dir, Path tlcJar, List<String> jvmOptions) {
+  static TlcClassArchive in(Path dir, List<Path> jars, List<String> jvmOptions) {
     if (jvmOptions.stream().anyMatch(o -> o.startsWith("-Xshare") || o.contains("SharedArchiveFile")
         || o.contains("ArchiveClassesAtExit"))) {
       return null;
     }
-    Path archive = dir.resolve("tlc-classes-" + key(tlcJar) + ".jsa");
+    Path archive = dir.resolve("tlc-classes-" + key(jars) + ".jsa");
     Path pending = dir.resolve(archive.getFileName() + "." + ProcessHandle.current().pid() + "-"
         + SERIAL.incrementAndGet() + ".tmp");
     return new TlcClassArchive(archive, pending);
@@ -79,12 +79,15 @@ final class TlcClassArchive {
     }
   }
 
-  private static String key(Path tlcJar) {
+  private static String key(List<Path> jars) {
     try {
       MessageDigest sha = MessageDigest.getInstance("SHA-256");
-      String id = System.getProperty("java.home") + "|" + System.getProperty("java.vm.version") + "|"
-          + tlcJar.toAbsolutePath() + "|" + Files.size(tlcJar) + "|" + Files.getLastModifiedTime(tlcJar).toMillis();
-      return HexFormat.of().formatHex(sha.digest(id.getBytes(StandardCharsets.UTF_8)), 0, 8);
+      StringBuilder id = new StringBuilder(System.getProperty("java.home") + "|" + System.getProperty("java.vm.version"));
+      for (Path jar : jars) {
+        id.append('|').append(jar.toAbsolutePath()).append('|').append(Files.size(jar)).append('|')
+            .append(Files.getLastModifiedTime(jar).toMillis());
+      }
+      return HexFormat.of().formatHex(sha.digest(id.toString().getBytes(StandardCharsets.UTF_8)), 0, 8);
     } catch (NoSuchAlgorithmException | IOException e) {
       return "unversioned";
     }

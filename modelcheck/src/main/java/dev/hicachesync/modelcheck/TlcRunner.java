@@ -88,7 +88,7 @@ public final class TlcRunner {
       command = command(job, dir, workers);
     }
     TlcClassArchive archive = job.search() instanceof TlcSearch.Distributed ? null
-        : TlcClassArchive.in(job.workRoot(), tlcJar, job.jvmOptions());
+        : TlcClassArchive.in(job.workRoot(), classPath(job), job.jvmOptions());
     if (archive != null) {
       command.addAll(1, archive.jvmOptions());
     }
@@ -178,14 +178,21 @@ public final class TlcRunner {
     return dir;
   }
 
-  private List<String> command(TlcJob job, Path dir, int workers) {
+  /** A plain TLC JVM's class path: TLC's jar and the jar of {@link TlcMain}, its main class. */
+  private List<Path> classPath(TlcJob job) throws IOException {
+    return List.of(tlcJar, TlcMain.jarIn(job.workRoot()));
+  }
+
+  private List<String> command(TlcJob job, Path dir, int workers) throws IOException {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.add("-XX:+UseParallelGC");
     command.add("-Djava.io.tmpdir=" + dir.resolve("tmp"));
     command.addAll(job.jvmOptions());
     // -tool: every message between delimiters with its code (TlcOutput), which is what the parsers read.
-    command.addAll(List.of("-cp", tlcJar.toString(), "tlc2.TLC", "-tool",
+    command.addAll(List.of("-cp", classPath(job).stream().map(Path::toString)
+            .collect(java.util.stream.Collectors.joining(java.io.File.pathSeparator)),
+        TlcMain.class.getName(), "-tool",
         "-workers", Integer.toString(workers),
         "-metadir", dir.resolve("states").toString(),
         "-fp", Integer.toString(FINGERPRINT_POLYNOMIAL)));

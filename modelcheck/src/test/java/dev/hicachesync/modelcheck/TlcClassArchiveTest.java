@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -51,10 +52,12 @@ class TlcClassArchiveTest {
     }
 
     // The archive is in use: a JVM told to map it and to require sharing starts (it fails if it cannot map it).
-    TlcClassArchive archive = TlcClassArchive.in(root, TlcJar.locate(), List.of());
+    List<Path> classPath = List.of(TlcJar.locate(), TlcMain.jarIn(root));
+    TlcClassArchive archive = TlcClassArchive.in(root, classPath, List.of());
     assertEquals(List.of("-XX:SharedArchiveFile=" + archives.get(0), "-Xlog:cds*=off"), archive.jvmOptions());
     Process java = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-XX:SharedArchiveFile=" + archives.get(0), "-Xshare:on", "-cp", TlcJar.locate().toString(), "-version")
+        "-XX:SharedArchiveFile=" + archives.get(0), "-Xshare:on", "-cp",
+        classPath.get(0) + File.pathSeparator + classPath.get(1), "-version")
         .redirectErrorStream(true).start();
     String out = new String(java.getInputStream().readAllBytes());
     assertEquals(0, java.waitFor(), out);
@@ -64,7 +67,7 @@ class TlcClassArchiveTest {
   @Test
   void optionsThatChooseTheirOwnSharingAreLeftAlone() throws Exception {
     Path dir = TestSpecs.workspace().work();
-    assertNull(TlcClassArchive.in(dir, TlcJar.locate(), List.of("-Xshare:off")));
-    assertNull(TlcClassArchive.in(dir, TlcJar.locate(), List.of("-XX:SharedArchiveFile=/x.jsa")));
+    assertNull(TlcClassArchive.in(dir, List.of(TlcJar.locate()), List.of("-Xshare:off")));
+    assertNull(TlcClassArchive.in(dir, List.of(TlcJar.locate()), List.of("-XX:SharedArchiveFile=/x.jsa")));
   }
 }
