@@ -41,7 +41,13 @@ class CoreArtifactTest {
     for (Path pom : List.of(Path.of("pom.xml"), Path.of("..", "pom.xml"))) {
       Element project = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(pom.toFile())
           .getDocumentElement();
-      for (Element deps : children(project, "dependencies")) {
+      List<Element> blocks = new ArrayList<>(children(project, "dependencies"));
+      for (Element profiles : children(project, "profiles")) { // a profile's dependencies are pulled when it is active
+        for (Element profile : children(profiles, "profile")) {
+          blocks.addAll(children(profile, "dependencies"));
+        }
+      }
+      for (Element deps : blocks) {
         for (Element d : children(deps, "dependency")) {
           String scope = text(d, "scope");
           if (!"test".equals(scope)) {
