@@ -94,16 +94,9 @@ public class SimulateCommand implements Callable<Integer> {
       description = "write policy: write_through, write_through_selective, write_back (default ${DEFAULT-VALUE})")
   String writePolicy;
 
-  @Option(names = "--fault", split = ",",
-      description = "inject protocol bugs (tests): skip_idle_write_check, unsynced_loading_check, early_admission_exit,"
-          + " early_tail_release, early_slot_reuse; unified only: local_terminate, pd_decode_load_readiness,"
-          + " waiting_timeout_local_clock, backup_thread_dies, attach_fails_locally, and the fixed twins"
-          + " waiting_timeout_broadcast, backup_raise_acked, attach_agreed; the scenario attach_all_ok"
-          + " (docs/explanation/unified.md); unified with --pp 2 or more: pp_drain_nowait and its fixed twin"
-          + " pp_drain_blocking, the prefetch tickets pp_prefetch_tickets with ticket_own_hit, ticket_stage_completion"
-          + " (docs/explanation/pipeline.md); with --pp 2 or more: pp_stage_local_sync,"
-          + " pp_world_allreduce, pp_stage_local_prefetch_hits, larger_device_pool_on_later_stages; pipelined only:"
-          + " pipelined_counts_before_consuming, async_rank_off (docs/reference/fault-grammar.md)")
+  @Option(names = "--fault", split = ",", completionCandidates = FaultNames.class,
+      description = "inject protocol bugs and scenarios (tests); each kind's versions, bug and catalogue model are in"
+          + " docs/reference/fault-grammar.md: ${COMPLETION-CANDIDATES}")
   List<String> faults;
 
   @Option(names = "--faults", paramLabel = "SPEC",
@@ -171,9 +164,8 @@ public class SimulateCommand implements Callable<Integer> {
           try {
             fs.add(Fault.valueOf(f.trim().toUpperCase(Locale.ROOT)));
           } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("unknown fault '" + f + "'; expected one of " + java.util.Arrays
-                .stream(Fault.values()).map(k -> k.name().toLowerCase(Locale.ROOT))
-                .collect(java.util.stream.Collectors.joining(", ")));
+            throw new IllegalArgumentException("unknown fault '" + f + "'; expected one of "
+                + String.join(", ", new FaultNames()));
           }
         }
       }
@@ -359,6 +351,14 @@ public class SimulateCommand implements Callable<Integer> {
       default:
         throw new IllegalArgumentException("--hicache-host-memory-mode must be cache or buffer_only, got '"
             + hostMemoryMode + "'");
+    }
+  }
+
+  /** Every {@code --fault} kind, as the option takes it: the {@link Fault} constants in lower case. */
+  static final class FaultNames implements Iterable<String> {
+    @Override
+    public java.util.Iterator<String> iterator() {
+      return java.util.Arrays.stream(Fault.values()).map(k -> k.name().toLowerCase(Locale.ROOT)).iterator();
     }
   }
 }

@@ -22,6 +22,29 @@ class SimulateCommandTest {
     assertTrue(r.out().contains("--version"), "the protocol version flag is listed");
   }
 
+  /**
+   * {@code --fault}'s help lists every kind the option takes (the {@code Fault} constants), and the fault grammar
+   * documents each; an unknown kind is refused in one line naming them.
+   */
+  @Test
+  void everyFaultKindIsInTheHelpAndInTheFaultGrammar() throws Exception {
+    String help = run("--help").out().replaceAll("\\s+", " ");
+    java.nio.file.Path root = java.nio.file.Path.of(System.getProperty("hicache.root", "..")).toAbsolutePath();
+    String grammar = java.nio.file.Files.readString(root.resolve("docs/reference/fault-grammar.md"));
+    java.util.List<String> kinds = new java.util.ArrayList<>();
+    new SimulateCommand.FaultNames().forEach(kinds::add);
+    assertEquals(dev.hicachesync.sim.environment.Fault.values().length, kinds.size());
+    for (String kind : kinds) {
+      assertTrue(help.contains(" " + kind + ",") || help.contains(" " + kind + " ") || help.endsWith(kind),
+          kind + " not in --help");
+      assertTrue(grammar.contains("`" + kind + "`"), kind + " not in docs/reference/fault-grammar.md");
+    }
+    CommandRun bad = run("--fault", "no_such_fault", "--steps", "1");
+    assertEquals(2, bad.code(), bad.out() + bad.err());
+    assertTrue(bad.err().contains("unknown fault 'no_such_fault'") && bad.err().contains("pf_raise_thread_dies"),
+        bad.err());
+  }
+
   @Test
   void defaultVersionRunsClean() {
     CommandRun r = run("--steps", "300", "--seed", "3");
