@@ -1,6 +1,7 @@
 package dev.hicachesync.modelcheck.replay;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.hicachesync.modelcheck.Catalogue;
 import dev.hicachesync.modelcheck.ModelChecker;
@@ -46,6 +47,7 @@ final class ReplayTable {
   /** The replays of the repository's catalogue, TLC run in a child JVM with one worker where needed. */
   static CatalogueReplays replays() throws Exception {
     Workspace workspace = Workspace.fromRoot();
+    assertTrue(Files.isRegularFile(workspace.catalogue()), "no model catalogue");
     ModelChecker checker = new ModelChecker(workspace, new TlcRunner(TlcJar.locate(), ProgressListener.NONE), 1, null,
         List.of());
     return new CatalogueReplays(workspace, Catalogue.load(workspace.catalogue()), checker);

@@ -3,8 +3,6 @@ package dev.hicachesync.modelcheck.replay;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.hicachesync.modelcheck.Workspace;
-import java.nio.file.Files;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Stream;
@@ -30,7 +28,6 @@ class UnifiedPipelineReplayTest {
 
   @BeforeAll
   static void load() throws Exception {
-    assertTrue(Files.isRegularFile(Workspace.fromRoot().catalogue()), "no model catalogue");
     replays = ReplayTable.replays();
   }
 

@@ -3,8 +3,6 @@ package dev.hicachesync.modelcheck.replay;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.hicachesync.modelcheck.Workspace;
-import java.nio.file.Files;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
@@ -25,7 +23,6 @@ class UnifiedReplayTest {
 
   @BeforeAll
   static void load() throws Exception {
-    assertTrue(Files.isRegularFile(Workspace.fromRoot().catalogue()), "no model catalogue");
     replays = ReplayTable.replays();
   }
 
