@@ -55,7 +55,7 @@ public final class DistributedTlc {
   List<String> serverCommand(Path dir) {
     List<String> command = new ArrayList<>();
     command.add(java());
-    command.add("-XX:+UseParallelGC");
+    command.add(TlcHeap.COLLECTOR);   // the server fingerprints and queues; its workers evaluate
     command.add("-Djava.io.tmpdir=" + dir.resolve("tmp"));
     command.add("-D" + property("TLCServer", "port") + "=" + port);
     command.add("-D" + property("TLCServer", "report") + "=" + REPORT_MILLIS);
@@ -75,7 +75,7 @@ public final class DistributedTlc {
   List<String> workerCommand(Path dir, int i) {
     List<String> command = new ArrayList<>();
     command.add(java());
-    command.add("-XX:+UseParallelGC");
+    command.addAll(TlcHeap.optionsFor(1));
     command.add("-Djava.io.tmpdir=" + dir.resolve("tmp"));
     command.addAll(WORKER_OPENS);
     command.add("-D" + property("TLCServer", "port") + "=" + port);

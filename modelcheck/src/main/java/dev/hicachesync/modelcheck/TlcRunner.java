@@ -183,10 +183,11 @@ public final class TlcRunner {
     return List.of(tlcJar, TlcMain.jarIn(job.workRoot()));
   }
 
-  private List<String> command(TlcJob job, Path dir, int workers) throws IOException {
+  /** TLC's command line for {@code job} in {@code dir}: the JVM's options, then TLC's. */
+  List<String> command(TlcJob job, Path dir, int workers) throws IOException {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.add("-XX:+UseParallelGC");
+    command.addAll(TlcHeap.optionsFor(workers));
     command.add("-Djava.io.tmpdir=" + dir.resolve("tmp"));
     command.addAll(job.jvmOptions());
     // -tool: every message between delimiters with its code (TlcOutput), which is what the parsers read.
