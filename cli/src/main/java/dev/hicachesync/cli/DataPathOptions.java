@@ -60,8 +60,9 @@ public final class DataPathOptions {
   }
 
   /**
-   * With {@code --data on}, every rank holds its device and host pools as direct buffers: refuses, before
-   * the run, a pool over one buffer (2 GiB) or pools over this JVM's memory, instead of failing mid-run.
+   * With {@code --data on}, every rank holds its device pool (the simulated tier: on the heap) and its host
+   * pool (a direct buffer, which the JVM caps at the heap's maximum too): refuses, before the run, a pool over
+   * one buffer (2 GiB) or pools over this JVM's memory, instead of failing mid-run.
    */
   private static void checkDataMemory(SimConfig cfg) {
     if (!cfg.data().on()) {
