@@ -273,8 +273,7 @@ public final class MemoryStorageBackend implements StorageBackend {
     /**
      * The suffix goes through the multiplication with the key: the ranks' copies of one page share the hash
      * and differ only in their suffix, and a suffix XORed into the slot's low bits put them within a few
-     * slots of each other, where linear probing piled them into clusters (5.1 slots per put's probe in the
-     * Mooncake replay at 4 ranks; 2.1 slots this way).
+     * slots of each other, where linear probing piled them into clusters that every later probe walked.
      */
     private static int slot(long[] k, int sfx, int mask) {
       long h = (k[1] ^ sfx) * 0x9E3779B97F4A7C15L;

@@ -12,9 +12,8 @@ import java.nio.ByteBuffer;
  *
  * <p>Why the heap, not a direct buffer: the pool is one large array, which the collector allocates straight
  * into the old generation and never copies between young spaces, and the heap can be backed by transparent
- * huge pages (the launcher asks for them), whereas a direct buffer is touched 4 KiB at a time. With every
- * tier unbounded (2.4 M device pages per rank) the Mooncake replay at 4 ranks took 336–351 k page faults and
- * 11.8–14.9 s of steps with direct buffers, 51–55 k and 9.0–10.1 s on the heap (docs/reference/measurements.md).
+ * huge pages (the launcher asks for them), whereas a direct buffer is touched 4 KiB at a time: a replay with
+ * large device pools spent its kernel time on page faults (docs/reference/measurements.md, "Simulator and replay").
  *
  * <p>Copies complete independently (not in issue order), which is harsher than one CUDA stream and is
  * what the leading-ack counts of S1/S2 must cope with. The bytes move when completion is first observed
