@@ -11,6 +11,7 @@ import dev.hicachesync.modelcheck.ProgressListener;
 import dev.hicachesync.modelcheck.ProgressReporter;
 import dev.hicachesync.modelcheck.Tier;
 import dev.hicachesync.modelcheck.TlcJar;
+import dev.hicachesync.modelcheck.TlcJvmPool;
 import dev.hicachesync.modelcheck.TlcRunner;
 import dev.hicachesync.modelcheck.TlcSearch;
 import dev.hicachesync.modelcheck.WorkerChoice;
@@ -120,6 +121,11 @@ public final class CheckCommand implements Callable<Integer> {
       + " JVM (default: the cores); rows stay in catalogue order.")
   Integer jobs;
 
+  @Option(names = "--jvm-per-model", description = "Catalogue runs: start a TLC JVM for every model, as --record does"
+      + " (by default a one-worker exhaustive search reuses a TLC JVM that ran an earlier model with the same JVM"
+      + " options, which prints the same).")
+  boolean jvmPerModel;
+
   @Option(names = "--time-limit", paramLabel = "S", description = "Stop each model (each part of an ad-hoc model) after S seconds"
       + " (default: 10x its recorded time, else 1 h; ad-hoc liveness 10 min).")
   Integer timeLimit;
@@ -187,7 +193,7 @@ public final class CheckCommand implements Callable<Integer> {
               + " --simulate do not apply");
         }
         return new ReplayRun(out, err).run(workspace, Catalogue.load(workspace.catalogue()), replay,
-            checker(workspace, err, 1, false, search).onSlot());
+            checker(workspace, err, 1, false, search, null).onSlot());
       }
       SwimlaneReports pages = null;
       if (counterexamples == Counterexamples.NONE && !list) {
@@ -226,7 +232,7 @@ public final class CheckCommand implements Callable<Integer> {
         }
         TlcSearchOptions.announce(err, search);
         int code = new AdhocRun(out, err, width, counterexamples, search)
-            .run(model, checker(workspace, err, 1, false, search));
+            .run(model, checker(workspace, err, 1, false, search, null));
         noPage(out, pages);
         return code;
       }
@@ -252,7 +258,12 @@ public final class CheckCommand implements Callable<Integer> {
       // One model named alone is read whole; a run of many is read as its table.
       boolean whole = verbose || models.size() == 1;
       CatalogueRun run = new CatalogueRun(out, err, width, catalogue, whole, counterexamples);
-      int code = run.run(selected, checker(workspace, err, parallel, !whole, search), parallel);
+      int code;
+      // --record measures each model in a JVM of its own: its recorded time is the one a lone run takes.
+      boolean reuseJvms = !jvmPerModel && !record && search instanceof TlcSearch.Exhaustive;
+      try (TlcJvmPool pool = reuseJvms ? new TlcJvmPool(parallel) : null) {
+        code = run.run(selected, checker(workspace, err, parallel, !whole, search, pool), parallel);
+      }
       noPage(out, pages);
       if (record) {
         int n = CatalogueRecorder.record(workspace.catalogue(), loaded, run.results());
@@ -315,9 +326,10 @@ public final class CheckCommand implements Callable<Integer> {
   /**
    * @param compact off a terminal, a progress line a minute and one per tenth of the models done, instead of
    *     one every 10 seconds
+   * @param pool resident TLC JVMs to reuse, or null for a TLC JVM per run
    */
-  private Checker checker(Workspace workspace, PrintWriter err, int parallelJobs, boolean compact, TlcSearch search)
-      throws BadInputException {
+  private Checker checker(Workspace workspace, PrintWriter err, int parallelJobs, boolean compact, TlcSearch search,
+      TlcJvmPool pool) throws BadInputException {
     boolean terminal = System.console() != null;
     ProgressReporter progress = compact ? new ProgressReporter(err, terminal, Duration.ofMinutes(1), true)
         : new ProgressReporter(err, terminal);
@@ -327,7 +339,7 @@ public final class CheckCommand implements Callable<Integer> {
     Path jar = TlcJar.locate();
     Duration limit = timeLimit == null ? null : Duration.ofSeconds(timeLimit);
     List<String> jvm = tlcJvmOptions();
-    return new Checker(listener -> new ModelChecker(workspace, new TlcRunner(jar, listener), n, limit, jvm, search),
+    return new Checker(listener -> new ModelChecker(workspace, new TlcRunner(jar, listener, pool), n, limit, jvm, search),
         progress);
   }
 

@@ -10,7 +10,10 @@ import java.util.List;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
-/** {@code check --jobs N}: the same rows, verdicts and exit code as one model at a time. */
+/**
+ * {@code check --jobs N}: the same rows, verdicts and exit code as one model at a time; and the same with a TLC JVM
+ * per model ({@code --jvm-per-model}) as with resident ones.
+ */
 class ParallelCatalogueTest {
 
   /** The table rows without the time column (the only cell that may differ between runs). */
@@ -39,6 +42,20 @@ class ParallelCatalogueTest {
     String serialRest = serial.out().substring(serial.out().indexOf("\n\n"));
     String parallelRest = parallel.out().substring(parallel.out().indexOf("\n\n"));
     assertEquals(serialRest.replaceAll("tlc/[^)]*", ""), parallelRest.replaceAll("tlc/[^)]*", ""));
+  }
+
+  @Test
+  void aResidentTlcJvmGivesTheRowsOfAJvmPerModel() {
+    String[] models = {"--model", "liveness", "--model", "diverge", "--model", "liveness_two", "--model", "ok",
+        "--model", "deadlock", "--model", "wrong_expectation"};
+    CheckCommandTest.Outcome own = check(withTestModels(concat(models, "--jobs", "1", "--jvm-per-model")));
+    CheckCommandTest.Outcome resident = check(withTestModels(concat(models, "--jobs", "1")));
+    assertEquals(own.code(), resident.code(), own.out() + resident.out());
+    assertEquals(6, rowsWithoutTimes(own.out()).size(), own.out());
+    assertEquals(rowsWithoutTimes(own.out()), rowsWithoutTimes(resident.out()), resident.out());
+    String ownRest = own.out().substring(own.out().indexOf("\n\n"));
+    String residentRest = resident.out().substring(resident.out().indexOf("\n\n"));
+    assertEquals(ownRest.replaceAll("tlc/[^)]*", ""), residentRest.replaceAll("tlc/[^)]*", ""));
   }
 
   private static String[] concat(String[] a, String... b) {

@@ -1,12 +1,18 @@
 package dev.hicachesync.modelcheck;
 
+import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InputStreamReader;
 import java.io.OutputStream;
+import java.io.PrintStream;
+import java.lang.reflect.Field;
+import java.lang.reflect.Method;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
@@ -20,6 +26,11 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
+import tlc2.output.EC;
+import util.FileUtil;
+import util.InternTable;
+import util.SimpleFilenameToStream;
+import util.UniqueString;
 
 /**
  * The main class of each TLC JVM the runner starts for a plain (not distributed) run: TLC's own main, with TLC's
@@ -32,21 +43,110 @@ import java.util.jar.JarOutputStream;
  * thread leave {@code accept} before that wait. The loopback binding keeps a model check from listening on the
  * network, which a plain run never needs. TLC's exit code and output are unchanged.
  *
+ * <p>With {@link #RESIDENT} as its only argument the JVM checks several models one after another ({@link
+ * ResidentTlc}): each line on standard input holds one run's TLC arguments, separated by tabs; TLC's output follows
+ * on standard output, and then the line {@link #END_OF_RUN} with TLC's exit code. A TLC JVM's start, class loading and
+ * JIT warm-up are most of a small model's run (docs/reference/measurements.md), and this pays them once. TLC keeps
+ * state in static fields, so before each run {@link #forgetEarlierRuns} puts back what a new JVM would find: two
+ * flags that TLC sets and never clears (left alone, a liveness violation after an earlier one goes unreported, and the
+ * disk queue's shared buffers are handed out twice), and the intern table of names. TLC numbers each name (identifier,
+ * string, field name) in the order it first meets it, and orders record fields, strings and model values, and
+ * fingerprints states, by those numbers: a run after another model would print its states in another order and could
+ * find another lasso. So every TLC JVM, resident or not, first loads the classes that hold names in static fields
+ * ({@link #STATIC_NAME_HOLDERS}); before each run the table goes back to those names and the numbering to where they
+ * end, and each run numbers its own names as it would in a new JVM.
+ *
  * <p>This class is the only one of this project on a TLC JVM's class path ({@link #jarIn}): it uses the JDK and
  * TLC only, and has no nested classes.
  */
 public final class TlcMain extends RMISocketFactory implements Runnable {
 
+  /** The argument that makes this JVM resident: it reads runs from standard input. */
+  static final String RESIDENT = "--runs-from-stdin";
+  /** The line after each resident run's output, followed by TLC's exit code. */
+  static final String END_OF_RUN = "@hicache-sync: TLC run ended, exit ";
+  /**
+   * The classes of TLC's jar with names in static fields (interned when the class is loaded). {@code
+   * TlcMainTest} checks the list against the jar, so a new TLC cannot add one unseen.
+   */
+  static final List<String> STATIC_NAME_HOLDERS = List.of("tla2sany.semantic.ASTConstants",
+      "tla2sany.semantic.Generator", "tla2sany.st.Location", "tla2sany.st.SyntaxTreeConstants", "tlc2.module.TLC",
+      "tlc2.tool.Action", "tlc2.tool.ToolGlobals");
+
   private final List<ServerSocket> serverSockets = new CopyOnWriteArrayList<>();
 
   TlcMain() {}
 
-  /** Runs TLC with {@code args}; TLC ends the JVM with its exit code. */
+  /** Runs TLC with {@code args}, TLC ending the JVM with its exit code; or, with {@link #RESIDENT}, run after run. */
   public static void main(String[] args) throws Exception {
     TlcMain sockets = new TlcMain();
     RMISocketFactory.setSocketFactory(sockets);
     Runtime.getRuntime().addShutdownHook(new Thread(sockets, "close-tlc-rmi-sockets"));
+    int baseNames = internStaticNames();
+    if (args.length == 1 && args[0].equals(RESIDENT)) {
+      System.exit(serve(baseNames));
+    }
     tlc2.TLC.main(args);
+  }
+
+  /** Loads {@link #STATIC_NAME_HOLDERS}; returns how many names TLC has numbered then. */
+  static int internStaticNames() throws ReflectiveOperationException {
+    for (String holder : STATIC_NAME_HOLDERS) {
+      Class.forName(holder, true, TlcMain.class.getClassLoader());
+    }
+    return (int) field(InternTable.class, "tokenCnt").getInt(UniqueString.internTbl);
+  }
+
+  /** Runs one TLC run per line of standard input until it ends; 0, or TLC's own exit where TLC ends the JVM. */
+  private static int serve(int baseNames) throws IOException, ReflectiveOperationException {
+    PrintStream pipe = System.out;
+    BufferedReader runs = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+    for (String line = runs.readLine(); line != null; line = runs.readLine()) {
+      forgetEarlierRuns(baseNames);
+      int exit = runOnce(line.split("\t"));
+      System.err.flush();
+      pipe.println(END_OF_RUN + exit);
+      pipe.flush();
+    }
+    return 0;
+  }
+
+  /** What {@code tlc2.TLC.main} does, less its {@code System.exit}: TLC's exit code for {@code args}. */
+  private static int runOnce(String[] args) {
+    tlc2.TLC tlc = new tlc2.TLC();
+    if (!tlc.handleParameters(args)) {
+      return 1;
+    }
+    String dir = FileUtil.parseDirname(tlc.getMainFile());
+    tlc.setResolver(dir.isEmpty() ? new SimpleFilenameToStream() : new SimpleFilenameToStream(dir));
+    return EC.ExitStatus.errorConstantToExitStatus(tlc.process());
+  }
+
+  /**
+   * Puts TLC's static state back to what a new JVM has after {@link #internStaticNames}: the intern table holds the
+   * first {@code baseNames} names, each with no variable slot (a name that was a state variable of the last run would
+   * otherwise keep its slot), and the next name gets number {@code baseNames + 1}.
+   */
+  static void forgetEarlierRuns(int baseNames) throws ReflectiveOperationException {
+    field(tlc2.tool.liveness.LiveWorker.class, "errFoundByThread").setInt(null, -1);
+    field(tlc2.util.BufferedRandomAccessFile.class, "numAvailBuffs").setInt(null, 0);
+    InternTable names = new InternTable(1024);
+    Method put = InternTable.class.getDeclaredMethod("put", UniqueString.class);
+    put.setAccessible(true);
+    for (UniqueString name : UniqueString.internTbl.toMap().values()) {
+      if (name.getTok() <= baseNames) {
+        name.setLoc(-1);
+        put.invoke(names, name);
+      }
+    }
+    field(InternTable.class, "tokenCnt").setInt(names, baseNames);
+    UniqueString.internTbl = names;
+  }
+
+  private static Field field(Class<?> owner, String name) throws NoSuchFieldException {
+    Field f = owner.getDeclaredField(name);
+    f.setAccessible(true);
+    return f;
   }
 
   @Override

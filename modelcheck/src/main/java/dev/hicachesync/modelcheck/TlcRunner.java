@@ -24,7 +24,10 @@ import java.util.stream.Stream;
  * unpacks), so runs never share files. The child is killed, with any children of its own, at the
  * time limit, when the calling thread is interrupted, and when this JVM shuts down. A distributed
  * search ({@link TlcSearch.Distributed}) runs TLC's server as that child and its local workers beside
- * it ({@link DistributedTlc}), each worker's output in {@code worker-N.log}.
+ * it ({@link DistributedTlc}), each worker's output in {@code worker-N.log}. A runner given a {@link TlcJvmPool}
+ * runs an exhaustive one-worker search in a resident TLC JVM ({@link ResidentTlc}) started with the JVM options the
+ * child would have had, and reads that run's output the same way; the standard modules TLC unpacks then go to that
+ * JVM's own temporary folder.
  */
 public final class TlcRunner {
 
@@ -41,11 +44,18 @@ public final class TlcRunner {
 
   private final Path tlcJar;
   private final ProgressListener listener;
+  private final TlcJvmPool pool;
 
   /** A runner forking {@code tlcJar} and reporting TLC's output to {@code listener}. */
   public TlcRunner(Path tlcJar, ProgressListener listener) {
+    this(tlcJar, listener, null);
+  }
+
+  /** A runner that also reuses the resident TLC JVMs of {@code pool} (null: a JVM per run). */
+  public TlcRunner(Path tlcJar, ProgressListener listener, TlcJvmPool pool) {
     this.tlcJar = tlcJar;
     this.listener = listener;
+    this.pool = pool;
   }
 
   /**
@@ -72,6 +82,9 @@ public final class TlcRunner {
     // Liveness checking with several workers is unsound in this TLC (tlaplus #971). A simulation runs one
     // worker so that its seed replays it.
     int workers = cfg.hasProperties() || job.search() instanceof TlcSearch.Simulation ? 1 : Math.max(1, job.workers());
+    if (pool != null && workers == 1 && job.search() instanceof TlcSearch.Exhaustive) {
+      return runResident(job, dir, cfg);
+    }
     List<Process> helpers = new ArrayList<>();
     List<String> command;
     if (job.search() instanceof TlcSearch.Distributed distributed) {
@@ -154,6 +167,53 @@ public final class TlcRunner {
     }
   }
 
+  /** {@link #run} in a resident JVM of the pool, or in a new one that then joins the pool. */
+  private TlcResult runResident(TlcJob job, Path dir, CfgFile cfg) throws IOException, InterruptedException {
+    List<String> options = new ArrayList<>(TlcHeap.optionsFor(1));
+    options.addAll(job.jvmOptions());
+    ResidentTlc jvm = pool.take(options, () -> ResidentTlc.start(options, classPath(job),
+        job.workRoot().resolve("resident"), TlcClassArchive.in(job.workRoot(), classPath(job), job.jvmOptions())));
+    ResidentTlc running = jvm;
+    Path log = dir.resolve("tlc.log");
+    TlcOutput output = new TlcOutput();
+    listener.started(job.name(), 1);
+    Thread reader = new Thread(() -> pump(running::readLine, output, log), "tlc-output-" + job.name());
+    reader.setDaemon(true);
+    long start = System.nanoTime();
+    reader.start();
+    boolean timedOut = false;
+    try {
+      try {
+        jvm.send(tlcArguments(job, dir, 1, true));
+      } catch (IOException e) {
+        // The JVM is gone (a JVM option it refused, say): the reader gets its output and exit code.
+      }
+      reader.join(job.timeLimit() == null ? 0 : Math.max(1, job.timeLimit().toMillis()));
+      if (reader.isAlive()) {
+        timedOut = true;
+        pool.discard(jvm);
+        reader.join(TimeUnit.SECONDS.toMillis(30));
+      }
+    } catch (InterruptedException e) {
+      pool.discard(jvm);
+      throw e;
+    } finally {
+      listener.finished();
+    }
+    double seconds = (System.nanoTime() - start) / 1e9;
+    int exit = timedOut ? -1 : jvm.lastExit();
+    if (!timedOut) {
+      if (jvm.alive()) {
+        pool.give(jvm);
+      } else {
+        pool.discard(jvm);
+      }
+    }
+    synchronized (output) {
+      return TlcOutputParser.parse(exit, timedOut, output, cfg.properties(), seconds, log, job.search());
+    }
+  }
+
   private Path prepare(TlcJob job) throws BadInputException, IOException {
     if (!Files.isRegularFile(job.cfg())) {
       throw new BadInputException("model configuration not found: " + job.cfg());
@@ -190,29 +250,54 @@ public final class TlcRunner {
     command.addAll(TlcHeap.optionsFor(workers));
     command.add("-Djava.io.tmpdir=" + dir.resolve("tmp"));
     command.addAll(job.jvmOptions());
-    // -tool: every message between delimiters with its code (TlcOutput), which is what the parsers read.
     command.addAll(List.of("-cp", classPath(job).stream().map(Path::toString)
             .collect(java.util.stream.Collectors.joining(java.io.File.pathSeparator)),
-        TlcMain.class.getName(), "-tool",
+        TlcMain.class.getName()));
+    command.addAll(tlcArguments(job, dir, workers, false));
+    return command;
+  }
+
+  /**
+   * TLC's own arguments for {@code job} in {@code dir}; the cfg and module by absolute path where TLC does not run in
+   * {@code dir} (a resident JVM).
+   */
+  static List<String> tlcArguments(TlcJob job, Path dir, int workers, boolean absolutePaths) {
+    // -tool: every message between delimiters with its code (TlcOutput), which is what the parsers read.
+    List<String> arguments = new ArrayList<>(List.of("-tool",
         "-workers", Integer.toString(workers),
         "-metadir", dir.resolve("states").toString(),
         "-fp", Integer.toString(FINGERPRINT_POLYNOMIAL)));
     if (job.search() instanceof TlcSearch.Simulation simulation) {
-      command.addAll(List.of("-simulate", "num=" + simulation.behaviours(),
+      arguments.addAll(List.of("-simulate", "num=" + simulation.behaviours(),
           "-depth", Integer.toString(simulation.depth()), "-seed", Long.toString(simulation.seed())));
     } else {
-      command.addAll(List.of("-seed", Long.toString(EXHAUSTIVE_SEED)));
+      arguments.addAll(List.of("-seed", Long.toString(EXHAUSTIVE_SEED)));
     }
-    command.addAll(List.of("-config", job.cfg().getFileName().toString(), job.module()));
-    return command;
+    String cfgName = job.cfg().getFileName().toString();
+    arguments.addAll(absolutePaths
+        ? List.of("-config", dir.resolve(cfgName).toAbsolutePath().toString(), dir.resolve(job.module()).toAbsolutePath().toString())
+        : List.of("-config", cfgName, job.module()));
+    return arguments;
+  }
+
+  /** One line of a TLC run's output, or null at its end. */
+  private interface Lines {
+    String next() throws IOException;
   }
 
   /** Reads TLC's output into {@code output} and the log, and passes each message to the listener. */
   private void pump(Process process, TlcOutput output, Path log) {
-    try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-        BufferedWriter out = Files.newBufferedWriter(log, StandardCharsets.UTF_8)) {
+    try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+      pump(in::readLine, output, log);
+    } catch (IOException e) {
+      // Closing a stream that has ended: nothing was lost.
+    }
+  }
+
+  private void pump(Lines in, TlcOutput output, Path log) {
+    try (BufferedWriter out = Files.newBufferedWriter(log, StandardCharsets.UTF_8)) {
       String line;
-      while ((line = in.readLine()) != null) {
+      while ((line = in.next()) != null) {
         List<TlcMessage> completed;
         synchronized (output) {
           completed = output.accept(line);
@@ -234,7 +319,7 @@ public final class TlcRunner {
     process.destroyForcibly();
   }
 
-  private static void deleteTree(Path dir) throws IOException {
+  static void deleteTree(Path dir) throws IOException {
     if (!Files.exists(dir)) {
       return;
     }

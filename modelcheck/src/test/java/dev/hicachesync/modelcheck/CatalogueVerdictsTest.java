@@ -20,7 +20,9 @@ import org.junit.jupiter.api.Test;
  *
  * <p>The models run side by side, one TLC JVM per core, each with one worker (the liveness models, the
  * longest, need one worker anyway), longest recorded first so that no long model starts last and runs
- * alone: on CI's two cores this halves the wall time of running them one by one. Every model runs and
+ * alone: on CI's two cores this halves the wall time of running them one by one. As in {@code check}, a
+ * model goes to a resident TLC JVM ({@link TlcJvmPool}) that checked an earlier one with the same JVM
+ * options, which gives the run of a JVM of its own ({@link ResidentTlcTest}). Every model runs and
  * every mismatch is reported, not only the first. The file must list at least one ci model, so the test
  * cannot pass vacuously.
  */
@@ -37,13 +39,14 @@ class CatalogueVerdictsTest {
     int jobs = Math.max(1, Math.min(2, Runtime.getRuntime().availableProcessors()));
     Path jar = TlcJar.locate();
     ExecutorService pool = Executors.newFixedThreadPool(jobs);
+    TlcJvmPool jvms = new TlcJvmPool(jobs);
     List<String> mismatches = new ArrayList<>();
     try {
       List<Future<String>> runs = new ArrayList<>();
       for (ModelEntry m : models) {
         runs.add(pool.submit(() -> {
-          // A checker per model: each run is its own TLC JVM in its own folder, nothing shared.
-          TlcResult r = new ModelChecker(workspace, new TlcRunner(jar, ProgressListener.NONE), 1, null, List.of())
+          // A checker per model, each run in its own folder.
+          TlcResult r = new ModelChecker(workspace, new TlcRunner(jar, ProgressListener.NONE, jvms), 1, null, List.of())
               .check(m);
           System.out.printf("%s: %s, %,d distinct states, %.1f s%n", m.name(), r.verdict(), r.distinct(), r.seconds());
           String unexplained = unexplainedActions(workspace, m, r);
@@ -63,6 +66,7 @@ class CatalogueVerdictsTest {
       }
     } finally {
       pool.shutdownNow();
+      jvms.close();
     }
     assertTrue(mismatches.isEmpty(), mismatches.size() + " model(s) off their expected verdict, or with an action"
         + " the swimlane page cannot explain:\n" + String.join("\n", mismatches));
