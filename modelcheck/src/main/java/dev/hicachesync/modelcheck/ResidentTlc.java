@@ -39,19 +39,21 @@ final class ResidentTlc {
     this.tmp = tmp;
     this.output = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
     this.runs = new BufferedWriter(new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8));
-    this.killOnExit = new Thread(() -> TlcRunner.killTree(process), "tlc-resident-kill-on-exit");
+    this.killOnExit = new Thread(() -> {
+      TlcRunner.killTree(process);
+      deleteTmp();
+    }, "tlc-resident-kill-on-exit");
     Runtime.getRuntime().addShutdownHook(killOnExit);
   }
 
   /**
    * Starts a resident TLC JVM: {@code java}, then {@code options} (the JVM options a plain run of the same job would
    * get, before the class path), then the class path, {@link TlcMain} and {@link TlcMain#RESIDENT}. Its temporary
-   * files (the standard modules TLC unpacks) go to a directory of its own under {@code tmpRoot}.
+   * files (the standard modules TLC unpacks) go to a folder of its own in the system's temporary folder, not in a
+   * run's folder: the JVM outlives the run that started it.
    */
-  static ResidentTlc start(List<String> options, List<Path> classPath, Path tmpRoot, TlcClassArchive archive)
-      throws IOException {
-    Files.createDirectories(tmpRoot);
-    Path tmp = Files.createTempDirectory(tmpRoot, "resident-");
+  static ResidentTlc start(List<String> options, List<Path> classPath, TlcClassArchive archive) throws IOException {
+    Path tmp = Files.createTempDirectory("hicache-sync-tlc-");
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.addAll(options);
@@ -147,10 +149,14 @@ final class ResidentTlc {
     } catch (IllegalStateException shuttingDown) {
       // The hook is running or has run.
     }
+    deleteTmp();
+  }
+
+  private void deleteTmp() {
     try {
       TlcRunner.deleteTree(tmp);
-    } catch (IOException e) {
-      // Left under the work folder, which the next build cleans.
+    } catch (IOException | RuntimeException e) {
+      // Left in the system's temporary folder.
     }
   }
 }

@@ -172,7 +172,7 @@ public final class TlcRunner {
     List<String> options = new ArrayList<>(TlcHeap.optionsFor(1));
     options.addAll(job.jvmOptions());
     ResidentTlc jvm = pool.take(options, () -> ResidentTlc.start(options, classPath(job),
-        job.workRoot().resolve("resident"), TlcClassArchive.in(job.workRoot(), classPath(job), job.jvmOptions())));
+        TlcClassArchive.in(job.workRoot(), classPath(job), job.jvmOptions())));
     ResidentTlc running = jvm;
     Path log = dir.resolve("tlc.log");
     TlcOutput output = new TlcOutput();

@@ -22,7 +22,7 @@ final class HoldingCfgRun {
     Files.writeString(file, cfg);
     TlcJob job = new TlcJob(jobPrefix + name, module, file,
         List.of(workspace.spec(), workspace.models()), dir, 1, Duration.ofMinutes(5), List.of(heap));
-    TlcResult r = new TlcRunner(TlcJar.locate(), ProgressListener.NONE).run(job);
+    TlcResult r = new TlcRunner(TlcJar.locate(), ProgressListener.NONE, TlcBatch.RESIDENT).run(job);
     assertEquals(Verdict.HOLDS, r.verdict(), name + ": TLC output in " + r.log());
     return r.distinct();
   }

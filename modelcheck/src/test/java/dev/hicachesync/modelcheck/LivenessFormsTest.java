@@ -83,6 +83,6 @@ class LivenessFormsTest {
     Path forms = TestSpecs.root().resolve("modelcheck/src/test/resources/liveness");
     TlcJob job = new TlcJob(name, module, cfg, List.of(ws.spec(), ws.models(), forms), work, 1,
         Duration.ofMinutes(5), List.of("-Xmx1g", "-XX:TieredStopAtLevel=1"));
-    return new TlcRunner(TlcJar.locate(), ProgressListener.NONE).run(job).exitCode();
+    return new TlcRunner(TlcJar.locate(), ProgressListener.NONE, TlcBatch.RESIDENT).run(job).exitCode();
   }
 }

@@ -135,6 +135,6 @@ class PipelineReductionTest {
     Files.writeString(file, cfg);
     TlcJob job = new TlcJob("pipeline-reduced-" + name, MODULE, file,
         List.of(workspace.spec(), workspace.models()), dir, 1, Duration.ofMinutes(5), TlcBatch.jvmOptions(jit));
-    return new TlcRunner(TlcJar.locate(), ProgressListener.NONE).run(job);
+    return new TlcRunner(TlcJar.locate(), ProgressListener.NONE, TlcBatch.RESIDENT).run(job);
   }
 }

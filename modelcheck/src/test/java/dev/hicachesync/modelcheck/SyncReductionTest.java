@@ -155,6 +155,6 @@ class SyncReductionTest {
     String module = more.isEmpty() ? REDUCED_MODULE : "SyncReductionProbe";
     TlcJob job = new TlcJob("sync-reduced-" + name, module, file, dirs, dir, 1, Duration.ofMinutes(5),
         TlcBatch.jvmOptions(jit));
-    return new TlcRunner(TlcJar.locate(), ProgressListener.NONE).run(job);
+    return new TlcRunner(TlcJar.locate(), ProgressListener.NONE, TlcBatch.RESIDENT).run(job);
   }
 }

@@ -20,6 +20,12 @@ import java.util.concurrent.Future;
 final class TlcBatch {
   static final int JOBS = Math.max(1, Math.min(2, Runtime.getRuntime().availableProcessors()));
 
+  /**
+   * Resident TLC JVMs that the tests' runs share, as a catalogue run's do ({@link ResidentTlcTest}: the same results
+   * as a JVM per run); a JVM per run would start about 200 TLC JVMs in these tests. They end with the test JVM.
+   */
+  static final TlcJvmPool RESIDENT = new TlcJvmPool(JOBS);
+
   private TlcBatch() {}
 
   /**
