@@ -6,9 +6,7 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStreamWriter;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -47,24 +45,18 @@ final class ResidentTlc {
   }
 
   /**
-   * Starts a resident TLC JVM: {@code java}, then {@code options} (the JVM options a plain run of the same job would
-   * get, before the class path), then the class path, {@link TlcMain} and {@link TlcMain#RESIDENT}. Its temporary
-   * files (the standard modules TLC unpacks) go to a folder of its own in the system's temporary folder, not in a
-   * run's folder: the JVM outlives the run that started it.
+   * Starts a resident TLC JVM with {@code command} (ending in {@link TlcMain} and {@link TlcMain#RESIDENT}) in its
+   * temporary folder {@code tmp}, which it deletes when it ends; {@code options} are its JVM options as the pool's key.
    */
-  static ResidentTlc start(List<String> options, List<Path> classPath, TlcClassArchive archive) throws IOException {
-    Path tmp = Files.createTempDirectory("hicache-sync-tlc-");
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.addAll(options);
-    if (archive != null) {
-      command.addAll(archive.jvmOptions());
+  static ResidentTlc start(List<String> options, List<String> command, Path tmp, TlcClassArchive archive)
+      throws IOException {
+    try {
+      Process process = new ProcessBuilder(command).directory(tmp.toFile()).redirectErrorStream(true).start();
+      return new ResidentTlc(options, process, archive, tmp);
+    } catch (IOException e) {
+      TlcRunner.deleteTree(tmp);
+      throw e;
     }
-    command.add("-Djava.io.tmpdir=" + tmp);
-    command.addAll(List.of("-cp", String.join(java.io.File.pathSeparator, classPath.stream().map(Path::toString).toList()),
-        TlcMain.class.getName(), TlcMain.RESIDENT));
-    Process process = new ProcessBuilder(command).directory(tmp.toFile()).redirectErrorStream(true).start();
-    return new ResidentTlc(options, process, archive, tmp);
   }
 
   /** The JVM options it was started with (its key in the pool). */

@@ -171,8 +171,17 @@ public final class TlcRunner {
   private TlcResult runResident(TlcJob job, Path dir, CfgFile cfg) throws IOException, InterruptedException {
     List<String> options = new ArrayList<>(TlcHeap.optionsFor(1));
     options.addAll(job.jvmOptions());
-    ResidentTlc jvm = pool.take(options, () -> ResidentTlc.start(options, classPath(job),
-        TlcClassArchive.in(job.workRoot(), classPath(job), job.jvmOptions())));
+    ResidentTlc jvm = pool.take(options, () -> {
+      // Its own temporary folder, not the run's: the JVM outlives the run that started it.
+      Path tmp = Files.createTempDirectory("hicache-sync-tlc-");
+      List<String> command = jvmCommand(job, 1, tmp);
+      command.add(TlcMain.RESIDENT);
+      TlcClassArchive archive = TlcClassArchive.in(job.workRoot(), classPath(job), job.jvmOptions());
+      if (archive != null) {
+        command.addAll(1, archive.jvmOptions());
+      }
+      return ResidentTlc.start(options, command, tmp, archive);
+    });
     ResidentTlc running = jvm;
     Path log = dir.resolve("tlc.log");
     TlcOutput output = new TlcOutput();
@@ -245,15 +254,24 @@ public final class TlcRunner {
 
   /** TLC's command line for {@code job} in {@code dir}: the JVM's options, then TLC's. */
   List<String> command(TlcJob job, Path dir, int workers) throws IOException {
+    List<String> command = jvmCommand(job, workers, dir.resolve("tmp"));
+    command.addAll(tlcArguments(job, dir, workers, false));
+    return command;
+  }
+
+  /**
+   * A TLC JVM's command up to its main class: {@code java}, the heap for {@code workers}, the temporary folder
+   * {@code tmp}, the job's JVM options (after those, so they win), the class path and {@link TlcMain}.
+   */
+  private List<String> jvmCommand(TlcJob job, int workers, Path tmp) throws IOException {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.addAll(TlcHeap.optionsFor(workers));
-    command.add("-Djava.io.tmpdir=" + dir.resolve("tmp"));
+    command.add("-Djava.io.tmpdir=" + tmp);
     command.addAll(job.jvmOptions());
     command.addAll(List.of("-cp", classPath(job).stream().map(Path::toString)
             .collect(java.util.stream.Collectors.joining(java.io.File.pathSeparator)),
         TlcMain.class.getName()));
-    command.addAll(tlcArguments(job, dir, workers, false));
     return command;
   }
 
