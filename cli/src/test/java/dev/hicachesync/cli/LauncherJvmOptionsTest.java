@@ -34,18 +34,31 @@ class LauncherJvmOptionsTest {
     if (kernelThpMode != null) {
       Files.writeString(thpMode, kernelThpMode + "\n");
     }
+    installLauncher();
+    Files.writeString(root.resolve("cli/target/hicache-sync-cli.jar"), "");
+    return launch(callerOptions, thpMode).lines().toList();
+  }
+
+  /** The real launcher in {@link #root}, and a {@code java} on its PATH that prints its arguments. */
+  private void installLauncher() throws Exception {
     Path repository = Path.of(System.getProperty("hicache.root", "..")).toAbsolutePath().normalize();
     Files.copy(repository.resolve("hicache-sync"), root.resolve("hicache-sync"), StandardCopyOption.COPY_ATTRIBUTES,
         StandardCopyOption.REPLACE_EXISTING);
     Files.createDirectories(root.resolve("cli/target/lib"));
-    Files.writeString(root.resolve("cli/target/hicache-sync-cli.jar"), "");
-    Path bin = Files.createDirectories(root.resolve("bin"));
-    Path java = bin.resolve("java");
-    Files.writeString(java, "#!/bin/sh\nfor a in \"$@\"; do echo \"$a\"; done\n");
-    Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwxr-xr-x"));
+    executable("java", "for a in \"$@\"; do echo \"$a\"; done");
+  }
+
+  private void executable(String name, String body) throws Exception {
+    Path file = Files.createDirectories(root.resolve("bin")).resolve(name);
+    Files.writeString(file, "#!/bin/sh\n" + body + "\n");
+    Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
+  }
+
+  /** Runs {@code hicache-sync check --help} through the launcher; returns its output (it must exit 0). */
+  private String launch(String callerOptions, Path thpMode) throws Exception {
     ProcessBuilder builder = new ProcessBuilder("bash", root.resolve("hicache-sync").toString(), "check", "--help")
         .redirectErrorStream(true);
-    builder.environment().put("PATH", bin + ":" + System.getenv("PATH"));
+    builder.environment().put("PATH", root.resolve("bin") + ":" + System.getenv("PATH"));
     builder.environment().put("HICACHE_SYNC_THP_MODE_FILE", thpMode.toString());
     if (callerOptions == null) {
       builder.environment().remove("HICACHE_SYNC_JAVA_OPTS");
@@ -56,7 +69,26 @@ class LauncherJvmOptionsTest {
     assertTrue(process.waitFor(30, TimeUnit.SECONDS), "the launcher returned");
     String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertEquals(0, process.exitValue(), out);
-    return out.lines().toList();
+    return out;
+  }
+
+  /**
+   * A source change in a module the tool's own jar does not hold (here impl) builds once: Maven leaves the
+   * unchanged jar as it was, and the launcher must not take it for stale on every later run.
+   */
+  @Test
+  void aSourceChangeElsewhereBuildsOnce() throws Exception {
+    installLauncher();
+    Path jar = root.resolve("cli/target/hicache-sync-cli.jar");
+    Files.writeString(jar, "");
+    Path source = Files.createDirectories(root.resolve("impl/src/main")).resolve("Changed.java");
+    Files.writeString(source, "");
+    Files.setLastModifiedTime(jar, java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis() - 60_000));
+    Path calls = root.resolve("mvn-calls");
+    executable("mvn", "echo build >> '" + calls + "'"); // a Maven that leaves the jar untouched
+    launch(null, root.resolve("no-thp-file"));
+    launch(null, root.resolve("no-thp-file"));
+    assertEquals(List.of("build"), Files.readAllLines(calls), "builds over two launches");
   }
 
   @Test

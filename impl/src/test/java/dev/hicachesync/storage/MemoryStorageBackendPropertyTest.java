@@ -16,14 +16,15 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link MemoryStorageBackend}'s own structure (an open-addressing table per stripe, tombstones, rehashes,
- * bytes in shared chunks with free lists by length) against a plain map: random sequences of puts of
+ * {@link MemoryStorageBackend}'s own structure (an open-addressing table of hashes per stripe with a lane per
+ * suffix, tombstones, rehashes and widenings, bytes in shared chunks with free lists by length) against a plain map: random sequences of puts of
  * several lengths (empty, small, one page, larger than a first chunk, larger than a quarter of the largest), overwrites with another length,
  * removes, gets and exists over enough keys and suffixes that every stripe grows and rehashes.
  */
 class MemoryStorageBackendPropertyTest {
   private static final int KEYS = 2000;
-  private static final String[] SUFFIXES = {"", "tp0", "tp1"};
+  /** Suffixes come in one by one as the operations run: each new one past a stripe's lanes widens its table. */
+  private static final String[] SUFFIXES = {"", "tp0", "tp1", "tp2", "pp1", "cp1"};
   private static final int[] LENGTHS = {0, 8, 64, 128, 128, 128};
   /** Larger than a first chunk (chunks grow to fit it), and larger than a quarter of the last (its own chunk). */
   private static final int LARGE = 70_000;
