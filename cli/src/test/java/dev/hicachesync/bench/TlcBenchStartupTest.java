@@ -36,6 +36,22 @@ class TlcBenchStartupTest {
     assertTrue(r.generated() > r.distinct(), "the initial state's successors were generated: " + r.generated());
   }
 
+  /**
+   * The resident-JVM row is a second run in a JVM that already ran the model: it must find the states a JVM of
+   * its own finds (TLC's static state put back between runs), or its cost per state would divide by another count.
+   */
+  @Test
+  void theResidentRowsSecondRunFindsTheSameStates() throws Exception {
+    List<BenchRow> rows = TlcBench.run(Workspace.fromRoot(), "b10_fixed");
+    assertEquals(3, rows.size(), rows.toString());
+    BenchRow own = rows.get(0);
+    BenchRow resident = rows.get(2);
+    assertTrue(own.area().startsWith("TLC b10_fixed (3186 states,"), own.area());
+    assertTrue(resident.area().startsWith("TLC b10_fixed in a resident JVM, second run (3186 states,"), resident.area());
+    assertTrue(resident.baseline().contains("(125000 states,"), resident.baseline());
+    assertTrue(resident.nanosPerOp() > 0 && resident.baselineNanosPerOp() > 0, resident.toString());
+  }
+
   @Test
   void theCostPerStateIsTheWorkBeyondStartupOverTheStatesBeyondTheInitialOnes() {
     TlcResult whole = result(3_001, 2.5);
