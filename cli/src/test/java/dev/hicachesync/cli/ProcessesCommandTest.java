@@ -75,7 +75,9 @@ class ProcessesCommandTest {
       Matcher m = survivor.matcher(line);
       if (m.matches()) {
         named++;
-        assertTrue(Double.parseDouble(m.group(2)) * 1000 <= timeoutMs + 2000, line);
+        // The time includes the survivor's report and its JVM's exit: 5.1 s was seen with a 3 s timeout on the
+        // 2-core CI machine running four rank JVMs. The bound stays well under the launcher's kill (timeout + 10 s).
+        assertTrue(Double.parseDouble(m.group(2)) * 1000 <= timeoutMs + 4000, line);
       }
     }
     assertEquals(3, named, "ranks 0, 1 and 3 each name rank 2:\n" + r.err());
