@@ -45,6 +45,17 @@ final class TlcBench {
   /** The constraint of the start-up runs: false beyond the initial states, whose successors TLC then drops. */
   static final String STARTUP_CONSTRAINT = "BenchStartupOnly";
 
+  /** A spec the bench runs: its jobs' name, root module, cfg, source folders and JVM options. */
+  private record BenchSpec(String name, String module, Path cfg, List<Path> sources, List<String> jvm) {
+    TlcJob job(Workspace ws, String suffix) {
+      return new TlcJob(name + suffix, module, cfg, sources, ws.work(), 1, LIMIT, jvm);
+    }
+
+    TlcJob startup(Workspace ws) throws IOException {
+      return startupJob(ws, name + "-startup", module, cfg, sources, jvm);
+    }
+  }
+
   static List<BenchRow> run(Workspace ws, String modelName) throws Exception {
     ModelEntry model = Catalogue.load(ws.catalogue()).named(List.of(modelName)).get(0);
     TlcRunner runner = new TlcRunner(TlcJar.locate(), ProgressListener.NONE);
@@ -52,54 +63,59 @@ final class TlcBench {
     Path refDir = Files.createDirectories(ws.work().resolve("bench-reference-src"));
     copyResource(REFERENCE + ".tla", refDir);
     Path refCfg = copyResource(REFERENCE + ".cfg", refDir);
-    TlcResult ref = runner.run(new TlcJob("bench-reference", REFERENCE, refCfg, List.of(refDir), ws.work(), 1,
-        LIMIT, jvm));
+    BenchSpec reference = new BenchSpec("bench-reference", REFERENCE, refCfg, List.of(refDir), jvm);
     // The model runs with the JIT choice `check` gives it (C1 only below a recorded size), so that the row
     // is what `check` pays; the reference, 125,000 states, with the JVM's default.
     List<String> modelJvm = new java.util.ArrayList<>(JitChoice.optionsFor(model));
     modelJvm.addAll(jvm);
-    TlcResult cat = runner.run(new TlcJob("bench-" + model.name(), model.module(), ws.models().resolve(model.cfg()),
-        List.of(ws.spec(), ws.models()), ws.work(), 1, LIMIT, modelJvm));
+    BenchSpec catalogue = new BenchSpec("bench-" + model.name(), model.module(), ws.models().resolve(model.cfg()),
+        List.of(ws.spec(), ws.models()), modelJvm);
+    TlcResult ref = runner.run(reference.job(ws, ""));
+    TlcResult cat = runner.run(catalogue.job(ws, ""));
     check(ref, REFERENCE);
     check(cat, model.name());
-    TlcResult refStart = runner.run(startupJob(ws, "bench-reference-startup", REFERENCE, refCfg, List.of(refDir), jvm));
-    TlcResult catStart = runner.run(startupJob(ws, "bench-" + model.name() + "-startup", model.module(),
-        ws.models().resolve(model.cfg()), List.of(ws.spec(), ws.models()), modelJvm));
+    TlcResult refStart = runner.run(reference.startup(ws));
+    TlcResult catStart = runner.run(catalogue.startup(ws));
     checkStartup(refStart, REFERENCE);
     checkStartup(catStart, model.name());
-    BenchRow wall = new BenchRow("TLC " + model.name() + " (" + cat.distinct() + " states, " + fmt(cat.seconds()) + " s)",
-        cat.seconds() * 1e9 / cat.distinct(),
-        "TLC reference spec (" + ref.distinct() + " states, " + fmt(ref.seconds()) + " s)",
-        ref.seconds() * 1e9 / ref.distinct(), "distinct state", "");
+    BenchRow wall = new BenchRow("TLC " + model.name() + " (" + sizeAndTime(cat) + ")", perState(cat),
+        "TLC reference spec (" + sizeAndTime(ref) + ")", perState(ref), "distinct state", "");
     BenchRow beyond = new BenchRow("TLC " + model.name() + " beyond start-up (" + fmt(catStart.seconds()) + " s)",
         beyondStartup(cat, catStart), "TLC reference spec beyond start-up (" + fmt(refStart.seconds()) + " s)",
         beyondStartup(ref, refStart), "distinct state", "");
-    BenchRow resident = residentRow(ws, model, refCfg, refDir, jvm, modelJvm);
-    return List.of(wall, beyond, resident);
+    return List.of(wall, beyond, residentRow(ws, reference, catalogue, model.name()));
   }
 
   /** The third row: each spec's second run in a resident TLC JVM of its own (the first warms it). */
-  private static BenchRow residentRow(Workspace ws, ModelEntry model, Path refCfg, Path refDir, List<String> jvm,
-      List<String> modelJvm) throws Exception {
+  private static BenchRow residentRow(Workspace ws, BenchSpec reference, BenchSpec catalogue, String modelName)
+      throws Exception {
     try (TlcJvmPool pool = new TlcJvmPool(1)) {
       TlcRunner runner = new TlcRunner(TlcJar.locate(), ProgressListener.NONE, pool);
-      TlcResult ref = null;
-      TlcResult cat = null;
-      for (int run = 0; run < 2; run++) {
-        ref = runner.run(new TlcJob("bench-reference-resident", REFERENCE, refCfg, List.of(refDir), ws.work(), 1,
-            LIMIT, jvm));
-        check(ref, REFERENCE + " (resident JVM)");
-      }
-      for (int run = 0; run < 2; run++) {
-        cat = runner.run(new TlcJob("bench-" + model.name() + "-resident", model.module(),
-            ws.models().resolve(model.cfg()), List.of(ws.spec(), ws.models()), ws.work(), 1, LIMIT, modelJvm));
-        check(cat, model.name() + " (resident JVM)");
-      }
-      return new BenchRow("TLC " + model.name() + " in a resident JVM, second run (" + cat.distinct() + " states, "
-          + fmt(cat.seconds()) + " s)", cat.seconds() * 1e9 / cat.distinct(),
-          "TLC reference spec in a resident JVM, second run (" + ref.distinct() + " states, " + fmt(ref.seconds()) + " s)",
-          ref.seconds() * 1e9 / ref.distinct(), "distinct state", "");
+      TlcResult ref = secondRun(ws, runner, reference, REFERENCE);
+      TlcResult cat = secondRun(ws, runner, catalogue, modelName);
+      return new BenchRow("TLC " + modelName + " in a resident JVM, second run (" + sizeAndTime(cat) + ")",
+          perState(cat), "TLC reference spec in a resident JVM, second run (" + sizeAndTime(ref) + ")", perState(ref),
+          "distinct state", "");
     }
+  }
+
+  /** Runs {@code spec} twice through {@code runner} (one resident JVM) and returns the second run. */
+  private static TlcResult secondRun(Workspace ws, TlcRunner runner, BenchSpec spec, String what) throws Exception {
+    TlcResult result = null;
+    for (int run = 0; run < 2; run++) {
+      result = runner.run(spec.job(ws, "-resident"));
+      check(result, what + " (resident JVM)");
+    }
+    return result;
+  }
+
+  /** Nanoseconds of the whole run per distinct state. */
+  private static double perState(TlcResult r) {
+    return r.seconds() * 1e9 / r.distinct();
+  }
+
+  private static String sizeAndTime(TlcResult r) {
+    return r.distinct() + " states, " + fmt(r.seconds()) + " s";
   }
 
   /**

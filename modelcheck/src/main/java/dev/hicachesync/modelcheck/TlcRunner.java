@@ -100,11 +100,7 @@ public final class TlcRunner {
     } else {
       command = command(job, dir, workers);
     }
-    TlcClassArchive archive = job.search() instanceof TlcSearch.Distributed ? null
-        : TlcClassArchive.in(job.workRoot(), classPath(job), job.jvmOptions());
-    if (archive != null) {
-      command.addAll(1, archive.jvmOptions());
-    }
+    TlcClassArchive archive = job.search() instanceof TlcSearch.Distributed ? null : withClassArchive(command, job);
     Path log = dir.resolve("tlc.log");
     ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true);
 
@@ -176,11 +172,7 @@ public final class TlcRunner {
       Path tmp = Files.createTempDirectory("hicache-sync-tlc-");
       List<String> command = jvmCommand(job, 1, tmp);
       command.add(TlcMain.RESIDENT);
-      TlcClassArchive archive = TlcClassArchive.in(job.workRoot(), classPath(job), job.jvmOptions());
-      if (archive != null) {
-        command.addAll(1, archive.jvmOptions());
-      }
-      return ResidentTlc.start(options, command, tmp, archive);
+      return ResidentTlc.start(options, command, tmp, withClassArchive(command, job));
     });
     ResidentTlc running = jvm;
     Path log = dir.resolve("tlc.log");
@@ -273,6 +265,18 @@ public final class TlcRunner {
             .collect(java.util.stream.Collectors.joining(java.io.File.pathSeparator)),
         TlcMain.class.getName()));
     return command;
+  }
+
+  /**
+   * Puts the options of {@code job}'s class archive ({@link TlcClassArchive}) into a TLC JVM's {@code command},
+   * right after {@code java}; returns the archive, or null where there is none.
+   */
+  private TlcClassArchive withClassArchive(List<String> command, TlcJob job) throws IOException {
+    TlcClassArchive archive = TlcClassArchive.in(job.workRoot(), classPath(job), job.jvmOptions());
+    if (archive != null) {
+      command.addAll(1, archive.jvmOptions());
+    }
+    return archive;
   }
 
   /**
