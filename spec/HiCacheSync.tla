@@ -704,7 +704,16 @@ AsyncOff(r) == "async_rank_off" \in Knobs /\ r = 0
 \* The singleton "group" on which the scheduler waits for its async handle (work.wait()).
 HandleGroup(r) == C!Group("handle", "sched", {r})
 
-RECURSIVE Enter(_, _, _), Post(_, _, _, _, _), Decide(_, _, _, _)
+\* Enter, Post and Decide are one recursive operator, Chain, told apart by its first argument.
+\* (At start-up TLC works out the level of every definition without arguments by walking the
+\* bodies of the operators it uses, again at every use outside the operator itself. With three
+\* operators calling one another it walked PostOn and DecideOn again at every Post and Decide
+\* in EnterOn, for every step that resumes a rank; with one it walks each body once per step:
+\* docs/reference/measurements.md, "TLC's start-up".)
+RECURSIVE Chain(_, _, _, _, _, _)
+Enter(r, s, site) == Chain("enter", r, s, site, 0, <<>>)
+Post(r, s, site, k, v) == Chain("post", r, s, site, k, v)
+Decide(r, s, site, x) == Chain("decide", r, s, site, 0, x)
 
 PostOn(r, s, site, k, v) ==
     LET gs == SyncGroups(r, site)
@@ -786,9 +795,10 @@ DecideOn(r, s, site, x) ==
 \* each new local state on as an expression of the previous one, used many times per call, so
 \* the cost grew geometrically with the chain's length. A set's element is evaluated once.)
 The(S) == CHOOSE y \in S : TRUE
-Enter(r, s, site) == The({EnterOn(r, v, site) : v \in {s}})
-Post(r, s, site, k, v) == The({PostOn(r, w, site, k, v) : w \in {s}})
-Decide(r, s, site, x) == The({DecideOn(r, v, site, x) : v \in {s}})
+Chain(kind, r, s, site, k, x) ==
+    The({CASE kind = "enter"  -> EnterOn(r, v, site)
+           [] kind = "post"   -> PostOn(r, v, site, k, x)
+           [] kind = "decide" -> DecideOn(r, v, site, x) : v \in {s}})
 
 \* Resume a member after its collective completed with result x.
 Resume(r, s, call, x) ==
