@@ -488,7 +488,12 @@ BatchSynced(s, x) ==
 (* enters the next point. Each returns [s |-> local state, call |-> the    *)
 (* next collective call of the thread, or NoCall].                         *)
 
-RECURSIVE Enter(_, _, _), Post(_, _, _, _, _), Decide(_, _, _, _)
+\* Enter, Post and Decide are one recursive operator, Chain, as in HiCacheSync.tla (which says why:
+\* TLC's start-up walks each operator body once per use outside that operator).
+RECURSIVE Chain(_, _, _, _, _, _)
+Enter(r, s, site) == Chain("enter", r, s, site, 0, <<>>)
+Post(r, s, site, k, v) == Chain("post", r, s, site, k, v)
+Decide(r, s, site, x) == Chain("decide", r, s, site, 0, x)
 
 PostOn(r, s, site, k, v) ==
     LET gs == Groups(r, site)
@@ -556,9 +561,10 @@ DecideOn(r, s, site, x) ==
 \* each new local state on as an expression of the previous one, used many times per call, so
 \* the cost grew geometrically with the chain's length. A set's element is evaluated once.)
 The(S) == CHOOSE y \in S : TRUE
-Enter(r, s, site) == The({EnterOn(r, v, site) : v \in {s}})
-Post(r, s, site, k, v) == The({PostOn(r, w, site, k, v) : w \in {s}})
-Decide(r, s, site, x) == The({DecideOn(r, v, site, x) : v \in {s}})
+Chain(kind, r, s, site, k, x) ==
+    The({CASE kind = "enter"  -> EnterOn(r, v, site)
+           [] kind = "post"   -> PostOn(r, v, site, k, x)
+           [] kind = "decide" -> DecideOn(r, v, site, x) : v \in {s}})
 
 Resume(r, s, call, x) ==
     IF call.stage < Len(Groups(r, call.site))
