@@ -51,10 +51,13 @@ final class LocalPipe implements PipeChannel {
       while (true) {
         long left = deadline - System.nanoTime();
         if (left <= 0) {
-          throw new CollectiveTimeoutException(
+          String where = name + " recv #" + received + " from rank " + from;
+          CollectiveTimeoutException failure = new CollectiveTimeoutException(
               "pipe timeout on " + name + ": rank " + to + " waited " + TimeUnit.NANOSECONDS.toMillis(timeoutNanos)
                   + " ms for message #" + received + "; missing rank(s) " + from
                   + " | where every rank waits: " + board.describe());
+          board.timedOut(to, where); // before this thread leaves the board (finally)
+          throw failure;
         }
         try {
           head = queue.poll(left, TimeUnit.NANOSECONDS);

@@ -270,7 +270,10 @@ final class Rendezvous {
     return interrupted;
   }
 
-  /** Fences the members missing from generation {@code k}; if one was fenced, the group fails. */
+  /**
+   * Fences the members missing from generation {@code k}; if one was fenced, the group fails, and the members
+   * that had arrived stay on the wait board as timed out.
+   */
   private void timeOut(long k) {
     CollectiveTimeoutException failure = timeoutMessage(k); // before the fence: the board still shows the waits
     boolean fenced = false;
@@ -278,6 +281,12 @@ final class Rendezvous {
       fenced |= s.fence(k);
     }
     if (fenced) {
+      // before the failure is published: until then no member that arrived can leave the call
+      for (MemberSlot s : slots) {
+        if (s.seq() > k) { // arrived (a fenced member's seq is FENCED, the least long)
+          board.timedOut(s.rank(), waitText(s, k));
+        }
+      }
       BROKEN.compareAndSet(this, null, failure);
       for (MemberSlot s : slots) {
         s.unpark();
@@ -318,6 +327,11 @@ final class Rendezvous {
             + "; arrived: " + String.join("; ", arrivedCalls) + " | where every rank waits: " + board.describe());
   }
 
+  /** Where member {@code s} waits in generation {@code k}, as the wait board says it. */
+  private String waitText(MemberSlot s, long k) {
+    return name + " at " + s.site(k) + " (" + s.toCall(k).kind() + ")";
+  }
+
   /** Member {@code index}'s entry on the wait board: where it waits, read on demand (diagnostics only). */
   private final class MemberWait implements WaitBoard.Waiter {
     private final int index;
@@ -336,10 +350,15 @@ final class Rendezvous {
       MemberSlot s = slots[index];
       long state = s.state();
       long k = state >>> 1;
-      if ((state & 1) == 0 || s.seq() != k + 1 || progress(k) != WAITING) {
-        return null; // not in a call, not arrived yet, or its generation is complete
+      if ((state & 1) == 0 || s.seq() != k + 1) {
+        return null; // not in a call, or not arrived yet
       }
-      return name + " at " + s.site(k) + " (" + s.toCall(k).kind() + ")";
+      return switch (progress(k)) {
+        case WAITING -> waitText(s, k);
+        // fenced, and still in the call: from the fence until the board's own record of the timeout (timeOut)
+        case FAILED -> waitText(s, k) + WaitBoard.TIMED_OUT;
+        default -> null; // its generation is complete
+      };
     }
   }
 }

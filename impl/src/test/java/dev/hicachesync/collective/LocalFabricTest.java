@@ -151,6 +151,25 @@ class LocalFabricTest {
         fabric.describeWaits());
   }
 
+  /**
+   * In a circular wait the peers' timeouts fire moments apart; the message of the one that fires last must still
+   * name where the first one waited, not "not in a collective" (PipelineReplayTest's B19 lost half of its circle).
+   */
+  @Test
+  void aWaitThatTimedOutStaysOnTheBoard() throws Exception {
+    LocalFabric fabric = new LocalFabric(Duration.ofMillis(300));
+    fabric.group(List.of(0, 1), 1); // rank 1 belongs to the group but never calls
+    PipeChannel pipe = fabric.channel(0, 2); // and never sends
+    List<Outcome<long[]>> out = Ranks.run(List.of(0, 2), r -> r == 0
+        ? fabric.group(List.of(0, 1), 0).allReduce("S123", ReduceOp.MAX, new long[] {1})
+        : pipe.recv());
+    for (Outcome<long[]> o : out) {
+      assertInstanceOf(CollectiveTimeoutException.class, o.error());
+    }
+    assertEquals("rank 0: group[0,1] at S123 (allReduce(MAX)), timed out; rank 1: not in a collective; "
+        + "rank 2: pipe[0->2] recv #0 from rank 0, timed out", fabric.describeWaits());
+  }
+
   @Test
   void twoThreadsOfOneRankInOneGroupAreRejected() throws Exception {
     LocalFabric fabric = new LocalFabric(Duration.ofSeconds(20));
