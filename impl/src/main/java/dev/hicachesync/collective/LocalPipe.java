@@ -44,14 +44,14 @@ final class LocalPipe implements PipeChannel {
       received++;
       return head;
     }
-    board.enter(to, name + " recv #" + received + " from rank " + from);
+    String where = name + " recv #" + received + " from rank " + from;
+    board.enter(to, where);
     boolean interrupted = false;
     try {
       long deadline = System.nanoTime() + timeoutNanos;
       while (true) {
         long left = deadline - System.nanoTime();
         if (left <= 0) {
-          String where = name + " recv #" + received + " from rank " + from;
           CollectiveTimeoutException failure = new CollectiveTimeoutException(
               "pipe timeout on " + name + ": rank " + to + " waited " + TimeUnit.NANOSECONDS.toMillis(timeoutNanos)
                   + " ms for message #" + received + "; missing rank(s) " + from
