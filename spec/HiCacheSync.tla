@@ -1184,10 +1184,9 @@ PfPrefetchThreadStep ==
 AsyncCheckHicacheEvents ==
     \E r \in Ranks : C!LeadsGroup(r, "async") /\ CollectiveCompletes(coll[r]["async"].grp)
 
-\* Some posted collective completes: the steps above.
-\* sglang: torch.distributed all_reduce / barrier returning on every member of the group
-SomeCollectiveCompletes ==
-    \/ SchedRecvRequests
+\* Every completion but a step's RECV (MCHiCacheSyncReduced's ReducedSpec takes RECV together with
+\* the rounds it makes eager).
+CompletionsPastRecv ==
     \/ SchedWritingCheck
     \/ SchedLoadingCheck
     \/ SchedDrainStorageControlQueues
@@ -1197,6 +1196,12 @@ SomeCollectiveCompletes ==
     \/ SchedReleaseAbortedRequest
     \/ PfPrefetchThreadStep
     \/ AsyncCheckHicacheEvents
+
+\* Some posted collective completes: the steps above.
+\* sglang: torch.distributed all_reduce / barrier returning on every member of the group
+SomeCollectiveCompletes ==
+    \/ SchedRecvRequests
+    \/ CompletionsPastRecv
 
 \* Former names of steps, for the trace specs (Trace*.tla) that still use them.
 PrefetchThreadQueries(r) == PfStorageHitQuery(r)

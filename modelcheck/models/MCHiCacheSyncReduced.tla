@@ -5,11 +5,13 @@
 \* every other cfg keeps its state count. In a state where some scheduler group is eager
 \* (HiCacheSync's EagerGroups: ready, and it commutes with every other step), ReducedNext explores
 \* only one successor: every eager group completes (a round: their members are disjoint), then the
-\* next round, until no group is eager. The states between rounds are not stored, so their
-\* invariants are checked here (ReducedInvariants, on the state as values through the instance Mid):
-\* where one fails, the fused step stops in that state, and TLC reports it. Where no group is
-\* eager, ReducedNext is Next. The invariants a reduced cfg may list are those ReducedInvariants
-\* checks (SyncReductionTest).
+\* next round, until no group is eager. Where no group is eager, ReducedNext is Next, except that a
+\* step's RECV is followed at once by the rounds it makes eager (RecvThenRounds): the state right
+\* after it, where groups are eager, would have had that one successor only. The states between
+\* rounds, and right after RECV, are not stored, so their invariants are checked here
+\* (ReducedInvariants, on the state as values through the instance Mid): where one fails, the
+\* fused step stops in that state, and TLC reports it. The invariants a reduced cfg may list are
+\* those ReducedInvariants checks (SyncReductionTest).
 \*
 \* Why a module of its own: the instance of HiCacheSync with parameters below (Mid) made TLC 2.18
 \* spend about twice as long on every state of every model of the module that held it, Spec
@@ -72,23 +74,48 @@ Rounds(ls0, cl0) ==
                      ELSE Round(p[1], p[2], G)
     IN  it[MaxRounds]
 
-FusedEager ==
-    \E fin \in {Rounds(TLCEval([q \in Ranks |-> LS(q) @@ [dead |-> lenv[q].dead]]), coll)} :
-        LET ls == fin[1] IN
-        /\ reqIdx' = [q \in Ranks |-> ls[q].req] /\ waiting' = [q \in Ranks |-> ls[q].wait]
-        /\ backlog' = [q \in Ranks |-> ls[q].blog] /\ cursor' = [q \in Ranks |-> ls[q].cur]
-        /\ running' = [q \in Ranks |-> ls[q].run] /\ tree' = [q \in Ranks |-> ls[q].tree]
-        /\ nextId' = [q \in Ranks |-> ls[q].nid] /\ devFree' = [q \in Ranks |-> ls[q].dfree]
-        /\ hostFree' = [q \in Ranks |-> ls[q].hfree] /\ wq' = [q \in Ranks |-> ls[q].wq]
-        /\ wDone' = [q \in Ranks |-> ls[q].wd] /\ lq' = [q \in Ranks |-> ls[q].lq]
-        /\ lDone' = [q \in Ranks |-> ls[q].ld] /\ sbq' = [q \in Ranks |-> ls[q].sbq]
-        /\ baq' = [q \in Ranks |-> ls[q].baq] /\ rvq' = [q \in Ranks |-> ls[q].rvq]
-        /\ rlq' = [q \in Ranks |-> ls[q].rlq] /\ pf' = [q \in Ranks |-> ls[q].pf]
-        /\ popped' = [q \in Ranks |-> ls[q].pop] /\ ares' = [q \in Ranks |-> ls[q].ares]
-        /\ lenv' = [q \in Ranks |-> [lenv[q] EXCEPT !.bf = ls[q].bf, !.clk = ls[q].clk, !.ab = ls[q].ab]]
-        /\ coll' = fin[2]
+\* The state whose local states and calls are fin[1] and fin[2], as the next state.
+StoreAt(fin) ==
+    LET ls == fin[1] IN
+    /\ reqIdx' = [q \in Ranks |-> ls[q].req] /\ waiting' = [q \in Ranks |-> ls[q].wait]
+    /\ backlog' = [q \in Ranks |-> ls[q].blog] /\ cursor' = [q \in Ranks |-> ls[q].cur]
+    /\ running' = [q \in Ranks |-> ls[q].run] /\ tree' = [q \in Ranks |-> ls[q].tree]
+    /\ nextId' = [q \in Ranks |-> ls[q].nid] /\ devFree' = [q \in Ranks |-> ls[q].dfree]
+    /\ hostFree' = [q \in Ranks |-> ls[q].hfree] /\ wq' = [q \in Ranks |-> ls[q].wq]
+    /\ wDone' = [q \in Ranks |-> ls[q].wd] /\ lq' = [q \in Ranks |-> ls[q].lq]
+    /\ lDone' = [q \in Ranks |-> ls[q].ld] /\ sbq' = [q \in Ranks |-> ls[q].sbq]
+    /\ baq' = [q \in Ranks |-> ls[q].baq] /\ rvq' = [q \in Ranks |-> ls[q].rvq]
+    /\ rlq' = [q \in Ranks |-> ls[q].rlq] /\ pf' = [q \in Ranks |-> ls[q].pf]
+    /\ popped' = [q \in Ranks |-> ls[q].pop] /\ ares' = [q \in Ranks |-> ls[q].ares]
+    /\ lenv' = [q \in Ranks |-> [lenv[q] EXCEPT !.bf = ls[q].bf, !.clk = ls[q].clk, !.ab = ls[q].ab]]
+    /\ coll' = fin[2]
 
-ReducedNext == IF EagerGroups # {} THEN FusedEager ELSE Next
+\* The current state's local states, each with its lenv dead flag, as values.
+LocalStates == TLCEval([q \in Ranks |-> LS(q) @@ [dead |-> lenv[q].dead]])
+
+FusedEager == \E fin \in {Rounds(LocalStates, coll)} : StoreAt(fin)
+
+\* A step's RECV (the domain group: never eager, its completion closes the environment window)
+\* and then the rounds it makes eager, in one step: the state right after RECV, which ReducedNext
+\* would store only to take FusedEager from it next, is checked here (ReducedInvariants) and not
+\* stored unless it fails or has no eager group (Rounds then returns it as it is). The completion
+\* is CollectiveCompletes's on values (Round of the one group; RECV is on the scheduler channel).
+RecvThenRounds ==
+    \E r \in Ranks :
+        /\ SchedCompletesAt(r, "RECV")
+        /\ CompletionReady(coll[r]["sched"].grp)
+        /\ \E fin \in {LET p == Round(LocalStates, coll, {coll[r]["sched"].grp})
+                       IN  IF ReducedInvariants(p[1], p[2]) THEN Rounds(p[1], p[2]) ELSE p} :
+              StoreAt(fin)
+
+\* Next where no group is eager, with RECV taken by RecvThenRounds.
+NextFusingRecv ==
+    \/ RecvThenRounds
+    \/ CompletionsPastRecv
+    \/ Background
+    \/ Terminated
+
+ReducedNext == IF EagerGroups # {} THEN FusedEager ELSE NextFusingRecv
 ReducedSpec == Init /\ [][ReducedNext]_vars
 
 =============================================================================

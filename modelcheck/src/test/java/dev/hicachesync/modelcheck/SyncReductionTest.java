@@ -21,7 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
  * MCHiCacheSync's ReducedSpec (eager scheduler completions fused into rounds; docs/explanation/spec-design.md)
  * must not change a verdict. Every safety row of the ci tier (every third in CI, all with -Dhicache.tests.long=true) is run reduced and must give its
  * catalogued verdict (violations, deadlocks and holds alike), and each that holds with no more states than recorded; the
- * invariants the fusion checks between rounds are load-bearing (a probe that fails only there); and a
+ * invariants the fusion checks between rounds and right after RECV are load-bearing (a probe that fails only
+ * there, one for each); and a
  * committed reduced cfg may list only invariants the fusion checks.
  */
 class SyncReductionTest {
@@ -71,26 +72,41 @@ class SyncReductionTest {
   /** merged_cp2tp2 (CP 2 x TP 2, one request): the probe fails only between two fused rounds. */
   @Test
   void theChecksBetweenRoundsAreLoadBearing(@TempDir Path dir) throws Exception {
+    assertProbeIsLoadBearing(dir, "ProbeMidRound", "ProbeAt");
+  }
+
+  /** The same for the state right after RECV, which ReducedSpec takes together with the rounds after it. */
+  @Test
+  void theCheckRightAfterRecvIsLoadBearing(@TempDir Path dir) throws Exception {
+    assertProbeIsLoadBearing(dir, "ProbeAfterRecv", "ProbeAfterRecvAt");
+  }
+
+  /**
+   * {@code invariant} (SyncReductionProbe.tla) is violated with Spec, still violated with ReducedSpec where
+   * {@code checkedAs} is among the checks between rounds, and holds where it is not.
+   */
+  private static void assertProbeIsLoadBearing(Path dir, String invariant, String checkedAs) throws Exception {
     Workspace workspace = Workspace.fromRoot();
     Path base = workspace.models().resolve("MCHiCacheSync_merged_cp2tp2.cfg");
     assertTrue(Files.isRegularFile(base), "no cfg at " + base);
     String constants = CfgFile.read(base)
         .without(CfgFile.Section.INVARIANTS, CfgFile.Section.SPECIFICATION, CfgFile.Section.VIEW).render();
     Path probe = TestSpecs.root().resolve("modelcheck/src/test/resources/reduction");
-    String checks = "\nINVARIANT ProbeMidRound\nVIEW RankSymmetryView\n";
+    String checks = "\nINVARIANT " + invariant + "\nVIEW RankSymmetryView\n";
     List<TlcResult> results = TlcBatch.all(List.of(
-        () -> run(workspace, dir, "probe-spec", constants + "\nSPECIFICATION Spec" + checks, List.of(probe), List.of()),
-        () -> run(workspace, dir, "probe-checked",
-            constants + "\nCONSTANT ReducedAlsoChecks <- ProbeAt\nSPECIFICATION ReducedSpec" + checks, List.of(probe),
+        () -> run(workspace, dir, invariant + "-spec", constants + "\nSPECIFICATION Spec" + checks, List.of(probe),
             List.of()),
-        () -> run(workspace, dir, "probe-unchecked",
+        () -> run(workspace, dir, invariant + "-checked",
+            constants + "\nCONSTANT ReducedAlsoChecks <- " + checkedAs + "\nSPECIFICATION ReducedSpec" + checks,
+            List.of(probe), List.of()),
+        () -> run(workspace, dir, invariant + "-unchecked",
             constants + "\nSPECIFICATION ReducedSpec" + checks, List.of(probe), List.of())));
     TlcResult full = results.get(0);
     TlcResult checked = results.get(1);
     TlcResult unchecked = results.get(2);
     assertAll(
-        () -> assertEquals(Verdict.violates("ProbeMidRound"), full.verdict(), "Spec; TLC output in " + full.log()),
-        () -> assertEquals(Verdict.violates("ProbeMidRound"), checked.verdict(),
+        () -> assertEquals(Verdict.violates(invariant), full.verdict(), "Spec; TLC output in " + full.log()),
+        () -> assertEquals(Verdict.violates(invariant), checked.verdict(),
             "ReducedSpec, the probe checked between rounds; TLC output in " + checked.log()),
         () -> assertEquals(Verdict.HOLDS, unchecked.verdict(),
             "ReducedSpec, the probe not checked between rounds; TLC output in " + unchecked.log()));
