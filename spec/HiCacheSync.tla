@@ -1184,9 +1184,10 @@ PfPrefetchThreadStep ==
 AsyncCheckHicacheEvents ==
     \E r \in Ranks : C!LeadsGroup(r, "async") /\ CollectiveCompletes(coll[r]["async"].grp)
 
-\* Every completion but a step's RECV (MCHiCacheSyncReduced's ReducedSpec takes RECV together with
-\* the rounds it makes eager).
-CompletionsPastRecv ==
+\* Some posted collective completes: the steps above.
+\* sglang: torch.distributed all_reduce / barrier returning on every member of the group
+SomeCollectiveCompletes ==
+    \/ SchedRecvRequests
     \/ SchedWritingCheck
     \/ SchedLoadingCheck
     \/ SchedDrainStorageControlQueues
@@ -1196,12 +1197,6 @@ CompletionsPastRecv ==
     \/ SchedReleaseAbortedRequest
     \/ PfPrefetchThreadStep
     \/ AsyncCheckHicacheEvents
-
-\* Some posted collective completes: the steps above.
-\* sglang: torch.distributed all_reduce / barrier returning on every member of the group
-SomeCollectiveCompletes ==
-    \/ SchedRecvRequests
-    \/ CompletionsPastRecv
 
 \* Former names of steps, for the trace specs (Trace*.tla) that still use them.
 PrefetchThreadQueries(r) == PfStorageHitQuery(r)

@@ -108,10 +108,20 @@ RecvThenRounds ==
                        IN  IF ReducedInvariants(p[1], p[2]) THEN Rounds(p[1], p[2]) ELSE p} :
               StoreAt(fin)
 
-\* Next where no group is eager, with RECV taken by RecvThenRounds.
+\* Next where no group is eager, with RECV taken by RecvThenRounds: HiCacheSync's Next with
+\* SomeCollectiveCompletes written out, SchedRecvRequests replaced (SyncReductionTest checks that
+\* the other completions below are SomeCollectiveCompletes's).
 NextFusingRecv ==
     \/ RecvThenRounds
-    \/ CompletionsPastRecv
+    \/ SchedWritingCheck
+    \/ SchedLoadingCheck
+    \/ SchedDrainStorageControlQueues
+    \/ SchedCheckHicacheEvents
+    \/ SchedCanTerminatePrefetch
+    \/ SchedCheckPrefetchProgress
+    \/ SchedReleaseAbortedRequest
+    \/ PfPrefetchThreadStep
+    \/ AsyncCheckHicacheEvents
     \/ Background
     \/ Terminated
 

@@ -12,6 +12,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
@@ -133,6 +135,38 @@ class SyncReductionTest {
       }
     }
     assertTrue(reducedCfgs >= 1, "no MCHiCacheSync cfg uses ReducedSpec");
+  }
+
+  /**
+   * NextFusingRecv (MCHiCacheSyncReduced.tla) is HiCacheSync's Next with SomeCollectiveCompletes written out and
+   * SchedRecvRequests replaced by RecvThenRounds: a completion added to the spec must be added there too, or the
+   * reduced search would silently skip it.
+   */
+  @Test
+  void nextFusingRecvTakesEveryOtherStepOfNext() throws IOException {
+    Workspace workspace = Workspace.fromRoot();
+    String spec = Files.readString(workspace.spec().resolve("HiCacheSync.tla"));
+    String reduced = Files.readString(workspace.models().resolve(REDUCED_MODULE + ".tla"));
+    List<String> completions = disjuncts(spec, "SomeCollectiveCompletes");
+    List<String> next = disjuncts(spec, "Next");
+    List<String> expected = new ArrayList<>(List.of("RecvThenRounds"));
+    completions.stream().filter(a -> !a.equals("SchedRecvRequests")).forEach(expected::add);
+    next.stream().filter(a -> !a.equals("SomeCollectiveCompletes")).forEach(expected::add);
+    assertTrue(completions.contains("SchedRecvRequests") && next.contains("SomeCollectiveCompletes"),
+        "HiCacheSync.tla: " + completions + " / " + next);
+    assertEquals(expected, disjuncts(reduced, "NextFusingRecv"));
+  }
+
+  /** The names of the disjunction that defines {@code name} in {@code module} (one {@code \/ Name} a line). */
+  private static List<String> disjuncts(String module, String name) {
+    Matcher block = Pattern.compile("(?m)^" + name + " ==\\n((?:[ \\t]+\\\\/ \\w+\\n)+)").matcher(module);
+    assertTrue(block.find(), "no disjunction of names defines " + name);
+    List<String> names = new ArrayList<>();
+    Matcher d = Pattern.compile("\\\\/ (\\w+)").matcher(block.group(1));
+    while (d.find()) {
+      names.add(d.group(1));
+    }
+    return names;
   }
 
   /**
