@@ -32,10 +32,10 @@ class SyncReductionTest {
   private static final String MODULE = "MCHiCacheSync";
   /** The module with ReducedSpec: MCHiCacheSync and the reduction (a module of its own, see its header). */
   private static final String REDUCED_MODULE = "MCHiCacheSyncReduced";
-  /** The invariants ReducedInvariants checks between rounds (MCHiCacheSyncReduced.tla). */
+  /** The invariants ReducedInvariants checks between rounds (HiCacheSyncChecks.tla's ReducedChecks). */
   static final Set<String> CHECKED = Set.of("TypeOK", "CollectiveMatching", "TreeAgreement", "AckAgreement",
       "PrefetchAgreement", "AllocAgreement", "HostSlotSafety", "SidecarCoverage");
-  /** ... and those ReducedDebugChecks adds where a cfg overrides ReducedAlsoChecks with it. */
+  /** ... and those ReducedDebugChecks adds (DebugChecks) where a cfg overrides ReducedAlsoChecks with it. */
   static final Set<String> DEBUG = Set.of("DebugPrefetchRevoked", "DebugLoadBack", "DebugAbortWhileReading",
       "DebugTwoWaiting", "DebugPrefetchInserted");
   static final String DEBUG_OVERRIDE = "ReducedAlsoChecks <- ReducedDebugChecks";
@@ -155,6 +155,26 @@ class SyncReductionTest {
     assertTrue(completions.contains("SchedRecvRequests") && next.contains("SomeCollectiveCompletes"),
         "HiCacheSync.tla: " + completions + " / " + next);
     assertEquals(expected, disjuncts(reduced, "NextFusingRecv"));
+  }
+
+  /** The sets this test holds are the conjunctions HiCacheSyncChecks.tla checks between rounds. */
+  @Test
+  void theCheckedSetsAreHiCacheSyncChecksConjunctions() throws IOException {
+    String checks = Files.readString(Workspace.fromRoot().models().resolve("HiCacheSyncChecks.tla"));
+    assertEquals(CHECKED, Set.copyOf(conjuncts(checks, "ReducedChecks")));
+    assertEquals(DEBUG, Set.copyOf(conjuncts(checks, "DebugChecks")));
+  }
+
+  /** The names conjoined by the definition of {@code name} in {@code module} (its lines up to a blank one). */
+  private static List<String> conjuncts(String module, String name) {
+    Matcher block = Pattern.compile("(?m)^" + name + " ==\\n((?:[ \\t]+\\S.*\\n)+)").matcher(module);
+    assertTrue(block.find(), "no conjunction defines " + name);
+    List<String> names = new ArrayList<>();
+    Matcher c = Pattern.compile("/\\\\ (\\w+)").matcher(block.group(1));
+    while (c.find()) {
+      names.add(c.group(1));
+    }
+    return names;
   }
 
   /** The names of the disjunction that defines {@code name} in {@code module} (one {@code \/ Name} a line). */
