@@ -165,26 +165,24 @@ class SyncReductionTest {
     assertEquals(DEBUG, Set.copyOf(conjuncts(checks, "DebugChecks")));
   }
 
-  /** The names conjoined by the definition of {@code name} in {@code module} (its lines up to a blank one). */
+  /** The names of the conjunction that defines {@code name} in {@code module} (its indented lines). */
   private static List<String> conjuncts(String module, String name) {
-    Matcher block = Pattern.compile("(?m)^" + name + " ==\\n((?:[ \\t]+\\S.*\\n)+)").matcher(module);
-    assertTrue(block.find(), "no conjunction defines " + name);
-    List<String> names = new ArrayList<>();
-    Matcher c = Pattern.compile("/\\\\ (\\w+)").matcher(block.group(1));
-    while (c.find()) {
-      names.add(c.group(1));
-    }
-    return names;
+    return joined(module, name, "/\\");
   }
 
-  /** The names of the disjunction that defines {@code name} in {@code module} (one {@code \/ Name} a line). */
+  /** The names of the disjunction that defines {@code name} in {@code module} (its indented lines). */
   private static List<String> disjuncts(String module, String name) {
-    Matcher block = Pattern.compile("(?m)^" + name + " ==\\n((?:[ \\t]+\\\\/ \\w+\\n)+)").matcher(module);
-    assertTrue(block.find(), "no disjunction of names defines " + name);
+    return joined(module, name, "\\/");
+  }
+
+  /** The names that follow {@code connective} in the indented lines under {@code name ==} in {@code module}. */
+  private static List<String> joined(String module, String name, String connective) {
+    Matcher block = Pattern.compile("(?m)^" + name + " ==\\n((?:[ \\t]+\\S.*\\n)+)").matcher(module);
+    assertTrue(block.find(), "no definition of " + name + " on indented lines");
     List<String> names = new ArrayList<>();
-    Matcher d = Pattern.compile("\\\\/ (\\w+)").matcher(block.group(1));
-    while (d.find()) {
-      names.add(d.group(1));
+    Matcher m = Pattern.compile(Pattern.quote(connective) + " (\\w+)").matcher(block.group(1));
+    while (m.find()) {
+      names.add(m.group(1));
     }
     return names;
   }
