@@ -2,8 +2,8 @@
 \* HiCacheSync with the invariants that MCHiCacheSyncReduced checks between fused rounds conjoined
 \* under one name each. Its instance Mid(ls, cl) is evaluated once per check of a state: every
 \* reference Mid(ls, cl)!X builds the instance's 22 substitutions again, so eight invariants named
-\* one by one through the instance cost eight times that (the reduced CP 2 x TP 2 two-request model
-\* took about a third longer; docs/explanation/spec-design.md).
+\* one by one through the instance cost eight times that (docs/explanation/spec-design.md; the
+\* figures are in docs/reference/measurements.md).
 EXTENDS HiCacheSync
 
 \* The invariants a reduced cfg may list (SyncReductionTest.CHECKED).
