@@ -19,7 +19,9 @@ import org.junit.jupiter.api.Test;
  * {@link MemoryStorageBackend}'s own structure (an open-addressing table of hashes per stripe with a lane per
  * suffix, tombstones, rehashes and widenings, bytes in shared chunks with free lists by length) against a plain map: random sequences of puts of
  * several lengths (empty, small, one page, larger than a first chunk, larger than a quarter of the largest), overwrites with another length,
- * removes, gets and exists over enough keys and suffixes that every stripe grows and rehashes.
+ * removes, gets and exists over enough keys and suffixes that every stripe grows and rehashes; half the
+ * puts copy the bytes another suffix holds for the same page where there is one, so copies share a range
+ * and are then written over, removed and put again one by one.
  */
 class MemoryStorageBackendPropertyTest {
   private static final int KEYS = 2000;
@@ -65,7 +67,10 @@ class MemoryStorageBackendPropertyTest {
         case 0, 1 -> { // put (twice as often, so the store fills up)
           int len = (op >>> 20) % 256 == 0 ? HUGE : (op >>> 20) % 16 == 0 ? LARGE
               : LENGTHS[(op >>> 2 & 3) + (op >>> 25 & 1) * 2];
-          byte[] bytes = content(step, len);
+          byte[] bytes = (op >>> 28 & 1) == 1 ? anotherCopy(model, key) : null; // equal copies share bytes
+          if (bytes == null) {
+            bytes = content(step, len);
+          }
           ByteBuffer src = ByteBuffer.wrap(bytes);
           store.put(key, src);
           assertEquals(0, src.remaining(), at + ": put consumes the source");
@@ -91,6 +96,17 @@ class MemoryStorageBackendPropertyTest {
       assertTrue(store.get(e.getKey(), dst), "at the end: " + e.getKey());
       assertArrayEquals(e.getValue(), dst.array(), "at the end: " + e.getKey());
     }
+  }
+
+  /** A copy of the bytes stored for {@code key}'s page under another suffix, or null when there is none. */
+  private static byte[] anotherCopy(Map<PageKey, byte[]> model, PageKey key) {
+    for (String suffix : SUFFIXES) {
+      byte[] b = suffix.equals(key.suffix()) ? null : model.get(key.withSuffix(suffix));
+      if (b != null) {
+        return b.clone();
+      }
+    }
+    return null;
   }
 
   /** Bytes of operation {@code step}: every put writes different bytes. */

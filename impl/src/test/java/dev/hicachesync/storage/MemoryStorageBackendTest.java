@@ -1,5 +1,6 @@
 package dev.hicachesync.storage;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -37,5 +38,46 @@ class MemoryStorageBackendTest extends StorageBackendContractTest {
       assertFalse(store.exists(c), "word " + word);
       assertEquals(2, store.size());
     }
+  }
+
+  /**
+   * Copies of one page with equal bytes are stored once, and each stays the bytes last put under its own key:
+   * writing one over (same length, other bytes; another length), removing one and putting it back leave the
+   * others as they were.
+   */
+  @Test
+  void equalCopiesOfAPageStayIndependent() {
+    MemoryStorageBackend store = new MemoryStorageBackend();
+    PageKey page = PageKey.first(new int[] {7, 8});
+    PageKey a = page.withSuffix("tp0");
+    PageKey b = page.withSuffix("tp1");
+    PageKey c = page.withSuffix("tp2");
+    byte[] x = {1, 2, 3, 4, 5, 6, 7, 8};
+    byte[] y = {9, 9, 9, 9, 9, 9, 9, 9};
+    store.put(a, ByteBuffer.wrap(x));
+    store.put(b, ByteBuffer.wrap(x.clone()));
+    store.put(c, ByteBuffer.wrap(x.clone()));
+    store.put(a, ByteBuffer.wrap(y)); // same length, other bytes: b and c keep x
+    assertBytes(store, a, y);
+    assertBytes(store, b, x);
+    assertBytes(store, c, x);
+    assertTrue(store.remove(b)); // c still holds x, and its range is not given to the next object
+    store.put(page.withSuffix("tp3"), ByteBuffer.wrap(new byte[] {5, 5, 5, 5, 5, 5, 5, 5}));
+    assertBytes(store, c, x);
+    store.put(c, ByteBuffer.wrap(new byte[] {1, 2})); // another length
+    store.put(b, ByteBuffer.wrap(y.clone())); // equal to a's
+    store.put(b, ByteBuffer.wrap(x)); // and apart again
+    assertBytes(store, a, y);
+    assertBytes(store, b, x);
+    assertBytes(store, c, new byte[] {1, 2});
+    assertEquals(4, store.size());
+  }
+
+  private static void assertBytes(MemoryStorageBackend store, PageKey key, byte[] want) {
+    ByteBuffer got = ByteBuffer.allocate(want.length + 4);
+    assertTrue(store.get(key, got), key.toString());
+    byte[] bytes = new byte[got.flip().remaining()];
+    got.get(bytes);
+    assertArrayEquals(want, bytes, key.toString());
   }
 }
