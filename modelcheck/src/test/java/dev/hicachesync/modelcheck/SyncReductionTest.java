@@ -12,8 +12,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
@@ -147,44 +145,22 @@ class SyncReductionTest {
     Workspace workspace = Workspace.fromRoot();
     String spec = Files.readString(workspace.spec().resolve("HiCacheSync.tla"));
     String reduced = Files.readString(workspace.models().resolve(REDUCED_MODULE + ".tla"));
-    List<String> completions = disjuncts(spec, "SomeCollectiveCompletes");
-    List<String> next = disjuncts(spec, "Next");
+    List<String> completions = TlaDefinitions.disjuncts(spec, "SomeCollectiveCompletes");
+    List<String> next = TlaDefinitions.disjuncts(spec, "Next");
     List<String> expected = new ArrayList<>(List.of("RecvThenRounds"));
     completions.stream().filter(a -> !a.equals("SchedRecvRequests")).forEach(expected::add);
     next.stream().filter(a -> !a.equals("SomeCollectiveCompletes")).forEach(expected::add);
     assertTrue(completions.contains("SchedRecvRequests") && next.contains("SomeCollectiveCompletes"),
         "HiCacheSync.tla: " + completions + " / " + next);
-    assertEquals(expected, disjuncts(reduced, "NextFusingRecv"));
+    assertEquals(expected, TlaDefinitions.disjuncts(reduced, "NextFusingRecv"));
   }
 
   /** The sets this test holds are the conjunctions HiCacheSyncChecks.tla checks between rounds. */
   @Test
   void theCheckedSetsAreHiCacheSyncChecksConjunctions() throws IOException {
     String checks = Files.readString(Workspace.fromRoot().models().resolve("HiCacheSyncChecks.tla"));
-    assertEquals(CHECKED, Set.copyOf(conjuncts(checks, "ReducedChecks")));
-    assertEquals(DEBUG, Set.copyOf(conjuncts(checks, "DebugChecks")));
-  }
-
-  /** The names of the conjunction that defines {@code name} in {@code module} (its indented lines). */
-  private static List<String> conjuncts(String module, String name) {
-    return joined(module, name, "/\\");
-  }
-
-  /** The names of the disjunction that defines {@code name} in {@code module} (its indented lines). */
-  private static List<String> disjuncts(String module, String name) {
-    return joined(module, name, "\\/");
-  }
-
-  /** The names that follow {@code connective} in the indented lines under {@code name ==} in {@code module}. */
-  private static List<String> joined(String module, String name, String connective) {
-    Matcher block = Pattern.compile("(?m)^" + name + " ==\\n((?:[ \\t]+\\S.*\\n)+)").matcher(module);
-    assertTrue(block.find(), "no definition of " + name + " on indented lines");
-    List<String> names = new ArrayList<>();
-    Matcher m = Pattern.compile(Pattern.quote(connective) + " (\\w+)").matcher(block.group(1));
-    while (m.find()) {
-      names.add(m.group(1));
-    }
-    return names;
+    assertEquals(CHECKED, Set.copyOf(TlaDefinitions.conjuncts(checks, "ReducedChecks")));
+    assertEquals(DEBUG, Set.copyOf(TlaDefinitions.conjuncts(checks, "DebugChecks")));
   }
 
   /**

@@ -1,11 +1,10 @@
 package dev.hicachesync.report.swimlane;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.hicachesync.modelcheck.TestSpecs;
+import dev.hicachesync.modelcheck.TlaDefinitions;
 import java.nio.file.Files;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -20,13 +19,7 @@ class CompletedCallTest {
   @Test
   void theNamedStepsAreHiCacheSyncsCompletingActionsWithTheirSites() throws Exception {
     String spec = Files.readString(TestSpecs.root().resolve("spec/HiCacheSync.tla"));
-    Matcher block = Pattern.compile("(?m)^SomeCollectiveCompletes ==\\n((?:[ \\t]+\\\\/ \\w+\\n)+)").matcher(spec);
-    assertTrue(block.find(), "HiCacheSync.tla has no SomeCollectiveCompletes disjunction of step actions");
-    List<String> disjuncts = new ArrayList<>();
-    Matcher d = Pattern.compile("\\\\/ (\\w+)").matcher(block.group(1));
-    while (d.find()) {
-      disjuncts.add(d.group(1));
-    }
+    List<String> disjuncts = TlaDefinitions.disjuncts(spec, "SomeCollectiveCompletes");
     assertEquals(new TreeSet<>(CompletedCall.STEP_SITES.keySet()), new TreeSet<>(disjuncts));
     // A scheduler step names its site in the spec; the prefetch thread's and the async handle's have one each.
     Map<String, String> sites = new TreeMap<>();
