@@ -1,6 +1,9 @@
 package dev.hicachesync.modelcheck;
 
 import com.fasterxml.jackson.core.json.JsonReadFeature;
+import com.fasterxml.jackson.core.util.DefaultIndenter;
+import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
+import com.fasterxml.jackson.core.util.Separators;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -14,6 +17,18 @@ import java.util.Map;
  * --record}), leaving every other field as it is.
  */
 public final class CatalogueRecorder {
+
+  /**
+   * The catalogue's own layout: two spaces per level, {@code "key": value}, one array element per line.
+   * Why not Jackson's default printer: it writes {@code "key" : value} and {@code [ {}, so every
+   * {@code --record} rewrote all four thousand lines and its diff hid the three it changed.
+   */
+  private static final DefaultPrettyPrinter LAYOUT = new DefaultPrettyPrinter(Separators.createDefaultInstance()
+          .withObjectFieldValueSpacing(Separators.Spacing.AFTER)
+          .withArrayEmptySeparator("")
+          .withObjectEmptySeparator(""))
+      .withArrayIndenter(new DefaultIndenter("  ", "\n"))
+      .withObjectIndenter(new DefaultIndenter("  ", "\n"));
 
   private CatalogueRecorder() {}
 
@@ -39,7 +54,7 @@ public final class CatalogueRecorder {
       recorded.put("depth", r.depth());
       updated++;
     }
-    Files.writeString(file, mapper.writerWithDefaultPrettyPrinter().writeValueAsString(root) + "\n");
+    Files.writeString(file, mapper.writer(LAYOUT).writeValueAsString(root) + "\n");
     return updated;
   }
 }
