@@ -11,10 +11,10 @@ import java.util.Arrays;
  * backend guards each stripe by its own monitor.
  *
  * <p>Why copies share bytes: the ranks of a domain store the same page under their own suffixes, and a
- * page's bytes are a function of its tokens ({@code PageContent}), so the copies are nearly always equal.
- * Stored once, the Mooncake replay at CP 2 x TP 2 kept a quarter of the bytes it kept before, bytes that the
- * collector copied out of the young generation and the kernel zeroed first. A lane whose bytes equal another
- * lane's of the same slot points at that lane's range; a range is written over in place only by its one lane.
+ * page's bytes are a function of its tokens ({@code PageContent}), so the copies are nearly always equal;
+ * stored once each, a replay keeps one rank's bytes instead of every rank's (the figures are in
+ * docs/reference/measurements.md). A lane whose bytes equal another lane's of the same slot points at that
+ * lane's range; a range is written over in place only by its one lane.
  *
  * <p>Why a slot per hash and not per (hash, suffix): the ranks of a domain store the same pages, each under
  * its own suffix, a few microseconds apart. With a slot per key each rank's put probed a different place of
@@ -157,16 +157,12 @@ final class MemoryStripe {
       return false;
     }
     int slot = slotOf(lane);
-    if (!shared(slot, lane)) {
-      release(lane);
-    }
-    table[lane] = 0;
+    detach(slot, lane);
     int state = slot * width;
-    if (--table[state] == 0) { // the page's last copy: the slot becomes a tombstone
+    if (table[state] == 0) { // the page's last copy: the slot becomes a tombstone
       table[state] = DELETED;
       hashes--;
     }
-    count--;
     return true;
   }
 

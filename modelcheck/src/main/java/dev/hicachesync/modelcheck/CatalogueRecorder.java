@@ -20,8 +20,8 @@ public final class CatalogueRecorder {
 
   /**
    * The catalogue's own layout: two spaces per level, {@code "key": value}, one array element per line.
-   * Why not Jackson's default printer: it writes {@code "key" : value} and {@code [ {}, so every
-   * {@code --record} rewrote all four thousand lines and its diff hid the three it changed.
+   * Why not Jackson's default printer: it writes {@code "key" : value} and {@code [ {}, so a {@code
+   * --record} would rewrite every line of the file and its diff would hide the few it changed.
    */
   private static final DefaultPrettyPrinter LAYOUT = new DefaultPrettyPrinter(Separators.createDefaultInstance()
           .withObjectFieldValueSpacing(Separators.Spacing.AFTER)
