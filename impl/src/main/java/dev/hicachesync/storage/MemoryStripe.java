@@ -24,10 +24,13 @@ import java.util.Arrays;
  * pile them into clusters that every later probe walked.
  *
  * <p>Chunks double from {@link #FIRST_CHUNK} to {@link #LAST_CHUNK}: a small store stays small, and a large
- * one's chunks are big enough for the collector to allocate them outside the young generation (G1's
- * humongous objects, half a region and more), so the bytes of millions of pages are never copied between
- * survivor spaces; with 256 KiB chunks the collection pauses of the whole Mooncake replay were as long as
- * with one array per page (33.5 s vs 34.7 s at load 30).
+ * one keeps its pages' bytes in a few large arrays, so the collector moves bytes, not an object per page.
+ * Where a chunk lives depends on the collector: G1 allocates one of half a region or more outside the young
+ * generation (a humongous object) and never copies it; the parallel collector, which the launcher picks,
+ * allocates an array of any size in eden while it fits, so a chunk is copied between the survivor spaces
+ * until it is tenured. Why the chunks stay on the heap all the same: memory outside it gets no transparent
+ * huge pages (only the heap asks for them), and faulting a large store in 4 KiB at a time costs about what
+ * those copies do.
  */
 final class MemoryStripe {
   private static final int FIRST_CHUNK = 1 << 14;
