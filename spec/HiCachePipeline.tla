@@ -721,6 +721,8 @@ SchedulerMoves == \E r \in Ranks : StepBegins(r) \/ EventsReady(r)
 SomeCollectiveCompletes ==
     \E r \in Ranks, th \in Threads :
         C!LeadsGroup(r, th) /\ CollectiveCompletes(coll[r][th].grp)
+\* Group coll[r][th].grp completes, tried from its lowest member r (as in SomeCollectiveCompletes).
+GroupCompletes(r, th) == C!LeadsGroup(r, th) /\ CollectiveCompletes(coll[r][th].grp)
 Background ==
     \E r \in Ranks : \/ WriteEventCompletes(r) \/ LoadEventCompletes(r)
                      \/ PrefetchThreadQueries(r) \/ IoStartsBatch(r) \/ IoEndsBatch(r)
@@ -733,8 +735,13 @@ Next == SchedulerMoves \/ SomeCollectiveCompletes \/ Background \/ Terminated
 \* Fairness: schedulers keep stepping and gloo collectives whose members all called complete
 \* (weak: once enabled they stay enabled until taken); GPU copies complete, storage answers,
 \* wall time passes and threads are scheduled (strong: a ready event is noticed eventually
-\* even if the rank is busy in between).
+\* even if the rank is busy in between). Each group's completion is fair on its own
+\* (GroupCompletes): weak fairness on SomeCollectiveCompletes alone is met by the schedulers'
+\* collectives completing step after step while a prefetch thread's S7, posted by all its
+\* members, never completes, a behaviour gloo does not have (the S7 group's members wait on no
+\* other thread), in which PrefetchTerminates fails (pp_merged_cp2_storage_live).
 Fairness == /\ WF_vars(SchedulerMoves) /\ WF_vars(SomeCollectiveCompletes)
+            /\ \A r \in Ranks, th \in Threads : WF_vars(GroupCompletes(r, th))
             /\ SF_vars(Background)
 
 Spec == Init /\ [][Next]_vars /\ Fairness
