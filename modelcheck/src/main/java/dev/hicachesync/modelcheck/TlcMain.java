@@ -9,6 +9,7 @@ import java.io.OutputStream;
 import java.io.PrintStream;
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -22,7 +23,9 @@ import java.rmi.server.RMISocketFactory;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
@@ -49,7 +52,8 @@ import util.UniqueString;
  * JIT warm-up are most of a small model's run (docs/reference/measurements.md), and this pays them once. TLC keeps
  * state in static fields, so before each run {@link #forgetEarlierRuns} puts back what a new JVM would find: two
  * flags that TLC sets and never clears (left alone, a liveness violation after an earlier one goes unreported, and the
- * disk queue's shared buffers are handed out twice), and the intern table of names. TLC numbers each name (identifier,
+ * disk queue's shared buffers are handed out twice), {@code TLCGlobals}' fields (the last run's checker and options),
+ * and the intern table of names. TLC numbers each name (identifier,
  * string, field name) in the order it first meets it, and orders record fields, strings and model values, and
  * fingerprints states, by those numbers: a run after another model would print its states in another order and could
  * find another lasso. So every TLC JVM, resident or not, first loads the classes that hold names in static fields
@@ -89,10 +93,30 @@ public final class TlcMain extends RMISocketFactory implements Runnable {
     tlc2.TLC.main(args);
   }
 
-  /** Loads {@link #STATIC_NAME_HOLDERS}; returns how many names TLC has numbered then. */
+  /**
+   * {@code TLCGlobals}' settable fields as a new JVM has them, taken by {@link #internStaticNames} before any run.
+   * TLC sets them from its command line and while it runs, and clears none. Left set by an earlier run, {@code
+   * mainChecker} makes {@code TLCGet("level")} answer 0 while TLC evaluates the next spec's constant definitions
+   * before its search (in a new JVM it refuses, and TLC evaluates such a definition in each state): a constraint
+   * {@code TLCGet("level") < N} would be fixed at TRUE, and the search unbounded.
+   */
+  private static final Map<Field, Object> GLOBALS_OF_A_NEW_JVM = new LinkedHashMap<>();
+
+  /**
+   * Loads {@link #STATIC_NAME_HOLDERS} and notes {@code TLCGlobals}' fields ({@link #GLOBALS_OF_A_NEW_JVM}); returns
+   * how many names TLC has numbered then.
+   */
   static int internStaticNames() throws ReflectiveOperationException {
     for (String holder : STATIC_NAME_HOLDERS) {
       Class.forName(holder, true, TlcMain.class.getClassLoader());
+    }
+    if (GLOBALS_OF_A_NEW_JVM.isEmpty()) {
+      for (Field f : tlc2.TLCGlobals.class.getDeclaredFields()) {
+        if (Modifier.isStatic(f.getModifiers()) && !Modifier.isFinal(f.getModifiers())) {
+          f.setAccessible(true);
+          GLOBALS_OF_A_NEW_JVM.put(f, f.get(null));
+        }
+      }
     }
     return (int) field(InternTable.class, "tokenCnt").getInt(UniqueString.internTbl);
   }
@@ -128,6 +152,9 @@ public final class TlcMain extends RMISocketFactory implements Runnable {
    * otherwise keep its slot), and the next name gets number {@code baseNames + 1}.
    */
   static void forgetEarlierRuns(int baseNames) throws ReflectiveOperationException {
+    for (Map.Entry<Field, Object> global : GLOBALS_OF_A_NEW_JVM.entrySet()) {
+      global.getKey().set(null, global.getValue());
+    }
     field(tlc2.tool.liveness.LiveWorker.class, "errFoundByThread").setInt(null, -1);
     field(tlc2.util.BufferedRandomAccessFile.class, "numAvailBuffs").setInt(null, 0);
     InternTable names = new InternTable(1024);

@@ -19,7 +19,8 @@ import org.junit.jupiter.api.Test;
  * whatever ran before it in the JVM, gives the same exit code, verdict, counts and counterexample, state by state and
  * value by value as TLC printed it. The models are chosen to catch each piece of static state {@link
  * TlcMain#forgetEarlierRuns} resets: liveness violations back to back (TLC's "error found" flag), liveness checks after
- * other runs (the disk queue's buffer pool), and counterexamples whose records and sets TLC orders by its intern table.
+ * other runs (the disk queue's buffer pool), counterexamples whose records and sets TLC orders by its intern table, and
+ * a constraint on {@code TLCGet("level")} after other runs (TLC's last checker, in {@code TLCGlobals}).
  */
 class ResidentTlcTest {
 
@@ -29,14 +30,14 @@ class ResidentTlcTest {
   void handWrittenSpecsGiveTheSameResultsInOneJvm() throws Exception {
     Workspace ws = TestSpecs.workspace();
     List<String> modules = List.of("Liveness", "Diverge", "Liveness", "Deadlock", "ParseError", "Assumption", "Ok",
-        "Stutter");
+        "Stutter", "LevelBound", "LevelBound");
     Map<String, String> alone = new LinkedHashMap<>();
     List<String> pids = new ArrayList<>();
     try (TlcJvmPool pool = new TlcJvmPool(1)) {
       for (int i = 0; i < modules.size(); i++) {
         String module = modules.get(i);
         TlcJob job = new TlcJob("resident-" + i + "-" + module, module, ws.models().resolve(module + ".cfg"),
-            List.of(ws.spec()), ws.work(), 1, Duration.ofMinutes(2), List.of("-Xmx256m"));
+            List.of(ws.spec()), ws.work(), 1, Duration.ofMinutes(1), List.of("-Xmx256m"));
         TlcResult own = new TlcRunner(TlcJar.locate(), ProgressListener.NONE).run(job);
         TlcResult resident = new TlcRunner(TlcJar.locate(), ProgressListener.NONE, pool).run(job);
         assertEquals(describe(own), describe(resident), module + " (run " + (i + 1) + " in the resident JVM)");

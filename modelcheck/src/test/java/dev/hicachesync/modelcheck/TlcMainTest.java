@@ -93,8 +93,15 @@ class TlcMainTest {
     staticField(tlc2.util.BufferedRandomAccessFile.class, "numAvailBuffs").setInt(null, 0);
     new tlc2.util.BufferedRandomAccessFile(dir.resolve("buffer").toFile(), "rw").close();
     assertEquals(1, staticField(tlc2.util.BufferedRandomAccessFile.class, "numAvailBuffs").getInt(null));
+    int coverage = tlc2.TLCGlobals.coverageInterval;
+    boolean continuing = tlc2.TLCGlobals.continuation;
+    tlc2.TLCGlobals.coverageInterval = coverage + 7; // -coverage and -continue of an earlier run
+    tlc2.TLCGlobals.continuation = !continuing;
 
     TlcMain.forgetEarlierRuns(base);
+
+    assertEquals(coverage, tlc2.TLCGlobals.coverageInterval, "TLCGlobals as before any run");
+    assertEquals(continuing, tlc2.TLCGlobals.continuation);
 
     assertEquals(-1, staticField(tlc2.tool.liveness.LiveWorker.class, "errFoundByThread").getInt(null));
     assertEquals(0, staticField(tlc2.util.BufferedRandomAccessFile.class, "numAvailBuffs").getInt(null));
