@@ -59,12 +59,17 @@ final class AdhocRun {
         out.println(part.part().label() + " checks: " + String.join(", ", part.checked()));
       }
     }
-    out.println("bounds: " + model.bounds() + "; safety " + searched(model));
+    boolean livenessRan = result.parts().stream()
+        .anyMatch(p -> p.part() == AdhocPart.Part.LIVENESS && p.result().isPresent());
+    out.println("bounds: " + model.bounds() + "; safety " + searched(model)
+        + (search instanceof TlcSearch.Simulation && livenessRan ? "; liveness simulated the same way" : ""));
     for (AdhocPart part : result.parts()) {
       part.result().ifPresent(r -> r.remoteWorkers().forEach(w -> out.println(part.part().label()
           + " worker " + w.uri() + ": " + w.sent() + " states sent to it, " + w.received() + " received")));
     }
-    boolean sampled = result.parts().stream().anyMatch(p -> p.status() == AdhocPart.Status.SAMPLED);
+    // Every part that ran must have walked all its behaviours before the output says so.
+    boolean sampled = result.parts().stream().anyMatch(p -> p.status() == AdhocPart.Status.SAMPLED)
+        && result.parts().stream().noneMatch(p -> p.status() == AdhocPart.Status.CUT);
     if (search instanceof TlcSearch.Simulation sim && result.violation().isEmpty() && !sampled) {
       out.println("simulation: stopped before " + sim.behaviours() + " random behaviours of at most " + sim.depth()
           + " steps were walked (seed " + sim.seed() + "); no violation in the states it met, which is no proof");

@@ -131,24 +131,31 @@ public final class ModelChecker {
     if (!cfg.hasProperties()) {
       liveness = AdhocPart.notRun(AdhocPart.Part.LIVENESS, List.of(), "the template has no temporal properties");
     } else if (safety.status() == AdhocPart.Status.SAMPLED) {
-      liveness = AdhocPart.notRun(AdhocPart.Part.LIVENESS, cfg.properties(),
-          "a simulation checks the invariants only (liveness needs every state)");
+      // TLC checks the temporal properties on each random behaviour too (its lassos and its end, under the
+      // spec's fairness): a violation found is a real behaviour; none found proves nothing, as for safety.
+      liveness = livenessPart(model, cfg, search);
     } else if (safety.status() != AdhocPart.Status.EXHAUSTIVE) {
       liveness = AdhocPart.notRun(AdhocPart.Part.LIVENESS, cfg.properties(),
           safety.status() == AdhocPart.Status.VIOLATED ? "safety is violated"
               : "safety did not finish (liveness explores the same states, and more)");
     } else {
-      Path livenessCfg = workspace.work().resolve(model.name() + "-liveness.cfg");
-      // The invariants held on every state: checking them again would only cost time. A SYMMETRY
-      // set or a VIEW (sound for the invariants) goes too: TLC's liveness checking is unsound under it.
-      Files.writeString(livenessCfg,
-          cfg.without(CfgFile.Section.INVARIANTS, CfgFile.Section.SYMMETRY, CfgFile.Section.VIEW).render());
-      TlcJob livenessJob = job(model.name() + "-liveness", model.module().mcModule(), livenessCfg,
-          timeLimit == null ? ADHOC_LIVENESS_LIMIT : timeLimit);
-      liveness = AdhocPart.ran(AdhocPart.Part.LIVENESS, cfg.properties(), 1,
-          nameTheViolatedProperty(livenessJob, runner.run(livenessJob)));
+      liveness = livenessPart(model, cfg, TlcSearch.EXHAUSTIVE);
     }
     return new AdhocResult(List.of(safety, liveness));
+  }
+
+  /** The temporal properties of the ad-hoc model's {@code cfg}, searched as {@code how}, with one worker. */
+  private AdhocPart livenessPart(AdhocModel model, CfgFile cfg, TlcSearch how)
+      throws BadInputException, IOException, InterruptedException {
+    Path livenessCfg = workspace.work().resolve(model.name() + "-liveness.cfg");
+    // The invariants were checked in the safety part: checking them again would only cost time. A SYMMETRY
+    // set or a VIEW (sound for the invariants) goes too: TLC's liveness checking is unsound under it.
+    Files.writeString(livenessCfg,
+        cfg.without(CfgFile.Section.INVARIANTS, CfgFile.Section.SYMMETRY, CfgFile.Section.VIEW).render());
+    TlcJob livenessJob = job(model.name() + "-liveness", model.module().mcModule(), livenessCfg,
+        timeLimit == null ? ADHOC_LIVENESS_LIMIT : timeLimit).with(how);
+    return AdhocPart.ran(AdhocPart.Part.LIVENESS, cfg.properties(), 1,
+        nameTheViolatedProperty(livenessJob, runner.run(livenessJob)));
   }
 
   /**
@@ -169,7 +176,7 @@ public final class ModelChecker {
       Path single = job.workRoot().resolve(job.name() + "-" + property + ".cfg");
       Files.writeString(single, cfg.withOnlyProperty(property).render());
       TlcResult r = runner.run(new TlcJob(job.name() + "-" + property, job.module(), single, job.sourceDirs(),
-          job.workRoot(), 1, job.timeLimit(), job.jvmOptions()));
+          job.workRoot(), 1, job.timeLimit(), job.jvmOptions(), job.search()));
       seconds += r.seconds();
       if (r.exitCode() == 13) {
         return new TlcResult(r.exitCode(), r.verdict(), r.distinct(), r.generated(), r.depth(), seconds,

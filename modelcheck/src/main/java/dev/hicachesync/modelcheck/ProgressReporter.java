@@ -211,6 +211,8 @@ public final class ProgressReporter implements ProgressListener {
     public void message(TlcMessage message) {
       Progress.of(message).ifPresent(this::counted);
       switch (message.code()) {
+        // A simulation (-simulate) reports behaviours walked, not distinct states: no counts to show.
+        case EC.TLC_MODE_SIMU, EC.TLC_PROGRESS_SIMU -> phase = "simulating";
         case EC.TLC_COMPUTING_INIT -> phase = "initial states";
         // TLC's first count comes up to a minute later: say it is exploring meanwhile.
         case EC.TLC_INIT_GENERATED1, EC.TLC_INIT_GENERATED2, EC.TLC_INIT_GENERATED3, EC.TLC_INIT_GENERATED4 ->

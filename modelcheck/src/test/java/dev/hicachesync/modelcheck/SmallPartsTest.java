@@ -130,6 +130,19 @@ class SmallPartsTest {
   }
 
   @Test
+  void aSimulationShowsItIsSimulating() {
+    ProgressReporter reporter = new ProgressReporter(new PrintWriter(new StringWriter()), false);
+    reporter.started("m");
+    reporter.message(message(EC.TLC_MODE_SIMU, "Running Random Simulation with seed 1 with 1 worker."));
+    String walking = reporter.status();
+    reporter.message(message(EC.TLC_PROGRESS_SIMU, "Progress: 50001 states checked."));
+    String later = reporter.status();
+    reporter.finished();
+    assertTrue(walking.matches("\\[m\\] simulating, elapsed 0:0\\d, 1 worker"), walking);
+    assertTrue(later.startsWith("[m] simulating, elapsed"), later);
+  }
+
+  @Test
   void progressIsOneRewrittenLineOnATerminalAndPlainLinesOtherwise() {
     StringWriter text = new StringWriter();
     ProgressReporter terminal = new ProgressReporter(new PrintWriter(text), true);
