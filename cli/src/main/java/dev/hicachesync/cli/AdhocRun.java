@@ -22,13 +22,21 @@ final class AdhocRun {
   private final int width;
   private final Counterexamples counterexamples;
   private final TlcSearch search;
+  private final TlcSearch livenessSearch;
 
-  AdhocRun(PrintWriter out, PrintWriter err, int width, Counterexamples counterexamples, TlcSearch search) {
+  /**
+   * @param search how the safety part searches
+   * @param livenessSearch how the liveness part searches if it runs (a simulation where the safety part is one, or
+   *     where the model is reduced for safety and {@code --exhaustive} was not given)
+   */
+  AdhocRun(PrintWriter out, PrintWriter err, int width, Counterexamples counterexamples, TlcSearch search,
+      TlcSearch livenessSearch) {
     this.out = out;
     this.err = err;
     this.width = width;
     this.counterexamples = counterexamples;
     this.search = search;
+    this.livenessSearch = livenessSearch;
   }
 
   /** 0 if every part holds exhaustively, 1 if one is violated, 3 if TLC failed or a part was cut. */
@@ -61,8 +69,11 @@ final class AdhocRun {
     }
     boolean livenessRan = result.parts().stream()
         .anyMatch(p -> p.part() == AdhocPart.Part.LIVENESS && p.result().isPresent());
-    out.println("bounds: " + model.bounds() + "; safety " + searched(model)
-        + (search instanceof TlcSearch.Simulation && livenessRan ? "; liveness simulated the same way" : ""));
+    String liveness = !livenessRan || !(livenessSearch instanceof TlcSearch.Simulation l) ? ""
+        : search instanceof TlcSearch.Simulation ? "; liveness simulated the same way"
+        : "; liveness simulated: TLC -simulate num=" + l.behaviours() + " -depth " + l.depth() + " -seed " + l.seed()
+            + " on Spec";
+    out.println("bounds: " + model.bounds() + "; safety " + searched(model) + liveness);
     for (AdhocPart part : result.parts()) {
       part.result().ifPresent(r -> r.remoteWorkers().forEach(w -> out.println(part.part().label()
           + " worker " + w.uri() + ": " + w.sent() + " states sent to it, " + w.received() + " received")));
@@ -70,13 +81,15 @@ final class AdhocRun {
     // Every part that ran must have walked all its behaviours before the output says so.
     boolean sampled = result.parts().stream().anyMatch(p -> p.status() == AdhocPart.Status.SAMPLED)
         && result.parts().stream().noneMatch(p -> p.status() == AdhocPart.Status.CUT);
-    if (search instanceof TlcSearch.Simulation sim && result.violation().isEmpty() && !sampled) {
+    // The simulation's own figures: the safety part's, else the liveness part's where only it was simulated.
+    TlcSearch simulated = search instanceof TlcSearch.Simulation || !livenessRan ? search : livenessSearch;
+    if (simulated instanceof TlcSearch.Simulation sim && result.violation().isEmpty() && !sampled) {
       out.println("simulation: stopped before " + sim.behaviours() + " random behaviours of at most " + sim.depth()
           + " steps were walked (seed " + sim.seed() + "); no violation in the states it met, which is no proof");
-    } else if (search instanceof TlcSearch.Simulation sim && result.violation().isEmpty()) {
+    } else if (simulated instanceof TlcSearch.Simulation sim && result.violation().isEmpty()) {
       out.println("simulation: no violation in " + sim.behaviours() + " random behaviours of at most " + sim.depth()
           + " steps (seed " + sim.seed() + "): this is not a proof; only an exhaustive search says holds");
-    } else if (search instanceof TlcSearch.Simulation sim) {
+    } else if (simulated instanceof TlcSearch.Simulation sim) {
       out.println("simulation: a violation found in random behaviours (seed " + sim.seed() + " replays it); the"
           + " counterexample is real but not a shortest one");
     }

@@ -231,8 +231,19 @@ public final class CheckCommand implements Callable<Integer> {
           search = fallback;
         }
         TlcSearchOptions.announce(err, search);
-        int code = new AdhocRun(out, err, width, counterexamples, search)
-            .run(model, checker(workspace, err, 1, false, search, null));
+        // A model the tool reduces for safety has a plain state space too large for liveness in about a minute.
+        TlcSearch.Simulation reducedLiveness = exhaustive ? null : SimulationOptions.fallback();
+        if (reducedLiveness != null && search instanceof TlcSearch.Exhaustive && model.reduced()) {
+          err.println("hicache-sync check: " + model.module().spec() + " with " + model.ranks() + " ranks is searched"
+              + " with ReducedSpec for safety; its liveness (every state of Spec) would not finish in about a"
+              + " minute: simulating " + reducedLiveness.behaviours() + " behaviours of at most "
+              + reducedLiveness.depth() + " steps (seed " + reducedLiveness.seed() + ") for it, which is no proof;"
+              + " --exhaustive searches every state");
+        }
+        TlcSearch livenessSearch = search instanceof TlcSearch.Simulation ? search
+            : model.reduced() && reducedLiveness != null ? reducedLiveness : TlcSearch.EXHAUSTIVE;
+        int code = new AdhocRun(out, err, width, counterexamples, search, livenessSearch)
+            .run(model, checker(workspace, err, 1, false, search, null, reducedLiveness));
         noPage(out, pages);
         return code;
       }
@@ -330,6 +341,12 @@ public final class CheckCommand implements Callable<Integer> {
    */
   private Checker checker(Workspace workspace, PrintWriter err, int parallelJobs, boolean compact, TlcSearch search,
       TlcJvmPool pool) throws BadInputException {
+    return checker(workspace, err, parallelJobs, compact, search, pool, null);
+  }
+
+  /** As above; an ad-hoc model reduced for safety has its liveness simulated as {@code reducedLiveness}. */
+  private Checker checker(Workspace workspace, PrintWriter err, int parallelJobs, boolean compact, TlcSearch search,
+      TlcJvmPool pool, TlcSearch.Simulation reducedLiveness) throws BadInputException {
     boolean terminal = System.console() != null;
     ProgressReporter progress = compact ? new ProgressReporter(err, terminal, Duration.ofMinutes(1), true)
         : new ProgressReporter(err, terminal);
@@ -339,8 +356,8 @@ public final class CheckCommand implements Callable<Integer> {
     Path jar = TlcJar.locate();
     Duration limit = timeLimit == null ? null : Duration.ofSeconds(timeLimit);
     List<String> jvm = tlcJvmOptions();
-    return new Checker(listener -> new ModelChecker(workspace, new TlcRunner(jar, listener, pool), n, limit, jvm, search),
-        progress);
+    return new Checker(listener -> new ModelChecker(workspace, new TlcRunner(jar, listener, pool), n, limit, jvm, search,
+        reducedLiveness), progress);
   }
 
   /** Extra options for TLC's JVM from {@code HICACHE_TLC_JAVA_OPTS} (e.g. {@code -Xmx4g}). */

@@ -98,6 +98,23 @@ class SimulationCheckTest {
         && l.endsWith("no violation found (simulation: not a proof)")), sampled.out());
   }
 
+  /**
+   * PP 2 x CP 2 merged with storage: safety is searched exhaustively on ReducedSpec; liveness, which needs every
+   * state of Spec (no verdict in 17 min), is simulated unless --exhaustive, and the output says so.
+   */
+  @Test
+  void aReducedModelsLivenessIsSimulatedAndSaysSo() {
+    CheckCommandTest.Outcome o = check("--pp", "2", "--cp", "2", "--version", "merged", "--time-limit", "120");
+    assertEquals(0, o.code(), o.out() + o.err());
+    assertTrue(o.out().lines().anyMatch(l -> l.startsWith("safety ") && l.endsWith("holds (exhaustive)")), o.out());
+    assertTrue(o.out().lines().anyMatch(l -> l.startsWith("liveness ")
+        && l.endsWith("no violation found (simulation: not a proof)")), o.out());
+    assertTrue(o.out().contains("safety exhaustive: ReducedSpec with VIEW LiveSymmetryView; liveness simulated: TLC"
+        + " -simulate num=100 -depth 500 -seed 1 on Spec"), o.out());
+    assertTrue(o.out().contains("simulation: no violation in 100 random behaviours"), o.out());
+    assertTrue(o.err().contains("its liveness (every state of Spec) would not finish in about a minute"), o.err());
+  }
+
   private static String[] in(Path models, String... args) {
     List<String> argv = new ArrayList<>(List.of(args));
     argv.addAll(List.of("--models-dir", models.toString(), "--spec-dir", models.toString()));

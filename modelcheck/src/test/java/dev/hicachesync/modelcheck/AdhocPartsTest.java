@@ -40,6 +40,18 @@ class AdhocPartsTest {
   }
 
   @Test
+  void aReducedModelsLivenessIsSearchedAsTheCallerSays() throws Exception {
+    TlcRunner runner = new TlcRunner(TlcJar.locate(), ProgressListener.NONE);
+    TlcSearch.Simulation sampled = new TlcSearch.Simulation(100, 500, 1);
+    assertEquals(sampled, new ModelChecker(TestSpecs.workspace(), runner, 1, null, List.of(), TlcSearch.EXHAUSTIVE,
+        sampled).livenessAfterReducedSafety());
+    assertEquals(TlcSearch.EXHAUSTIVE, new ModelChecker(TestSpecs.workspace(), runner, 1, null, List.of(),
+        TlcSearch.EXHAUSTIVE).livenessAfterReducedSafety(), "--exhaustive: every state");
+    assertTrue(AdhocModel.of(1, 2, 1, 2, "merged", null, null).reduced(), "PP 2 x CP 2 with storage is reduced");
+    assertFalse(AdhocModel.of(1, 2, 1, 2, "merged", null, "off").reduced());
+  }
+
+  @Test
   void moduleFollowsTheTopologyWithItsDefaultPolicy() throws Exception {
     AdhocModel pp = AdhocModel.of(1, 2, 1, 2, "merged", null, null);
     assertEquals(AdhocModule.PIPELINE, pp.module());
