@@ -218,32 +218,9 @@ public final class CheckCommand implements Callable<Integer> {
       }
       if (adhoc) {
         AdhocModel model = AdhocModel.of(orOne(dp), orOne(cp), orOne(tp), orOne(pp), version, policy, storage, requests);
-        if (exhaustive && !(search instanceof TlcSearch.Exhaustive)) {
-          throw new BadInputException("--exhaustive cannot be combined with --simulate");
-        }
-        if (search instanceof TlcSearch.Exhaustive && !exhaustive && model.ranks() > model.exhaustiveRanks()) {
-          TlcSearch.Simulation fallback = SimulationOptions.fallback();
-          err.println("hicache-sync check: " + model.ranks() + " ranks is more than " + model.module().spec()
-              + " is searched exhaustively in about a minute (" + model.exhaustiveRanks() + ", with " + model.bounds()
-              + "): simulating "
-              + fallback.behaviours() + " behaviours of at most " + fallback.depth() + " steps (seed " + fallback.seed()
-              + ") instead, which is no proof; --exhaustive searches every state");
-          search = fallback;
-        }
-        TlcSearchOptions.announce(err, search);
-        // A model the tool reduces for safety has a plain state space too large for liveness in about a minute.
-        TlcSearch.Simulation reducedLiveness = exhaustive ? null : SimulationOptions.fallback();
-        if (reducedLiveness != null && search instanceof TlcSearch.Exhaustive && model.reduced()) {
-          err.println("hicache-sync check: " + model.module().spec() + " with " + model.ranks() + " ranks is searched"
-              + " with ReducedSpec for safety; its liveness (every state of Spec) would not finish in about a"
-              + " minute: simulating " + reducedLiveness.behaviours() + " behaviours of at most "
-              + reducedLiveness.depth() + " steps (seed " + reducedLiveness.seed() + ") for it, which is no proof;"
-              + " --exhaustive searches every state");
-        }
-        TlcSearch livenessSearch = search instanceof TlcSearch.Simulation ? search
-            : model.reduced() && reducedLiveness != null ? reducedLiveness : TlcSearch.EXHAUSTIVE;
-        int code = new AdhocRun(out, err, width, counterexamples, search, livenessSearch)
-            .run(model, checker(workspace, err, 1, false, search, null, reducedLiveness));
+        AdhocSearches searches = AdhocSearches.choose(model, search, exhaustive, err);
+        int code = new AdhocRun(out, err, width, counterexamples, searches.safety(), searches.liveness())
+            .run(model, checker(workspace, err, 1, false, searches.safety(), null, searches.reducedLiveness()));
         noPage(out, pages);
         return code;
       }
