@@ -100,7 +100,7 @@ class SimulationCheckTest {
 
   /**
    * PP 2 x CP 2 merged with storage: safety is searched exhaustively on ReducedSpec; liveness, which needs every
-   * state of Spec (no verdict in 17 min), is simulated unless --exhaustive, and the output says so.
+   * state of Spec, is simulated unless --exhaustive, and the output says so.
    */
   @Test
   void aReducedModelsLivenessIsSimulatedAndSaysSo() {

@@ -55,7 +55,7 @@ public final class ModelChecker {
    * As above, and an ad-hoc model whose safety part ran {@code ReducedSpec} has its liveness part simulated as
    * {@code reducedLiveness} (null: searched exhaustively): a model the tool reduces is one whose plain state
    * space does not fit a check of about a minute, and liveness searches that whole space, without the
-   * reduction or the view (PP 2 x CP 2 merged: no verdict after 17 min).
+   * reduction or the view.
    */
   public ModelChecker(Workspace workspace, TlcRunner runner, int workers, Duration timeLimit, List<String> jvmOptions,
       TlcSearch search, TlcSearch.Simulation reducedLiveness) {
