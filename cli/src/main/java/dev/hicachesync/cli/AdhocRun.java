@@ -71,8 +71,7 @@ final class AdhocRun {
         .anyMatch(p -> p.part() == AdhocPart.Part.LIVENESS && p.result().isPresent());
     String liveness = !livenessRan || !(livenessSearch instanceof TlcSearch.Simulation l) ? ""
         : search instanceof TlcSearch.Simulation ? "; liveness simulated the same way"
-        : "; liveness simulated: TLC -simulate num=" + l.behaviours() + " -depth " + l.depth() + " -seed " + l.seed()
-            + " on Spec";
+        : "; liveness simulated: " + tlcSimulate(l);
     out.println("bounds: " + model.bounds() + "; safety " + searched(model) + liveness);
     for (AdhocPart part : result.parts()) {
       part.result().ifPresent(r -> r.remoteWorkers().forEach(w -> out.println(part.part().label()
@@ -123,14 +122,18 @@ final class AdhocRun {
   /** How the safety part searched, in words. */
   private String searched(AdhocModel model) {
     if (search instanceof TlcSearch.Simulation sim) {
-      return "simulated: TLC -simulate num=" + sim.behaviours() + " -depth " + sim.depth() + " -seed " + sim.seed()
-          + " on Spec";
+      return "simulated: " + tlcSimulate(sim);
     }
     String how = model.reduced() ? "ReducedSpec" : "Spec";
     String view = model.module().safetyView(model.reduced());
     String where = search instanceof TlcSearch.Distributed d
         ? ", TLC's distributed mode with " + d.localWorkers() + " local worker(s)" : "";
     return "exhaustive: " + how + (view == null ? "" : " with VIEW " + view) + where;
+  }
+
+  /** The TLC run of a simulation, e.g. {@code TLC -simulate num=100 -depth 500 -seed 1 on Spec}. */
+  private static String tlcSimulate(TlcSearch.Simulation sim) {
+    return "TLC -simulate num=" + sim.behaviours() + " -depth " + sim.depth() + " -seed " + sim.seed() + " on Spec";
   }
 
   /** What a part established: never {@code holds} for a part that did not finish. */

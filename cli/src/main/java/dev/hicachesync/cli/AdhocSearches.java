@@ -13,9 +13,8 @@ import java.io.PrintWriter;
  * @param liveness the temporal properties' search, if that part runs: a simulation where the safety part is one,
  *     or where the model is reduced for safety (its plain state space, which liveness needs whole, does not fit a
  *     check of about a minute), unless {@code --exhaustive}
- * @param reducedLiveness the simulation for a reduced model's liveness, or null with {@code --exhaustive}
  */
-record AdhocSearches(TlcSearch safety, TlcSearch liveness, TlcSearch.Simulation reducedLiveness) {
+record AdhocSearches(TlcSearch safety, TlcSearch liveness) {
 
   static AdhocSearches choose(AdhocModel model, TlcSearch asked, boolean exhaustive, PrintWriter err)
       throws BadInputException {
@@ -31,17 +30,17 @@ record AdhocSearches(TlcSearch safety, TlcSearch liveness, TlcSearch.Simulation 
       safety = fallback;
     }
     TlcSearchOptions.announce(err, safety);
-    TlcSearch.Simulation reducedLiveness = exhaustive ? null : SimulationOptions.fallback();
     if (safety instanceof TlcSearch.Simulation) {
-      return new AdhocSearches(safety, safety, reducedLiveness);
+      return new AdhocSearches(safety, safety);
     }
-    if (reducedLiveness != null && model.reduced()) {
+    if (!exhaustive && model.reduced()) {
+      TlcSearch.Simulation fallback = SimulationOptions.fallback();
       err.println("hicache-sync check: " + model.module().spec() + " with " + model.ranks() + " ranks is searched"
           + " with ReducedSpec for safety; its liveness (every state of Spec) would not finish in about a minute:"
-          + " simulating " + walk(reducedLiveness) + " for it, which is no proof; --exhaustive searches every state");
-      return new AdhocSearches(safety, reducedLiveness, reducedLiveness);
+          + " simulating " + walk(fallback) + " for it, which is no proof; --exhaustive searches every state");
+      return new AdhocSearches(safety, fallback);
     }
-    return new AdhocSearches(safety, TlcSearch.EXHAUSTIVE, reducedLiveness);
+    return new AdhocSearches(safety, TlcSearch.EXHAUSTIVE);
   }
 
   private static String walk(TlcSearch.Simulation s) {

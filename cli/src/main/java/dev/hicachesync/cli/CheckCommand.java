@@ -220,7 +220,7 @@ public final class CheckCommand implements Callable<Integer> {
         AdhocModel model = AdhocModel.of(orOne(dp), orOne(cp), orOne(tp), orOne(pp), version, policy, storage, requests);
         AdhocSearches searches = AdhocSearches.choose(model, search, exhaustive, err);
         int code = new AdhocRun(out, err, width, counterexamples, searches.safety(), searches.liveness())
-            .run(model, checker(workspace, err, 1, false, searches.safety(), null, searches.reducedLiveness()));
+            .run(model, checker(workspace, err, 1, false, searches.safety(), null, searches.liveness()));
         noPage(out, pages);
         return code;
       }
@@ -321,9 +321,9 @@ public final class CheckCommand implements Callable<Integer> {
     return checker(workspace, err, parallelJobs, compact, search, pool, null);
   }
 
-  /** As above; an ad-hoc model reduced for safety has its liveness simulated as {@code reducedLiveness}. */
+  /** As above, an ad-hoc model's liveness part searched as {@code liveness} (null: the checker's default). */
   private Checker checker(Workspace workspace, PrintWriter err, int parallelJobs, boolean compact, TlcSearch search,
-      TlcJvmPool pool, TlcSearch.Simulation reducedLiveness) throws BadInputException {
+      TlcJvmPool pool, TlcSearch liveness) throws BadInputException {
     boolean terminal = System.console() != null;
     ProgressReporter progress = compact ? new ProgressReporter(err, terminal, Duration.ofMinutes(1), true)
         : new ProgressReporter(err, terminal);
@@ -334,7 +334,7 @@ public final class CheckCommand implements Callable<Integer> {
     Duration limit = timeLimit == null ? null : Duration.ofSeconds(timeLimit);
     List<String> jvm = tlcJvmOptions();
     return new Checker(listener -> new ModelChecker(workspace, new TlcRunner(jar, listener, pool), n, limit, jvm, search,
-        reducedLiveness), progress);
+        liveness), progress);
   }
 
   /** Extra options for TLC's JVM from {@code HICACHE_TLC_JAVA_OPTS} (e.g. {@code -Xmx4g}). */

@@ -27,7 +27,7 @@ public final class ModelChecker {
   private final Duration timeLimit;
   private final List<String> jvmOptions;
   private final TlcSearch search;
-  private final TlcSearch.Simulation reducedLiveness;
+  private final TlcSearch liveness;
 
   /**
    * A checker searching exhaustively in one TLC JVM.
@@ -52,25 +52,25 @@ public final class ModelChecker {
   }
 
   /**
-   * As above, and an ad-hoc model whose safety part ran {@code ReducedSpec} has its liveness part simulated as
-   * {@code reducedLiveness} (null: searched exhaustively): a model the tool reduces is one whose plain state
-   * space does not fit a check of about a minute, and liveness searches that whole space, without the
-   * reduction or the view.
+   * As above, with an ad-hoc model's liveness part searched as {@code liveness}; null: as its safety part where
+   * that is a simulation, else exhaustively. (The caller simulates it where the model is reduced for safety: its
+   * plain state space, which liveness needs whole, does not fit a check of about a minute.)
    */
   public ModelChecker(Workspace workspace, TlcRunner runner, int workers, Duration timeLimit, List<String> jvmOptions,
-      TlcSearch search, TlcSearch.Simulation reducedLiveness) {
+      TlcSearch search, TlcSearch liveness) {
     this.workspace = workspace;
     this.runner = runner;
     this.workers = workers;
     this.timeLimit = timeLimit;
     this.jvmOptions = List.copyOf(jvmOptions);
     this.search = search;
-    this.reducedLiveness = reducedLiveness;
+    this.liveness = liveness != null ? liveness
+        : search instanceof TlcSearch.Simulation ? search : TlcSearch.EXHAUSTIVE;
   }
 
-  /** How an ad-hoc model's liveness part searches after its safety part held on {@code ReducedSpec}. */
-  public TlcSearch livenessAfterReducedSafety() {
-    return reducedLiveness == null ? TlcSearch.EXHAUSTIVE : reducedLiveness;
+  /** How an ad-hoc model's liveness part searches when it runs. */
+  public TlcSearch livenessSearch() {
+    return liveness;
   }
 
   /** How this checker's invariant checks search. */
@@ -151,19 +151,19 @@ public final class ModelChecker {
     } else if (safety.status() == AdhocPart.Status.SAMPLED) {
       // TLC checks the temporal properties on each random behaviour too (its lassos and its end, under the
       // spec's fairness): a violation found is a real behaviour; none found proves nothing, as for safety.
-      liveness = livenessPart(model, cfg, search);
+      liveness = livenessPart(model, cfg);
     } else if (safety.status() != AdhocPart.Status.EXHAUSTIVE) {
       liveness = AdhocPart.notRun(AdhocPart.Part.LIVENESS, cfg.properties(),
           safety.status() == AdhocPart.Status.VIOLATED ? "safety is violated"
               : "safety did not finish (liveness explores the same states, and more)");
     } else {
-      liveness = livenessPart(model, cfg, model.reduced() ? livenessAfterReducedSafety() : TlcSearch.EXHAUSTIVE);
+      liveness = livenessPart(model, cfg);
     }
     return new AdhocResult(List.of(safety, liveness));
   }
 
-  /** The temporal properties of the ad-hoc model's {@code cfg}, searched as {@code how}, with one worker. */
-  private AdhocPart livenessPart(AdhocModel model, CfgFile cfg, TlcSearch how)
+  /** The temporal properties of the ad-hoc model's {@code cfg}, searched as {@link #livenessSearch}, one worker. */
+  private AdhocPart livenessPart(AdhocModel model, CfgFile cfg)
       throws BadInputException, IOException, InterruptedException {
     Path livenessCfg = workspace.work().resolve(model.name() + "-liveness.cfg");
     // The invariants were checked in the safety part: checking them again would only cost time. A SYMMETRY
@@ -171,7 +171,7 @@ public final class ModelChecker {
     Files.writeString(livenessCfg,
         cfg.without(CfgFile.Section.INVARIANTS, CfgFile.Section.SYMMETRY, CfgFile.Section.VIEW).render());
     TlcJob livenessJob = job(model.name() + "-liveness", model.module().mcModule(), livenessCfg,
-        timeLimit == null ? ADHOC_LIVENESS_LIMIT : timeLimit).with(how);
+        timeLimit == null ? ADHOC_LIVENESS_LIMIT : timeLimit).with(this.liveness);
     return AdhocPart.ran(AdhocPart.Part.LIVENESS, cfg.properties(), 1,
         nameTheViolatedProperty(livenessJob, runner.run(livenessJob)));
   }

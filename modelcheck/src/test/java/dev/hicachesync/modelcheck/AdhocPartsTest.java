@@ -44,9 +44,9 @@ class AdhocPartsTest {
     TlcRunner runner = new TlcRunner(TlcJar.locate(), ProgressListener.NONE);
     TlcSearch.Simulation sampled = new TlcSearch.Simulation(100, 500, 1);
     assertEquals(sampled, new ModelChecker(TestSpecs.workspace(), runner, 1, null, List.of(), TlcSearch.EXHAUSTIVE,
-        sampled).livenessAfterReducedSafety());
+        sampled).livenessSearch());
     assertEquals(TlcSearch.EXHAUSTIVE, new ModelChecker(TestSpecs.workspace(), runner, 1, null, List.of(),
-        TlcSearch.EXHAUSTIVE).livenessAfterReducedSafety(), "--exhaustive: every state");
+        TlcSearch.EXHAUSTIVE).livenessSearch(), "--exhaustive: every state");
     assertTrue(AdhocModel.of(1, 2, 1, 2, "merged", null, null).reduced(), "PP 2 x CP 2 with storage is reduced");
     assertFalse(AdhocModel.of(1, 2, 1, 2, "merged", null, "off").reduced());
   }
