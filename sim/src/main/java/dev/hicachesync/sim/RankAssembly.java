@@ -47,6 +47,8 @@ final class RankAssembly {
   /** This process hosts one rank of a world of processes: its peers' recorders are not here. */
   private final boolean hostedProcess;
   private final PromptSeeds promptSeeds;
+  /** Every rank's request source: one factory per run, so the synthetic one can share its streams. */
+  private final Workload.Factory workloads;
 
   RankAssembly(Simulator sim, SimConfig cfg, TraceRecorder trace, boolean inline, boolean hostedProcess,
       PromptSeeds promptSeeds) {
@@ -56,6 +58,7 @@ final class RankAssembly {
     this.inline = inline;
     this.hostedProcess = hostedProcess;
     this.promptSeeds = promptSeeds;
+    this.workloads = cfg.workload() != null ? cfg.workload() : SyntheticWorkload.factory(cfg.pageSize());
   }
 
   /**
@@ -187,7 +190,6 @@ final class RankAssembly {
       }
       checker = new DomainChecker(t, ranks, members);
     }
-    Workload.Factory wf = cfg.workload() != null ? cfg.workload() : SyntheticWorkload.factory(cfg.pageSize());
     boolean unifiedSpec = cfg.specShaped() != null && cfg.version() == ProtocolVersion.UNIFIED;
     LoopShape shape = cfg.specShaped() == null ? LoopShape.simulator(cfg.maxRunning())
         : unifiedSpec ? LoopShape.specUnified()
@@ -196,7 +198,7 @@ final class RankAssembly {
       cfg.specShaped().seedStorage(storage, "tp" + t.tpRank(r) + "pp" + c.pp(), r, cfg.seed(), cfg.pageSize());
     }
     RankEngine engine = new RankEngine(r, sim, cfg, shape, Seam.wrap(controller, shape.writeThroughAtFinish(),
-        traced), controller, env, rec, wf.create(cfg.seed(), c.dp()), recv, checker, log);
+        traced), controller, env, rec, workloads.create(cfg.seed(), c.dp()), recv, checker, log);
     engine.handles().addAll(List.of(sched, schedGroups.attnTp(), schedGroups.attnCp(), prefetchGroups.attnTp(),
         prefetchGroups.attnCp(), prefetchGroups.cpTp()));
     if (prefetchGroups.pp() != null) {
