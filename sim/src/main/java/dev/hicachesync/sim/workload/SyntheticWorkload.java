@@ -40,7 +40,7 @@ public final class SyntheticWorkload implements Workload {
   private SyntheticWorkload(SharedSteps steps, Step start) {
     this.steps = steps;
     this.cursor = start;
-    this.description = steps.draws.describe();
+    this.description = steps.describe();
   }
 
   /**
@@ -67,20 +67,21 @@ public final class SyntheticWorkload implements Workload {
 
   @Override
   public List<Request> arrivals(long step) {
-    Step next = cursor.next;
+    Step next = cursor.next();
     if (next == null) {
       next = steps.after(cursor, step);
     }
     cursor = next;
-    if (next.step == step) {
-      return next.arrivals;
+    if (next.step() == step) {
+      return next.arrivals();
     }
     // Drawn for another step by a peer (steps are 0, 1, 2, ... on every rank, so not in a run): the same
     // draws, with the waiting and abort steps counted from this step, as a stream of its own would give.
-    List<Request> moved = new ArrayList<>(next.arrivals.size());
-    for (Request r : next.arrivals) {
-      moved.add(new Request(r.rid(), r.prompt(), r.output(), r.decodeSteps(), r.eligibleStep() - next.step + step,
-          r.abortStep() < 0 ? -1 : r.abortStep() - next.step + step));
+    long shift = step - next.step();
+    List<Request> moved = new ArrayList<>(next.arrivals().size());
+    for (Request r : next.arrivals()) {
+      moved.add(new Request(r.rid(), r.prompt(), r.output(), r.decodeSteps(), r.eligibleStep() + shift,
+          r.abortStep() < 0 ? -1 : r.abortStep() + shift));
     }
     return moved;
   }
@@ -92,13 +93,32 @@ public final class SyntheticWorkload implements Workload {
 
   /** One call's arrivals, linked to the next call's once some reader has drawn it. */
   private static final class Step {
-    final long step;
-    final List<Request> arrivals;
-    volatile Step next;
+    private final long step;
+    private final List<Request> arrivals;
+    /** Written once, under the stream's lock; read without it (the requests are published through it). */
+    private volatile Step next;
 
     Step(long step, List<Request> arrivals) {
       this.step = step;
       this.arrivals = arrivals;
+    }
+
+    long step() {
+      return step;
+    }
+
+    List<Request> arrivals() {
+      return arrivals;
+    }
+
+    /** The next step, or null while no reader has drawn it. */
+    Step next() {
+      return next;
+    }
+
+    /** Sets the next step; only under the stream's lock, once. */
+    void link(Step n) {
+      next = n;
     }
   }
 
@@ -107,12 +127,16 @@ public final class SyntheticWorkload implements Workload {
    * garbage; the stream keeps its start only until the first draw, for workloads that join before it.
    */
   private static final class SharedSteps {
-    final SessionDraws draws;
+    private final SessionDraws draws;
     /** Where a reader starts; null once the first step is drawn (a later reader would miss steps). */
     private Step start = new Step(-1, List.of());
 
     SharedSteps(SessionDraws draws) {
       this.draws = draws;
+    }
+
+    String describe() {
+      return draws.describe();
     }
 
     /** Returns where a new reader starts, or null when the stream has begun without it. */
@@ -122,11 +146,11 @@ public final class SyntheticWorkload implements Workload {
 
     /** Returns the step after {@code prev}, drawing it for {@code step} unless another reader has. */
     synchronized Step after(Step prev, long step) {
-      if (prev.next == null) {
+      if (prev.next() == null) {
         start = null;
-        prev.next = new Step(step, draws.arrivals(step));
+        prev.link(new Step(step, draws.arrivals(step)));
       }
-      return prev.next;
+      return prev.next();
     }
   }
 
