@@ -24,7 +24,6 @@ import java.util.SplittableRandom;
  */
 public final class SyntheticWorkload implements Workload {
   private final SharedSteps steps;
-  private final String description;
   /** The last step this workload returned; its successor is the next one's. */
   private Step cursor;
 
@@ -40,7 +39,6 @@ public final class SyntheticWorkload implements Workload {
   private SyntheticWorkload(SharedSteps steps, Step start) {
     this.steps = steps;
     this.cursor = start;
-    this.description = steps.describe();
   }
 
   /**
@@ -49,15 +47,14 @@ public final class SyntheticWorkload implements Workload {
    * (the same requests: a second run with the same factory, or a rank built after its peers started).
    */
   public static Workload.Factory factory(int pageSize) {
-    Map<Long, Map<Integer, SharedSteps>> streams = new HashMap<>();
+    Map<StreamKey, SharedSteps> streams = new HashMap<>();
     return (seed, dp) -> {
       synchronized (streams) {
-        Map<Integer, SharedSteps> bySeed = streams.computeIfAbsent(seed, k -> new HashMap<>());
-        SharedSteps s = bySeed.get(dp);
+        SharedSteps s = streams.get(new StreamKey(seed, dp));
         Step start = s == null ? null : s.join();
         if (start == null) {
           s = new SharedSteps(new SessionDraws(seed, dp, pageSize));
-          bySeed.put(dp, s);
+          streams.put(new StreamKey(seed, dp), s);
           start = s.join();
         }
         return new SyntheticWorkload(s, start);
@@ -88,8 +85,10 @@ public final class SyntheticWorkload implements Workload {
 
   @Override
   public String describe() {
-    return description;
+    return steps.describe();
   }
+
+  private record StreamKey(long seed, int dp) {}
 
   /** One call's arrivals, linked to the next call's once some reader has drawn it. */
   private static final class Step {
