@@ -1408,9 +1408,14 @@ AgreeAt(f(_)) ==
 \* reconciled: every difference counts, at every lockstep point (B1's L3 variant).
 S7Count(q) == Cardinality({i \in 1 .. NR : pf[q][i].q})
 S7Unsynced == Version = "pre20460" /\ "no_dp_attention" \notin Knobs /\ CP > 1
+\* Every two ranks of D with the same count (any two where S7Unsynced) have the same f: among the
+\* pairs <<count, f(q)>> of D's ranks, equal counts come with equal values. Written over that set,
+\* not over every pair of ranks, so that TLC evaluates f and S7Count once per rank: over the pairs
+\* it evaluated them twice per pair, 56 times each at CP 4 x TP 2 (docs/reference/measurements.md).
 AgreeSettledAt(f(_)) ==
     \A D \in SyncDomains :
-        Lockstep(D) => \A q1, q2 \in D : q1 < q2 /\ (S7Unsynced \/ S7Count(q1) = S7Count(q2)) => f(q1) = f(q2)
+        Lockstep(D) => LET S == {<<IF S7Unsynced THEN 0 ELSE S7Count(q), f(q)>> : q \in D}
+                       IN  \A p1, p2 \in S : p1[1] = p2[1] => p1[2] = p2[2]
 
 TypeOK ==
     /\ reqIdx \in [Ranks -> 0 .. NR]

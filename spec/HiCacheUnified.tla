@@ -908,7 +908,8 @@ Spec == Init /\ [][Next]_vars /\ Fairness
 
 \* The lockstep point: every rank posted on RECV.
 Lockstep == \A r \in Ranks : Posted(r, "sched", "RECV")
-AgreeAt(f(_)) == Lockstep => \A r1, r2 \in Ranks : f(r1) = f(r2)
+\* Every rank compared with rank 0 (equality is transitive): f evaluated once per rank, not twice per pair.
+AgreeAt(f(_)) == Lockstep => LET v == f(0) IN \A r \in Ranks : f(r) = v
 
 \* INV-1 (from Collectives): posted calls on one group agree on site, op and payload size.
 CollectiveMatching == C!CollectiveMatching /\ SharedGroupMatching

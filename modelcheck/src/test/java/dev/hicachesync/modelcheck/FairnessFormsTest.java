@@ -2,10 +2,6 @@ package dev.hicachesync.modelcheck;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
@@ -97,27 +93,7 @@ class FairnessFormsTest {
 
   /** TLC's exit code for the model's constants (one of them replaced) and {@code checks}. */
   private static int exitCode(String modelCfg, String constant, String checks, String label) throws Exception {
-    Workspace ws = Workspace.fromRoot();
-    Path work = ws.work().resolve("fairness-forms");
-    Files.createDirectories(work);
-    String name = modelCfg.replace(".cfg", "") + constant.replaceAll("[^A-Za-z0-9]", "") + "-" + label;
-    // The model's constants (and its CHECK_DEADLOCK, unless the checks set their own).
-    CfgFile.Section[] sections = checks.contains("CHECK_DEADLOCK")
-        ? new CfgFile.Section[] {CfgFile.Section.INVARIANTS, CfgFile.Section.PROPERTIES, CfgFile.Section.SPECIFICATION,
-            CfgFile.Section.CHECK_DEADLOCK}
-        : new CfgFile.Section[] {CfgFile.Section.INVARIANTS, CfgFile.Section.PROPERTIES, CfgFile.Section.SPECIFICATION};
-    String constants = CfgFile.read(ws.models().resolve(modelCfg)).without(sections).render();
-    if (!constant.isEmpty()) {
-      String left = constant.substring(0, constant.indexOf('=')).trim();
-      String replaced = constants.replaceFirst("\\b" + left + "\\s*=\\s*[^\\s]+", constant);
-      assertEquals(false, replaced.equals(constants), "the model sets no " + left);
-      constants = replaced;
-    }
-    Path cfg = work.resolve(name + ".cfg");
-    Files.writeString(cfg, constants + "\n" + checks);
-    Path forms = TestSpecs.root().resolve("modelcheck/src/test/resources/liveness");
-    TlcJob job = new TlcJob(name, MODULE, cfg, List.of(ws.spec(), ws.models(), forms), work, 1,
-        Duration.ofMinutes(5), List.of("-Xmx1g", "-XX:TieredStopAtLevel=1"));
-    return new TlcRunner(TlcJar.locate(), ProgressListener.NONE, TlcBatch.RESIDENT).run(job).exitCode();
+    return ModelVariants.exitCode("fairness-forms", "modelcheck/src/test/resources/liveness", MODULE, modelCfg,
+        constant, checks, label);
   }
 }
