@@ -1,8 +1,8 @@
 ---- MODULE AgreementFormsSync ----
 \* HiCacheSync's AgreeSettledAt compares the ranks of a domain through the set of their <<S7 count,
 \* value>> pairs (spec/HiCacheSync.tla), so that TLC evaluates each rank's value once. This module
-\* states the comparison pair by pair, as PROTOCOL.md words INV-4 and INV-5, for AgreementFormsTest
-\* to check that the two are one predicate in every reachable state of the models it runs.
+\* states the comparison plainly, every two ranks of a domain that made as many S7 decisions, for
+\* AgreementFormsTest to check that the two are one predicate in every reachable state of its models.
 EXTENDS MCHiCacheSync
 
 PairwiseSettledAt(f(_)) ==

@@ -12,7 +12,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * The agreement invariants compare ranks in linear forms (spec/HiCacheSync.tla's {@code AgreeSettledAt}:
  * through the set of each rank's S7 count and value; spec/HiCacheUnified.tla's {@code AgreeAt}: every rank
- * with rank 0), where PROTOCOL.md states them over every pair of ranks. These cases check with TLC that the
+ * with rank 0) where the plain statement compares every two ranks. These cases check with TLC that the
  * two forms are one predicate in every reachable state ({@code SettledFormsAgree}, {@code AgreeFormsAgree};
  * the modules are in src/test/resources/agreement), on models whose states include ones where the pairwise
  * form is false ({@link #thePairwiseFormFailsOnTheseModels}), so that both answers are compared.
