@@ -1410,8 +1410,8 @@ S7Count(q) == Cardinality({i \in 1 .. NR : pf[q][i].q})
 S7Unsynced == Version = "pre20460" /\ "no_dp_attention" \notin Knobs /\ CP > 1
 \* Every two ranks of D with the same count (any two where S7Unsynced) have the same f: among the
 \* pairs <<count, f(q)>> of D's ranks, equal counts come with equal values. Written over that set,
-\* not over every pair of ranks, so that TLC evaluates f and S7Count once per rank: over the pairs
-\* it evaluated them twice per pair, 56 times each at CP 4 x TP 2 (docs/reference/measurements.md).
+\* not over every pair of ranks, so that TLC evaluates f and S7Count once per rank, not once per pair
+\* (docs/reference/measurements.md, "Agreement between settled ranks, once per rank").
 AgreeSettledAt(f(_)) ==
     \A D \in SyncDomains :
         Lockstep(D) => LET S == {<<IF S7Unsynced THEN 0 ELSE S7Count(q), f(q)>> : q \in D}
