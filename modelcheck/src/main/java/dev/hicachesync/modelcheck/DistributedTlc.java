@@ -10,13 +10,16 @@ import java.util.List;
  * The command lines of TLC's distributed mode for one job: a {@code tlc2.tool.distributed.TLCServer}
  * (the state queue, the fingerprint set and the error trace; it prints the verdict) and
  * {@code tlc2.tool.distributed.TLCWorker}s that fetch the spec from the server over RMI and compute
- * successor states. Both come with the TLC jar. A worker on another machine runs
- * {@link #remoteWorkerCommand} there.
+ * successor states, and, when asked, {@code tlc2.tool.distributed.fp.DistributedFPSet}s that hold the
+ * fingerprint set in shares instead of the server. All come with the TLC jar. A worker on another machine
+ * runs {@link #remoteWorkerCommand} there, a fingerprint set {@link #remoteFpSetCommand}.
  */
 public final class DistributedTlc {
 
   /** TLC's own default registry port, which its workers look up unless told another. */
   public static final int TLC_DEFAULT_PORT = 10997;
+  /** TLC's fingerprint-set server. */
+  static final String FP_SET_CLASS = "tlc2.tool.distributed.fp.DistributedFPSet";
   /** The server checks whether the search is over once per report: 2 s instead of TLC's minute. */
   static final int REPORT_MILLIS = 2000;
   /** Java 17 closes the RMI internals a worker reads its own port from; TLC only logs a stack trace then. */
@@ -28,12 +31,16 @@ public final class DistributedTlc {
   private final TlcJob job;
   private final int port;
   private final String rmiHost;
+  private final int fpSets;
+  private final List<String> fpSetJvmOptions;
 
-  private DistributedTlc(Path tlcJar, TlcJob job, int port, String rmiHost) {
+  private DistributedTlc(Path tlcJar, TlcJob job, int port, String rmiHost, int fpSets, List<String> fpSetJvmOptions) {
     this.tlcJar = tlcJar;
     this.job = job;
     this.port = port;
     this.rmiHost = rmiHost;
+    this.fpSets = fpSets;
+    this.fpSetJvmOptions = fpSetJvmOptions;
   }
 
   /**
@@ -43,7 +50,8 @@ public final class DistributedTlc {
    * @throws IOException if no free port can be found
    */
   static DistributedTlc forJob(Path tlcJar, TlcJob job, TlcSearch.Distributed search) throws IOException {
-    return new DistributedTlc(tlcJar, job, search.port() == 0 ? freePort() : search.port(), search.rmiHost());
+    return new DistributedTlc(tlcJar, job, search.port() == 0 ? freePort() : search.port(), search.rmiHost(),
+        search.fpSets(), search.fpSetJvmOptions());
   }
 
   /** The registry port the server listens on. */
@@ -61,6 +69,10 @@ public final class DistributedTlc {
     command.add("-D" + property("TLCServer", "report") + "=" + REPORT_MILLIS);
     if (!rmiHost.isEmpty()) {
       command.add("-Djava.rmi.server.hostname=" + rmiHost);
+    }
+    if (fpSets > 0) {
+      // The server then starts the search only once that many fingerprint-set servers have registered.
+      command.add("-D" + property("TLCServer", "expectedFPSetCount") + "=" + fpSets);
     }
     command.addAll(job.jvmOptions());
     // TLCServer reads TLC's options except -workers (its workers are the TLCWorker JVMs).
@@ -83,6 +95,34 @@ public final class DistributedTlc {
     command.addAll(job.jvmOptions());
     command.addAll(List.of("-cp", tlcJar.toString(), "tlc2.tool.distributed.TLCWorker", "localhost"));
     return command;
+  }
+
+  /**
+   * Local fingerprint-set server {@code i}'s command: it finds the server through the registry port,
+   * registers, and holds its share of the fingerprints (on its heap and in its own temporary folder) until
+   * the server tells it to exit.
+   */
+  List<String> fpSetCommand(Path dir, int i) {
+    List<String> command = new ArrayList<>();
+    command.add(java());
+    command.add(TlcHeap.COLLECTOR);
+    command.add("-Djava.io.tmpdir=" + dir.resolve("tmp").resolve("fpset-" + i));
+    command.addAll(WORKER_OPENS);
+    command.add("-D" + property("TLCServer", "port") + "=" + port);
+    command.addAll(job.jvmOptions());
+    command.addAll(fpSetJvmOptions);   // after the job's: HotSpot takes the last -Xmx
+    command.addAll(List.of("-cp", tlcJar.toString(), FP_SET_CLASS, "localhost"));
+    return command;
+  }
+
+  /**
+   * What a machine other than this one runs to hold a share of the fingerprints, given {@code server}
+   * (this machine's name as that one reaches it), {@code jar} (the TLC jar's path there) and {@code self}
+   * (that machine's own name as the server and the workers reach it: they call it back).
+   */
+  public static String remoteFpSetCommand(String server, int port, String jar, String self) {
+    return "java " + String.join(" ", WORKER_OPENS) + " -D" + property("TLCServer", "port") + "=" + port
+        + " -Djava.rmi.server.hostname=" + self + " -cp " + jar + " " + FP_SET_CLASS + " " + server;
   }
 
   /**

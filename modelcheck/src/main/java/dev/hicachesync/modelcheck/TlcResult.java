@@ -4,6 +4,8 @@ import dev.hicachesync.modelcheck.trace.ErrorTrace;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * What one TLC run produced.
@@ -42,6 +44,30 @@ public record TlcResult(
   public TlcResult(int exitCode, Verdict verdict, long distinct, long generated, int depth, double seconds,
       Optional<ErrorTrace> trace, String message, Path log, List<String> output) {
     this(exitCode, verdict, distinct, generated, depth, seconds, trace, message, log, output, List.of());
+  }
+
+  /** TLC's server counting the fingerprint-set servers that registered: "2 out of 2 FPSet server(s) registered". */
+  private static final Pattern FP_SET_REGISTERED = Pattern.compile("^(\\d+) out of \\d+ FPSet server\\(s\\) registered");
+
+  /**
+   * In TLC's distributed mode with fingerprint-set servers, how many registered with the server before the
+   * search (the server held no fingerprints then); 0 for any other run.
+   */
+  public int fpSetsRegistered() {
+    int registered = 0;
+    for (String line : output) {
+      Matcher m = FP_SET_REGISTERED.matcher(line);
+      if (m.find()) {
+        registered = Math.max(registered, Integer.parseInt(m.group(1)));
+      }
+    }
+    return registered;
+  }
+
+  /** This run as an error with {@code why} (the run was stopped for it): no verdict, no trace. */
+  public TlcResult failed(String why) {
+    return new TlcResult(exitCode, Verdict.ERROR, distinct, generated, depth, seconds, Optional.empty(), why, log,
+        output, remoteWorkers);
   }
 
   /**

