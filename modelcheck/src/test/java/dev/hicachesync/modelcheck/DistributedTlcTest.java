@@ -4,9 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.net.ServerSocket;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /** TLC's distributed mode through the runner: a real server and two real worker JVMs on this machine. */
@@ -66,6 +70,34 @@ class DistributedTlcTest {
       String fpSet = Files.readString(spread.log().resolveSibling("fpset-" + i + ".log"));
       assertTrue(fpSet.contains("is ready"), "fingerprint set " + i + " registered: " + fpSet);
       assertTrue(fpSet.contains("work completed"), "the server told fingerprint set " + i + " to exit: " + fpSet);
+    }
+  }
+
+  @Test
+  void aFingerprintSetStartedByTheRemoteCommandJoinsTheSearch() throws Exception {
+    TlcRunner runner = new TlcRunner(TlcJar.locate(), ProgressListener.NONE);
+    int port;
+    try (ServerSocket free = new ServerSocket(0)) {
+      port = free.getLocalPort();
+    }
+    TlcJob job = job("grid-remote-fpset", "Grid.cfg").with(new TlcSearch.Distributed(1, port, "", 0, 1, List.of()));
+    // The command a user copies to another machine, run here by hand as that machine would (its own name: localhost).
+    String remote = DistributedTlc.remoteFpSetCommand("localhost", port, TlcJar.locate().toString(), "localhost");
+    List<String> argv = new ArrayList<>(List.of(remote.split(" ")));
+    argv.set(0, Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    argv.add(1, "-Xmx128m");
+    Path fpSetLog = Files.createTempFile("remote-fpset", ".log");
+    Process fpSet = new ProcessBuilder(argv).redirectErrorStream(true).redirectOutput(fpSetLog.toFile()).start();
+    try {
+      TlcResult r = runner.run(job);
+      assertEquals(Verdict.HOLDS, r.verdict(), r.message());
+      assertEquals(1600, r.distinct());
+      assertEquals(1, r.fpSetsRegistered(), "the server waited for the one from \"another machine\"");
+      assertTrue(fpSet.waitFor(30, TimeUnit.SECONDS), "the server told it to exit");
+      assertTrue(Files.readString(fpSetLog).contains("work completed"), Files.readString(fpSetLog));
+    } finally {
+      fpSet.destroyForcibly();
+      Files.deleteIfExists(fpSetLog);
     }
   }
 
