@@ -94,18 +94,24 @@ public final class TlcRunner {
       DistributedTlc tlc = DistributedTlc.forJob(tlcJar, job, distributed);
       command = tlc.serverCommand(dir);
       workers = distributed.localWorkers();
-      for (int i = 1; i <= distributed.localFpSets(); i++) {
-        // Each waits for the server's registry, registers, and holds its share until the server tells it to exit.
-        Files.createDirectories(dir.resolve("tmp").resolve("fpset-" + i));
-        fpSets.add(new ProcessBuilder(tlc.fpSetCommand(dir, i)).directory(dir.toFile()).redirectErrorStream(true)
-            .redirectOutput(dir.resolve("fpset-" + i + ".log").toFile()).start());
-      }
-      helpers.addAll(fpSets);
-      for (int i = 1; i <= distributed.localWorkers(); i++) {
-        // Started with the server: a worker waits for the server's registry, so all of them join as soon
-        // as the initial states are computed.
-        helpers.add(new ProcessBuilder(tlc.workerCommand(dir, i)).directory(dir.toFile()).redirectErrorStream(true)
-            .redirectOutput(dir.resolve("worker-" + i + ".log").toFile()).start());
+      try {
+        for (int i = 1; i <= distributed.localFpSets(); i++) {
+          // Each waits for the server's registry, registers, and holds its share until the server tells it to exit.
+          Files.createDirectories(dir.resolve("tmp").resolve("fpset-" + i));
+          fpSets.add(new ProcessBuilder(tlc.fpSetCommand(dir, i)).directory(dir.toFile()).redirectErrorStream(true)
+              .redirectOutput(dir.resolve("fpset-" + i + ".log").toFile()).start());
+        }
+        helpers.addAll(fpSets);
+        for (int i = 1; i <= distributed.localWorkers(); i++) {
+          // Started with the server: a worker waits for the server's registry, so all of them join as soon
+          // as the initial states are computed.
+          helpers.add(new ProcessBuilder(tlc.workerCommand(dir, i)).directory(dir.toFile()).redirectErrorStream(true)
+              .redirectOutput(dir.resolve("worker-" + i + ".log").toFile()).start());
+        }
+      } catch (IOException e) {
+        fpSets.forEach(TlcRunner::killTree); // those started so far would wait for a server that never comes
+        helpers.forEach(TlcRunner::killTree);
+        throw e;
       }
     } else {
       command = command(job, dir, workers);
