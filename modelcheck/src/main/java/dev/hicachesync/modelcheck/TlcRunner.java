@@ -24,17 +24,15 @@ import java.util.stream.Stream;
  * unpacks), so runs never share files. The child is killed, with any children of its own, at the
  * time limit, when the calling thread is interrupted, and when this JVM shuts down. A distributed
  * search ({@link TlcSearch.Distributed}) runs TLC's server as that child and its local workers beside
- * it ({@link DistributedTlc}), each worker's output in {@code worker-N.log}, each local fingerprint-set server's in
- * {@code fpset-N.log}; the server is stopped when one of those exits before it (it would wait for that share of
- * the fingerprints for ever). A runner given a {@link TlcJvmPool}
+ * it ({@link DistributedHelpers}: the local workers and fingerprint-set servers, each with its own log); the server is
+ * stopped when a fingerprint-set server exits before it (it would wait for that share of the fingerprints for ever).
+ * A runner given a {@link TlcJvmPool}
  * runs an exhaustive one-worker search in a resident TLC JVM ({@link ResidentTlc}) started with the JVM options the
  * child would have had, and reads that run's output the same way; the standard modules TLC unpacks then go to that
  * JVM's own temporary folder.
  */
 public final class TlcRunner {
 
-  /** Seconds a distributed worker gets to exit on its own after the server has ended. */
-  private static final int WORKER_GRACE_SECONDS = 10;
   /**
    * TLC's fingerprint polynomial, fixed. TLC draws one at random unless told, and the polynomial orders
    * the liveness checker's state graph: two runs of one model then print different lassos, and a replay
@@ -87,32 +85,15 @@ public final class TlcRunner {
     if (pool != null && workers == 1 && job.search() instanceof TlcSearch.Exhaustive) {
       return runResident(job, dir, cfg);
     }
-    List<Process> helpers = new ArrayList<>();
-    List<Process> fpSets = new ArrayList<>();
+    DistributedHelpers helpers = DistributedHelpers.NONE;
     List<String> command;
     if (job.search() instanceof TlcSearch.Distributed distributed) {
       DistributedTlc tlc = DistributedTlc.forJob(tlcJar, job, distributed);
       command = tlc.serverCommand(dir);
       workers = distributed.localWorkers();
-      try {
-        for (int i = 1; i <= distributed.localFpSets(); i++) {
-          // Each waits for the server's registry, registers, and holds its share until the server tells it to exit.
-          Files.createDirectories(dir.resolve("tmp").resolve("fpset-" + i));
-          fpSets.add(new ProcessBuilder(tlc.fpSetCommand(dir, i)).directory(dir.toFile()).redirectErrorStream(true)
-              .redirectOutput(dir.resolve("fpset-" + i + ".log").toFile()).start());
-        }
-        helpers.addAll(fpSets);
-        for (int i = 1; i <= distributed.localWorkers(); i++) {
-          // Started with the server: a worker waits for the server's registry, so all of them join as soon
-          // as the initial states are computed.
-          helpers.add(new ProcessBuilder(tlc.workerCommand(dir, i)).directory(dir.toFile()).redirectErrorStream(true)
-              .redirectOutput(dir.resolve("worker-" + i + ".log").toFile()).start());
-        }
-      } catch (IOException e) {
-        fpSets.forEach(TlcRunner::killTree); // those started so far would wait for a server that never comes
-        helpers.forEach(TlcRunner::killTree);
-        throw e;
-      }
+      // Started with the server: each waits for its registry, so the workers join as soon as the initial
+      // states are computed.
+      helpers = DistributedHelpers.start(tlc, dir, distributed);
     } else {
       command = command(job, dir, workers);
     }
@@ -125,12 +106,13 @@ public final class TlcRunner {
     try {
       process = builder.start();
     } catch (IOException e) {
-      helpers.forEach(TlcRunner::killTree);
+      helpers.kill();
       throw e;
     }
+    DistributedHelpers started = helpers;
     Thread killOnExit = new Thread(() -> {
       killTree(process);
-      helpers.forEach(TlcRunner::killTree);
+      started.kill();
     }, "tlc-kill-on-exit");
     Runtime.getRuntime().addShutdownHook(killOnExit);
     TlcOutput output = new TlcOutput();
@@ -142,17 +124,10 @@ public final class TlcRunner {
     String lostFpSet = null;
     try {
       long deadline = job.timeLimit() == null ? Long.MAX_VALUE : start + job.timeLimit().toNanos();
-      long lostSince = 0;
-      while (!process.waitFor(Math.max(1, Math.min(FP_SET_POLL_MILLIS, (deadline - System.nanoTime()) / 1_000_000)),
+      while (!process.waitFor(Math.max(1, Math.min(POLL_MILLIS, (deadline - System.nanoTime()) / 1_000_000)),
           TimeUnit.MILLISECONDS)) {
-        String lost = lostFpSet(fpSets);
         long now = System.nanoTime();
-        lostSince = lost == null ? 0 : lostSince == 0 ? now : lostSince;
-        // A server that ends the search tells its fingerprint sets to exit before it exits itself: a lost one
-        // counts only when the server is still running a grace period later.
-        if (lost != null && now - lostSince > TimeUnit.SECONDS.toNanos(WORKER_GRACE_SECONDS)) {
-          lostFpSet = lost;
-        }
+        lostFpSet = helpers.lost(now);
         if (lostFpSet != null || now >= deadline) {
           timedOut = lostFpSet == null;
           killTree(process);
@@ -163,16 +138,10 @@ public final class TlcRunner {
       // The stream ends when the child is gone; the reader has then seen every line. The bound
       // only guards against a grandchild that kept the pipe open after the kill.
       reader.join(TimeUnit.SECONDS.toMillis(30));
-      // The server tells its workers to exit when it is done; one that has not is stopped (at once where the
-      // server was stopped, at the time limit or for a lost fingerprint set: nobody will tell them).
-      for (Process helper : helpers) {
-        if (timedOut || lostFpSet != null || !helper.waitFor(WORKER_GRACE_SECONDS, TimeUnit.SECONDS)) {
-          killTree(helper);
-        }
-      }
+      helpers.finish(timedOut || lostFpSet != null);
     } catch (InterruptedException e) {
       killTree(process);
-      helpers.forEach(TlcRunner::killTree);
+      helpers.kill();
       throw e;
     } finally {
       listener.finished();
@@ -194,23 +163,8 @@ public final class TlcRunner {
     }
   }
 
-  /** How often a distributed run looks whether its local fingerprint-set servers still run, in ms. */
-  private static final long FP_SET_POLL_MILLIS = 500;
-
-  /**
-   * Why the search cannot end, if a local fingerprint-set server has exited (its share of the fingerprints
-   * is gone, or it never registered and the server waits for it); else null.
-   */
-  private static String lostFpSet(List<Process> fpSets) {
-    for (int i = 0; i < fpSets.size(); i++) {
-      Process fpSet = fpSets.get(i);
-      if (!fpSet.isAlive()) {
-        return "fingerprint-set server " + (i + 1) + " exited (code " + fpSet.exitValue()
-            + ") before the TLC server; its output is in fpset-" + (i + 1) + ".log";
-      }
-    }
-    return null;
-  }
+  /** How often a run looks whether the server's helpers still run, and whether the time limit is reached, in ms. */
+  private static final long POLL_MILLIS = 500;
 
   /** {@link #run} in a resident JVM of the pool, or in a new one that then joins the pool. */
   private TlcResult runResident(TlcJob job, Path dir, CfgFile cfg) throws IOException, InterruptedException {
