@@ -115,6 +115,26 @@ class DistributedTlcTest {
   }
 
   @Test
+  void aServerStoppedAtTheTimeLimitStopsItsWorkersAtOnce() throws Exception {
+    TlcRunner runner = new TlcRunner(TlcJar.locate(), ProgressListener.NONE);
+    int port;
+    try (ServerSocket free = new ServerSocket(0)) {
+      port = free.getLocalPort();
+    }
+    Workspace ws = TestSpecs.workspace();
+    // It waits for a fingerprint set from "another machine" that never comes: the search never starts.
+    TlcJob job = new TlcJob("grid-never-starts", "Grid", ws.models().resolve("Grid.cfg"), List.of(ws.spec()), ws.work(), 1,
+        Duration.ofSeconds(3), List.of("-Xmx256m")).with(new TlcSearch.Distributed(1, port, "", 0, 1, List.of()));
+    long start = System.nanoTime();
+    TlcResult r = runner.run(job);
+    double wall = (System.nanoTime() - start) / 1e9;
+
+    assertEquals(Verdict.TIMEOUT, r.verdict());
+    // Its worker, told nothing by the killed server, is stopped with it, not after a grace period of 10 s.
+    assertTrue(wall < 9, "run took " + wall + " s");
+  }
+
+  @Test
   void temporalPropertiesAreRefusedNotSkipped() throws Exception {
     TlcRunner runner = new TlcRunner(TlcJar.locate(), ProgressListener.NONE);
     BadInputException e = assertThrows(BadInputException.class,
