@@ -11,8 +11,9 @@ import java.io.PrintWriter;
  *
  * @param safety the invariants' search: as asked, or a simulation above the module's exhaustive size
  * @param liveness the temporal properties' search, if that part runs: a simulation where the safety part is one,
- *     or where the model is reduced for safety (its plain state space, which liveness needs whole, does not fit a
- *     check of about a minute), unless {@code --exhaustive}
+ *     or where the model is reduced for safety or above the module's size for liveness (its plain state space,
+ *     which liveness needs whole, does not fit a check of about a minute; {@link AdhocModel#livenessFits}),
+ *     unless {@code --exhaustive}
  */
 record AdhocSearches(TlcSearch safety, TlcSearch liveness) {
 
@@ -33,11 +34,12 @@ record AdhocSearches(TlcSearch safety, TlcSearch liveness) {
     if (safety instanceof TlcSearch.Simulation) {
       return new AdhocSearches(safety, safety);
     }
-    if (!exhaustive && model.reduced()) {
+    if (!exhaustive && !model.livenessFits()) {
       TlcSearch.Simulation fallback = SimulationOptions.fallback();
+      String reduction = model.reduced() ? "ReducedSpec" : "VIEW " + model.module().safetyView(false);
       err.println("hicache-sync check: " + model.module().spec() + " with " + model.ranks() + " ranks is searched"
-          + " with ReducedSpec for safety; its liveness (every state of Spec) would not finish in about a minute:"
-          + " simulating " + walk(fallback) + " for it, which is no proof; --exhaustive searches every state");
+          + " with " + reduction + " for safety; its liveness (every state of Spec) would not finish in about a"
+          + " minute: simulating " + walk(fallback) + " for it, which is no proof; --exhaustive searches every state");
       return new AdhocSearches(safety, fallback);
     }
     return new AdhocSearches(safety, TlcSearch.EXHAUSTIVE);

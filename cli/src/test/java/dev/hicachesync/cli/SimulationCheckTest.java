@@ -115,6 +115,20 @@ class SimulationCheckTest {
     assertTrue(o.err().contains("its liveness (every state of Spec) would not finish in about a minute"), o.err());
   }
 
+  /**
+   * Version unified at 4 ranks: safety is searched exhaustively under the rank-symmetry view; liveness, which
+   * needs every state of Spec without a view, is simulated unless --exhaustive, and the output says so.
+   */
+  @Test
+  void unifiedAtFourRanksHoldsExhaustivelyUnderItsViewAndSimulatesLiveness() {
+    CheckCommandTest.Outcome o = check("--cp", "2", "--tp", "2", "--storage", "off", "--time-limit", "120");
+    assertEquals(0, o.code(), o.out() + o.err());
+    assertTrue(o.out().lines().anyMatch(l -> l.startsWith("safety ") && l.endsWith("holds (exhaustive)")), o.out());
+    assertTrue(o.out().contains("safety exhaustive: Spec with VIEW RankSymmetryView; liveness simulated"), o.out());
+    assertTrue(o.err().contains("HiCacheUnified with 4 ranks is searched with VIEW RankSymmetryView for safety;"
+        + " its liveness (every state of Spec) would not finish in about a minute"), o.err());
+  }
+
   private static String[] in(Path models, String... args) {
     List<String> argv = new ArrayList<>(List.of(args));
     argv.addAll(List.of("--models-dir", models.toString(), "--spec-dir", models.toString()));
@@ -151,9 +165,9 @@ class SimulationCheckTest {
 
   @Test
   void largerThanTheExhaustiveSizeIsSimulatedAndSaysSo() {
-    // Version unified at 4 ranks is beyond what HiCacheUnified searches exhaustively in about a minute.
-    CheckCommandTest.Outcome fallback = check("--cp", "2", "--tp", "2", "--storage", "off", "--time-limit", "120");
-    assertTrue(fallback.err().contains("4 ranks is more than HiCacheUnified is searched exhaustively in about a minute"),
+    // Version unified at 5 ranks is beyond what HiCacheUnified searches exhaustively in about a minute.
+    CheckCommandTest.Outcome fallback = check("--cp", "5", "--storage", "off", "--time-limit", "120");
+    assertTrue(fallback.err().contains("5 ranks is more than HiCacheUnified is searched exhaustively in about a minute"),
         fallback.err());
     assertTrue(fallback.err().contains("which is no proof; --exhaustive searches every state"), fallback.err());
     assertTrue(fallback.out().contains(NOT_A_PROOF) || fallback.code() == 1, fallback.out());

@@ -108,6 +108,15 @@ public record AdhocModel(Topology topology, String version, String policy, boole
     return module().exhaustiveRanks(storage, requests);
   }
 
+  /**
+   * Whether the liveness part (every state of {@code Spec}, without the safety part's reduction or view) is
+   * searched exhaustively by default: not where the safety part is reduced, nor above the module's size for it
+   * ({@link AdhocModule#livenessExhaustiveRanks}).
+   */
+  public boolean livenessFits() {
+    return !reduced() && ranks() <= module().livenessExhaustiveRanks();
+  }
+
   /** Whether the exhaustive search uses the module's reduced specification (see {@link AdhocModule#reduced}). */
   public boolean reduced() {
     return module().reduced(ranks(), storage, requests);

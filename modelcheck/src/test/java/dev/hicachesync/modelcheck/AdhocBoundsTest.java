@@ -50,10 +50,15 @@ class AdhocBoundsTest {
   }
 
   @Test
-  void unifiedIsSearchedExhaustivelyAtTwoRanksAndReplicasAtFour() throws BadInputException {
+  void unifiedIsSearchedExhaustivelyAtFourRanksUnderItsViewAndReplicasAtFour() throws BadInputException {
     AdhocModel unified = model(2, 2, 1, "unified", "on", null);
-    assertEquals(2, unified.exhaustiveRanks());
+    assertEquals(4, unified.exhaustiveRanks());
     assertFalse(unified.reduced());
+    assertEquals("RankSymmetryView", unified.module().safetyView(false));
+    assertFalse(unified.livenessFits(), "4 ranks: its liveness (9.06 M states of Spec) is simulated");
+    assertTrue(model(2, 1, 1, "unified", "on", null).livenessFits());
+    assertTrue(model(2, 2, 1, "merged", "on", null).livenessFits());
+    assertFalse(model(4, 2, 1, "merged", "on", 2).livenessFits(), "reduced for safety");
     assertEquals(4, AdhocModel.of(2, 2, 1, 1, "merged", null, "on", null).exhaustiveRanks());
   }
 }

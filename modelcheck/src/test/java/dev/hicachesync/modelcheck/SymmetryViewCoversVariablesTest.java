@@ -106,6 +106,38 @@ class SymmetryViewCoversVariablesTest {
   }
 
   @Test
+  void hiCacheUnifiedRankViewListsEveryVariable() throws IOException {
+    Set<String> vars = declaredVariables(read("spec/HiCacheUnified.tla"));
+    assertTrue(vars.size() >= 15 && vars.contains("attachDone"), vars.toString());
+    String models = read("modelcheck/models/MCHiCacheUnified.tla");
+    // attachDone is the one variable not indexed by rank: the view shows it beside the bag.
+    vars.remove("attachDone");
+    assertEquals(List.of(), missing(vars, definition(models, "RankView(r)")),
+        "RankView (MCHiCacheUnified.tla) leaves out variables");
+    assertTrue(definition(models, "RankSymmetryView").contains("attachDone"), "RankSymmetryView leaves out attachDone");
+  }
+
+  /**
+   * HiCacheUnified's RecvComplete reads rank 0's waiting request; the view is sound because TreeAgreement checks
+   * that every rank agrees there (MCHiCacheUnified.tla): every cfg that can run under the view lists it.
+   */
+  @Test
+  void everyUnifiedCfgUnderTheViewChecksTreeAgreement() throws IOException {
+    Path models = TestSpecs.root().resolve("modelcheck/models");
+    List<Path> cfgs = new ArrayList<>();
+    cfgs.add(models.resolve("adhoc-unified.cfg.template")); // the ad-hoc safety part gets the VIEW (AdhocModule)
+    try (var files = Files.list(models)) {
+      files.filter(f -> f.getFileName().toString().startsWith("MCHiCacheUnified_")).forEach(cfgs::add);
+    }
+    for (Path cfg : cfgs) {
+      String text = Files.readString(cfg);
+      if (cfg.getFileName().toString().startsWith("adhoc") || text.contains("VIEW RankSymmetryView")) {
+        assertTrue(Pattern.compile("(?m)^\\s+TreeAgreement\\s*$").matcher(text).find(), cfg + " lacks TreeAgreement");
+      }
+    }
+  }
+
+  @Test
   void theCheckSeesAVariableLeftOut() {
     String module = "VARIABLE a\n\\* b: comment\nVARIABLES b, c,\n    d\nOp == 1\n";
     assertEquals(List.of("a", "b", "c", "d"), List.copyOf(declaredVariables(module)));

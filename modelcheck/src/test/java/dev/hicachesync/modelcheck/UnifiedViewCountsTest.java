@@ -1,0 +1,64 @@
+package dev.hicachesync.modelcheck;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * HiCacheUnified's RankSymmetryView (the bag of the ranks' views) must keep exactly one state per orbit of the
+ * rank permutations, as {@code VIEW OrbitView} (every image of the state) does, and must not merge states
+ * where a Knob or a Bug may single out a rank. A view that merges too much still "holds", so only the
+ * distinct-state count catches it: each case runs the ad-hoc template's model under both views and compares
+ * the counts. Three ranks because only with three can a set forget how often a rank's view occurs.
+ */
+class UnifiedViewCountsTest {
+
+  @ParameterizedTest(name = "CP {0}, {1}, storage {2}")
+  @CsvSource({
+      "2, timeout, TRUE",
+      "3, wait_complete, TRUE",
+      "3, timeout, FALSE"})
+  void theBagFindsAsManyStatesAsTheOrbit(int cp, String policy, String storage, @TempDir Path dir)
+      throws Exception {
+    Workspace workspace = Workspace.fromRoot();
+    String cfg = adhocCfg(workspace, cp, policy, storage, "{}");
+    long view = distinct(workspace, dir, "view", cfg + "\nVIEW RankSymmetryView\n");
+    long orbit = distinct(workspace, dir, "orbit", cfg + "\nVIEW OrbitView\n");
+    long plain = distinct(workspace, dir, "plain", cfg);
+    assertTrue(orbit > 1, "the orbit run found " + orbit + " states");
+    assertEquals(orbit, view, "RankSymmetryView vs OrbitView at CP " + cp + ", " + policy + ", storage " + storage);
+    assertTrue(view < plain, "the view merges nothing: " + view + " of " + plain);
+  }
+
+  /** With a Knob (here the waiting timeout, which reads rank 0's clock) the view is every variable: no merging. */
+  @ParameterizedTest(name = "CP {0}")
+  @CsvSource({"2"})
+  void aKnobTurnsTheReductionOff(int cp, @TempDir Path dir) throws Exception {
+    Workspace workspace = Workspace.fromRoot();
+    String cfg = adhocCfg(workspace, cp, "timeout", "FALSE", "{\"wait_timeout\"}");
+    long view = distinct(workspace, dir, "knob-view", cfg + "\nVIEW RankSymmetryView\n");
+    long plain = distinct(workspace, dir, "knob-plain", cfg);
+    assertEquals(plain, view);
+  }
+
+  /** The ad-hoc template for version unified, filled in, with its invariants and without its temporal properties. */
+  private static String adhocCfg(Workspace workspace, int cp, String policy, String storage, String knobs)
+      throws Exception {
+    String template = Files.readString(workspace.models().resolve("adhoc-unified.cfg.template"));
+    String cfg = template.replace("${DP}", "1").replace("${CP}", Integer.toString(cp)).replace("${TP}", "1")
+        .replace("${PP}", "1").replace("${POLICY}", policy).replace("${STORAGE}", storage)
+        .replace("${REQUESTS}", "1").replace("Knobs = {}", "Knobs = " + knobs);
+    int properties = cfg.indexOf("PROPERTIES");
+    assertTrue(properties > 0 && cfg.contains("Knobs = " + knobs), cfg);
+    return cfg.substring(0, properties);
+  }
+
+  private static long distinct(Workspace workspace, Path dir, String name, String cfg) throws Exception {
+    return HoldingCfgRun.distinct(workspace, dir, "MCHiCacheUnified", "unified-view-", "-Xmx1g", name, cfg);
+  }
+}
