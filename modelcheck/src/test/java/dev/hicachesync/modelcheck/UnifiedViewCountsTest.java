@@ -14,7 +14,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * rank permutations, as {@code VIEW OrbitView} (every image of the state) does, and must not merge states
  * where a Knob or a Bug may single out a rank. A view that merges too much still "holds", so only the
  * distinct-state count catches it: each case runs the ad-hoc template's model under both views and compares
- * the counts. Three ranks because only with three can a set forget how often a rank's view occurs.
+ * the counts, at 2 to 4 ranks (three or more: only there can a set forget how often a rank's view occurs).
  */
 class UnifiedViewCountsTest {
 
@@ -22,7 +22,8 @@ class UnifiedViewCountsTest {
   @CsvSource({
       "2, timeout, TRUE",
       "3, wait_complete, TRUE",
-      "3, timeout, FALSE"})
+      "3, timeout, FALSE",
+      "4, timeout, FALSE"})
   void theBagFindsAsManyStatesAsTheOrbit(int cp, String policy, String storage, @TempDir Path dir)
       throws Exception {
     Workspace workspace = Workspace.fromRoot();
