@@ -126,9 +126,13 @@ public enum AdhocModule {
     return this == UNIFIED ? 2 : Integer.MAX_VALUE;
   }
 
-  /** The module TLC runs for the reduced safety part ({@code ReducedSpec} lives there). */
-  String reducedModule() {
-    return this == SYNC ? "MCHiCacheSyncReduced" : mcModule;
+  /**
+   * The module TLC runs for the exhaustive safety part: HiCacheSync's {@code ReducedSpec} lives in a module of
+   * its own, as HiCacheUnified's {@code RankSymmetryView} does (MCHiCacheUnifiedView.tla: new definitions in
+   * MCHiCacheUnified would change the counterexamples TLC reports for the catalogue's unified bug models).
+   */
+  String safetyModule(boolean reduced) {
+    return this == SYNC && reduced ? "MCHiCacheSyncReduced" : this == UNIFIED ? "MCHiCacheUnifiedView" : mcModule;
   }
 
   /** Whether the template takes {@code ${REQUESTS}}. */

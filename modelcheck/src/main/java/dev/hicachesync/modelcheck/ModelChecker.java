@@ -136,7 +136,7 @@ public final class ModelChecker {
       boolean reduced = model.reduced();
       safetyOnly = safetyOnly.withSpecification(reduced ? CfgFile.REDUCED_SPEC : safetyOnly.specification(),
           model.module().safetyView(reduced));
-      safetyModule = reduced ? model.module().reducedModule() : safetyModule;
+      safetyModule = model.module().safetyModule(reduced);
     }
     Files.writeString(safetyCfg, safetyOnly.render());
     TlcJob safetyJob = job(model.name() + "-safety", safetyModule, safetyCfg,

@@ -109,17 +109,17 @@ class SymmetryViewCoversVariablesTest {
   void hiCacheUnifiedRankViewListsEveryVariable() throws IOException {
     Set<String> vars = declaredVariables(read("spec/HiCacheUnified.tla"));
     assertTrue(vars.size() >= 15 && vars.contains("attachDone"), vars.toString());
-    String models = read("modelcheck/models/MCHiCacheUnified.tla");
+    String models = read("modelcheck/models/MCHiCacheUnifiedView.tla");
     // attachDone is the one variable not indexed by rank: the view shows it beside the bag.
     vars.remove("attachDone");
     assertEquals(List.of(), missing(vars, definition(models, "RankView(r)")),
-        "RankView (MCHiCacheUnified.tla) leaves out variables");
+        "RankView (MCHiCacheUnifiedView.tla) leaves out variables");
     assertTrue(definition(models, "RankSymmetryView").contains("attachDone"), "RankSymmetryView leaves out attachDone");
   }
 
   /**
    * HiCacheUnified's RecvComplete reads rank 0's waiting request; the view is sound because TreeAgreement checks
-   * that every rank agrees there (MCHiCacheUnified.tla): every cfg that can run under the view lists it.
+   * that every rank agrees there (MCHiCacheUnifiedView.tla): every cfg that can run under the view lists it.
    */
   @Test
   void everyUnifiedCfgUnderTheViewChecksTreeAgreement() throws IOException {

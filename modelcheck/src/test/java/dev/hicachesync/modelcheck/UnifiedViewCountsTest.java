@@ -60,6 +60,6 @@ class UnifiedViewCountsTest {
   }
 
   private static long distinct(Workspace workspace, Path dir, String name, String cfg) throws Exception {
-    return HoldingCfgRun.distinct(workspace, dir, "MCHiCacheUnified", "unified-view-", "-Xmx1g", name, cfg);
+    return HoldingCfgRun.distinct(workspace, dir, "MCHiCacheUnifiedView", "unified-view-", "-Xmx1g", name, cfg);
   }
 }
