@@ -118,8 +118,8 @@ public enum AdhocModule {
 
   /**
    * The most ranks whose liveness part (every state of {@code Spec}, no view: TLC's liveness checking is
-   * unsound under one) is searched exhaustively by default: HiCacheUnified's plain state space at 4 ranks is
-   * 9.06 M states, which its safety part searches as 471,501 orbits under {@code RankSymmetryView}
+   * unsound under one) is searched exhaustively by default: HiCacheUnified's plain state space from 3 ranks is
+   * far larger than the orbits its safety part searches under {@code RankSymmetryView}
    * (docs/reference/measurements.md), so its liveness is simulated above 2 ranks unless asked otherwise.
    */
   int livenessExhaustiveRanks() {

@@ -149,7 +149,8 @@ public final class DistributedTlc {
     return Path.of(System.getProperty("java.home"), "bin", "java").toString();
   }
 
-  private static int freePort() throws IOException {
+  /** A port no socket on this machine holds now (the OS's pick; the caller binds it soon after). */
+  static int freePort() throws IOException {
     try (ServerSocket socket = new ServerSocket(0)) {
       return socket.getLocalPort();
     }

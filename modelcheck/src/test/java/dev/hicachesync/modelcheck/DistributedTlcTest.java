@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -76,10 +75,7 @@ class DistributedTlcTest {
   @Test
   void aFingerprintSetStartedByTheRemoteCommandJoinsTheSearch() throws Exception {
     TlcRunner runner = new TlcRunner(TlcJar.locate(), ProgressListener.NONE);
-    int port;
-    try (ServerSocket free = new ServerSocket(0)) {
-      port = free.getLocalPort();
-    }
+    int port = DistributedTlc.freePort();
     TlcJob job = job("grid-remote-fpset", "Grid.cfg").with(new TlcSearch.Distributed(1, port, "", 0, 1, List.of()));
     // The command a user copies to another machine, run here by hand as that machine would (its own name: localhost).
     String remote = DistributedTlc.remoteFpSetCommand("localhost", port, TlcJar.locate().toString(), "localhost");
@@ -117,10 +113,7 @@ class DistributedTlcTest {
   @Test
   void aServerStoppedAtTheTimeLimitStopsItsWorkersAtOnce() throws Exception {
     TlcRunner runner = new TlcRunner(TlcJar.locate(), ProgressListener.NONE);
-    int port;
-    try (ServerSocket free = new ServerSocket(0)) {
-      port = free.getLocalPort();
-    }
+    int port = DistributedTlc.freePort();
     Workspace ws = TestSpecs.workspace();
     // It waits for a fingerprint set from "another machine" that never comes: the search never starts.
     TlcJob job = new TlcJob("grid-never-starts", "Grid", ws.models().resolve("Grid.cfg"), List.of(ws.spec()), ws.work(), 1,

@@ -47,13 +47,12 @@ class UnifiedViewCountsTest {
     assertEquals(plain, view);
   }
 
-  /** The ad-hoc template for version unified, filled in, with its invariants and without its temporal properties. */
+  /** The ad-hoc model of version unified at CP {@code cp} with {@code knobs}, its invariants only (no PROPERTIES). */
   private static String adhocCfg(Workspace workspace, int cp, String policy, String storage, String knobs)
       throws Exception {
-    String template = Files.readString(workspace.models().resolve("adhoc-unified.cfg.template"));
-    String cfg = template.replace("${DP}", "1").replace("${CP}", Integer.toString(cp)).replace("${TP}", "1")
-        .replace("${PP}", "1").replace("${POLICY}", policy).replace("${STORAGE}", storage)
-        .replace("${REQUESTS}", "1").replace("Knobs = {}", "Knobs = " + knobs);
+    AdhocModel model = AdhocModel.of(1, cp, 1, 1, "unified", policy, "TRUE".equals(storage) ? "on" : "off", 1);
+    String cfg = model.render(Files.readString(workspace.models().resolve(model.module().template())))
+        .replace("Knobs = {}", "Knobs = " + knobs);
     int properties = cfg.indexOf("PROPERTIES");
     assertTrue(properties > 0 && cfg.contains("Knobs = " + knobs), cfg);
     return cfg.substring(0, properties);
