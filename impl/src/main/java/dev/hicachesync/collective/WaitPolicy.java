@@ -45,10 +45,16 @@ final class WaitPolicy {
    */
   static final long MAX_PATIENCE_NANOS = Long.getLong("hicache.collective.patienceMicros", 50) * 1_000;
   /**
-   * Longest yielding wait, in ns. Lower than when spinning: on an idle machine a whole round of 8 members
-   * on 2 cores took 8–15 µs, and each yield that hands the core to another process can cost a time slice.
+   * Longest yielding wait, in ns: a millisecond, far above a round's own cost (8–15 µs for 8 members on 2
+   * cores, idle machine), because a yielding member gives way to every runnable member of its own process,
+   * and only parks once the wait outlasts the rank work that may lie between two collectives. Members yield
+   * only when they fill or outnumber the cores, and there a member that parks too early leaves its core idle
+   * while its late peer works, and then costs that peer a futex wake-up: with a bound of 20 µs the 4-rank
+   * replay spent about an eighth of its cores idle, and the bound of a millisecond took a median 7 % off its
+   * wall time (docs/reference/measurements.md, "Simulator and replay"). On a machine that other processes
+   * load, where yielding loses, the group's chooser parks instead.
    */
-  static final long MAX_YIELD_PATIENCE_NANOS = Long.getLong("hicache.collective.yieldPatienceMicros", 20) * 1_000;
+  static final long MAX_YIELD_PATIENCE_NANOS = Long.getLong("hicache.collective.yieldPatienceMicros", 1_000) * 1_000;
 
   /**
    * {@code -Dhicache.collective.spin=auto|on|off|yield}: force the choice, e.g. to measure; {@code on}
