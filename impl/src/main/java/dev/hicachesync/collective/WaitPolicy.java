@@ -49,10 +49,9 @@ final class WaitPolicy {
    * cores, idle machine), because a yielding member gives way to every runnable member of its own process,
    * and only parks once the wait outlasts the rank work that may lie between two collectives. Members yield
    * only when they fill or outnumber the cores, and there a member that parks too early leaves its core idle
-   * while its late peer works, and then costs that peer a futex wake-up: with a bound of 20 µs the cores
-   * were idle 13–14 % of a 4-rank replay, with a millisecond 6 %, and the replay's steps took a median 7 %
-   * less time (docs/reference/measurements.md, "Simulator and replay"). On a machine that other processes
-   * load, where yielding loses, the group's chooser parks instead.
+   * while its late peer works, and then costs that peer a futex wake-up (the 4-rank replay with 20 µs and
+   * with a millisecond: docs/reference/measurements.md, "Yielding waits of up to 1 ms"). On a machine that
+   * other processes load, where yielding loses, the group's chooser parks instead.
    */
   static final long MAX_YIELD_PATIENCE_NANOS = Long.getLong("hicache.collective.yieldPatienceMicros", 1_000) * 1_000;
 

@@ -29,9 +29,8 @@ class WaitPolicyTest {
       if (Runtime.getRuntime().availableProcessors() > 1) {
         assertTrue(WaitPolicy.forMembers(1).activeNanos() >= 50_000);
       }
-      // A yielding member gives way to its own process's runnable members, so it waits out a late peer's
-      // step work (hundreds of µs) instead of parking and leaving a core idle: with 20 µs the 4-rank
-      // replay's cores were idle 13-14 % of the time, with 1 ms 6 % (docs/reference/measurements.md).
+      // A yielding member waits out a late peer's step work instead of parking and leaving a core idle
+      // (why, and the replay measured: WaitPolicy.MAX_YIELD_PATIENCE_NANOS).
       assertTrue(WaitPolicy.forMembers(Runtime.getRuntime().availableProcessors() + 1).activeNanos() >= 500_000);
     }
   }

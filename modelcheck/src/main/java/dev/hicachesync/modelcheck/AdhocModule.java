@@ -132,7 +132,11 @@ public enum AdhocModule {
    * MCHiCacheUnified would change the counterexamples TLC reports for the catalogue's unified bug models).
    */
   String safetyModule(boolean reduced) {
-    return this == SYNC && reduced ? "MCHiCacheSyncReduced" : this == UNIFIED ? "MCHiCacheUnifiedView" : mcModule;
+    return switch (this) {
+      case SYNC -> reduced ? "MCHiCacheSyncReduced" : mcModule;
+      case UNIFIED -> "MCHiCacheUnifiedView";
+      default -> mcModule;
+    };
   }
 
   /** Whether the template takes {@code ${REQUESTS}}. */
